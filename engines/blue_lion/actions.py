@@ -1,0 +1,135 @@
+"""Blue Lion's actions, each printed in the notation a person types at the prompt.
+
+    lay t3 left [flip]     phase 1: add a tile at an end (the first tile: `lay t3`)
+    pass                   once per game, by either player
+    move t3                phase 2: the end tile t3 goes to the other end
+    swap t2 t5             phase 2: exchange two adjacent interior tiles
+    flip t3                phase 2: turn a tile over in place, blind
+    return t3 right [flip] end of a turn: put a set-aside tile back at an end
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.blue_lion.rules import TILES
+from engines.core import Action, InvalidAction
+
+ENDS = ("left", "right")
+
+
+@dataclass(frozen=True)
+class Lay(Action):
+    tile: str
+    end: str | None  # None only for the first tile of the line
+    flip: bool = False
+
+    def __str__(self) -> str:
+        return " ".join(["lay", self.tile] + ([self.end] if self.end else []) + ["flip"] * self.flip)
+
+    @property
+    def flipped_tile(self) -> str | None:
+        return self.tile if self.flip else None
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    def __str__(self) -> str:
+        return "pass"
+
+    flipped_tile = None
+
+
+@dataclass(frozen=True)
+class MoveEnd(Action):
+    tile: str
+
+    def __str__(self) -> str:
+        return f"move {self.tile}"
+
+    flipped_tile = None
+
+
+@dataclass(frozen=True)
+class Swap(Action):
+    """Two adjacent tiles exchanged; stored in id order, so `swap t5 t2` equals `swap t2 t5`."""
+
+    first: str
+    second: str
+
+    def __post_init__(self) -> None:
+        if self.second < self.first:
+            first, second = self.second, self.first
+            object.__setattr__(self, "first", first)
+            object.__setattr__(self, "second", second)
+
+    def __str__(self) -> str:
+        return f"swap {self.first} {self.second}"
+
+    flipped_tile = None
+
+
+@dataclass(frozen=True)
+class Flip(Action):
+    tile: str
+
+    def __str__(self) -> str:
+        return f"flip {self.tile}"
+
+    @property
+    def flipped_tile(self) -> str:
+        return self.tile
+
+
+@dataclass(frozen=True)
+class Return(Action):
+    tile: str
+    end: str
+    flip: bool = False
+
+    def __str__(self) -> str:
+        return f"return {self.tile} {self.end}" + " flip" * self.flip
+
+    @property
+    def flipped_tile(self) -> str | None:
+        return self.tile if self.flip else None
+
+
+MainAction = Lay | Pass | MoveEnd | Swap | Flip
+BlueLionAction = MainAction | Return
+
+USAGE = (
+    "lay TILE [left|right] [flip], pass, move TILE, swap TILE TILE, flip TILE, "
+    "return TILE left|right [flip]; tiles are t1..t6"
+)
+
+
+def parse(text: str) -> BlueLionAction:
+    """The action printed as `text` (case and spacing are forgiven)."""
+    words = text.strip().lower().split()
+
+    def bad(why: str) -> InvalidAction:
+        return InvalidAction(f"cannot read {text!r}: {why}; moves are: {USAGE}")
+
+    if not words:
+        raise bad("it is empty")
+    verb, args = words[0], words[1:]
+    if verb == "pass" and not args:
+        return Pass()
+    if verb in ("lay", "return") and args and args[0] in TILES:
+        rest = args[1:]
+        flip = rest[-1:] == ["flip"]
+        ends = rest[:-1] if flip else rest
+        if len(ends) <= 1 and all(word in ENDS for word in ends):
+            end = ends[0] if ends else None
+            if verb == "lay":
+                return Lay(args[0], end, flip)
+            if end is not None:
+                return Return(args[0], end, flip)
+    if verb in ("move", "flip") and len(args) == 1 and args[0] in TILES:
+        return MoveEnd(args[0]) if verb == "move" else Flip(args[0])
+    if verb == "swap" and len(args) == 2 and set(args) <= set(TILES) and args[0] != args[1]:
+        return Swap(args[0], args[1])
+    if verb not in ("pass", "lay", "return", "move", "flip", "swap"):
+        raise bad(f"unknown move {verb!r}")
+    raise bad(f"wrong words after {verb!r}")

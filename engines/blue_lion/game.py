@@ -1,0 +1,126 @@
+"""Blue Lion, configured: options, setup (the toss), notation and the words for observations."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from engines.blue_lion.actions import BlueLionAction, parse
+from engines.blue_lion.rules import ICON_NAMES, PAIRS, SEATS, TILES
+from engines.blue_lion.state import BlueLionState
+from engines.core import (
+    Game,
+    InformationSet,
+    JsonValue,
+    Metadata,
+    Observation,
+    Option,
+    Seat,
+)
+
+
+def _positive_int(value: JsonValue) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+class BlueLion(Game):
+    """Two thieves build and rework a line of six double-sided tiles (rules/blue_lion.md)."""
+
+    metadata = Metadata(
+        name="blue-lion",
+        title="Blue Lion",
+        seats="lupin, fujiko",
+        hidden="the backs of unturned tiles, hidden from both players alike",
+        version=1,
+        max_length="turn_limit turns (default 200)",
+    )
+    options_spec = (
+        Option("first_player", "random", ("random", "lupin", "fujiko"),
+               doc="who lays the first tile"),
+        Option("passing", "phase-1", ("phase-1", "any-time"),
+               doc="when the single pass of the game may be used"),
+        Option("phase1_scoring", True, (True, False),
+               doc="whether combinations made while building the line score"),
+        Option("swap_zone", "interior", ("interior", "centre"),
+               doc="which adjacent pairs may be swapped in phase 2"),
+        Option("target", 7, check=_positive_int, describe_allowed="a positive integer",
+               doc="points that win"),
+        Option("turn_limit", 200, (None,), check=_positive_int,
+               describe_allowed="a positive integer or None",
+               doc="(chosen) turns after which the higher score wins, a tie shares the win"),
+    )
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return SEATS
+
+    def new_game(self, seed: int | None = None) -> BlueLionState:
+        rng = random.Random(seed)
+        pairs = dict(zip(TILES, rng.sample(PAIRS, len(PAIRS)), strict=True))
+        up = {tile: rng.choice(sorted(pair)) for tile, pair in pairs.items()}
+        first = self.options["first_player"]
+        if first == "random":
+            first = rng.choice(SEATS)
+        return self.arrange(rng, pairs, up, first)
+
+    def arrange(
+        self,
+        rng: random.Random,
+        pairs: Mapping[str, frozenset[str]],
+        up: Mapping[str, str],
+        first: str,
+    ) -> BlueLionState:
+        """A new game with the tiles, faces and first player given (for tests and teaching)."""
+        state = BlueLionState(self, rng, pairs, up, first)
+        for tile in TILES:
+            state._emit(Observation.of("toss", tile=tile, face=up[tile]))
+        state._emit(Observation.of("first", seat=first))
+        return state
+
+    def reconstruct(
+        self, info: InformationSet, pairs: Mapping[str, frozenset[str]]
+    ) -> BlueLionState:
+        """The state `info` describes, with the hidden tile pairs taken from `pairs`.
+
+        Raises:
+            ValueError: `pairs` contradicts a face seen in `info`.
+        """
+        up = {obs["tile"]: obs["face"] for obs in info.observations if obs.kind == "toss"}
+        first = next(obs["seat"] for obs in info.observations if obs.kind == "first")
+        for tile, face in up.items():
+            if face not in pairs[tile]:
+                raise ValueError(f"{tile} landed showing {face}, not one of {sorted(pairs[tile])}")
+        state = self.arrange(random.Random(0), pairs, up, first)
+        for obs in info.observations:
+            if obs.kind == "act":
+                state.apply(self.parse_action(obs["action"]))
+        if state.information_set(info.seat).observations != info.observations:
+            raise ValueError("these tile pairs contradict a face seen during the game")
+        return state
+
+    def parse_action(self, text: str) -> BlueLionAction:
+        return parse(text)
+
+    def describe(self, observation: Observation) -> str:
+        kind, get = observation.kind, observation.get
+        if kind == "toss":
+            return f"{get('tile')} landed showing {ICON_NAMES[get('face')]}"
+        if kind == "first":
+            return f"{get('seat').capitalize()} starts"
+        if kind == "act":
+            return f"{get('seat').capitalize()}: {get('action')}"
+        if kind == "reveal":
+            return f"{get('tile')} was turned over and showed {ICON_NAMES[get('face')]}"
+        if kind == "score":
+            tiles = " ".join(get("tiles"))
+            return (
+                f"{'-'.join(get('faces'))} ({tiles}) scored {get('points')} for "
+                f"{get('seat').capitalize()}; {get('tiles')[1]} was set aside"
+            )
+        if kind == "end":
+            winners = " and ".join(seat.capitalize() for seat in get("winners"))
+            return f"the game ended ({get('reason')}): {winners} won"
+        return f"{kind}: {dict(observation.fields)}"
+
+    def _state_from_dict(self, data: Mapping[str, JsonValue]) -> BlueLionState:
+        return BlueLionState.from_dict(self, data, random.Random(0))

@@ -1,0 +1,304 @@
+"""The Blue Lion referee: the line, the faces, the scores, and whose turn it is.
+
+A turn is one main action (lay or pass in phase 1; move, swap, flip or the single pass in
+phase 2) followed, when the previous player scored, by one `Return` per tile set aside on that
+previous turn. Combinations created by the main action score and their centre tiles are set
+aside for the next player to return; returns never score.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from engines.blue_lion.actions import (
+    ENDS,
+    BlueLionAction,
+    Flip,
+    Lay,
+    MoveEnd,
+    Pass,
+    Return,
+    Swap,
+)
+from engines.blue_lion.rules import (
+    SEATS,
+    Combination,
+    combinations_in,
+    other_face,
+    swap_pairs,
+)
+from engines.core import Action, JsonValue, Observation, Seat, State
+
+if TYPE_CHECKING:
+    from engines.blue_lion.game import BlueLion
+
+
+def opponent(seat: str) -> str:
+    return SEATS[1] if seat == SEATS[0] else SEATS[0]
+
+
+class BlueLionState(State):
+    """Public fields are what both players see; `_pairs` (each tile's two icons) is hidden."""
+
+    game: BlueLion
+
+    def __init__(
+        self,
+        game: BlueLion,
+        rng: random.Random,
+        pairs: Mapping[str, frozenset[str]],
+        up: Mapping[str, str],
+        first: str,
+    ) -> None:
+        super().__init__(game, rng)
+        self._pairs: dict[str, frozenset[str]] = dict(pairs)
+        self.up: dict[str, str] = dict(up)
+        self.pool: list[str] = sorted(up)  # tiles not yet laid (phase 1)
+        self.line: list[str] = []
+        self.aside: list[str] = []  # set aside by this turn's action; returned next turn
+        self.returning: list[str] = []  # set aside last turn; this player must return them
+        self.scores: dict[str, int] = {seat: 0 for seat in SEATS}
+        self.current: str = first
+        self.main_done = False  # the current player has made the turn's main action
+        self.passed = False  # somebody has passed: nobody may pass again
+        self.last_main: BlueLionAction | None = None  # the previous turn's main action
+        self.turns = 0  # completed turns
+        self._winners: tuple[str, ...] = ()
+        self.over = False
+
+    # --- views ---------------------------------------------------------------------------
+    @property
+    def phase(self) -> int:
+        return 1 if self.pool else 2
+
+    @property
+    def to_move(self) -> Seat | None:
+        return None if self.over else self.current
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        return self._winners
+
+    def back(self, tile: str) -> str:
+        """The hidden back of `tile` (the truth; bots and the solver never call this)."""
+        return other_face(self._pairs[tile], self.up[tile])
+
+    def combinations(self) -> set[Combination]:
+        return combinations_in(self.line, self.up)
+
+    def line_text(self) -> str:
+        """The line as people read it: `t4:L t1:B t6:L`, then any set-aside tiles."""
+        text = " ".join(f"{tile}:{self.up[tile]}" for tile in self.line) or "(empty line)"
+        if self.pool:
+            text += "   not laid: " + " ".join(f"{t}:{self.up[t]}" for t in self.pool)
+        waiting = self.returning + self.aside
+        if waiting:
+            text += "   set aside: " + " ".join(f"{t}:{self.up[t]}" for t in waiting)
+        return text
+
+    def __repr__(self) -> str:
+        return (
+            f"<BlueLionState {self.line_text()} scores={self.scores} to_move={self.to_move}>"
+        )
+
+    # --- legality ------------------------------------------------------------------------
+    def _may_pass(self) -> bool:
+        return not self.passed and (self.phase == 1 or self.game.options["passing"] == "any-time")
+
+    def _legal_actions(self) -> list[Action]:
+        if self.main_done:
+            return [
+                Return(tile, end, flip)
+                for tile in self.returning
+                for end in ENDS
+                for flip in (False, True)
+            ]
+        actions: list[Action] = []
+        if self.phase == 1:
+            ends: tuple[str | None, ...] = ENDS if self.line else (None,)
+            actions += [
+                Lay(tile, end, flip) for tile in self.pool for end in ends for flip in (False, True)
+            ]
+        else:
+            line = self.line
+            if len(line) >= 2:
+                actions += [MoveEnd(line[0]), MoveEnd(line[-1])]
+            zone = self.game.options["swap_zone"]
+            actions += [Swap(line[i], line[i + 1]) for i in swap_pairs(len(line), zone)]
+            actions += [Flip(tile) for tile in line]
+            actions = [action for action in actions if action != self.last_main]
+        if self._may_pass():
+            actions.append(Pass())
+        return actions
+
+    def _why_illegal(self, action: Action) -> str:
+        if self.main_done and not isinstance(action, Return):
+            tiles = " ".join(self.returning)
+            return f"{action} is not legal now: {self.current} must first return {tiles}"
+        if isinstance(action, Return) and not self.main_done:
+            return f"{action} is not legal now: nothing is waiting to be returned"
+        if isinstance(action, Pass):
+            if self.passed:
+                return "pass is not legal: somebody has passed already, and only one pass is allowed"
+            return "pass is not legal in phase 2 (the 'passing' option is 'phase-1')"
+        if action == self.last_main:
+            return f"{action} is not legal: it would undo the previous player's move"
+        phase_one = isinstance(action, Lay)
+        if phase_one != (self.phase == 1):
+            allowed = "lay or pass" if self.phase == 1 else "move, swap or flip"
+            return f"{action} is not legal in phase {self.phase}: {allowed}"
+        return f"{action} is not legal now; the legal moves are: " + ", ".join(
+            str(a) for a in self._legal_actions()
+        )
+
+    # --- applying ------------------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        assert isinstance(action, Lay | Pass | MoveEnd | Swap | Flip | Return)
+        actor = self.current
+        self._emit(Observation.of("act", seat=actor, action=str(action)))
+        if isinstance(action, Return):
+            self.returning.remove(action.tile)
+            self._place(action.tile, action.end, action.flip)
+        else:
+            before = self.combinations()
+            self._main(action)
+            self.main_done = True
+            self.last_main = action
+            if not isinstance(action, Lay) or self.game.options["phase1_scoring"]:
+                self._score(self.combinations() - before, actor)
+        if not self.over and not self.returning:
+            self._end_turn()
+
+    def _main(self, action: BlueLionAction) -> None:
+        line = self.line
+        if isinstance(action, Lay):
+            self.pool.remove(action.tile)
+            self._place(action.tile, action.end or "right", action.flip)
+        elif isinstance(action, Pass):
+            self.passed = True
+        elif isinstance(action, MoveEnd):
+            if line[0] == action.tile:
+                line.append(line.pop(0))
+            else:
+                line.insert(0, line.pop())
+        elif isinstance(action, Swap):
+            i, j = line.index(action.first), line.index(action.second)
+            line[i], line[j] = line[j], line[i]
+        elif isinstance(action, Flip):
+            self._flip(action.tile)
+
+    def _place(self, tile: str, end: str, flip: bool) -> None:
+        """Put `tile` at an end, turning it over blind first if asked (the end is chosen first)."""
+        if flip:
+            self._flip(tile)
+        if end == "left":
+            self.line.insert(0, tile)
+        else:
+            self.line.append(tile)
+
+    def _flip(self, tile: str) -> None:
+        self.up[tile] = self.back(tile)
+        self._emit(Observation.of("reveal", tile=tile, face=self.up[tile]))
+
+    def _score(self, created: set[Combination], actor: str) -> None:
+        """Score what the main action created, set the centres aside, and check for a winner."""
+        for combination in sorted(created, key=lambda c: self.line.index(c.centre)):
+            who = combination.beneficiary(actor)
+            self.scores[who] += combination.pattern.points
+            self._emit(
+                Observation.of(
+                    "score",
+                    faces=combination.faces,
+                    tiles=[combination.left, combination.centre, combination.right],
+                    seat=who,
+                    points=combination.pattern.points,
+                )
+            )
+        for combination in created:
+            self.line.remove(combination.centre)
+            self.aside.append(combination.centre)
+        self.aside.sort()
+        target = self.game.options["target"]
+        reached = [seat for seat in SEATS if self.scores[seat] >= target]
+        if reached:
+            best = max(self.scores.values())
+            leaders = [seat for seat in SEATS if self.scores[seat] == best]
+            self._finish((actor,) if len(leaders) == 2 else tuple(leaders), "target")
+
+    def _end_turn(self) -> None:
+        self.returning, self.aside = self.aside, []
+        self.current = opponent(self.current)
+        self.main_done = False
+        self.turns += 1
+        limit = self.game.options["turn_limit"]
+        if limit is not None and self.turns >= limit:
+            best = max(self.scores.values())
+            self._finish(tuple(s for s in SEATS if self.scores[s] == best), "turn limit")
+
+    def _finish(self, winners: tuple[str, ...], reason: str) -> None:
+        self.over = True
+        self._winners = winners
+        self._emit(Observation.of("end", winners=list(winners), reason=reason))
+
+    # --- hidden worlds, cloning, JSON ------------------------------------------------------
+    def with_pairs(self, pairs: Mapping[str, frozenset[str]]) -> BlueLionState:
+        """A clone whose hidden tile pairs are `pairs` (a determinization for search).
+
+        The caller guarantees `pairs` agrees with every face seen so far.
+        """
+        clone = self.clone()
+        clone._pairs = dict(pairs)
+        return clone
+
+    def clone(self) -> BlueLionState:
+        other = BlueLionState.__new__(BlueLionState)
+        other.__dict__.update(self.__dict__)
+        self._copy_core_into(other)
+        other._pairs = self._pairs  # never mutated in place, so shared safely
+        other.up = dict(self.up)
+        other.pool = list(self.pool)
+        other.line = list(self.line)
+        other.aside = list(self.aside)
+        other.returning = list(self.returning)
+        other.scores = dict(self.scores)
+        return other
+
+    def _to_dict(self) -> dict[str, JsonValue]:
+        return {
+            "pairs": {tile: sorted(pair) for tile, pair in self._pairs.items()},
+            "up": self.up,
+            "pool": self.pool,
+            "line": self.line,
+            "aside": self.aside,
+            "returning": self.returning,
+            "scores": self.scores,
+            "current": self.current,
+            "main_done": self.main_done,
+            "passed": self.passed,
+            "last_main": None if self.last_main is None else str(self.last_main),
+            "turns": self.turns,
+            "winners": list(self._winners),
+            "over": self.over,
+        }
+
+    @classmethod
+    def from_dict(
+        cls, game: BlueLion, data: Mapping[str, JsonValue], rng: random.Random
+    ) -> BlueLionState:
+        pairs = {tile: frozenset(pair) for tile, pair in data["pairs"].items()}
+        state = cls(game, rng, pairs, data["up"], data["current"])
+        state.pool = list(data["pool"])
+        state.line = list(data["line"])
+        state.aside = list(data["aside"])
+        state.returning = list(data["returning"])
+        state.scores = dict(data["scores"])
+        state.main_done = data["main_done"]
+        state.passed = data["passed"]
+        last = data["last_main"]
+        state.last_main = None if last is None else game.parse_action(last)
+        state.turns = data["turns"]
+        state._winners = tuple(data["winners"])
+        state.over = data["over"]
+        return state
