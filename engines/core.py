@@ -346,6 +346,10 @@ class State(ABC):
             raise IllegalAction(self._why_illegal(action))
         self._apply(action)
 
+    def apply_trusted(self, action: Action) -> None:
+        """Apply an action taken from `legal_actions()` without checking it again (for search)."""
+        self._apply(action)
+
     def apply_text(self, text: str) -> Action:
         """Parse `text` and apply it; returns the action. Raises InvalidAction/IllegalAction."""
         action = self.game.parse_action(text)

@@ -1,0 +1,148 @@
+"""`deduce(info)`: from an information set to a `Deduction` that answers every query."""
+
+from __future__ import annotations
+
+import random
+from functools import cached_property
+
+from engines import InformationSet, Observation
+from solver.cpsat import Compiled
+from solver.errors import Inconsistent, NotCertain
+from solver.model import Fact, Model, Value, World
+from solver.sampling import EnumeratedWorlds, WorldSet
+
+ENUMERATION_LIMIT = 50_000
+"""Worlds listed exactly up to this many; beyond it a game's own WorldSet takes over."""
+
+
+class Deduction:
+    """What one information set implies: certain and possible facts, probabilities, samples,
+    and the observations that explain each certainty.
+
+    Certain/possible are exact (enumeration, or CP-SAT solution elimination). Probabilities are
+    exact when `exact` is true (ratios of counts of consistent worlds).
+    """
+
+    def __init__(
+        self,
+        model: Model,
+        compiled: Compiled,
+        worlds: WorldSet | None,
+        possible_literals: set[tuple[str, Value]],
+    ) -> None:
+        self.model = model
+        self.info = model.info
+        self._compiled = compiled
+        self._worlds = worlds
+        self._possible = possible_literals
+
+    @property
+    def facts(self) -> list[Fact]:
+        return list(self.model.facts)
+
+    @property
+    def exact(self) -> bool:
+        return self._worlds is not None and self._worlds.exact
+
+    @property
+    def worlds(self) -> WorldSet:
+        if self._worlds is None:
+            raise NotImplementedError(f"{self.info.game}: no world counter for this position")
+        return self._worlds
+
+    # --- certainty -----------------------------------------------------------------------
+    def _values(self, fact: Fact) -> list[Value]:
+        domain = self.model.var(fact.var).domain
+        return [v for v in domain if (v in fact.values) != fact.negated]
+
+    def possible(self, fact: Fact) -> bool:
+        """Whether some consistent world makes `fact` true."""
+        return any((fact.var, value) in self._possible for value in self._values(fact))
+
+    def is_certain(self, fact: Fact) -> bool:
+        """Whether every consistent world makes `fact` true."""
+        return not self.possible(~fact)
+
+    def certain(self) -> list[Fact]:
+        """The facts (of `facts`) that hold in every consistent world."""
+        return [fact for fact in self.model.facts if self.is_certain(fact)]
+
+    def impossible(self) -> list[Fact]:
+        """The facts (of `facts`) that hold in no consistent world."""
+        return [fact for fact in self.model.facts if not self.possible(fact)]
+
+    # --- probabilities -------------------------------------------------------------------
+    def probability(self, fact: Fact) -> float:
+        """The chance that `fact` is true, under the game's prior (rules/<game>.md)."""
+        if not self.possible(fact):
+            return 0.0
+        if self.is_certain(fact):
+            return 1.0
+        return self.worlds.probability(fact)
+
+    def count(self, fact: Fact) -> int:
+        """How many consistent worlds make `fact` true (exact world sets only)."""
+        return self.worlds.count(fact)
+
+    def total(self) -> int:
+        """How many consistent worlds there are (exact world sets only)."""
+        return self.worlds.total()
+
+    def marginals(self) -> dict[Fact, float]:
+        return {fact: self.probability(fact) for fact in self.model.facts}
+
+    def sample(self, n: int, seed: int = 0) -> list[World]:
+        """`n` consistent worlds drawn independently from the posterior."""
+        return self.worlds.sample(n, random.Random(seed))
+
+    # --- explanations --------------------------------------------------------------------
+    def explain(self, fact: Fact) -> list[Observation]:
+        """A minimal list of observations that force `fact`, in the order they happened.
+
+        Dropping any one of them leaves a consistent world where `fact` is false. An empty
+        list means the rules alone force it.
+
+        Raises:
+            NotCertain: some consistent world makes `fact` false.
+        """
+        return [self.info.observations[i] for i in self.explain_sources(fact)]
+
+    def explain_sources(self, fact: Fact) -> list[int]:
+        """`explain`, as indices into the information set's observations."""
+        if not self.is_certain(fact):
+            raise NotCertain(f"{fact} is not certain, so nothing forces it")
+        guard = self._compiled._guard(self._compiled.fact_literals(~fact))
+        return self._compiled.minimal_core([guard])
+
+    def describe(self, observations: list[Observation]) -> list[str]:
+        return [self.game.describe(obs) for obs in observations]
+
+    @cached_property
+    def game(self):  # noqa: ANN201 - engines.Game, built lazily for descriptions
+        return self.info.make_game()
+
+
+def deduce(info: InformationSet, enumeration_limit: int = ENUMERATION_LIMIT) -> Deduction:
+    """Everything `info` implies about the hidden worlds.
+
+    Raises:
+        Inconsistent: the observations contradict each other; `.conflict` is a minimal set.
+    """
+    from solver.games import knowledge_for
+
+    knowledge = knowledge_for(info.game)
+    model = knowledge.build(info)
+    compiled = Compiled(model)
+    witness, _ = compiled.solve()
+    if witness is None:
+        conflict = [info.observations[i] for i in compiled.minimal_core()]
+        game = info.make_game()
+        raise Inconsistent(conflict, [game.describe(obs) for obs in conflict])
+    listed = compiled.enumerate(enumeration_limit)
+    if listed is not None:
+        worlds: WorldSet | None = EnumeratedWorlds(listed)
+        possible = {item for world in listed for item in world.items()}
+    else:
+        worlds = knowledge.world_set(model, compiled) if hasattr(knowledge, "world_set") else None
+        possible = compiled.possible_literals([witness])
+    return Deduction(model, compiled, worlds, possible)

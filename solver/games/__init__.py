@@ -1,0 +1,24 @@
+"""Each game's knowledge model: how its information sets become solver models.
+
+A knowledge module provides `build(info) -> Model`, `world_of(state) -> World` (the true world
+of a full State, for `Fact.holds`), and `hints(info, deduction) -> list[Hint]`; optionally
+`world_set(model, compiled)` when its worlds are too many to list.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+
+from engines import ConfigError
+
+_MODULES = {
+    "blue-lion": "solver.games.blue_lion",
+}
+
+
+def knowledge_for(game: str) -> ModuleType:
+    try:
+        return import_module(_MODULES[game])
+    except KeyError:
+        raise ConfigError(f"no knowledge model for {game!r} yet; known: {sorted(_MODULES)}") from None

@@ -1,0 +1,48 @@
+"""Hints: a Deduction turned into ranked sentences a person can act on, with their reasons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines import InformationSet
+from solver.model import Fact
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One piece of advice. `because` holds the reasons in words (often observations)."""
+
+    text: str
+    fact: Fact | None = None
+    probability: float | None = None
+    because: tuple[str, ...] = ()
+    kind: str = "deduction"
+    score: float = 0.0  # rank: higher first
+
+    def __str__(self) -> str:
+        if not self.because:
+            return self.text
+        return f"{self.text} (because {'; '.join(self.because)})"
+
+
+def hints(info: InformationSet, deduction=None, limit: int | None = None) -> list[Hint]:  # noqa: ANN001
+    """Ranked hints for the seat of `info`: what is certain and why, what is likely, what to do.
+
+    Raises:
+        Inconsistent: the observations contradict each other.
+    """
+    from solver.deduction import deduce
+    from solver.games import knowledge_for
+
+    found = deduce(info) if deduction is None else deduction
+    ranked = sorted(knowledge_for(info.game).hints(info, found), key=lambda h: -h.score)
+    return ranked if limit is None else ranked[:limit]
+
+
+def percent(probability: float) -> str:
+    """A probability as people read it: 67%, <1%, >99%."""
+    if 0 < probability < 0.005:
+        return "<1%"
+    if 0.995 < probability < 1:
+        return ">99%"
+    return f"{probability:.0%}"

@@ -1,0 +1,148 @@
+"""The declarative model of what an information set allows: variables, constraints, facts.
+
+A game's knowledge model (solver/games/<game>.py) turns an information set into a `Model`.
+Every constraint carries `source`, the index of the observation that produced it (None for the
+rules of the game, which always hold), so deductions can be explained in the player's own
+observations, as python-constraint's einstein example labels each clue.
+
+A *world* maps every variable to one value of its domain. The semantics here (`holds`) is the
+specification: the CP-SAT compilation and the brute-force oracle must both agree with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, TypeAlias
+
+from engines import InformationSet, Observation
+
+if TYPE_CHECKING:
+    from engines import State
+
+Value: TypeAlias = Hashable
+World: TypeAlias = Mapping[str, Value]
+
+
+@dataclass(frozen=True)
+class Var:
+    """A hidden quantity with a finite domain (a tile's pair of icons, a card's place)."""
+
+    name: str
+    domain: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class Lit:
+    """The proposition `var == value`."""
+
+    var: str
+    value: Value
+
+    def holds(self, world: World) -> bool:
+        return world[self.var] == self.value
+
+
+@dataclass(frozen=True)
+class Count:
+    """How many of `terms` hold, compared with `bound` (`==`, `<=` or `>=`).
+
+    Covers membership (`x in S` is exactly one of its literals), all-different, and every
+    numeric answer ("player 3 holds 2 Poison cards").
+    """
+
+    terms: tuple[Lit, ...]
+    op: Literal["==", "<=", ">="]
+    bound: int
+    source: int | None = None
+
+    def holds(self, world: World) -> bool:
+        total = sum(term.holds(world) for term in self.terms)
+        if self.op == "==":
+            return total == self.bound
+        return total <= self.bound if self.op == "<=" else total >= self.bound
+
+
+@dataclass(frozen=True)
+class Clause:
+    """At least one of `positive` holds or at least one of `negative` fails."""
+
+    positive: tuple[Lit, ...] = ()
+    negative: tuple[Lit, ...] = ()
+    source: int | None = None
+
+    def holds(self, world: World) -> bool:
+        return any(lit.holds(world) for lit in self.positive) or any(
+            not lit.holds(world) for lit in self.negative
+        )
+
+
+Constraint: TypeAlias = Count | Clause
+
+
+def member(var: str, values: Iterable[Value], source: int | None = None) -> Count:
+    """The constraint `var in values`."""
+    return Count(tuple(Lit(var, value) for value in values), "==", 1, source)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A queryable proposition: `var` takes one of `values` (or, when negated, none of them).
+
+    `kind` and `args` name it for people and code (`Back("t4", "Z")`); `text` says it in words.
+    """
+
+    kind: str
+    args: tuple[Value, ...]
+    var: str
+    values: frozenset[Value]
+    text: str
+    negated: bool = False
+
+    def holds_in(self, world: World) -> bool:
+        return (world[self.var] in self.values) != self.negated
+
+    def holds(self, state: State) -> bool:
+        """Whether the fact is true in a full-truth State of its game."""
+        from solver.games import knowledge_for
+
+        return self.holds_in(knowledge_for(state.game.name).world_of(state))
+
+    def __invert__(self) -> Fact:
+        return Fact(self.kind, self.args, self.var, self.values, self.text, not self.negated)
+
+    def __str__(self) -> str:
+        return f"not ({self.text})" if self.negated else self.text
+
+
+@dataclass
+class Model:
+    """Variables, constraints and facts for one information set."""
+
+    info: InformationSet
+    variables: list[Var] = field(default_factory=list)
+    constraints: list[Constraint] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+
+    @property
+    def observations(self) -> tuple[Observation, ...]:
+        return self.info.observations
+
+    def var(self, name: str) -> Var:
+        for variable in self.variables:
+            if variable.name == name:
+                return variable
+        raise KeyError(name)
+
+    def sources(self) -> list[int]:
+        """Indices of the observations that produced at least one constraint, in order."""
+        return sorted({c.source for c in self.constraints if c.source is not None})
+
+    def consistent(self, world: World, enabled: Sequence[int] | None = None) -> bool:
+        """Whether `world` satisfies the rules and the constraints of the `enabled` sources."""
+        allowed = None if enabled is None else set(enabled)
+        return all(
+            c.holds(world)
+            for c in self.constraints
+            if c.source is None or allowed is None or c.source in allowed
+        )
