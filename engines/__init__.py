@@ -42,7 +42,9 @@ __all__ = [
 
 # name -> "module:Class"; modules are imported on first use so `import engines` stays light.
 _REGISTRY: dict[str, str] = {
+    "alibi": "engines.alibi:Alibi",
     "blue-lion": "engines.blue_lion:BlueLion",
+    "noir": "engines.noir:Noir",
 }
 
 

@@ -258,6 +258,14 @@ class Game(ABC):
         ]
         return state
 
+    def legal_actions_for(self, info: InformationSet) -> list[Action]:
+        """The legal actions of the seat to move, from what that seat knows alone.
+
+        Legality never depends on what the mover cannot see, so bots can list their moves
+        from an information set. Raises ValueError if `info` is not the mover's.
+        """
+        raise NotImplementedError(f"{self.name} cannot list legal actions from an information set")
+
     def action_from_json(self, text: str) -> Action:
         return self.parse_action(json.loads(text))
 
@@ -290,6 +298,7 @@ class State(ABC):
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.game = game
         self._rng = rng
+        self._rng_shared = False
         self._log: list[tuple[Observation, tuple[Seat, ...] | None]] = []
 
     # --- what each game provides -------------------------------------------------------
@@ -318,6 +327,10 @@ class State(ABC):
     @abstractmethod
     def clone(self: StateT) -> StateT:
         """An independent copy."""
+
+    def points(self, seat: Seat) -> float:
+        """Hook: the seat's score as the game counts it (0 for games without points)."""
+        return 0.0
 
     def _why_illegal(self, action: Action) -> str:
         """Hook: why a well-formed action is not legal now (a game can be more specific)."""
@@ -383,10 +396,23 @@ class State(ABC):
             sort_keys=True,
         )
 
+    @property
+    def rng(self) -> random.Random:
+        """The chance source for draws during play (setup draws come from `new_game`'s RNG).
+
+        Clones share one generator until either draws from it (copy-on-write), which keeps
+        `clone()` cheap for search without letting one copy's draws change another's.
+        """
+        if self._rng_shared:
+            own = random.Random()
+            own.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = own, False
+        return self._rng
+
     def _copy_core_into(self, other: State) -> None:
-        """Give a clone its own RNG and log (helpers for `clone` implementations)."""
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
+        """Give a clone its own log and a copy-on-write share of the RNG (for `clone`)."""
+        other._rng = self._rng
+        other._rng_shared = self._rng_shared = True
         other._log = list(self._log)
 
 

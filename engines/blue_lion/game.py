@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from itertools import permutations
 
 from engines.blue_lion.actions import BlueLionAction, parse
 from engines.blue_lion.rules import ICON_NAMES, PAIRS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState
 from engines.core import (
+    Action,
     Game,
     InformationSet,
     JsonValue,
@@ -97,6 +99,27 @@ class BlueLion(Game):
         if state.information_set(info.seat).observations != info.observations:
             raise ValueError("these tile pairs contradict a face seen during the game")
         return state
+
+    def public_state(self, info: InformationSet) -> BlueLionState:
+        """The position `info` describes, with placeholder backs consistent with every face seen.
+
+        Everything public (line, faces, scores, whose turn) is exact; the backs are one guess
+        among the consistent ones, so callers must not read them.
+        """
+        seen: dict[str, set[str]] = {tile: set() for tile in TILES}
+        for obs in info.observations:
+            if obs.kind in ("toss", "reveal"):
+                seen[obs["tile"]].add(obs["face"])
+        for perm in permutations(PAIRS):
+            if all(seen[tile] <= pair for tile, pair in zip(TILES, perm, strict=True)):
+                return self.reconstruct(info, dict(zip(TILES, perm, strict=True)))
+        raise ValueError("no assignment of the six pairs shows every face seen")
+
+    def legal_actions_for(self, info: InformationSet) -> list[Action]:
+        state = self.public_state(info)
+        if state.to_move != info.seat:
+            raise ValueError(f"it is {state.to_move}'s turn, not {info.seat}'s")
+        return state.legal_actions()
 
     def parse_action(self, text: str) -> BlueLionAction:
         return parse(text)

@@ -81,6 +81,9 @@ class BlueLionState(State):
     def winners(self) -> tuple[Seat, ...]:
         return self._winners
 
+    def points(self, seat: Seat) -> float:
+        return float(self.scores[str(seat)])
+
     def back(self, tile: str) -> str:
         """The hidden back of `tile` (the truth; bots and the solver never call this)."""
         return other_face(self._pairs[tile], self.up[tile])

@@ -1,0 +1,129 @@
+"""Alibi's actions, each printed in the notation a person types at the prompt.
+
+    lay poison                        lay the set of a group from your hand (before asking)
+    ask 3 hand group:poison           ask player 3 a question (see questions.py)
+    ask 2 seen cards:car-front-seat,slim-slant-morning
+    accuse SUSPECT PLACE WEAPON FEELING
+    pass poison-arsenic rage-jealousy the cards you pass to your left after a round
+    solution SUSPECT PLACE WEAPON FEELING   (variant "solutions": your written solution)
+
+Card lists are canonical: pass and question cards are sorted by id, accusations and solutions
+are in type order (suspect, place, weapon, feeling) whatever order they were typed in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.alibi.deck import TYPES, Deck
+from engines.alibi.questions import SCOPES, Subject, parse_subject
+from engines.core import Action, InvalidAction
+
+
+@dataclass(frozen=True)
+class Lay(Action):
+    group: str
+
+    def __str__(self) -> str:
+        return f"lay {self.group}"
+
+
+@dataclass(frozen=True)
+class Ask(Action):
+    target: int
+    scope: str
+    subject: Subject
+
+    def __str__(self) -> str:
+        return f"ask {self.target} {self.scope} {self.subject}"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """The cards a player passes left; stored sorted, so equal choices print equally."""
+
+    cards: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+
+    def __str__(self) -> str:
+        return "pass " + " ".join(self.cards)
+
+
+@dataclass(frozen=True)
+class Accuse(Action):
+    """One card of each type, in type order (`box` order)."""
+
+    cards: tuple[str, str, str, str]
+
+    def __str__(self) -> str:
+        return "accuse " + " ".join(self.cards)
+
+
+@dataclass(frozen=True)
+class Solution(Action):
+    """A written solution (variant "solutions"): one card of each type, in type order."""
+
+    cards: tuple[str, str, str, str]
+
+    def __str__(self) -> str:
+        return "solution " + " ".join(self.cards)
+
+
+AlibiAction = Lay | Ask | Pass | Accuse | Solution
+
+USAGE = (
+    "lay GROUP, ask SEAT hand|seen type:T|group:G|detail:D|cards:C1,C2,..., "
+    "accuse SUSPECT PLACE WEAPON FEELING, pass CARD..., solution SUSPECT PLACE WEAPON FEELING"
+)
+
+
+def parse(text: str, deck: Deck, players: int) -> AlibiAction:
+    """The action printed as `text` (case and spacing are forgiven)."""
+    words = text.strip().lower().split()
+
+    def bad(why: str) -> InvalidAction:
+        return InvalidAction(f"cannot read {text!r}: {why}; moves are: {USAGE}")
+
+    if not words:
+        raise bad("it is empty")
+    verb, args = words[0], words[1:]
+    if verb == "lay":
+        if len(args) != 1 or args[0] not in deck.group_names:
+            raise bad(f"'lay' takes one group of this deck: {', '.join(deck.groups)}")
+        return Lay(args[0])
+    if verb == "ask":
+        if len(args) != 3:
+            raise bad("'ask' takes a seat, a scope and a subject")
+        if args[0] not in {str(seat) for seat in range(players)}:
+            raise bad(f"no seat {args[0]!r}; the seats are 0 to {players - 1}")
+        if args[1] not in SCOPES:
+            raise bad(f"the scope is {' or '.join(SCOPES)}, not {args[1]!r}")
+        try:
+            return Ask(int(args[0]), args[1], parse_subject(args[2], deck))
+        except ValueError as error:
+            raise bad(str(error)) from None
+    if verb == "pass":
+        unknown = [card for card in args if card not in deck.by_id]
+        if not args or unknown or len(set(args)) != len(args):
+            why = f"unknown card {unknown[0]!r}" if unknown else "name each card once"
+            raise bad(f"'pass' takes one or more cards: {why}")
+        return Pass(tuple(args))
+    if verb in ("accuse", "solution"):
+        cards = _one_per_type(args, deck)
+        if cards is None:
+            raise bad(f"'{verb}' takes four cards, one of each type ({', '.join(TYPES)})")
+        return Accuse(cards) if verb == "accuse" else Solution(cards)
+    raise bad(f"unknown move {verb!r}")
+
+
+def _one_per_type(args: list[str], deck: Deck) -> tuple[str, str, str, str] | None:
+    """The cards in type order, or None unless they are four known cards of distinct types."""
+    if len(args) != 4 or any(card not in deck.by_id for card in args):
+        return None
+    by_type = {deck.by_id[card].type: card for card in args}
+    if len(by_type) != 4:
+        return None
+    suspect, place, weapon, feeling = (by_type[kind] for kind in TYPES)
+    return suspect, place, weapon, feeling

@@ -1,0 +1,97 @@
+"""Alibi's question language (rules/alibi.md, "Questions"): a scope and a subject.
+
+    scope    hand | seen
+    subject  type:weapon | group:poison | detail:noon | cards:car-front-seat,poison-arsenic
+
+Every subject denotes a fixed set of cards, so an answer is a count over that set; observations
+carry the set itself, and a solver needs no deck knowledge to turn an answer into a constraint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.alibi.deck import TYPES, Deck
+
+SCOPES: tuple[str, ...] = ("hand", "seen")
+KINDS: tuple[str, ...] = ("type", "group", "detail", "cards")
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a question counts. `value` is a name, or a tuple of card ids for `cards` (sorted)."""
+
+    kind: str
+    value: str | tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, tuple):
+            object.__setattr__(self, "value", tuple(sorted(self.value)))
+
+    def __str__(self) -> str:
+        value = ",".join(self.value) if isinstance(self.value, tuple) else self.value
+        return f"{self.kind}:{value}"
+
+    def cards(self, deck: Deck) -> tuple[str, ...]:
+        """The cards this subject counts, in deck order."""
+        if isinstance(self.value, tuple):
+            wanted = set(self.value)
+            return tuple(card for card in deck.ids if card in wanted)
+        if self.kind == "type":
+            return deck.of_type(self.value)
+        if self.kind == "group":
+            return deck.of_group(self.value)
+        return deck.of_detail(self.value)
+
+    def words(self, deck: Deck) -> str:
+        """The subject as a person asks it: "Poison cards", "noon cards", "of Car: Trunk"."""
+        if isinstance(self.value, tuple):
+            return "of " + ", ".join(deck.by_id[card].name for card in self.value)
+        if self.kind == "type":
+            return f"{self.value} cards"
+        if self.kind == "group":
+            return f"{deck.group_names[self.value]} cards"
+        return f"{deck.detail_names[self.value]} cards"
+
+
+def parse_subject(text: str, deck: Deck) -> Subject:
+    """The subject written `kind:value`; raises ValueError saying what is wrong."""
+    kind, colon, value = text.partition(":")
+    if not colon or kind not in KINDS:
+        raise ValueError(f"a subject is one of {', '.join(k + ':...' for k in KINDS)}")
+    if kind == "cards":
+        if not value:
+            raise ValueError("no card is named after 'cards:'")
+        cards = tuple(value.split(","))
+        unknown = [card for card in cards if card not in deck.by_id]
+        if unknown:
+            raise ValueError(f"unknown card {unknown[0]!r}")
+        if len(set(cards)) != len(cards):
+            raise ValueError("a card is named twice")
+        return Subject(kind, cards)
+    known = {"type": TYPES, "group": deck.groups, "detail": deck.details}[kind]
+    if value not in known:
+        raise ValueError(f"unknown {kind} {value!r}")
+    return Subject(kind, value)
+
+
+def question_words(scope: str, subject: Subject, deck: Deck) -> str:
+    """The question in plain words: "how many Poison cards in your hand"."""
+    if scope == "hand":
+        return f"how many {subject.words(deck)} in your hand"
+    return f"how many {subject.words(deck)} have you seen"
+
+
+def listed_subjects(deck: Deck, single_cards: bool) -> list[Subject]:
+    """The subjects `legal_actions` offers: every type, group and detail, and single cards.
+
+    Card lists of two or more cards are legal but not listed (there are 2**78 of them). When
+    single-card questions are forbidden, so are the details that name one card.
+    """
+    subjects = [Subject("type", kind) for kind in TYPES]
+    subjects += [Subject("group", group) for group in deck.groups]
+    details = [Subject("detail", detail) for detail in deck.details]
+    subjects += [s for s in details if single_cards or len(s.cards(deck)) > 1]
+    if single_cards:
+        subjects += [Subject("cards", (card,)) for card in deck.ids]
+    return subjects

@@ -1,0 +1,475 @@
+"""The Alibi referee: hands, the box, laid sets, seen cards, and whose decision it is.
+
+A game moves through phases. In "turns" the player to move may lay sets, then asks (which ends
+the turn) or accuses. After every round, in "passing", each player whose hand has more cards than
+the round number chooses which to pass, in turn order; the passes are applied to everyone at once
+after the last choice (a hand of at most r cards passes whole, which is no choice). In the variant
+"solutions", an accusation (or the round limit) leads to "solutions", where the other players
+write theirs, before the end.
+
+Seats sit clockwise in index order: the left neighbour of seat s is s + 1 (mod n), turns and
+passes go left, and the deal starts left of the dealer.
+
+`legal_actions` lists every legal lay, every question about a type, group or detail, every
+single-card question (when allowed), and:
+
+- passes: every choice when there are at most `PASSES_LISTED` of them, otherwise the cyclic
+  windows of r consecutive cards of the hand in id order (one per card);
+- accusations and solutions: over the cards the player has never held and that are not in a laid
+  set (per type), every combination when there are at most `ACCUSATIONS_LISTED`, otherwise the
+  "diagonal" combinations (the i-th candidate of each type, cycling), so that each candidate card
+  is named at least once.
+
+`apply` checks legality structurally, so it accepts every legal action, listed or not: questions
+about any list of distinct cards, any pass of the right size from the hand, any accusation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import combinations, product
+from math import comb, prod
+from typing import TYPE_CHECKING
+
+from engines.alibi.actions import Accuse, AlibiAction, Ask, Lay, Pass, Solution
+from engines.alibi.deck import TYPES, Card
+from engines.core import Action, IllegalAction, JsonValue, Observation, Seat, State
+
+if TYPE_CHECKING:
+    from engines.alibi.game import Alibi
+
+PASSES_LISTED = 2000
+ACCUSATIONS_LISTED = 24
+
+
+def set_points(round_number: int, kind: str) -> int:
+    """The points of a set laid in `round_number` (rules: 6/7, then 4/5, then 3)."""
+    if round_number >= 3:
+        return 3
+    first, second = (6, 4) if kind == "suspect" else (7, 5)
+    return first if round_number == 1 else second
+
+
+class AlibiState(State):
+    """Hidden fields: `_hands`, `_seen`, `_box`, the pending `_chosen` passes and `_solutions`."""
+
+    game: Alibi
+
+    def __init__(
+        self,
+        game: Alibi,
+        rng: random.Random,
+        hands: Sequence[Sequence[str]],
+        box: Sequence[str],
+        dealer: int,
+    ) -> None:
+        super().__init__(game, rng)
+        n = game.players
+        self._hands: list[list[str]] = [sorted(hand) for hand in hands]
+        self._seen: list[set[str]] = [set(hand) for hand in hands]
+        self._box: tuple[str, ...] = tuple(box)  # one card per type, in type order
+        self.dealer = dealer
+        dealt = sum(len(hand) for hand in hands)
+        self.start = (dealer + dealt + 1) % n  # left of the player who got the last card
+        self.laid: list[list[str]] = [[] for _ in range(n)]  # groups, in the order laid
+        self.scores: list[int] = [0] * n  # set points
+        self.round = 1
+        self.turn = 1  # the number of the current turn in the whole game
+        self.played = 0  # turns completed in this round
+        self.current = self.start
+        self.phase = "turns"  # turns, passing, solutions, over
+        self.passers: list[int] = []  # still to choose their pass, in order
+        self._chosen: dict[int, tuple[str, ...]] = {}
+        self.accuser: int | None = None
+        self.accusation: tuple[str, ...] | None = None
+        self.writers: list[int] = []  # still to write a solution, in order
+        self._solutions: dict[int, tuple[str, ...]] = {}
+        self._winners: tuple[int, ...] = ()
+
+    # --- views ---------------------------------------------------------------------------
+    @property
+    def to_move(self) -> Seat | None:
+        if self.phase == "turns":
+            return self.current
+        if self.phase == "passing":
+            return self.passers[0]
+        if self.phase == "solutions":
+            return self.writers[0]
+        return None
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        return self._winners
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return [len(hand) for hand in self._hands]
+
+    def hand(self, seat: int) -> list[str]:
+        """The cards `seat` holds now (the truth; bots and the solver never call this)."""
+        return list(self._hands[seat])
+
+    def box(self) -> tuple[str, ...]:
+        """The box, one card per type in type order (the truth)."""
+        return self._box
+
+    def seen(self, seat: int) -> set[str]:
+        """The cards a `seen` question about `seat` counts (the option decides on laid sets)."""
+        if self.game.options["seen_includes_sets"]:
+            return set(self._seen[seat])
+        laid = {card for group in self.laid[seat] for card in self.game.deck.of_group(group)}
+        return self._seen[seat] - laid
+
+    def answer(self, target: int, scope: str, cards: Sequence[str]) -> int:
+        pool = set(self._hands[target]) if scope == "hand" else self.seen(target)
+        return sum(card in pool for card in cards)
+
+    def points(self, seat: Seat) -> int:
+        """Set points, plus the written solution's points once the game is over (variant)."""
+        assert isinstance(seat, int)
+        if self.phase == "over" and self.game.options["end_variant"] == "solutions":
+            return self.scores[seat] + self.game.options["solution_points"] * self._correct(seat)
+        return self.scores[seat]
+
+    def _correct(self, seat: int) -> int:
+        return sum(a == b for a, b in zip(self._solutions[seat], self._box, strict=True))
+
+    def left(self, seat: int) -> int:
+        return (seat + 1) % self.game.players
+
+    def _order_from(self, first: int) -> list[int]:
+        n = self.game.players
+        return [(first + i) % n for i in range(n)]
+
+    def __repr__(self) -> str:
+        return (
+            f"<AlibiState round={self.round} phase={self.phase} hands={self.hand_sizes} "
+            f"scores={self.scores} to_move={self.to_move}>"
+        )
+
+    # --- legality ------------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Apply `action` for the seat to move, checking legality by structure, not by listing.
+
+        Raises:
+            IllegalAction: the game is over, the action belongs to another game, or the rules
+                forbid it now. The state is unchanged.
+        """
+        if self.is_over:
+            raise IllegalAction(f"{action} is not possible: the game is over")
+        if not isinstance(action, Lay | Ask | Pass | Accuse | Solution):
+            raise IllegalAction(f"{action!r} is not an Alibi action; parse text with parse_action")
+        reason = self._why_not(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self._apply(action)
+
+    def _why_illegal(self, action: Action) -> str:
+        return self._why_not(action) or f"{action} is not legal now"
+
+    def _why_not(self, action: AlibiAction) -> str | None:
+        """Why `action` breaks the rules now, or None when it is legal."""
+        seat, deck = self.to_move, self.game.deck
+        assert isinstance(seat, int)
+        named = _cards_named(action)
+        unknown = [card for card in named if card not in deck.by_id]
+        if unknown:
+            return f"{action} is not legal: {unknown[0]!r} is not a card of the {deck.scale} deck"
+        if self.phase == "passing":
+            r = self.round
+            if not isinstance(action, Pass):
+                return f"{action} is not legal now: player {seat} must choose {r} cards to pass"
+            if len(action.cards) != r:
+                return f"{action} is not legal: after round {r} each player passes {r} cards"
+            missing = [card for card in action.cards if card not in self._hands[seat]]
+            if missing:
+                return f"{action} is not legal: player {seat} does not hold {missing[0]}"
+            return None
+        if self.phase == "solutions":
+            if not isinstance(action, Solution):
+                return f"{action} is not legal now: player {seat} must write a solution"
+            return _check_one_per_type(action, deck.by_id)
+        if isinstance(action, Pass | Solution):
+            verb = "pass" if isinstance(action, Pass) else "write a solution"
+            return f"{action} is not legal now: players {verb} only when the game calls for it"
+        if isinstance(action, Lay):
+            if action.group not in deck.group_names:
+                return f"{action} is not legal: no group {action.group!r} in the {deck.scale} deck"
+            if not set(deck.of_group(action.group)) <= set(self._hands[seat]):
+                return f"{action} is not legal: player {seat} does not hold all three cards"
+            return None
+        if isinstance(action, Ask):
+            return self._why_not_ask(action, seat)
+        return _check_one_per_type(action, deck.by_id)
+
+    def _why_not_ask(self, action: Ask, seat: int) -> str | None:
+        if action.target == seat:
+            return f"{action} is not legal: player {seat} cannot ask themselves"
+        if not 0 <= action.target < self.game.players:
+            return f"{action} is not legal: there is no player {action.target}"
+        subject = action.subject
+        cards = subject.cards(self.game.deck)
+        if not cards:
+            return f"{action} is not legal: {subject} names no cards of this deck"
+        if len(cards) == 1 and self.game.options["single_card_questions"] == "forbidden":
+            return f"{action} is not legal: single-card questions are forbidden in this game"
+        return None
+
+    def _legal_actions(self) -> list[Action]:
+        seat = self.to_move
+        assert isinstance(seat, int)
+        if self.phase == "passing":
+            return list(self._listed_passes(seat))
+        if self.phase == "solutions":
+            return [Solution(cards) for cards in self._listed_solutions(seat)]
+        hand = set(self._hands[seat])
+        deck = self.game.deck
+        actions: list[Action] = [
+            Lay(group) for group in deck.groups if set(deck.of_group(group)) <= hand
+        ]
+        actions += self.game.listed_asks(seat)
+        actions += [Accuse(cards) for cards in self._listed_solutions(seat)]
+        return actions
+
+    def _listed_passes(self, seat: int) -> Iterator[Pass]:
+        hand, r = self._hands[seat], self.round
+        if comb(len(hand), r) <= PASSES_LISTED:
+            yield from (Pass(cards) for cards in combinations(hand, r))
+        else:
+            yield from (Pass(tuple((hand * 2)[i : i + r])) for i in range(len(hand)))
+
+    def _listed_solutions(self, seat: int) -> list[tuple[str, str, str, str]]:
+        """Accusations or solutions to list: see the module docstring."""
+        deck = self.game.deck
+        laid = {card for groups in self.laid for group in groups for card in deck.of_group(group)}
+        known = self._seen[seat] | laid
+        candidates = [[c for c in deck.of_type(kind) if c not in known] for kind in TYPES]
+        if prod(len(c) for c in candidates) <= ACCUSATIONS_LISTED:
+            chosen = list(product(*candidates))
+        else:
+            width = max(len(c) for c in candidates)
+            chosen = [tuple(c[i % len(c)] for c in candidates) for i in range(width)]
+        return [(s, p, w, f) for s, p, w, f in chosen]
+
+    # --- applying ------------------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        seat = self.to_move
+        assert isinstance(seat, int)
+        if isinstance(action, Lay):
+            self._lay(seat, action.group)
+        elif isinstance(action, Ask):
+            self._ask(seat, action)
+        elif isinstance(action, Accuse):
+            self._accuse(seat, action.cards)
+        elif isinstance(action, Pass):
+            self._choose_pass(seat, action.cards)
+        elif isinstance(action, Solution):
+            self._write(seat, action.cards)
+
+    def _lay(self, seat: int, group: str) -> None:
+        deck = self.game.deck
+        cards = deck.of_group(group)
+        self._hands[seat] = [card for card in self._hands[seat] if card not in cards]
+        points = set_points(self.round, deck.type_of_group(group))
+        self.laid[seat].append(group)
+        self.scores[seat] += points
+        self._emit(
+            Observation.of(
+                "lay", seat=seat, group=group, cards=list(cards), points=points,
+                round=self.round, turn=self.turn,
+            )
+        )
+
+    def _ask(self, seat: int, action: Ask) -> None:
+        cards = action.subject.cards(self.game.deck)
+        self._emit(
+            Observation.of(
+                "answer", asker=seat, target=action.target, scope=action.scope,
+                subject=str(action.subject), cards=list(cards),
+                answer=self.answer(action.target, action.scope, cards),
+                round=self.round, turn=self.turn,
+            )
+        )
+        self._end_turn()
+
+    def _accuse(self, seat: int, cards: tuple[str, ...]) -> None:
+        self.accuser, self.accusation = seat, cards
+        self._emit(
+            Observation.of("accuse", seat=seat, cards=list(cards), round=self.round, turn=self.turn)
+        )
+        if self.game.options["end_variant"] == "solutions":
+            self._solutions[seat] = cards
+            self._start_solutions([s for s in self._order_from(seat) if s != seat])
+        else:
+            self._finish("accusation")
+
+    def _end_turn(self) -> None:
+        self.played += 1
+        self.turn += 1
+        self.current = self.left(self.current)
+        if self.played < self.game.players:
+            return
+        limit = self.game.options["round_limit"]
+        if limit is not None and self.round >= limit:
+            if self.game.options["end_variant"] == "solutions":
+                self._start_solutions(self._order_from(self.start))
+            else:
+                self._finish("round limit")
+            return
+        self.phase = "passing"
+        self.passers = [s for s in self._order_from(self.start) if len(self._hands[s]) > self.round]
+        if not self.passers:
+            self._do_passes()
+
+    def _choose_pass(self, seat: int, cards: tuple[str, ...]) -> None:
+        self._chosen[seat] = cards
+        self._emit(Observation.of("choose_pass", seat=seat, round=self.round, count=len(cards),
+                                  cards=list(cards)), to=[seat])
+        others = [s for s in self.game.seats if s != seat]
+        self._emit(Observation.of("choose_pass", seat=seat, round=self.round, count=len(cards)),
+                   to=others)
+        self.passers.pop(0)
+        if not self.passers:
+            self._do_passes()
+
+    def _do_passes(self) -> None:
+        """Everyone passes left at once: chosen cards, or the whole of a short hand."""
+        r = self.round
+        given = [self._chosen.get(s, tuple(self._hands[s])) for s in self.game.seats]
+        for seat, cards in enumerate(given):
+            self._hands[seat] = [card for card in self._hands[seat] if card not in cards]
+        for seat, cards in enumerate(given):
+            receiver = self.left(seat)
+            self._hands[receiver] = sorted(self._hands[receiver] + list(cards))
+            self._seen[receiver].update(cards)
+            if not cards:
+                continue
+            pair = [seat, receiver]
+            fields = {"giver": seat, "receiver": receiver, "round": r, "count": len(cards)}
+            self._emit(Observation.of("pass", **fields, cards=list(cards)), to=pair)
+            others = [s for s in self.game.seats if s not in pair]
+            if others:
+                self._emit(Observation.of("pass", **fields), to=others)
+        self._emit(Observation.of("hands", round=r, sizes=self.hand_sizes))
+        self._chosen = {}
+        self.round += 1
+        self.played = 0
+        self.current = self.start
+        self.phase = "turns"
+
+    def _start_solutions(self, writers: list[int]) -> None:
+        self.phase = "solutions"
+        self.writers = writers
+
+    def _write(self, seat: int, cards: tuple[str, ...]) -> None:
+        self._solutions[seat] = cards
+        self._emit(Observation.of("choose_solution", seat=seat, cards=list(cards)), to=[seat])
+        others = [s for s in self.game.seats if s != seat]
+        self._emit(Observation.of("choose_solution", seat=seat), to=others)
+        self.writers.pop(0)
+        if not self.writers:
+            self._finish("accusation" if self.accuser is not None else "round limit")
+
+    def _finish(self, reason: str) -> None:
+        """Open the box and name the winners (rules: "Accusation and end")."""
+        self.phase = "over"
+        self._emit(Observation.of("box", cards=list(self._box)))
+        seats = list(self.game.seats)
+        totals = [self.points(seat) for seat in seats]
+        if self.game.options["end_variant"] == "solutions":
+            for seat in seats:
+                self._emit(Observation.of("solution", seat=seat, cards=list(self._solutions[seat]),
+                                          correct=self._correct(seat),
+                                          points=totals[seat] - self.scores[seat]))
+        if self.game.options["end_variant"] == "first-accuser" and self.accusation == self._box:
+            self._winners = (self.accuser,)
+        else:
+            eligible = seats
+            wrong = self.accuser is not None and self.game.options["end_variant"] == "first-accuser"
+            if wrong and not self.game.options["wrong_accuser_can_win"]:
+                eligible = [seat for seat in seats if seat != self.accuser]
+            best = max(totals[seat] for seat in eligible)
+            self._winners = tuple(seat for seat in eligible if totals[seat] == best)
+        self._emit(Observation.of("end", reason=reason, winners=list(self._winners),
+                                  set_points=list(self.scores), totals=totals))
+
+    # --- cloning, JSON ---------------------------------------------------------------------
+    def clone(self) -> AlibiState:
+        other = AlibiState.__new__(AlibiState)
+        other.__dict__.update(self.__dict__)
+        self._copy_core_into(other)
+        other._hands = [list(hand) for hand in self._hands]
+        other._seen = [set(seen) for seen in self._seen]
+        other.laid = [list(groups) for groups in self.laid]
+        other.scores = list(self.scores)
+        other.passers = list(self.passers)
+        other._chosen = dict(self._chosen)
+        other.writers = list(self.writers)
+        other._solutions = dict(self._solutions)
+        return other
+
+    def _to_dict(self) -> dict[str, JsonValue]:
+        return {
+            "hands": self._hands,
+            "seen": [sorted(seen) for seen in self._seen],
+            "box": list(self._box),
+            "dealer": self.dealer,
+            "start": self.start,
+            "laid": self.laid,
+            "scores": self.scores,
+            "round": self.round,
+            "turn": self.turn,
+            "played": self.played,
+            "current": self.current,
+            "phase": self.phase,
+            "passers": self.passers,
+            "chosen": sorted([seat, list(cards)] for seat, cards in self._chosen.items()),
+            "accuser": self.accuser,
+            "accusation": None if self.accusation is None else list(self.accusation),
+            "writers": self.writers,
+            "solutions": sorted([seat, list(cards)] for seat, cards in self._solutions.items()),
+            "winners": list(self._winners),
+        }
+
+    @classmethod
+    def from_dict(
+        cls, game: Alibi, data: Mapping[str, JsonValue], rng: random.Random
+    ) -> AlibiState:
+        state = cls(game, rng, data["hands"], data["box"], data["dealer"])
+        state._seen = [set(seen) for seen in data["seen"]]
+        state.start = data["start"]
+        state.laid = [list(groups) for groups in data["laid"]]
+        state.scores = list(data["scores"])
+        state.round = data["round"]
+        state.turn = data["turn"]
+        state.played = data["played"]
+        state.current = data["current"]
+        state.phase = data["phase"]
+        state.passers = list(data["passers"])
+        state._chosen = {seat: tuple(cards) for seat, cards in data["chosen"]}
+        state.accuser = data["accuser"]
+        accusation = data["accusation"]
+        state.accusation = None if accusation is None else tuple(accusation)
+        state.writers = list(data["writers"])
+        state._solutions = {seat: tuple(cards) for seat, cards in data["solutions"]}
+        state._winners = tuple(data["winners"])
+        return state
+
+
+def _cards_named(action: AlibiAction) -> tuple[str, ...]:
+    if isinstance(action, Ask):
+        value = action.subject.value
+        return value if isinstance(value, tuple) else ()
+    if isinstance(action, Lay):
+        return ()
+    return action.cards
+
+
+def _check_one_per_type(action: Accuse | Solution, by_id: Mapping[str, Card]) -> str | None:
+    """Accusations built in code (not parsed) must still name one card of each type, in order."""
+    kinds = tuple(by_id[card].type for card in action.cards)
+    if kinds != TYPES:
+        return f"{action} is not legal: name one card of each type, in the order {TYPES}"
+    return None
+
