@@ -1,0 +1,37 @@
+"""Noir: Killer vs Inspector (rules/noir.md): two players hiding among a grid of suspects."""
+
+from engines.noir.actions import (
+    Arrest,
+    CitizenArrest,
+    Disguise,
+    Draw,
+    Exonerate,
+    Identity,
+    Kill,
+    NoirAction,
+    Shift,
+)
+from engines.noir.game import Noir
+from engines.noir.rules import NAMES, SEATS, Grid, adjacent, collapsed, neighbours, shifted
+from engines.noir.state import NoirState
+
+__all__ = [
+    "NAMES",
+    "SEATS",
+    "Arrest",
+    "CitizenArrest",
+    "Disguise",
+    "Draw",
+    "Exonerate",
+    "Grid",
+    "Identity",
+    "Kill",
+    "Noir",
+    "NoirAction",
+    "NoirState",
+    "Shift",
+    "adjacent",
+    "collapsed",
+    "neighbours",
+    "shifted",
+]

@@ -1,0 +1,288 @@
+"""Noir: Killer vs Inspector, configured: options, setup, notation, words for observations."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from engines.core import (
+    ConfigError,
+    Game,
+    IllegalAction,
+    InformationSet,
+    JsonValue,
+    Metadata,
+    Observation,
+    Option,
+    Seat,
+)
+from engines.noir.actions import (
+    Arrest,
+    CitizenArrest,
+    Disguise,
+    Draw,
+    Exonerate,
+    Identity,
+    Kill,
+    NoirAction,
+    Shift,
+    parse,
+)
+from engines.noir.rules import (
+    EDITION_KILLS,
+    INSPECTOR,
+    SEATS,
+    SIZES,
+    Grid,
+    kills_needed,
+    suspects,
+)
+from engines.noir.state import NoirState
+
+
+def _positive_int(value: JsonValue) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+class Noir(Game):
+    """A killer and an inspector, each hiding as one suspect of a shifting grid (rules/noir.md).
+
+    Options, defaults first ("chosen" marks a gap in the rules filled here):
+
+    - `grid` 5 / 4 / 3: the grid is grid x grid suspects, the first grid * grid names of
+      `NAMES`; the smaller grids exist for brute-force checks of the solver.
+    - `kills_to_win` 16 / 14: kills that win on 5x5 (14 is the Black Box edition). Smaller grids
+      keep the same share of the 23 suspects who are neither player (chosen): 10 / 9 on 4x4,
+      5 / 4 on 3x3; `Noir.kills_to_win` gives the count in force.
+    - `reverse_shift_ban` True / False: a shift may not restore the grid the opponent's shift of
+      the turn before changed (on a line of two cards both directions would). No shift is
+      banned after a shift that made lines collapse (chosen: none can undo it).
+    - `kill_canvas` True / False: killing a publicly innocent suspect asks the inspector
+      whether his identity is adjacent to it, on the grid as the victim falls (chosen: before
+      any collapse the kill causes).
+    - `deck` "shared" / "separate": with "separate" the killer draws his identity and his
+      disguises from his own deck of all the suspects, and the inspector's deck holds every
+      suspect but the killer's first identity (chosen, so the inspector's four cards are
+      surely not the killer). The inspector may then draw a later identity of the killer;
+      exonerated, it gets the canvas "?", as no card is adjacent to itself.
+    - `citizen_arrest` False / True: the variant "arrest with a citizen", at most 3 times.
+    - `turn_limit` 500 (chosen), a positive integer: after that many turns the game ends and
+      both seats share the win, so machine play always ends.
+
+    Also chosen: an arrest may name the inspector's identity itself; an arrest with a citizen
+    names an alive suspect beside the agent; a line of one card cannot shift; exonerating with
+    an empty deck takes a card of the hand without drawing; a card no longer on the grid is
+    adjacent to nothing (its canvas is "?"); a kill of the inspector still collapses the grid.
+
+    Notation (see `engines.noir.actions`): `kill Ada`, `disguise`, `shift row 2 left`,
+    `shift column 3 up` (1-based, on the current grid), `identity Dora`, `draw`,
+    `exonerate Bruno`, `arrest Clara`, `citizen-arrest Eve with Finn`.
+    """
+
+    metadata = Metadata(
+        name="noir",
+        title="Noir: Killer vs Inspector",
+        seats="killer, inspector",
+        hidden="the killer's identity, the inspector's identity and hand, the deck order",
+        version=1,
+        max_length="turn_limit turns (default 500)",
+    )
+    options_spec = (
+        Option("grid", 5, SIZES, doc="the grid's side: 5 (the game), 4 or 3 (for tests)"),
+        Option("kills_to_win", 16, EDITION_KILLS,
+               doc="kills that win on 5x5 (14: Black Box edition); scaled on smaller grids"),
+        Option("reverse_shift_ban", True, (True, False),
+               doc="whether a shift may not undo the opponent's previous shift"),
+        Option("kill_canvas", True, (True, False),
+               doc="whether killing an innocent asks the inspector for a canvas"),
+        Option("deck", "shared", ("shared", "separate"),
+               doc="one deck for both, or the killer has his own deck"),
+        Option("citizen_arrest", False, (False, True),
+               doc="the variant 'arrest with a citizen' (at most three times)"),
+        Option("turn_limit", 500, check=_positive_int, describe_allowed="a positive integer",
+               doc="(chosen) turns after which the game ends with a shared win"),
+    )  # fmt: skip
+
+    def _check_options(self) -> None:
+        """Refuse look-alikes the `in` test lets through (1 for True, 5.0 for 5)."""
+        for spec in self.options_spec:
+            value = self.options[spec.name]
+            if type(value) is not type(spec.default):
+                raise ConfigError(
+                    f"{self.name}: option {spec.name!r} cannot be {value!r}; "
+                    f"allowed: {spec.allowed_text()}"
+                )
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return SEATS
+
+    @property
+    def suspects(self) -> tuple[str, ...]:
+        return suspects(self.options["grid"])
+
+    @property
+    def kills_to_win(self) -> int:
+        return kills_needed(self.options["kills_to_win"], self.options["grid"])
+
+    # --- setup -----------------------------------------------------------------------------
+    def new_game(self, seed: int | None = None) -> NoirState:
+        rng = random.Random(seed)
+        names, size = list(self.suspects), self.options["grid"]
+        laid = rng.sample(names, len(names))
+        grid = tuple(tuple(laid[i * size : (i + 1) * size]) for i in range(size))
+        killer_deck = None
+        if self.options["deck"] == "separate":
+            killer_deck = rng.sample(names, len(names))
+            names.remove(killer_deck[0])
+        return self.arrange(rng, grid, rng.sample(names, len(names)), killer_deck)
+
+    def arrange(
+        self,
+        rng: random.Random,
+        grid: Sequence[Sequence[str]],
+        deck: Sequence[str],
+        killer_deck: Sequence[str] | None = None,
+    ) -> NoirState:
+        """A new game with the grid and deck orders given, top card first (tests, teaching).
+
+        With one shared deck `deck` holds every suspect; with separate decks `killer_deck`
+        holds every suspect and `deck` all but the killer's first identity, `killer_deck[0]`.
+
+        Raises:
+            ValueError: the grid or a deck does not hold the right suspects.
+        """
+        size, names = self.options["grid"], sorted(self.suspects)
+        rows: Grid = tuple(tuple(row) for row in grid)
+        if len(rows) != size or any(len(row) != size for row in rows):
+            raise ValueError(f"the grid must be {size} rows of {size} suspects")
+        if sorted(name for row in rows for name in row) != names:
+            raise ValueError(f"the grid must hold each of {', '.join(self.suspects)} once")
+        separate = self.options["deck"] == "separate"
+        if separate != (killer_deck is not None):
+            raise ValueError("the killer has his own deck exactly when the option deck is separate")
+        expected = names
+        if killer_deck is not None:
+            if sorted(killer_deck) != names:
+                raise ValueError("the killer's deck must hold each suspect once")
+            expected = sorted(set(names) - {killer_deck[0]})
+        if sorted(deck) != expected:
+            raise ValueError(f"the deck must hold each of {', '.join(expected)} once")
+        state = NoirState(self, rng, rows, deck, killer_deck)
+        state._deal()
+        return state
+
+    def reconstruct(self, info: InformationSet, hidden: Mapping[str, JsonValue]) -> NoirState:
+        """The state `info` describes, with its hidden part taken from `hidden`.
+
+        `hidden` has the format of `NoirState.hidden()`: "deck", the inspector's deck (the only
+        deck unless the option `deck` is "separate") in its order at setup, top first;
+        "killer_deck", the killer's own deck at setup (separate decks only); and
+        "inspector_identity", the inspector's chosen identity (needed once he has chosen, unless
+        `info` is the inspector's own). The guess fixes the killer's identities, the inspector's
+        hand and every draw; the actions are replayed from the observations.
+
+        Raises:
+            ValueError: `hidden` is malformed or contradicts an observation in `info`.
+        """
+        if info.game != self.name or dict(info.options) != dict(self.option_items()):
+            raise ValueError(f"the information set is not of this game ({self!r})")
+        setups = [obs for obs in info.observations if obs.kind == "setup"]
+        if not setups:
+            raise ValueError("the information set has no setup")
+        identity = hidden.get("inspector_identity")
+        if identity is None and info.seat == INSPECTOR:
+            identity = next(
+                (obs["suspect"] for obs in info.observations
+                 if obs.kind == "identity" and obs["seat"] == INSPECTOR),
+                None,
+            )  # fmt: skip
+        if "deck" not in hidden:
+            raise ValueError("the guess needs the deck order ('deck')")
+        killer_deck = hidden.get("killer_deck")
+        state = self.arrange(random.Random(0), setups[0]["rows"], hidden["deck"], killer_deck)
+        for obs in info.observations:
+            action = self._action_of(obs, identity)
+            if action is None:
+                continue
+            try:
+                state.apply(action)
+            except IllegalAction as error:
+                raise ValueError(f"the guess makes a seen action impossible: {error}") from None
+        if state.information_set(info.seat).observations != info.observations:
+            raise ValueError("the guess contradicts what the information set saw")
+        return state
+
+    def _action_of(self, obs: Observation, identity: str | None) -> NoirAction | None:
+        """The action an observation records (None for observations of no action)."""
+        kind = obs.kind
+        if kind == "kill":
+            return Kill(obs["suspect"])
+        if kind == "shift":
+            return Shift(obs["line"], obs["index"], obs["direction"])
+        if kind == "disguise":
+            return Disguise()
+        if kind == "chose-identity":
+            if identity is None:
+                raise ValueError("the guess needs the inspector's identity ('inspector_identity')")
+            return Identity(identity)
+        if kind == "draw":
+            return Draw()
+        if kind == "exonerate":
+            return Exonerate(obs["suspect"])
+        if kind == "arrest":
+            return Arrest(obs["suspect"])
+        if kind == "citizen-arrest":
+            return CitizenArrest(obs["suspect"], obs["agent"])
+        return None
+
+    # --- notation and words ----------------------------------------------------------------
+    def parse_action(self, text: str) -> NoirAction:
+        return parse(text, self.suspects)
+
+    def describe(self, observation: Observation) -> str:
+        kind, get = observation.kind, observation.get
+        seat = str(get("seat", "")).capitalize()
+        if kind == "setup":
+            rows = " / ".join(" ".join(row) for row in get("rows"))
+            return f"The suspects were laid out, row by row: {rows}"
+        if kind == "identity":
+            return f"{seat}'s secret identity is now {get('suspect')}"
+        if kind == "hand":
+            return f"Inspector drew {', '.join(get('cards'))}"
+        if kind == "chose-identity":
+            return "Inspector chose his secret identity among his four cards"
+        if kind == "kill":
+            return f"Killer killed {get('suspect')} (kill {get('kills')})"
+        if kind == "canvas":
+            answer = '"!": adjacent' if get("adjacent") else '"?": not adjacent'
+            return f"Asked about {get('suspect')}, {seat} answered {answer}"
+        if kind == "shift":
+            return (
+                f"{seat} shifted {get('line')} {get('index')} {get('direction')}; the grid is "
+                + " / ".join(" ".join(row) for row in get("rows"))
+            )
+        if kind == "collapse":
+            rows = get("rows")
+            return f"All-dead lines were removed; the grid is {len(rows)}x{len(rows[0])}"
+        if kind == "disguise":
+            if get("success"):
+                return f"Killer disguised: his old identity {get('former')} is innocent"
+            return f"Killer's disguise failed: he drew {get('drawn')} and kept his identity"
+        if kind == "draw":
+            return "Inspector drew a card"
+        if kind == "drew":
+            return f"Inspector drew {get('suspect')}"
+        if kind == "exonerate":
+            return f"Inspector exonerated {get('suspect')}"
+        if kind in ("arrest", "citizen-arrest"):
+            agent = f" with the agent {get('agent')}" if kind == "citizen-arrest" else ""
+            outcome = "the killer" if get("success") else "not the killer"
+            return f"Inspector arrested {get('suspect')}{agent}: {outcome}"
+        if kind == "end":
+            winners = " and ".join(str(seat).capitalize() for seat in get("winners"))
+            return f"The game ended ({get('reason')}): {winners} won"
+        return f"{kind}: {dict(observation.fields)}"
+
+    def _state_from_dict(self, data: Mapping[str, JsonValue]) -> NoirState:
+        return NoirState.from_dict(self, data, random.Random(0))

@@ -1,0 +1,516 @@
+"""The Noir referee: the grid, the decks, both identities, and whose turn it is.
+
+A turn is one action. The killer's first turn is a kill and the inspector's first turn is the
+choice of his identity; then they alternate. Exonerating while the deck has cards takes two
+steps of one turn, `draw` then `exonerate NAME`, because the inspector chooses after seeing
+the card he drew.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from engines.core import Action, JsonValue, Observation, Seat, State
+from engines.noir.actions import (
+    Arrest,
+    CitizenArrest,
+    Disguise,
+    Draw,
+    Exonerate,
+    Identity,
+    Kill,
+    Shift,
+)
+from engines.noir.rules import (
+    CITIZEN_ARRESTS,
+    HAND,
+    INSPECTOR,
+    KILLER,
+    LINES,
+    SEATS,
+    Grid,
+    adjacent,
+    block,
+    collapsed,
+    neighbours,
+    other_seat,
+    shifted,
+)
+
+if TYPE_CHECKING:
+    from engines.noir.game import Noir
+
+_KILLER_ACTIONS = (Kill, Disguise)
+_INSPECTOR_ACTIONS = (Identity, Draw, Exonerate, Arrest, CitizenArrest)
+
+
+class NoirState(State):
+    """Public fields are what both players see. Hidden, in underscore fields: `_deck` (the
+    inspector's deck, or the one shared deck, top first, of which `_deck_top` cards are drawn),
+    `_killer_deck` and `_killer_top` (the separate-deck option), `_killer` (the killer's
+    identity), `_inspector` (the inspector's identity) and `_hand` (his agents, in draw order).
+    """
+
+    game: Noir
+
+    def __init__(
+        self,
+        game: Noir,
+        rng: random.Random,
+        grid: Grid,
+        deck: Sequence[str],
+        killer_deck: Sequence[str] | None,
+    ) -> None:
+        super().__init__(game, rng)
+        self.grid: Grid = grid
+        self.dead: list[str] = []  # in kill order; the kill count is its length
+        self.exonerated: list[str] = []  # put on the table by the inspector
+        self.revealed: list[str] = []  # former identities the killer announced at a disguise
+        self.spent: list[str] = []  # agents used for an arrest with a citizen, gone for good
+        self.discarded: list[str] = []  # cards drawn by failed disguises
+        self.current: str = KILLER
+        self.phase = "opening"  # "opening" (the first kill), "identity", then "play"
+        self.drawn = False  # the inspector drew this turn and must now exonerate
+        self.protected: Shift | None = None  # the opponent's last shift, not to be undone
+        self.turns = 0  # completed turns
+        self.over = False
+        self.reason = ""
+        self._winners: tuple[str, ...] = ()
+        self._deck: tuple[str, ...] = tuple(deck)
+        self._deck_top = 0
+        self._killer_deck: tuple[str, ...] | None = (
+            None if killer_deck is None else tuple(killer_deck)
+        )
+        self._killer_top = 0
+        self._killer = ""
+        self._inspector: str | None = None
+        self._hand: list[str] = []
+
+    def _deal(self) -> None:
+        """Setup: the grid is shown, the killer draws his identity, the inspector four cards."""
+        self._emit(Observation.of("setup", rows=self.grid))
+        self._killer = self._draw_for(KILLER)
+        self._emit(Observation.of("identity", seat=KILLER, suspect=self._killer), to=[KILLER])
+        self._hand = [self._draw_for(INSPECTOR) for _ in range(HAND)]
+        self._emit(Observation.of("hand", seat=INSPECTOR, cards=self._hand), to=[INSPECTOR])
+
+    # --- views ---------------------------------------------------------------------------
+    @property
+    def to_move(self) -> Seat | None:
+        return None if self.over else self.current
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        return self._winners
+
+    @property
+    def kills(self) -> int:
+        return len(self.dead)
+
+    @property
+    def innocent(self) -> set[str]:
+        """The publicly innocent suspects: exonerated ones and the killer's former identities."""
+        return {*self.exonerated, *self.revealed}
+
+    def cards_left(self, seat: str) -> int:
+        """How many cards are left in the deck `seat` draws from (public: draws are counted)."""
+        if seat == KILLER and self._killer_deck is not None:
+            return len(self._killer_deck) - self._killer_top
+        return len(self._deck) - self._deck_top
+
+    def hidden(self) -> dict[str, JsonValue]:
+        """The hidden part of the game, in the format `Noir.reconstruct` takes.
+
+        `deck` is the inspector's deck (the only deck unless the option `deck` is
+        "separate") in its order at setup, top first; `killer_deck` is the killer's own deck
+        (separate decks only); `inspector_identity` is there once he has chosen it.
+        """
+        hidden: dict[str, JsonValue] = {"deck": list(self._deck)}
+        if self._killer_deck is not None:
+            hidden["killer_deck"] = list(self._killer_deck)
+        if self._inspector is not None:
+            hidden["inspector_identity"] = self._inspector
+        return hidden
+
+    def grid_text(self) -> str:
+        """The grid as people read it: dead cards in brackets, innocent ones marked with +."""
+        innocent, dead = self.innocent, set(self.dead)
+
+        def card(name: str) -> str:
+            text = f"[{name}]" if name in dead else name
+            return text + "+" if name in innocent else text
+
+        return " / ".join(" ".join(card(name) for name in row) for row in self.grid)
+
+    def __repr__(self) -> str:
+        return f"<NoirState {self.grid_text()} kills={self.kills} to_move={self.to_move}>"
+
+    # --- legality ------------------------------------------------------------------------
+    def _legal_actions(self) -> list[Action]:
+        dead = set(self.dead)
+        if self.current == KILLER:
+            actions: list[Action] = [
+                Kill(name) for name in neighbours(self.grid, self._killer) if name not in dead
+            ]
+            if self.phase == "opening":
+                return actions
+            if self.cards_left(KILLER):
+                actions.append(Disguise())
+            return actions + self._shifts()
+        if self.phase == "identity":
+            return [Identity(name) for name in self._hand if name not in dead]
+        if self.drawn:
+            return [Exonerate(name) for name in self._hand]
+        assert self._inspector is not None
+        actions = [Arrest(name) for name in block(self.grid, self._inspector) if name not in dead]
+        if self._citizen_arrests_left():
+            actions += [
+                CitizenArrest(name, agent)
+                for agent in self._hand
+                for name in neighbours(self.grid, agent)
+                if name not in dead
+            ]
+        if self.cards_left(INSPECTOR):
+            actions.append(Draw())
+        else:
+            actions += [Exonerate(name) for name in self._hand]
+        return actions + self._shifts()
+
+    def _citizen_arrests_left(self) -> int:
+        if not self.game.options["citizen_arrest"]:
+            return 0
+        return CITIZEN_ARRESTS - len(self.spent)
+
+    def _shifts(self) -> list[Action]:
+        """Every shift of a line of two cards or more, but none undoing `protected`."""
+        shifts = _all_shifts(len(self.grid), len(self.grid[0]))
+        banned = self._banned()
+        return [shift for shift in shifts if shift not in banned] if banned else list(shifts)
+
+    def _banned(self) -> tuple[Shift, ...]:
+        """The shifts that would restore the grid `protected` changed: its inverse, and on a
+        line of two cards the shift itself too (either direction swaps the two cards)."""
+        last = self.protected
+        if last is None:
+            return ()
+        first, second = LINES[last.line]
+        inverse = Shift(last.line, last.index, second if last.direction == first else first)
+        length = len(self.grid[0]) if last.line == "row" else len(self.grid)
+        return (inverse, last) if length == 2 else (inverse,)
+
+    def _why_illegal(self, action: Action) -> str:
+        actor = self.current
+        wrong_actor = (isinstance(action, _KILLER_ACTIONS) and actor != KILLER) or (
+            isinstance(action, _INSPECTOR_ACTIONS) and actor != INSPECTOR
+        )
+        if wrong_actor:
+            return f"{action} is not legal: it is the {actor}'s turn, and that is not his action"
+        if self.phase == "opening" and not isinstance(action, Kill):
+            return f"{action} is not legal: the killer's first turn must be a kill"
+        if self.phase == "identity" and not isinstance(action, Identity):
+            return (
+                f"{action} is not legal: the inspector's first turn is choosing his identity "
+                f"among {', '.join(self._hand)} (identity NAME)"
+            )
+        if self.drawn and not isinstance(action, Exonerate):
+            return (
+                f"{action} is not legal: after drawing, the inspector must exonerate one of "
+                f"{', '.join(self._hand)}"
+            )
+        reason = self._reason(action)
+        return f"{action} is not legal: {reason}" if reason else f"{action} is not legal now"
+
+    def _reason(self, action: Action) -> str:
+        """Why a well-formed action of the seat to move breaks a rule, or "" if no rule says."""
+        dead = set(self.dead)
+        if isinstance(action, Kill):
+            if action.suspect == self._killer:
+                return "the killer cannot kill his own identity"
+            if action.suspect in dead:
+                return f"{action.suspect} is already dead"
+            return f"{action.suspect} is not adjacent to the killer's identity"
+        if isinstance(action, Disguise):
+            return "the killer's deck is empty"
+        if isinstance(action, Shift):
+            return self._shift_reason(action)
+        if isinstance(action, Identity):
+            if self.phase != "identity":
+                return "the inspector has chosen his identity already"
+            if action.suspect in dead:
+                return f"{action.suspect} is dead, and a dead card cannot be chosen"
+            return f"{action.suspect} is not one of {', '.join(self._hand)}"
+        if isinstance(action, Draw):
+            if self.drawn:
+                return f"the inspector drew already; now exonerate one of {', '.join(self._hand)}"
+            return "the deck is empty: exonerate a card of the hand directly"
+        if isinstance(action, Exonerate):
+            if not self.drawn and self.cards_left(INSPECTOR):
+                return "draw first (draw), then choose which card of the hand to exonerate"
+            return f"{action.suspect} is not in the hand ({', '.join(self._hand) or 'empty'})"
+        if isinstance(action, Arrest):
+            if action.suspect in dead:
+                return f"{action.suspect} is dead"
+            return f"{action.suspect} is neither the inspector's identity nor adjacent to it"
+        if isinstance(action, CitizenArrest):
+            return self._citizen_reason(action, dead)
+        return ""
+
+    def _shift_reason(self, action: Shift) -> str:
+        counts = {"row": len(self.grid), "column": len(self.grid[0])}
+        if action.index > counts[action.line]:
+            return f"the grid has {counts[action.line]} {action.line}s"
+        if counts["column" if action.line == "row" else "row"] < 2:
+            return f"a {action.line} of one card cannot shift"
+        if action in self._banned():
+            return (
+                f"it would undo the {other_seat(self.current)}'s previous shift "
+                f"({self.protected}), and the reverse-shift ban is on"
+            )
+        return ""
+
+    def _citizen_reason(self, action: CitizenArrest, dead: set[str]) -> str:
+        if not self.game.options["citizen_arrest"]:
+            return "the variant 'arrest with a citizen' is off (option citizen_arrest)"
+        if not self._citizen_arrests_left():
+            return f"an arrest with a citizen is allowed {CITIZEN_ARRESTS} times, all used"
+        if action.agent not in self._hand:
+            return f"{action.agent} is not an agent in the hand ({', '.join(self._hand)})"
+        if action.suspect in dead:
+            return f"{action.suspect} is dead"
+        return f"{action.suspect} is not adjacent to the agent {action.agent}"
+
+    # --- applying ------------------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        if isinstance(action, Kill):
+            self._kill(action.suspect)
+        elif isinstance(action, Shift):
+            self._shift(action)
+            return  # the shift ends the turn itself, protecting it from being undone
+        elif isinstance(action, Disguise):
+            self._disguise()
+        elif isinstance(action, Identity):
+            self._choose(action.suspect)
+        elif isinstance(action, Draw):
+            self._draw()
+            return  # the turn goes on: exonerate next
+        elif isinstance(action, Exonerate):
+            self._exonerate(action.suspect)
+        elif isinstance(action, Arrest):
+            self._arrest(action.suspect)
+        else:
+            assert isinstance(action, CitizenArrest)
+            self._citizen_arrest(action)
+        self._end_turn()
+
+    def _draw_for(self, seat: str) -> str:
+        if seat == KILLER and self._killer_deck is not None:
+            card = self._killer_deck[self._killer_top]
+            self._killer_top += 1
+        else:
+            card = self._deck[self._deck_top]
+            self._deck_top += 1
+        return card
+
+    def _kill(self, victim: str) -> None:
+        self.dead.append(victim)
+        self._emit(Observation.of("kill", seat=KILLER, suspect=victim, kills=self.kills))
+        if self.phase == "opening":
+            self.phase = "identity"
+        caught = victim == self._inspector
+        if not caught and victim in self.innocent and self.game.options["kill_canvas"]:
+            assert self._inspector is not None
+            # Asked about the grid as the victim falls, before a collapse can take it away.
+            near = adjacent(self.grid, self._inspector, victim)
+            self._emit(Observation.of("canvas", seat=INSPECTOR, suspect=victim, adjacent=near))
+        self._collapse()
+        if caught:
+            self._finish((KILLER,), "the killer killed the inspector")
+        elif self.kills >= self.game.kills_to_win:
+            self._finish((KILLER,), f"the killer reached {self.kills} kills")
+
+    def _collapse(self) -> bool:
+        """Remove all-dead rows and columns; True when the grid shrank."""
+        smaller = collapsed(self.grid, set(self.dead))
+        if smaller == self.grid:
+            return False
+        self.grid = smaller
+        self._emit(Observation.of("collapse", rows=self.grid))
+        return True
+
+    def _shift(self, action: Shift) -> None:
+        self.grid = shifted(self.grid, action.line, action.index - 1, action.direction)
+        self._emit(
+            Observation.of(
+                "shift",
+                seat=self.current,
+                line=action.line,
+                index=action.index,
+                direction=action.direction,
+                rows=self.grid,
+            )
+        )
+        # After a collapse no shift restores the old grid, so nothing is banned.
+        self._end_turn(None if self._collapse() else action)
+
+    def _disguise(self) -> None:
+        card = self._draw_for(KILLER)
+        if self._disguise_fails(card):
+            self.discarded.append(card)
+            self._emit(Observation.of("disguise", seat=KILLER, success=False, drawn=card))
+            return
+        former, self._killer = self._killer, card
+        self.revealed.append(former)
+        self._emit(Observation.of("disguise", seat=KILLER, success=True, former=former))
+        self._emit(Observation.of("identity", seat=KILLER, suspect=card), to=[KILLER])
+
+    def _disguise_fails(self, card: str) -> bool:
+        if card in self.dead:
+            return True
+        if self._killer_deck is None:
+            return False  # one shared deck: no drawn card can be innocent or the inspector's
+        inspectors = {*self._hand, *self.spent, self._inspector}
+        return card in self.innocent or card in inspectors
+
+    def _choose(self, identity: str) -> None:
+        self._hand.remove(identity)
+        self._inspector = identity
+        self.phase = "play"
+        self._emit(Observation.of("chose-identity", seat=INSPECTOR))
+        self._emit(Observation.of("identity", seat=INSPECTOR, suspect=identity), to=[INSPECTOR])
+
+    def _draw(self) -> None:
+        card = self._draw_for(INSPECTOR)
+        self._hand.append(card)
+        self.drawn = True
+        self._emit(Observation.of("draw", seat=INSPECTOR))
+        self._emit(Observation.of("drew", seat=INSPECTOR, suspect=card), to=[INSPECTOR])
+
+    def _exonerate(self, card: str) -> None:
+        self._hand.remove(card)
+        self.exonerated.append(card)
+        self.drawn = False
+        self._emit(Observation.of("exonerate", seat=INSPECTOR, suspect=card))
+        near = adjacent(self.grid, self._killer, card)
+        self._emit(Observation.of("canvas", seat=KILLER, suspect=card, adjacent=near))
+
+    def _arrest(self, suspect: str) -> None:
+        success = suspect == self._killer
+        self._emit(Observation.of("arrest", seat=INSPECTOR, suspect=suspect, success=success))
+        if success:
+            self._finish((INSPECTOR,), "the inspector arrested the killer")
+
+    def _citizen_arrest(self, action: CitizenArrest) -> None:
+        self._hand.remove(action.agent)
+        self.spent.append(action.agent)
+        success = action.suspect == self._killer
+        self._emit(
+            Observation.of(
+                "citizen-arrest",
+                seat=INSPECTOR,
+                suspect=action.suspect,
+                agent=action.agent,
+                success=success,
+            )
+        )
+        if success:
+            self._finish((INSPECTOR,), "the inspector arrested the killer with a citizen")
+
+    def _end_turn(self, shift: Shift | None = None) -> None:
+        """Pass the turn; `shift`, the one just made, the opponent may not undo."""
+        if self.over:
+            return
+        self.protected = shift if self.game.options["reverse_shift_ban"] else None
+        self.current = other_seat(self.current)
+        self.turns += 1
+        if self.turns >= self.game.options["turn_limit"]:
+            self._finish(SEATS, "the turn limit was reached")
+
+    def _finish(self, winners: tuple[str, ...], reason: str) -> None:
+        self.over = True
+        self._winners = winners
+        self.reason = reason
+        self._emit(Observation.of("end", winners=list(winners), reason=reason))
+
+    # --- cloning and JSON ------------------------------------------------------------------
+    def clone(self) -> NoirState:
+        other = NoirState.__new__(NoirState)
+        other.__dict__.update(self.__dict__)  # grids and decks are tuples, shared safely
+        self._copy_core_into(other)
+        other.dead = list(self.dead)
+        other.exonerated = list(self.exonerated)
+        other.revealed = list(self.revealed)
+        other.spent = list(self.spent)
+        other.discarded = list(self.discarded)
+        other._hand = list(self._hand)
+        return other
+
+    def _to_dict(self) -> dict[str, JsonValue]:
+        return {
+            "grid": [list(row) for row in self.grid],
+            "dead": self.dead,
+            "exonerated": self.exonerated,
+            "revealed": self.revealed,
+            "spent": self.spent,
+            "discarded": self.discarded,
+            "current": self.current,
+            "phase": self.phase,
+            "drawn": self.drawn,
+            "protected": None if self.protected is None else str(self.protected),
+            "turns": self.turns,
+            "over": self.over,
+            "reason": self.reason,
+            "winners": list(self._winners),
+            "deck": list(self._deck),
+            "deck_top": self._deck_top,
+            "killer_deck": None if self._killer_deck is None else list(self._killer_deck),
+            "killer_top": self._killer_top,
+            "killer": self._killer,
+            "inspector": self._inspector,
+            "hand": self._hand,
+        }
+
+    @classmethod
+    def from_dict(cls, game: Noir, data: Mapping[str, JsonValue], rng: random.Random) -> NoirState:
+        state = cls(game, rng, _grid(data["grid"]), data["deck"], data["killer_deck"])
+        state.dead = list(data["dead"])
+        state.exonerated = list(data["exonerated"])
+        state.revealed = list(data["revealed"])
+        state.spent = list(data["spent"])
+        state.discarded = list(data["discarded"])
+        state.current = data["current"]
+        state.phase = data["phase"]
+        state.drawn = data["drawn"]
+        if data["protected"] is not None:
+            protected = game.parse_action(data["protected"])
+            assert isinstance(protected, Shift)
+            state.protected = protected
+        state.turns = data["turns"]
+        state.over = data["over"]
+        state.reason = data["reason"]
+        state._winners = tuple(data["winners"])
+        state._deck_top = data["deck_top"]
+        state._killer_top = data["killer_top"]
+        state._killer = data["killer"]
+        state._inspector = data["inspector"]
+        state._hand = list(data["hand"])
+        return state
+
+
+@lru_cache(maxsize=64)
+def _all_shifts(rows: int, columns: int) -> tuple[Shift, ...]:
+    """The shifts of a rows x columns grid, rows first (cached: search asks very often)."""
+    counts = {"row": rows, "column": columns}
+    return tuple(
+        Shift(line, index, direction)
+        for line, directions in LINES.items()
+        if counts["column" if line == "row" else "row"] >= 2
+        for index in range(1, counts[line] + 1)
+        for direction in directions
+    )
+
+
+def _grid(rows: Sequence[Sequence[str]]) -> Grid:
+    return tuple(tuple(row) for row in rows)
