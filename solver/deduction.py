@@ -12,7 +12,10 @@ from solver.model import Fact, Model, Value, World
 from solver.sampling import EnumeratedWorlds, WorldSet
 
 ENUMERATION_LIMIT = 50_000
-"""Worlds listed exactly up to this many; beyond it a game's own WorldSet takes over."""
+"""Worlds listed exactly up to this many. A game whose knowledge module has
+`world_set(model, compiled)` counts and samples its own way (that hook may return None to ask
+for enumeration); without either, certain/possible still hold exactly (CP-SAT backbone) but
+probabilities are unavailable."""
 
 
 class Deduction:
@@ -138,11 +141,14 @@ def deduce(info: InformationSet, enumeration_limit: int = ENUMERATION_LIMIT) -> 
         conflict = [info.observations[i] for i in compiled.minimal_core()]
         game = info.make_game()
         raise Inconsistent(conflict, [game.describe(obs) for obs in conflict])
-    listed = compiled.enumerate(enumeration_limit)
-    if listed is not None:
-        worlds: WorldSet | None = EnumeratedWorlds(listed)
-        possible = {item for world in listed for item in world.items()}
+    worlds = knowledge.world_set(model, compiled) if hasattr(knowledge, "world_set") else None
+    if worlds is None:
+        listed = compiled.enumerate(enumeration_limit)
+        if listed is not None:
+            worlds = EnumeratedWorlds(listed)
+    if isinstance(worlds, EnumeratedWorlds):
+        possible = {item for world in worlds.worlds for item in world.items()}
     else:
-        worlds = knowledge.world_set(model, compiled) if hasattr(knowledge, "world_set") else None
-        possible = compiled.possible_literals([witness])
+        witnesses = [witness] if worlds is None else [witness, *worlds.sample(64, random.Random(0))]
+        possible = compiled.possible_literals(witnesses)
     return Deduction(model, compiled, worlds, possible)

@@ -1,0 +1,65 @@
+"""How positions, hints and results look in the terminal (the only place rich is used).
+
+Each game may have a module here with `render(game, info)` (the public position a seat sees)
+and optionally `legend()`; `_MODULES` lists them.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from engines import Game, InformationSet
+from opponents import ArenaResult
+from solver import Hint
+
+_MODULES = {"blue-lion": "sleuth.views.blue_lion"}
+
+
+def _module(game: Game) -> ModuleType | None:
+    name = _MODULES.get(game.name)
+    return None if name is None else import_module(name)
+
+
+def position(game: Game, info: InformationSet) -> RenderableType | None:
+    """The position `info` describes, drawn for people; None if the game has no view yet."""
+    module = _module(game)
+    return None if module is None else module.render(game, info)
+
+
+def legend(game: Game) -> RenderableType | None:
+    module = _module(game)
+    return getattr(module, "legend", lambda: None)() if module else None
+
+
+def hints(found: list[Hint], limit: int) -> Table:
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    for hint in found[:limit]:
+        row = Text(f"• {hint.text}")
+        if hint.because:
+            row.append(f"\n  because: {'; '.join(hint.because)}", style="dim")
+        table.add_row(row)
+    return table
+
+
+def arena_table(result: ArenaResult) -> Table:
+    table = Table(title=f"{result.game}: {result.games} games")
+    for column in ("bot", "wins", "win rate", "95% interval", "mean points", "move median",
+                   "move p95"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for k, name in enumerate(result.lineup):
+        low, high = result.interval(k)
+        table.add_row(
+            f"{k + 1}. {name}",
+            f"{result.wins[k]:g}",
+            f"{result.win_rate(k):.1%}",
+            f"{low:.1%} - {high:.1%}",
+            f"{result.mean_points(k):.2f}",
+            f"{result.decision_time(k) * 1000:.0f} ms",
+            f"{result.decision_time(k, 0.95) * 1000:.0f} ms",
+        )
+    return table

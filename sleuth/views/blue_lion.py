@@ -1,0 +1,40 @@
+"""Blue Lion in the terminal: the line of tiles with coloured icons, the scores, the phase."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from engines import InformationSet
+from engines.blue_lion import BlueLion
+from engines.blue_lion.rules import ICON_NAMES
+
+ICON_STYLES = {"L": "bold red", "F": "bold magenta", "Z": "bold yellow", "B": "bold blue"}
+
+
+def _tile(tile: str, face: str) -> Text:
+    return Text.assemble((f"{tile}:", "dim"), (face, ICON_STYLES[face]))
+
+
+def render(game: BlueLion, info: InformationSet) -> Text:
+    state = game.public_state(info)
+    text = Text("line   ")
+    line = Text("  ").join(_tile(tile, state.up[tile]) for tile in state.line)
+    text.append_text(line if state.line else Text("(empty)", "dim"))
+    if state.pool:
+        text.append("\nto lay ")
+        text.append_text(Text("  ").join(_tile(t, state.up[t]) for t in state.pool))
+    waiting = state.returning + state.aside
+    if waiting:
+        text.append("\naside  ")
+        text.append_text(Text("  ").join(_tile(t, state.up[t]) for t in waiting))
+    scores = "   ".join(f"{seat.capitalize()} {points}" for seat, points in state.scores.items())
+    target = game.options["target"]
+    text.append(f"\nscore  {scores}   (first to {target})   phase {state.phase}")
+    return text
+
+
+def legend() -> Text:
+    """What the letters mean."""
+    return Text("  ").join(
+        Text.assemble((icon, ICON_STYLES[icon]), f" {name}") for icon, name in ICON_NAMES.items()
+    )
