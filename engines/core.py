@@ -374,6 +374,10 @@ class State(ABC):
         """Record an observation for the seats `to` (everyone when None)."""
         self._log.append((observation, None if to is None else tuple(to)))
 
+    def public_observations(self) -> tuple[Observation, ...]:
+        """The observations every seat sees (what a spectator may be told)."""
+        return tuple(obs for obs, to in self._log if to is None)
+
     def information_set(self, seat: Seat) -> InformationSet:
         if seat not in self.game.seats:
             raise ConfigError(

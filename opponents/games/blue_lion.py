@@ -63,8 +63,9 @@ class SolverBot:
 
     Max nodes are this bot's decisions, min nodes the opponent's, and every blind flip is a
     chance node whose outcomes follow the Deduction (every consistent world equally likely).
-    Leaves are valued by the score difference, a finished game by +-100. Depth counts main
-    actions; returning set-aside tiles is searched but not counted.
+    Leaves are valued by the score difference, a finished game by +-100 (more for a quicker
+    win or a later loss). Depth counts main actions; returning set-aside tiles is searched
+    but not counted.
     """
 
     def __init__(
@@ -132,10 +133,10 @@ class SolverBot:
     def _value(
         self, state: BlueLionState, worlds: Sequence[Pairs], depth: int, deadline: float
     ) -> float:
-        if state.is_over:
+        if state.is_over:  # sooner wins and later losses are better: the remaining depth counts
             if len(state.winners) != 1:
                 return 0.0
-            return WIN if state.winners[0] == self.seat else -WIN
+            return WIN + depth if state.winners[0] == self.seat else -WIN - depth
         if depth <= 0 and not state.main_done:
             return self._evaluate(state)
         if time.perf_counter() > deadline:

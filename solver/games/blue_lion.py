@@ -144,26 +144,37 @@ def _back_hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
 
 
 def _move_hints(state: BlueLionState, worlds: Sequence[Pairs], seat: object) -> list[Hint]:
+    """The moves that may score, for the player to move: the best to play, the worst to avoid.
+
+    Each is valued by its immediate expected net points under the posterior; the solver bot
+    looks further ahead.
+    """
     mover = state.to_move
-    found = []
+    whose = "you" if mover == seat else mover.capitalize()
+    valued = []
     for action in state.legal_actions():
         effects: dict[str, float] = defaultdict(float)
         expected = 0.0
         for chance, child, _ in outcomes(state, worlds, action):
             gained = points_gained(state.scores, child)
-            expected += chance * (gained[mover] - sum(v for s, v in gained.items() if s != mover))
-            for obs in child._log[len(state._log) :]:
-                if obs[0].kind == "score":
-                    pattern = PATTERNS[obs[0]["faces"]]
-                    effects[f"{pattern.name} ({obs[0]['seat'].capitalize()} +{pattern.points})"] += (
+            expected += chance * sum(v if s == mover else -v for s, v in gained.items())
+            for obs, _to in child._log[len(state._log) :]:
+                if obs.kind == "score":
+                    pattern = PATTERNS[obs["faces"]]
+                    effects[f"{pattern.name} ({obs['seat'].capitalize()} +{pattern.points})"] += (
                         chance
                     )
-        if not effects:
-            continue
-        made = "; ".join(f"{percent(p)} {what}" for what, p in effects.items())
-        who = "you" if mover == seat else mover.capitalize()
-        text = f"{action}: {made}"
-        score = 2.0 + expected / 10 if mover == seat else 1.5 + abs(expected) / 10
-        found.append(Hint(text, None, None, (f"expected net points for {who}: {expected:+.2f}",),
-                          "move", score))
+        if effects:
+            made = ", ".join(f"{what} {percent(p)}" for what, p in effects.items())
+            valued.append((expected, action, made))
+    valued.sort(key=lambda item: -item[0])
+    found = []
+    good = [item for item in valued if item[0] > 0][:2]
+    bad = [item for item in valued if item[0] < 0][-2:]
+    for expected, action, made in good:
+        text = f"{action} scores for {whose}: {made}; expected {expected:+.2f} net"
+        found.append(Hint(text, None, None, (), "move", 4.0 + expected))
+    for expected, action, made in reversed(bad):
+        text = f"careful: {action} risks {made}; expected {expected:+.2f} net for {whose}"
+        found.append(Hint(text, None, None, (), "risk", 1.2 + expected / 100))
     return found

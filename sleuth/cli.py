@@ -1,0 +1,121 @@
+"""The `sleuth` command line: games, demo, play, arena."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from rich.console import Console
+
+import engines
+import opponents
+from engines import ConfigError, Game, SleuthError
+
+DEFAULT_DEMO_GAME = "blue-lion"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _option(text: str) -> tuple[str, object]:
+    """KEY=VALUE with VALUE read as JSON when it can be (7, true, null), else as text."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.replace("-", "_"), value
+
+
+def _game(name: str, options: Sequence[tuple[str, object]], **extra: object) -> Game:
+    return engines.make(name, **{**extra, **dict(options)})
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="sleuth",
+        description="Referee, deduction assistant and bots for hidden-information deduction games.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    commands.add_parser("games", help="list the games and their options")
+
+    game_help = f"the game ({', '.join(engines.names())})"
+    option_help = "a game option, e.g. -o target=5 (repeatable; see `sleuth games`)"
+
+    demo = commands.add_parser("demo", help="watch two solver bots play a whole game, with hints")
+    demo.add_argument("game", nargs="?", default=DEFAULT_DEMO_GAME, help=game_help)
+    demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    demo.add_argument("--hints", type=int, default=3, help="hints shown per turn (default 3)")
+    demo.add_argument("--time-budget", type=float, default=1.0, help="seconds per bot move")
+    demo.add_argument("-o", "--option", type=_option, action="append", default=[],
+                      help=option_help)
+
+    play = commands.add_parser("play", help="play against a bot in the terminal")
+    play.add_argument("game", help=game_help)
+    play.add_argument("--as", dest="seat", default=None, help="your seat (default: the first)")
+    play.add_argument("--bot", default="solver", choices=opponents.BOT_NAMES, help="opponent")
+    play.add_argument("--seed", type=int, default=None, help="the game's seed (default random)")
+    play.add_argument("-o", "--option", type=_option, action="append", default=[],
+                      help=option_help)
+
+    arena = commands.add_parser("arena", help="a tournament between bots, with a results table")
+    arena.add_argument("game", help=game_help)
+    arena.add_argument("--bots", required=True, help="one bot per seat, e.g. solver,heuristic")
+    arena.add_argument("--games", type=int, default=200, help="games to play (default 200)")
+    arena.add_argument("--workers", type=int, default=2, help="parallel processes (default 2)")
+    arena.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
+    arena.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
+    arena.add_argument("--time-budget", type=float, default=None,
+                       help="seconds per solver-bot move")
+    arena.add_argument("-o", "--option", type=_option, action="append", default=[],
+                       help=option_help)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    console = Console(highlight=False)
+    try:
+        if args.command == "games":
+            from sleuth.commands import show_games
+
+            show_games(console)
+        elif args.command == "demo":
+            from sleuth.commands import demo
+
+            demo(console, _game(args.game, args.option), args.seed, args.hints, args.time_budget)
+        elif args.command == "play":
+            from sleuth.play import play
+
+            game = _game(args.game, args.option)
+            seat = game.seat_from_text(args.seat) if args.seat else game.seats[0]
+            return play(console, game, seat, args.bot, args.seed)
+        elif args.command == "arena":
+            from sleuth.commands import run_arena
+
+            if args.games < 1 or args.workers < 1:
+                raise ConfigError("--games and --workers must be at least 1")
+            game = _game(args.game, args.option)
+            bots = [name.strip() for name in args.bots.split(",")]
+            run_arena(console, game, bots, args.games, args.workers, args.seed,
+                      not args.no_rotate, args.time_budget)
+    except SleuthError as error:
+        print(f"sleuth: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nsleuth: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""`sleuth games`, `sleuth demo` and `sleuth arena`: output for people, logic elsewhere."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+import engines
+import opponents
+import solver
+from engines import ConfigError, Game, InformationSet, Seat
+from sleuth import views
+
+
+def show_games(console: Console) -> None:
+    """Each game, what it hides, and its options with their defaults and allowed values."""
+    for name in engines.names():
+        cls = engines.game_class(name)
+        meta = cls.metadata
+        console.print(Rule(f"{name}: {meta.title}", align="left"))
+        console.print(f"seats: {meta.seats}\nhidden: {meta.hidden}")
+        table = Table(box=None, padding=(0, 2), show_edge=False)
+        for column in ("option (-o KEY=VALUE)", "default", "allowed", "what it does"):
+            table.add_column(column, overflow="fold")
+        for spec in cls.options_spec:
+            table.add_row(spec.name, repr(spec.default), spec.allowed_text(), spec.doc)
+        console.print(table)
+
+
+def seat_name(seat: Seat) -> str:
+    return seat.capitalize() if isinstance(seat, str) else f"Player {seat}"
+
+
+def safe_hints(info: InformationSet, limit: int) -> list[solver.Hint]:
+    """Hints, or none for a game without a knowledge model yet."""
+    try:
+        return solver.hints(info, limit=limit)
+    except ConfigError:
+        return []
+
+
+def demo(console: Console, game: Game, seed: int, hint_count: int, time_budget: float) -> None:
+    """Solver bots play one whole game; each turn shows the mover's hints, the move, the result."""
+    bots = {
+        seat: opponents.make("solver", game, seat, seed=seed * 10 + k, time_budget=time_budget)
+        for k, seat in enumerate(game.seats)
+    }
+    state = game.new_game(seed=seed)
+    console.print(Rule(f"{game.metadata.title}: solver bots, seed {seed}"))
+    if (legend := views.legend(game)) is not None:
+        console.print(legend)
+    told = len(state.public_observations())
+    for line in state.public_observations():
+        console.print(Text(f"  {game.describe(line)}", style="dim"))
+    step = 0
+    while not state.is_over:
+        step += 1
+        mover = state.to_move
+        info = state.information_set(mover)
+        found = safe_hints(info, hint_count)
+        action = bots[mover].act(info)
+        state.apply(action)
+        console.print(Rule(f"{step}. {seat_name(mover)}: {action}", align="left", style="cyan"))
+        public = state.public_observations()
+        for line in public[told:]:
+            if line.kind != "act":
+                console.print(Text(f"  {game.describe(line)}"))
+        told = len(public)
+        if found:
+            console.print(f"  what {seat_name(mover)} knew before moving:", style="dim")
+            console.print(views.hints(found, hint_count))
+        view = views.position(game, state.information_set(mover))
+        if view is not None:
+            console.print(view)
+    winners = " and ".join(seat_name(seat) for seat in state.winners)
+    console.print(Rule(f"{winners} won", style="bold green"))
+
+
+def run_arena(
+    console: Console,
+    game: Game,
+    bots: Sequence[str],
+    games: int,
+    workers: int,
+    seed: int,
+    rotate: bool,
+    time_budget: float | None,
+) -> None:
+    lineup = [
+        (name, {"time_budget": time_budget}) if name == "solver" and time_budget else name
+        for name in bots
+    ]
+    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(f"{game.name}: {' vs '.join(bots)}", total=games)
+        result = opponents.arena(
+            game, lineup, games=games, workers=workers, seed=seed, rotate=rotate,
+            progress=lambda done: progress.update(task, completed=done),
+        )
+    console.print(views.arena_table(result))
+    if rotate:
+        console.print("seats rotated every game; rows are bots, not seats", style="dim")
