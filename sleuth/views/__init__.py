@@ -50,7 +50,8 @@ def arena_table(result: ArenaResult) -> Table:
     table = Table(title=f"{result.game}: {result.games} games")
     for column in ("bot", "wins", "win rate", "95% interval", "mean points", "move median",
                    "move p95"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+        table.add_column(column, justify="left" if column == "bot" else "right",
+                         no_wrap=column == "bot")
     for k, name in enumerate(result.lineup):
         low, high = result.interval(k)
         table.add_row(
