@@ -15,7 +15,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
 Seat: TypeAlias = int | str
@@ -212,7 +212,7 @@ class Game(ABC):
         }
         self._check_options()
 
-    def _check_options(self) -> None:
+    def _check_options(self) -> None:  # noqa: B027 - an optional hook, not abstract
         """Hook: reject combinations of options that are each valid alone."""
 
     @property

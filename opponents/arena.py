@@ -142,7 +142,9 @@ def arena(
     names = [_entry(entry)[0] for entry in lineup]
     result = ArenaResult(game.name, names, 0, [0.0] * len(lineup),
                          [[] for _ in lineup], [[] for _ in lineup])
-    args = [(game.name, dict(game.options), list(lineup), i, seed + i, rotate) for i in range(games)]
+    args = [
+        (game.name, dict(game.options), list(lineup), i, seed + i, rotate) for i in range(games)
+    ]
 
     def record(outcome: _GameOutcome) -> None:
         result.games += 1

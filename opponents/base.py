@@ -73,6 +73,6 @@ def check_options(bot: str, options: dict[str, object], allowed: dict[str, type]
             names = ", ".join(allowed) or "none"
             raise ConfigError(f"the {bot} bot has no option {key!r}; options: {names}")
         kind = allowed[key]
-        if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             name = getattr(kind, "__name__", str(kind))
             raise ConfigError(f"{bot} bot option {key!r} must be {name}, got {value!r}")

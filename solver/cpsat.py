@@ -107,7 +107,8 @@ class Compiled:
         if status != cp_model.INFEASIBLE:
             raise RuntimeError(f"CP-SAT returned {solver.status_name(status)}")
         by_index = {lit.index: source for source, lit in self.enable.items()}
-        core = [by_index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in by_index]
+        found = solver.sufficient_assumptions_for_infeasibility()
+        core = [by_index[i] for i in found if i in by_index]
         return None, sorted(core)
 
     def minimal_core(self, extra: Sequence[cp_model.IntVar] = ()) -> list[int]:

@@ -121,7 +121,7 @@ class Deduction:
         return [self.game.describe(obs) for obs in observations]
 
     @cached_property
-    def game(self):  # noqa: ANN201 - engines.Game, built lazily for descriptions
+    def game(self):
         return self.info.make_game()
 
 

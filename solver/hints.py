@@ -25,7 +25,7 @@ class Hint:
         return f"{self.text} (because {'; '.join(self.because)})"
 
 
-def hints(info: InformationSet, deduction=None, limit: int | None = None) -> list[Hint]:  # noqa: ANN001
+def hints(info: InformationSet, deduction=None, limit: int | None = None) -> list[Hint]:
     """Ranked hints for the seat of `info`: what is certain and why, what is likely, what to do.
 
     Raises:

@@ -10,9 +10,8 @@ import pytest
 import engines
 import opponents
 import solver
-from solver.games import blue_lion as knowledge
 from engines import ConfigError, InformationSet
-from tests.test_blue_lion_engine import arrange, play
+from solver.games import blue_lion as knowledge
 
 GAME = engines.make("blue-lion")
 

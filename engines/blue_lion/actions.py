@@ -25,7 +25,8 @@ class Lay(Action):
     flip: bool = False
 
     def __str__(self) -> str:
-        return " ".join(["lay", self.tile] + ([self.end] if self.end else []) + ["flip"] * self.flip)
+        words = ["lay", self.tile] + ([self.end] if self.end else []) + ["flip"] * self.flip
+        return " ".join(words)
 
     @property
     def flipped_tile(self) -> str | None:

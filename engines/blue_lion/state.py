@@ -144,7 +144,7 @@ class BlueLionState(State):
             return f"{action} is not legal now: nothing is waiting to be returned"
         if isinstance(action, Pass):
             if self.passed:
-                return "pass is not legal: somebody has passed already, and only one pass is allowed"
+                return "pass is not legal: somebody has passed, and only one pass is allowed"
             return "pass is not legal in phase 2 (the 'passing' option is 'phase-1')"
         if action == self.last_main:
             return f"{action} is not legal: it would undo the previous player's move"

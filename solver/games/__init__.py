@@ -21,4 +21,5 @@ def knowledge_for(game: str) -> ModuleType:
     try:
         return import_module(_MODULES[game])
     except KeyError:
-        raise ConfigError(f"no knowledge model for {game!r} yet; known: {sorted(_MODULES)}") from None
+        known = ", ".join(sorted(_MODULES))
+        raise ConfigError(f"no knowledge model for {game!r} yet; known: {known}") from None

@@ -1,0 +1,189 @@
+"""Alibi's declarative model: time-indexed card locations, passes and "seen" marks.
+
+Variables (a world gives each one value):
+
+- `box:<type>`: the type's card in the box;
+- `at:<card>@<e>`: where the card is at epoch e (a seat, or "box"), for every epoch it is in play;
+- `pass:<card>@<r>`: who passed the card after round r ("-" when it stayed);
+- `seen:<card>:<seat>@<e>`: whether the seat has held the card by epoch e (only where a "seen"
+  answer asks).
+
+Only the box and the epoch-0 locations plus the pass choices are free; every other variable is a
+function of them (the rules' constraints below pin it), so worlds and histories correspond one
+to one and counting worlds counts histories.
+"""
+
+from __future__ import annotations
+
+from engines import InformationSet
+from engines.alibi import TYPES
+from solver.games.alibi.position import Position, Trajectory, parse
+from solver.model import Clause, Count, Fact, Lit, Model, Value, Var, World, member
+
+BOX = "box"
+STAY = "-"
+
+
+def box_var(kind: str) -> str:
+    return f"box:{kind}"
+
+
+def at_var(card: str, epoch: int) -> str:
+    return f"at:{card}@{epoch}"
+
+
+def pass_var(card: str, round_number: int) -> str:
+    return f"pass:{card}@{round_number}"
+
+
+def seen_var(card: str, seat: int, epoch: int) -> str:
+    return f"seen:{card}:{seat}@{epoch}"
+
+
+def place(pos: Position, loc: int) -> Value:
+    """A location code as a model value: a seat number, or "box"."""
+    return BOX if loc == pos.box else loc
+
+
+def build(info: InformationSet) -> Model:
+    """The model of `info`: rules (source None), then each observation's constraints."""
+    return build_from(parse(info))
+
+
+def build_from(pos: Position) -> Model:
+    model = Model(pos.info)
+    n, ids = pos.players, pos.ids
+    seats: tuple[Value, ...] = tuple(range(n))
+    model.variables = [Var(box_var(kind), pos.deck.of_type(kind)) for kind in TYPES]
+    rules: list[Clause | Count] = []
+    for c, card in enumerate(ids):
+        kind = TYPES[pos.kind[c]]
+        for e in range(pos.last[c] + 1):
+            model.variables.append(Var(at_var(card, e), (*seats, BOX)))
+            here, boxed = Lit(at_var(card, e), BOX), Lit(box_var(kind), card)
+            rules += [Clause((boxed,), (here,)), Clause((here,), (boxed,))]
+            if e == 0:
+                continue
+            model.variables.append(Var(pass_var(card, e), (STAY, *seats)))
+            moved = pass_var(card, e)
+            for p in range(n):
+                before, stays = Lit(at_var(card, e - 1), p), Lit(at_var(card, e), p)
+                left = Lit(at_var(card, e), (p + 1) % n)
+                rules += [
+                    Clause((stays, left), (before,)),
+                    Clause((before,), (Lit(moved, p),)),
+                    Clause((left,), (Lit(moved, p),)),
+                    Clause((Lit(moved, p),), (before, left)),
+                ]
+    model.constraints = rules + _observed(pos, model)
+    model.facts = facts(pos)
+    return model
+
+
+def _observed(pos: Position, model: Model) -> list[Clause | Count]:
+    """The constraints each observation adds, tagged with its index."""
+    n, ids = pos.players, pos.ids
+    found: list[Clause | Count] = []
+    for (card, e), (loc, source) in sorted(pos.known.items()):
+        found.append(member(at_var(ids[card], e), [loc], source))
+    mine = [card for (card, e), (loc, _) in pos.known.items() if e == 0 and loc == pos.me]
+    found.append(
+        Count(tuple(Lit(at_var(card, 0), pos.me) for card in ids), "==", len(mine), pos.deal_source)
+    )
+    for e, (sizes, source) in sorted(pos.sizes.items()):
+        alive = [c for c in range(len(ids)) if pos.alive(c, e)]
+        for p in range(n):
+            terms = tuple(Lit(at_var(ids[c], e), p) for c in alive)
+            found.append(Count(terms, "==", sizes[p], source))
+    for (r, giver), (count, source) in sorted(pos.passes.items()):
+        terms = tuple(Lit(pass_var(ids[c], r), giver) for c in range(len(ids)) if pos.alive(c, r))
+        found.append(Count(terms, "==", count, source))
+    seen_made: set[str] = set()
+    for answer in pos.answers:
+        terms = []
+        for c in answer.cards:
+            if answer.scope == "hand":
+                terms.append(Lit(at_var(ids[c], answer.epoch), answer.target))
+                continue
+            name = seen_var(ids[c], answer.target, answer.epoch)
+            terms.append(Lit(name, 1))
+            if name not in seen_made:
+                seen_made.add(name)
+                model.variables.append(Var(name, (0, 1)))
+                found += _seen_rules(pos, c, answer.target, answer.epoch, name)
+        found.append(Count(tuple(terms), "==", answer.value, answer.source))
+    if pos.box_seen is not None:
+        cards, source = pos.box_seen
+        for c in cards:
+            found.append(member(box_var(TYPES[pos.kind[c]]), [ids[c]], source))
+    return found
+
+
+def _seen_rules(pos: Position, card: int, seat: int, epoch: int, name: str) -> list[Clause]:
+    """`name` is 1 exactly when the card sat in `seat`'s hand at some epoch up to `epoch`."""
+    held = [Lit(at_var(pos.ids[card], e), seat) for e in range(min(epoch, pos.last[card]) + 1)]
+    mark = Lit(name, 1)
+    return [Clause((mark,), (lit,)) for lit in held] + [Clause(tuple(held), (mark,))]
+
+
+# --- facts ----------------------------------------------------------------------------------
+def in_box(pos: Position, card: int) -> Fact:
+    data = pos.deck.cards[card]
+    return Fact("InBox", (data.id,), box_var(data.type), frozenset({data.id}),
+                f"{data.name} is in the box")
+
+
+def holds(pos: Position, seat: int, card: int) -> Fact:
+    data = pos.deck.cards[card]
+    return Fact("Holds", (seat, data.id), at_var(data.id, pos.epoch), frozenset({seat}),
+                f"player {seat} holds {data.name}")
+
+
+def box_group(pos: Position, group: str) -> Fact:
+    kind = pos.deck.type_of_group(group)
+    return Fact("BoxGroup", (kind, group), box_var(kind), frozenset(pos.deck.of_group(group)),
+                f"the box's {kind} is a {pos.deck.group_names[group]} card")
+
+
+def facts(pos: Position) -> list[Fact]:
+    """InBox for every card, Holds now for every seat and card in play, the box's groups."""
+    found = [in_box(pos, c) for c in range(len(pos.ids))]
+    found += [
+        holds(pos, p, c)
+        for c in range(len(pos.ids))
+        if pos.alive(c, pos.epoch)
+        for p in range(pos.players)
+    ]
+    return found + [box_group(pos, group) for group in pos.deck.groups]
+
+
+# --- worlds ---------------------------------------------------------------------------------
+def world_from(pos: Position, paths: list[Trajectory], model: Model | None = None) -> World:
+    """The world of one history: every variable of `model` (without one: box, at and pass)."""
+    world: dict[str, Value] = {}
+    for c, path in enumerate(paths):
+        card = pos.ids[c]
+        if path[0] == pos.box:
+            world[box_var(TYPES[pos.kind[c]])] = card
+        for e, loc in enumerate(path):
+            world[at_var(card, e)] = place(pos, loc)
+            if e:
+                world[pass_var(card, e)] = path[e - 1] if loc != path[e - 1] else STAY
+    if model is not None:
+        for variable in model.variables:
+            if variable.name.startswith("seen:"):
+                _, card, rest = variable.name.split(":")
+                seat, epoch = (int(x) for x in rest.split("@"))
+                world[variable.name] = int(seat in paths[pos.index[card]][: epoch + 1])
+    return world
+
+
+def paths_of(pos: Position, world: World) -> list[Trajectory]:
+    """The trajectories a world describes (the inverse of `world_from`)."""
+    return [
+        tuple(
+            pos.box if world[at_var(card, e)] == BOX else int(world[at_var(card, e)])
+            for e in range(pos.last[c] + 1)
+        )
+        for c, card in enumerate(pos.ids)
+    ]
