@@ -9,7 +9,7 @@ shrunk to a minimal one), as the OR-Tools samples do.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -82,7 +82,7 @@ class Compiled:
                     break
         return world
 
-    def _guard(self, literals: Sequence[cp_model.IntVar]) -> cp_model.IntVar:
+    def guard(self, literals: Sequence[cp_model.IntVar]) -> cp_model.IntVar:
         """A fresh literal that, when assumed, forces at least one of `literals`."""
         guard = self.cp.new_bool_var("query")
         self.cp.add_bool_or(literals).only_enforce_if(guard)
@@ -150,23 +150,29 @@ class Compiled:
         self.cp.clear_assumptions()
         return None if len(worlds) > limit else worlds
 
-    def possible_literals(self, witnesses: Iterable[World]) -> set[tuple[str, Value]]:
+    def possible_literals(
+        self, witnesses: Iterable[World], variables: Collection[str] | None = None
+    ) -> set[tuple[str, Value]]:
         """The backbone by solution elimination: every (var, value) some consistent world has.
 
         Worlds in hand witness the literals they make true; then one solve of "some unwitnessed
         literal holds" either finds a new witness or proves all the rest impossible at once.
+        With `variables`, only their literals are decided (the others may be missing).
         """
         possible = {(name, value) for world in witnesses for name, value in world.items()}
+        wanted = self.literal if variables is None else {
+            key: lit for key, lit in self.literal.items() if key[0] in variables
+        }
         while True:
-            open_literals = [lit for key, lit in self.literal.items() if key not in possible]
+            open_literals = [lit for key, lit in wanted.items() if key not in possible]
             if not open_literals:
                 return possible
-            world, _ = self.solve(None, [self._guard(open_literals)])
+            world, _ = self.solve(None, [self.guard(open_literals)])
             if world is None:
                 return possible
             possible.update(world.items())
 
     def entails(self, fact: Fact) -> bool:
         """Whether every consistent world makes `fact` true."""
-        world, _ = self.solve(None, [self._guard(self.fact_literals(~fact))])
+        world, _ = self.solve(None, [self.guard(self.fact_literals(~fact))])
         return world is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from functools import cached_property
 
-from engines import InformationSet, Observation
+from engines import Game, InformationSet, Observation
 from solver.cpsat import Compiled
 from solver.errors import Inconsistent, NotCertain
 from solver.model import Fact, Model, Value, World
@@ -32,12 +32,14 @@ class Deduction:
         compiled: Compiled,
         worlds: WorldSet | None,
         possible_literals: set[tuple[str, Value]],
+        decided: frozenset[str] | None = None,
     ) -> None:
         self.model = model
         self.info = model.info
         self._compiled = compiled
         self._worlds = worlds
         self._possible = possible_literals
+        self._decided = decided  # variables whose possible literals are all known (None: all)
 
     @property
     def facts(self) -> list[Fact]:
@@ -60,6 +62,9 @@ class Deduction:
 
     def possible(self, fact: Fact) -> bool:
         """Whether some consistent world makes `fact` true."""
+        if self._decided is not None and fact.var not in self._decided:
+            guard = self._compiled.guard(self._compiled.fact_literals(fact))
+            return self._compiled.solve(None, [guard])[0] is not None
         return any((fact.var, value) in self._possible for value in self._values(fact))
 
     def is_certain(self, fact: Fact) -> bool:
@@ -114,14 +119,15 @@ class Deduction:
         """`explain`, as indices into the information set's observations."""
         if not self.is_certain(fact):
             raise NotCertain(f"{fact} is not certain, so nothing forces it")
-        guard = self._compiled._guard(self._compiled.fact_literals(~fact))
+        guard = self._compiled.guard(self._compiled.fact_literals(~fact))
         return self._compiled.minimal_core([guard])
 
     def describe(self, observations: list[Observation]) -> list[str]:
         return [self.game.describe(obs) for obs in observations]
 
     @cached_property
-    def game(self):
+    def game(self) -> Game:
+        """The game of the information set (for describing observations in words)."""
         return self.info.make_game()
 
 
@@ -146,9 +152,14 @@ def deduce(info: InformationSet, enumeration_limit: int = ENUMERATION_LIMIT) -> 
         listed = compiled.enumerate(enumeration_limit)
         if listed is not None:
             worlds = EnumeratedWorlds(listed)
+    decided = None
     if isinstance(worlds, EnumeratedWorlds):
         possible = {item for world in worlds.worlds for item in world.items()}
     else:
         witnesses = [witness] if worlds is None else [witness, *worlds.sample(64, random.Random(0))]
-        possible = compiled.possible_literals(witnesses)
-    return Deduction(model, compiled, worlds, possible)
+        if hasattr(worlds, "witnessed"):  # literals a sampler met on its way witness too
+            witnesses += [{name: value} for name, value in worlds.witnessed()]
+        if hasattr(knowledge, "query_variables"):  # decide only what facts ask, the rest on demand
+            decided = frozenset(knowledge.query_variables(model))
+        possible = compiled.possible_literals(witnesses, decided)
+    return Deduction(model, compiled, worlds, possible, decided)
