@@ -1,0 +1,29 @@
+"""The examples run and say something true."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_notebook_example() -> None:
+    lines = load("blue_lion_notebook").main(seed=5)
+    assert lines[-1].startswith("winners:")
+    assert any(line.startswith("now certain:") and "because" in line for line in lines)
+
+
+def test_tournament_example() -> None:
+    rates = load("blue_lion_tournament").main(games=4)
+    assert set(rates) == {"solver vs heuristic", "heuristic vs random"}
+    assert all(0 <= rate <= 1 for rate in rates.values())
