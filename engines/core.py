@@ -147,6 +147,11 @@ class Action:
         return json.dumps(str(self))
 
 
+def positive_int(value: JsonValue) -> bool:
+    """An option check: a whole number above zero (True is not 1 here)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
 @dataclass(frozen=True)
 class Option:
     """A declared configuration switch of a game: its default and the values it allows."""

@@ -18,11 +18,8 @@ from engines.core import (
     Observation,
     Option,
     Seat,
+    positive_int,
 )
-
-
-def _positive_int(value: JsonValue) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 class BlueLion(Game):
@@ -45,9 +42,9 @@ class BlueLion(Game):
                doc="whether combinations made while building the line score"),
         Option("swap_zone", "interior", ("interior", "centre"),
                doc="which adjacent pairs may be swapped in phase 2"),
-        Option("target", 7, check=_positive_int, describe_allowed="a positive integer",
+        Option("target", 7, check=positive_int, describe_allowed="a positive integer",
                doc="points that win"),
-        Option("turn_limit", 200, (None,), check=_positive_int,
+        Option("turn_limit", 200, (None,), check=positive_int,
                describe_allowed="a positive integer or None",
                doc="(chosen) turns after which the higher score wins, a tie shares the win"),
     )
