@@ -33,7 +33,7 @@ class RandomBot:
         return self.rng.choice(self.game.legal_actions_for(info))
 
 
-_GAME_MODULES = {"blue-lion": "opponents.games.blue_lion"}
+_GAME_MODULES = {"blue-lion": "opponents.games.blue_lion", "noir": "opponents.games.noir"}
 BOT_NAMES = ("random", "heuristic", "solver")
 
 

@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from engines.core import (
+    Action,
     ConfigError,
     Game,
     IllegalAction,
@@ -30,14 +31,21 @@ from engines.noir.actions import (
 )
 from engines.noir.rules import (
     EDITION_KILLS,
+    HAND,
     INSPECTOR,
+    KILLER,
     SEATS,
     SIZES,
     Grid,
     kills_needed,
+    other_seat,
     suspects,
 )
 from engines.noir.state import NoirState
+
+_TURN_ENDING = ("kill", "shift", "disguise", "chose-identity", "exonerate", "arrest",
+                 "citizen-arrest")  # fmt: skip
+"""The observations of actions that end a turn (a draw does not: the exoneration follows)."""
 
 
 def _positive_int(value: JsonValue) -> bool:
@@ -235,6 +243,81 @@ class Noir(Game):
         if kind == "citizen-arrest":
             return CitizenArrest(obs["suspect"], obs["agent"])
         return None
+
+    def legal_actions_for(self, info: InformationSet) -> list[Action]:
+        """The legal actions of the seat to move, listed from its information set alone.
+
+        Raises:
+            ValueError: `info`'s seat is not the one to move (or the game is over).
+        """
+        view = self._view(info)
+        if view.to_move != info.seat:
+            raise ValueError(f"it is not the {info.seat}'s turn")
+        return view.legal_actions()
+
+    def _view(self, info: InformationSet) -> NoirState:
+        """A state agreeing with `info` on all that the seat's own legal actions depend on: the
+        public record (grid, dead, whose turn, the last shift, cards left in each deck) and
+        the seat's own identity and hand. The opponent's cards are not filled in."""
+        size, separate = self.options["grid"], self.options["deck"] == "separate"
+        rows = info.observations[0]["rows"]
+        stand_in = ("",) * (size * size)
+        view = NoirState(self, random.Random(0), rows, stand_in[: -1 if separate else None],
+                         stand_in if separate else None)  # fmt: skip
+        view._deck_top, view._killer_top = (HAND, 1) if separate else (HAND + 1, 0)
+        view._killer = ""
+        last = None
+        for obs in info.observations:
+            kind = obs.kind
+            if kind in ("shift", "collapse"):
+                view.grid = obs["rows"]
+            if kind == "kill":
+                view.dead.append(obs["suspect"])
+                view.phase = "identity" if view.phase == "opening" else view.phase
+            elif kind == "identity":
+                if obs["seat"] == KILLER:
+                    view._killer = obs["suspect"]
+                else:
+                    view._inspector = obs["suspect"]
+                    view._hand.remove(obs["suspect"])
+            elif kind == "hand":
+                view._hand = list(obs["cards"])
+            elif kind == "chose-identity":
+                view.phase = "play"
+            elif kind == "disguise":
+                if separate:
+                    view._killer_top += 1
+                else:
+                    view._deck_top += 1
+                if obs["success"]:
+                    view.revealed.append(obs["former"])
+                else:
+                    view.discarded.append(obs["drawn"])
+            elif kind == "draw":
+                view._deck_top += 1
+            elif kind == "drew":
+                view._hand.append(obs["suspect"])
+            elif kind == "exonerate":
+                view.exonerated.append(obs["suspect"])
+                if obs["suspect"] in view._hand:
+                    view._hand.remove(obs["suspect"])
+            elif kind == "citizen-arrest":
+                view.spent.append(obs["agent"])
+                if obs["agent"] in view._hand:
+                    view._hand.remove(obs["agent"])
+            elif kind == "end":
+                view.over = True
+            if kind in _TURN_ENDING:
+                last = self._action_of(obs, view._inspector) if kind == "shift" else None
+                view.current = other_seat(view.current)
+            elif kind == "collapse":
+                last = None  # no shift undoes a collapse
+        view.drawn = info.observations[-1].kind in ("draw", "drew")
+        if view.drawn:
+            view.current = INSPECTOR
+        if self.options["reverse_shift_ban"]:
+            view.protected = last
+        return view
 
     # --- notation and words ----------------------------------------------------------------
     def parse_action(self, text: str) -> NoirAction:

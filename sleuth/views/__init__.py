@@ -17,7 +17,7 @@ from engines import Game, InformationSet
 from opponents import ArenaResult
 from solver import Hint
 
-_MODULES = {"blue-lion": "sleuth.views.blue_lion"}
+_MODULES = {"blue-lion": "sleuth.views.blue_lion", "noir": "sleuth.views.noir"}
 
 
 def _module(game: Game) -> ModuleType | None:

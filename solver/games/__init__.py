@@ -14,6 +14,7 @@ from engines import ConfigError
 
 _MODULES = {
     "blue-lion": "solver.games.blue_lion",
+    "noir": "solver.games.noir",
 }
 
 

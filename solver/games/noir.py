@@ -1,0 +1,503 @@
+"""Noir's knowledge models, one per role (rules/noir.md, "Inference").
+
+The inspector's hidden world is the killer's current identity (variable "killer"); the killer's
+is the inspector's identity (variable "inspector", the single value "-" until he has chosen).
+Every constraint says the identity lies, or does not lie, in a set of suspects, and is tagged
+with the observation that says so. A world is consistent exactly when some deal of the decks
+makes the engine replay everything the seat saw (tests/test_noir_solver.py checks this against
+a model-free search over deals); the prior is uniform over consistent identities.
+
+Inspector's model (the killer's identity K), with t* the last successful disguise:
+- every kill: K is not the victim (the dead never come back);
+- the hand and every card he drew: K is not one of them (one deck); with separate decks only
+  cards drawn before t* (a disguise fails onto a card the inspector holds, but he may draw
+  the killer's new identity later), or all of them before any disguise (the killer's first
+  identity is not in the inspector's deck);
+- exonerated cards likewise (they came from the hand);
+- every disguise: K is neither the announced former identity nor a card drawn by a failed one;
+- since t* (from the start if none): each kill's victim was adjacent to K on the grid as it
+  fell; each canvas answer ("!" adjacent, "?" not) on the grid of that moment; each failed
+  arrest rules that suspect out, a successful one names K.
+
+Killer's model (the inspector's identity I), once chosen:
+- every kill: I is not the victim, except a kill that ended the game by catching him (then I
+  is the victim, said by the end of the game);
+- I is none of the killer's identities (his first is not in the inspector's deck; each later
+  one was drawn while the inspector held I), nor, with one deck, a card a failed disguise drew;
+- exonerated cards and agents used for an arrest with a citizen were in the hand, not I;
+- each arrest named I or a neighbour of I on the grid of that moment;
+- each canvas answer on a killed innocent: adjacent to the victim or not, on the grid as it fell;
+- separate decks only: a failed disguise onto an alive, not innocent, unspent card says the
+  inspector held it; a successful one says he did not. Whether his hand can hold all that
+  with I among his first four cards is an assignment of cards to the places of his deck,
+  decided per candidate (`_inspector_slots`); a candidate it rules out is tagged with the
+  first observation from which it fails.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from engines import InformationSet, Observation, State
+from engines.core import JsonValue
+from engines.noir import Grid, NoirState, adjacent, neighbours
+from engines.noir.rules import HAND, INSPECTOR, KILLER, block, suspects
+from solver.deduction import Deduction
+from solver.hints import Hint, percent
+from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member
+
+KILLER_VAR, INSPECTOR_VAR = "killer", "inspector"
+UNCHOSEN = "-"
+"""The inspector's identity before he has chosen it."""
+CAUGHT = "the killer killed the inspector"
+"""The engine's reason for the end of a game won by killing the inspector."""
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One observation with its index and the grid as it stood when it was made."""
+
+    index: int
+    obs: Observation
+    grid: Grid
+
+
+def moments(observations: Sequence[Observation]) -> list[Moment]:
+    """The observations with the grid of their moment (a kill's grid is before its collapse)."""
+    grid: Grid = ()
+    found = []
+    for index, obs in enumerate(observations):
+        if obs.kind == "setup":
+            grid = obs["rows"]
+        found.append(Moment(index, obs, grid))
+        if obs.kind in ("shift", "collapse"):
+            grid = obs["rows"]
+    return found
+
+
+def current_grid(observations: Sequence[Observation]) -> Grid:
+    grid: Grid = ()
+    for obs in observations:
+        if obs.kind in ("setup", "shift", "collapse"):
+            grid = obs["rows"]
+    return grid
+
+
+def _names(info: InformationSet) -> tuple[str, ...]:
+    return suspects(dict(info.options)["grid"])
+
+
+def _separate(info: InformationSet) -> bool:
+    return dict(info.options)["deck"] == "separate"
+
+
+def _not(var: str, value: str, source: int | None) -> Clause:
+    return Clause(negative=(Lit(var, value),), source=source)
+
+
+def last_disguise(observations: Sequence[Observation]) -> int | None:
+    """Index of the killer's last successful disguise: what the inspector knew before is void."""
+    return max(
+        (i for i, obs in enumerate(observations) if obs.kind == "disguise" and obs["success"]),
+        default=None,
+    )
+
+
+def chosen_at(observations: Sequence[Observation]) -> int | None:
+    return next((i for i, obs in enumerate(observations) if obs.kind == "chose-identity"), None)
+
+
+def killer_fact(name: str) -> Fact:
+    return Fact("KillerIs", (name,), KILLER_VAR, frozenset({name}), f"the killer is {name}")
+
+
+def inspector_fact(name: str) -> Fact:
+    return Fact("InspectorIs", (name,), INSPECTOR_VAR, frozenset({name}),
+                f"the inspector is {name}")  # fmt: skip
+
+
+# --- the inspector's model ------------------------------------------------------------------
+def killer_constraints(info: InformationSet) -> list[Constraint]:
+    """What `info`'s observations say about the killer's current identity.
+
+    Works on either seat's information set: on the killer's, it is what the public record
+    tells the inspector (his hand and draws are not in it).
+    """
+    names, separate = _names(info), _separate(info)
+    since = last_disguise(info.observations)
+    found: list[Constraint] = []
+    for moment in moments(info.observations):
+        i, obs, grid = moment.index, moment.obs, moment.grid
+        recent = since is None or i > since
+        # He may draw a later identity of the killer from his own deck, never the first one.
+        held_before = not separate or since is None or i < since
+        kind = obs.kind
+        if kind == "kill":
+            found.append(_not(KILLER_VAR, obs["suspect"], i))
+            if recent:
+                found.append(member(KILLER_VAR, neighbours(grid, obs["suspect"]), i))
+        elif kind == "hand":
+            found += [_not(KILLER_VAR, card, i) for card in obs["cards"]]
+        elif kind in ("drew", "exonerate") and held_before:
+            found.append(_not(KILLER_VAR, obs["suspect"], i))
+        elif kind == "disguise":
+            found.append(_not(KILLER_VAR, obs["former" if obs["success"] else "drawn"], i))
+        elif kind == "canvas" and obs["seat"] == KILLER and recent:
+            near = [s for s in names if adjacent(grid, s, obs["suspect"]) == obs["adjacent"]]
+            found.append(member(KILLER_VAR, near, i))
+        elif kind in ("arrest", "citizen-arrest") and recent:
+            if obs["success"]:
+                found.append(member(KILLER_VAR, [obs["suspect"]], i))
+            else:
+                found.append(_not(KILLER_VAR, obs["suspect"], i))
+    return found
+
+
+# --- the killer's model ---------------------------------------------------------------------
+def inspector_constraints(info: InformationSet, capacity: bool = True) -> list[Constraint]:
+    """What the killer's observations say about the inspector's identity (once chosen).
+
+    On the inspector's own information set (with `capacity` False) it is what the public
+    record tells the killer about him, short of the killer's own draws.
+    """
+    observations = info.observations
+    if chosen_at(observations) is None:
+        return []
+    names, separate = _names(info), _separate(info)
+    ending = observations[-1]
+    caught = ending.kind == "end" and ending["reason"] == CAUGHT
+    kills = [i for i, obs in enumerate(observations) if obs.kind == "kill"]
+    found: list[Constraint] = []
+    for moment in moments(observations):
+        i, obs, grid = moment.index, moment.obs, moment.grid
+        kind = obs.kind
+        if kind == "kill" and not (caught and i == kills[-1]):
+            found.append(_not(INSPECTOR_VAR, obs["suspect"], i))
+        elif kind == "end" and caught:
+            found.append(member(INSPECTOR_VAR, [observations[kills[-1]]["suspect"]], i))
+        elif kind == "identity" and obs["seat"] == KILLER:
+            found.append(_not(INSPECTOR_VAR, obs["suspect"], i))
+        elif kind == "disguise" and not obs["success"] and not separate:
+            found.append(_not(INSPECTOR_VAR, obs["drawn"], i))
+        elif kind == "exonerate":
+            found.append(_not(INSPECTOR_VAR, obs["suspect"], i))
+        elif kind == "citizen-arrest":
+            found.append(_not(INSPECTOR_VAR, obs["agent"], i))
+        elif kind == "arrest":
+            found.append(member(INSPECTOR_VAR, block(grid, obs["suspect"]), i))
+        elif kind == "canvas" and obs["seat"] == INSPECTOR:
+            near = [s for s in names if adjacent(grid, s, obs["suspect"]) == obs["adjacent"]]
+            found.append(member(INSPECTOR_VAR, near, i))
+    if separate and capacity:
+        found += _hand_capacity(info, found)
+    return found
+
+
+def _inspector_slots(
+    info: InformationSet, identity: str | None, upto: int | None = None
+) -> list[str] | None:
+    """The inspector's deck, top first, in an order the killer's observations allow, or None.
+
+    His deck's places are drawn in order (four at setup, one per draw); each card he used
+    (exonerated, an agent) or was seen to hold (separate decks: a failed disguise onto it) must
+    lie among the places drawn by then, each card a successful disguise drew (separate decks)
+    among those drawn after, `identity` among the first four. Cards the killer drew from a
+    shared deck have no place. Earliest deadline first finds an order whenever one exists.
+    Only the first `upto` observations count (all when None).
+    """
+    observations = info.observations[:upto]
+    names, separate = _names(info), _separate(info)
+    mine = [o["suspect"] for o in info.observations if o.kind == "identity" and o["seat"] == KILLER]
+    if not separate:
+        mine += [o["drawn"] for o in info.observations if o.kind == "disguise" and not o["success"]]
+    cards = [n for n in names if n not in (mine[:1] if separate else mine)]
+    lo = dict.fromkeys(cards, 0)
+    hi = dict.fromkeys(cards, len(cards))
+    drawn, dead, innocent, spent = HAND, set(), set(), set()
+    first = True
+    for obs in observations:
+        kind = obs.kind
+        if kind == "draw":
+            drawn += 1
+        elif kind == "kill":
+            dead.add(obs["suspect"])
+        elif kind in ("exonerate", "citizen-arrest"):
+            card = obs["suspect"] if kind == "exonerate" else obs["agent"]
+            hi[card] = min(hi.get(card, 0), drawn)
+            (innocent if kind == "exonerate" else spent).add(card)
+        elif kind == "disguise" and obs["success"]:
+            innocent.add(obs["former"])
+        elif kind == "disguise" and separate and obs["drawn"] not in dead | innocent | spent:
+            hi[obs["drawn"]] = min(hi.get(obs["drawn"], 0), drawn)  # the inspector held it
+        elif kind == "identity" and obs["seat"] == KILLER:
+            if separate and not first:
+                lo[obs["suspect"]] = max(lo.get(obs["suspect"], 0), drawn)  # he did not hold it
+            first = False
+    if set(hi) != set(cards) or set(lo) != set(cards):
+        return None  # a card he used or held is not in his deck
+    if identity is not None:
+        if identity not in hi:
+            return None
+        hi[identity] = min(hi[identity], HAND)
+    order: list[str] = []
+    waiting = sorted(cards, key=lambda c: (lo[c], hi[c], c))
+    ready: list[str] = []
+    for place in range(len(cards)):
+        while waiting and lo[waiting[0]] <= place:
+            ready.append(waiting.pop(0))
+        if not ready:
+            return None
+        card = min(ready, key=lambda c: (hi[c], c))
+        if hi[card] <= place:
+            return None
+        ready.remove(card)
+        order.append(card)
+    return order
+
+
+def _hand_capacity(info: InformationSet, direct: Sequence[Constraint]) -> list[Constraint]:
+    """Separate decks: rule out identities his hand could not have held with what was seen."""
+    found: list[Constraint] = []
+    chosen = chosen_at(info.observations)
+    for name in _names(info):
+        if not all(c.holds({INSPECTOR_VAR: name}) for c in direct):
+            continue
+        if _inspector_slots(info, name) is not None:
+            continue
+        first = next(
+            j for j in range(chosen, len(info.observations))
+            if _inspector_slots(info, name, j + 1) is None
+        )  # fmt: skip
+        found.append(_not(INSPECTOR_VAR, name, first))
+    return found
+
+
+# --- the module's interface -----------------------------------------------------------------
+def build(info: InformationSet) -> Model:
+    model = Model(info)
+    names = _names(info)
+    if info.seat == INSPECTOR:
+        model.variables = [Var(KILLER_VAR, names)]
+        model.constraints = killer_constraints(info)
+        model.facts = [killer_fact(name) for name in names]
+    else:
+        chosen = chosen_at(info.observations) is not None
+        model.variables = [Var(INSPECTOR_VAR, names if chosen else (UNCHOSEN,))]
+        model.constraints = inspector_constraints(info)
+        model.facts = [inspector_fact(name) for name in names]
+    return model
+
+
+def world_of(state: State) -> World:
+    assert isinstance(state, NoirState)
+    return {KILLER_VAR: state._killer, INSPECTOR_VAR: state._inspector or UNCHOSEN}
+
+
+def hidden_for(info: InformationSet, identity: str) -> dict[str, JsonValue]:
+    """A hidden part for `Noir.reconstruct` in which the opponent's identity is `identity`.
+
+    Inspector's view: the killer's identities are the announced former ones and `identity`, so
+    every card ever drawn is known. Killer's view: the inspector's cards are put in deck order
+    by `_inspector_slots`. Raises ValueError when `identity` is impossible for that reason.
+    """
+    names, separate = _names(info), _separate(info)
+    if info.seat == INSPECTOR:
+        formers = [o["former"] for o in info.observations if o.kind == "disguise" and o["success"]]
+        identities = iter([*formers, identity])
+        first = next(identities)
+        killers, mine = [first], []
+        for obs in info.observations:
+            if obs.kind in ("hand", "drew"):
+                mine += obs["cards"] if obs.kind == "hand" else [obs["suspect"]]
+            elif obs.kind == "disguise":
+                killers.append(next(identities) if obs["success"] else obs["drawn"])
+        if separate:
+            return {
+                "deck": _completed(mine, [n for n in names if n != first]),
+                "killer_deck": _completed(killers, names),
+            }
+        return {"deck": _completed(_interleaved(info, killers, mine), names)}
+    chosen = chosen_at(info.observations) is not None
+    slots = _inspector_slots(info, identity if chosen else None)
+    if slots is None:
+        raise ValueError(f"the inspector's hand cannot hold what was seen with {identity}")
+    draws = [
+        obs["suspect"] if obs.kind == "identity" else obs["drawn"]
+        for obs in info.observations
+        if (obs.kind == "identity" and obs["seat"] == KILLER)
+        or (obs.kind == "disguise" and not obs["success"])
+    ]
+    hidden: dict[str, JsonValue] = {"inspector_identity": identity} if chosen else {}
+    if separate:
+        hidden["deck"] = slots
+        hidden["killer_deck"] = _completed(draws, names)
+    else:
+        hidden["deck"] = _completed(_interleaved(info, draws, slots), names)
+    return hidden
+
+
+def _completed(prefix: Sequence[str], names: Iterable[str]) -> list[str]:
+    """`prefix` followed by the other `names`: the undrawn rest of a deck, in any order."""
+    return [*prefix, *(name for name in names if name not in prefix)]
+
+
+def _interleaved(
+    info: InformationSet, killers: Sequence[str], inspectors: Sequence[str]
+) -> list[str]:
+    """One shared deck: each seat's draws in the order the observations drew them."""
+    deck = [killers[0], *inspectors[:HAND]]
+    mine, theirs = iter(killers[1:]), iter(inspectors[HAND:])
+    for obs in info.observations:
+        if obs.kind == "draw":
+            deck.append(next(theirs))
+        elif obs.kind == "disguise":
+            deck.append(next(mine))
+    return deck
+
+
+# --- hints ----------------------------------------------------------------------------------
+def own_identity(info: InformationSet) -> str | None:
+    """The seat's own identity now (None for an inspector who has not chosen yet)."""
+    return next(
+        (o["suspect"] for o in reversed(info.observations)
+         if o.kind == "identity" and o["seat"] == info.seat),
+        None,
+    )  # fmt: skip
+
+
+def inspector_hand(info: InformationSet) -> list[str]:
+    """The inspector's cards in hand now, from his own information set."""
+    hand: list[str] = []
+    for obs in info.observations:
+        if obs.kind == "hand":
+            hand = list(obs["cards"])
+        elif obs.kind == "drew":
+            hand.append(obs["suspect"])
+        elif obs.kind in ("exonerate", "identity") and obs["suspect"] in hand:
+            hand.remove(obs["suspect"])
+        elif obs.kind == "citizen-arrest":
+            hand.remove(obs["agent"])
+    return hand
+
+
+def dead_cards(info: InformationSet) -> set[str]:
+    return {obs["suspect"] for obs in info.observations if obs.kind == "kill"}
+
+
+def public_killer_candidates(info: InformationSet) -> list[str]:
+    """The killer's identities the public record allows: what the inspector knows of him,
+    short of his own hand (used by the killer to judge how well hidden he is)."""
+    found = killer_constraints(info)
+    return [n for n in _names(info) if all(c.holds({KILLER_VAR: n}) for c in found)]
+
+
+def public_inspector_candidates(info: InformationSet) -> list[str]:
+    """The inspector's identities the public record allows (what the killer knows of him)."""
+    found = inspector_constraints(info, capacity=False)
+    return [n for n in _names(info) if all(c.holds({INSPECTOR_VAR: n}) for c in found)]
+
+
+def posterior(deduction: Deduction) -> dict[str, float]:
+    """Each possible identity of the opponent and its probability, likeliest first."""
+    var = deduction.model.variables[0].name
+    counts = Counter(world[var] for world in deduction.worlds.worlds)
+    total = sum(counts.values())
+    return {name: n / total for name, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))}
+
+
+def entropy(probabilities: Iterable[float]) -> float:
+    return -sum(p * math.log2(p) for p in probabilities if p > 0)
+
+
+def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
+    if info.seat == INSPECTOR:
+        return _identity_hints(deduction, killer_fact, "killer") + _inspector_moves(info, deduction)
+    if chosen_at(info.observations) is None:
+        return [Hint("The inspector has not chosen his identity yet: nothing to deduce",
+                     kind="likely", score=1.0)]  # fmt: skip
+    return _identity_hints(deduction, inspector_fact, "inspector") + _killer_moves(info, deduction)
+
+
+def _identity_hints(deduction: Deduction, fact_of, who: str) -> list[Hint]:
+    chances = posterior(deduction)
+    if len(chances) == 1:
+        fact = fact_of(next(iter(chances)))
+        because = tuple(deduction.describe(deduction.explain(fact)))
+        return [Hint(f"{fact.text.capitalize()} (certain)", fact, 1.0, because, "certain", 3.0)]
+    listed = ", ".join(f"{name} {percent(p)}" for name, p in chances.items())
+    best, p = next(iter(chances.items()))
+    text = f"The {who} is one of {len(chances)}: {listed}"
+    return [Hint(text, fact_of(best), p, (), "likely", 1.0 + p)]
+
+
+def _inspector_moves(info: InformationSet, deduction: Deduction) -> list[Hint]:
+    me = own_identity(info)
+    if me is None:
+        return []
+    chances = posterior(deduction)
+    grid, dead = current_grid(info.observations), dead_cards(info)
+    found = []
+    danger = sum(p for name, p in chances.items() if adjacent(grid, me, name))
+    found.append(Hint(
+        f"Danger: {percent(danger)} that the killer is next to you ({me}) and can kill you",
+        None, danger, (), "danger", 1.5 + danger,
+    ))  # fmt: skip
+    targets = [t for t in block(grid, me) if t not in dead]
+    if targets:
+        target = max(targets, key=lambda t: (chances.get(t, 0.0), t))
+        p = chances.get(target, 0.0)
+        found.append(Hint(f"Arrest {target}: {percent(p)} to catch the killer now",
+                          killer_fact(target), p, (), "move", 1.5 + 1.5 * p))  # fmt: skip
+    gains = [(exoneration_gain(chances, grid, card), card) for card in inspector_hand(info)]
+    if gains:
+        bits, card = max(gains)
+        near = sum(p for name, p in chances.items() if adjacent(grid, name, card))
+        found.append(Hint(
+            f"Exonerate {card}: its canvas tells you {bits:.2f} bits "
+            f"({percent(near)} that the answer is \"!\")",
+            None, None, (), "move", 1.5 + bits / 2,
+        ))  # fmt: skip
+    return found
+
+
+def exoneration_gain(chances: Mapping[str, float], grid: Grid, card: str) -> float:
+    """Expected information (bits) of the canvas on `card`: the answer's entropy, as the
+    killer's identity fixes it."""
+    near = sum(p for name, p in chances.items() if adjacent(grid, name, card))
+    return entropy((near, 1 - near))
+
+
+def cover_after_kill(info: InformationSet, victim: str) -> list[str]:
+    """The killer identities the public record would allow after killing `victim` now."""
+    grid = current_grid(info.observations)
+    return [n for n in public_killer_candidates(info) if adjacent(grid, n, victim)]
+
+
+def _killer_moves(info: InformationSet, deduction: Deduction) -> list[Hint]:
+    me = own_identity(info)
+    assert me is not None
+    chances = posterior(deduction)
+    grid, dead = current_grid(info.observations), dead_cards(info)
+    public = public_killer_candidates(info)
+    reach = sum(p for name, p in chances.items() if me in block(grid, name))
+    found = [Hint(
+        f"The public record leaves you hidden among {len(public)} suspects; "
+        f"{percent(reach)} that the inspector can arrest you ({me}) now",
+        None, reach, (), "danger", 1.5 + reach,
+    )]  # fmt: skip
+    options = []
+    for victim in neighbours(grid, me):
+        if victim in dead:
+            continue
+        cover = len(cover_after_kill(info, victim))
+        options.append((chances.get(victim, 0.0), math.log2(max(cover, 1)), victim, cover))
+    for p, bits, victim, cover in sorted(options, reverse=True)[:3]:
+        found.append(Hint(
+            f"Kill {victim}: {percent(p)} that it is the inspector; afterwards you hide among "
+            f"{cover} suspects ({bits:.1f} bits)",
+            inspector_fact(victim), p, (), "move", 1.5 + p + bits / 10,
+        ))  # fmt: skip
+    return found

@@ -1,0 +1,83 @@
+"""Noir bots: legal moves for both roles from information sets only, the time budget, the arena."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import engines
+import opponents
+from engines import ConfigError
+
+GAMES = [engines.make("noir"), engines.make("noir", grid=4, deck="separate", citizen_arrest=True)]
+
+
+def random_positions(game: engines.Game, count: int, seed: int) -> list[engines.State]:
+    """States of random games, each stopped at a random step before its end."""
+    rng, found = random.Random(seed), []
+    for k in range(count):
+        state = game.new_game(seed + k)
+        for _ in range(rng.randrange(0, 40)):
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if not state.is_over:
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES, ids=["5x5", "4x4-separate-citizen"])
+def test_legal_actions_from_the_information_set_equal_the_engines(game: engines.Game) -> None:
+    for state in random_positions(game, 60, seed=1):
+        info = state.information_set(state.to_move)
+        assert game.legal_actions_for(info) == state.legal_actions()
+        other = "killer" if state.to_move == "inspector" else "inspector"
+        with pytest.raises(ValueError, match="not the"):
+            game.legal_actions_for(state.information_set(other))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=["5x5", "4x4-separate-citizen"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "solver"])
+def test_bots_play_legal_actions_for_both_roles(game: engines.Game, name: str) -> None:
+    options = {"time_budget": 0.5} if name == "solver" else {}
+    bots = {seat: opponents.make(name, game, seat, seed=3, **options) for seat in game.seats}
+    for state in random_positions(game, 25, seed=7):
+        seat = state.to_move
+        info = state.information_set(seat)
+        action = bots[seat].act(info)  # the bot gets the information set, never the state
+        assert action in state.legal_actions(), f"{name} played illegal {action}"
+
+
+def test_solver_respects_its_time_budget() -> None:
+    game = GAMES[0]
+    bots = {seat: opponents.make("solver", game, seat, seed=0, time_budget=0.2)
+            for seat in game.seats}  # fmt: skip
+    times = []
+    for state in random_positions(game, 30, seed=11):
+        info = state.information_set(state.to_move)
+        began = time.perf_counter()
+        bots[state.to_move].act(info)
+        times.append(time.perf_counter() - began)
+    assert max(times) < 0.2 + 0.25, max(times)  # the budget, plus one deduction and one action
+    assert sorted(times)[len(times) // 2] < 0.2
+
+
+def test_bad_options_are_refused() -> None:
+    with pytest.raises(ConfigError, match="no option"):
+        opponents.make("solver", GAMES[0], "killer", depth=3)
+    with pytest.raises(ConfigError, match="time_budget"):
+        opponents.make("solver", GAMES[0], "killer", time_budget=0)
+    with pytest.raises(ConfigError, match="no option"):
+        opponents.make("heuristic", GAMES[0], "inspector", time_budget=1.0)
+
+
+def test_a_small_arena_between_every_kind_of_bot() -> None:
+    game = GAMES[0]
+    lineups = [("solver", "heuristic"), ("heuristic", "solver"), ("random", "heuristic")]
+    for lineup in lineups:
+        entries = [(n, {"time_budget": 0.3}) if n == "solver" else n for n in lineup]
+        result = opponents.arena(game, entries, games=4, workers=1, seed=5, rotate=False)
+        assert result.games == 4 and sum(result.wins) == pytest.approx(4)
+        assert all(times for times in result.decision_times)
