@@ -74,7 +74,8 @@ def demo(console: Console, game: Game, seed: int, hint_count: int, time_budget: 
         if found:
             console.print(f"  what {seat_name(mover)} knew before moving:", style="dim")
             console.print(views.hints(found, hint_count))
-        view = views.position(game, state.information_set(mover))
+        after = state.information_set(mover)
+        view = (views.heat_map(game, after) if found else None) or views.position(game, after)
         if view is not None:
             console.print(view)
     winners = " and ".join(seat_name(seat) for seat in state.winners)

@@ -60,6 +60,8 @@ def play(console: Console, game: Game, seat: Seat, bot: str, seed: int | None) -
             elif command in ("hint", "hints", "h"):
                 found = safe_hints(info, 8)
                 console.print(views.hints(found, 8) if found else "no hints for this game yet")
+                if found and (chances := views.heat_map(game, info)) is not None:
+                    console.print(chances)
             elif command.isdigit():
                 if 1 <= int(command) <= len(legal):
                     state.apply(legal[int(command) - 1])

@@ -84,3 +84,19 @@ def test_arena_prints_a_results_table(capsys: pytest.CaptureFixture[str]) -> Non
                  "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert "blue-lion: 4 games" in out and "1. heuristic" in out and "%" in out
+
+
+def test_noir_demo_draws_the_heat_map(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "noir", "--seed", "2", "--time-budget", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert "won" in out.splitlines()[-1] and "kills" in out and "%" in out
+
+
+@pytest.mark.parametrize("seat", ["killer", "inspector"])
+def test_play_noir_as_either_role(
+    seat: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\nshift row 9 left\n1\n1\nquit\n"))
+    assert main(["play", "noir", "--as", seat, "--seed", "4", "--bot", "heuristic"]) == 0
+    out = capsys.readouterr().out
+    assert f"You play {seat.capitalize()}" in out and "bye" in out

@@ -13,6 +13,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+import solver
 from engines import Game, InformationSet
 from opponents import ArenaResult
 from solver import Hint
@@ -29,6 +30,18 @@ def position(game: Game, info: InformationSet) -> RenderableType | None:
     """The position `info` describes, drawn for people; None if the game has no view yet."""
     module = _module(game)
     return None if module is None else module.render(game, info)
+
+
+def heat_map(game: Game, info: InformationSet) -> RenderableType | None:
+    """The position with the chance of each hidden possibility drawn on it, if the game has one.
+
+    Raises:
+        solver.Inconsistent: the observations contradict each other.
+    """
+    module = _module(game)
+    if module is None or not hasattr(module, "heat_map"):
+        return None
+    return module.heat_map(game, info, solver.deduce(info))
 
 
 def legend(game: Game) -> RenderableType | None:

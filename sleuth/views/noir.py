@@ -10,6 +10,7 @@ from rich.text import Text
 from engines import InformationSet
 from engines.noir import Noir
 from engines.noir.rules import INSPECTOR
+from solver import Deduction
 from solver.games.noir import current_grid, dead_cards, inspector_hand, own_identity
 
 INNOCENT = {"exonerate": "suspect", "disguise": "former"}
@@ -73,3 +74,9 @@ def legend() -> Text:
         ("50%", _heat(0.5)),
         " likely opponent",
     )
+
+
+def heat_map(game: Noir, info: InformationSet, deduction: Deduction) -> Table:
+    """The grid with each suspect's chance of being the opponent's identity."""
+    chances = {fact.args[0]: deduction.probability(fact) for fact in deduction.facts}
+    return render(game, info, chances)
