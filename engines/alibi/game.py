@@ -23,11 +23,8 @@ from engines.core import (
     Observation,
     Option,
     Seat,
+    positive_int,
 )
-
-
-def _positive_int(value: JsonValue) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def _seat_number(value: JsonValue) -> bool:
@@ -82,12 +79,12 @@ class Alibi(Game):
                doc="whether 'seen' counts the cards the player has laid in sets"),
         Option("wrong_accuser_can_win", False, check=_bool, describe_allowed="True or False",
                doc="whether a wrong accuser's sets count for the win"),
-        Option("round_limit", 20, (None,), check=_positive_int,
+        Option("round_limit", 20, (None,), check=positive_int,
                describe_allowed="a positive integer or None",
                doc="rounds after which the game ends as if wrongly accused, with no accuser"),
         Option("end_variant", "first-accuser", ("first-accuser", "solutions"),
                doc="'solutions': when the game ends, every player writes a solution"),
-        Option("solution_points", 5, check=_positive_int, describe_allowed="a positive integer",
+        Option("solution_points", 5, check=positive_int, describe_allowed="a positive integer",
                doc="(chosen) points per correct card of a written solution"),
         Option("deck", "full", SCALES,
                doc="'small': two groups per type (24 cards), for brute-force checks"),

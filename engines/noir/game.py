@@ -16,6 +16,7 @@ from engines.core import (
     Observation,
     Option,
     Seat,
+    positive_int,
 )
 from engines.noir.actions import (
     Arrest,
@@ -46,10 +47,6 @@ from engines.noir.state import NoirState
 _TURN_ENDING = ("kill", "shift", "disguise", "chose-identity", "exonerate", "arrest",
                  "citizen-arrest")  # fmt: skip
 """The observations of actions that end a turn (a draw does not: the exoneration follows)."""
-
-
-def _positive_int(value: JsonValue) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 class Noir(Game):
@@ -107,7 +104,7 @@ class Noir(Game):
                doc="one deck for both, or the killer has his own deck"),
         Option("citizen_arrest", False, (False, True),
                doc="the variant 'arrest with a citizen' (at most three times)"),
-        Option("turn_limit", 500, check=_positive_int, describe_allowed="a positive integer",
+        Option("turn_limit", 500, check=positive_int, describe_allowed="a positive integer",
                doc="(chosen) turns after which the game ends with a shared win"),
     )  # fmt: skip
 
