@@ -164,7 +164,9 @@ class Option:
     doc: str = ""
 
     def validate(self, game: str, value: JsonValue) -> JsonValue:
-        if self.allowed is not None and value in self.allowed:
+        # Typed membership: `1 in (False, True)` is true in Python, but 1 is not a switch.
+        allowed = self.allowed or ()
+        if any(value == ok and type(value) is type(ok) for ok in allowed):
             return value
         if self.check is not None and self.check(value):
             return value

@@ -333,3 +333,10 @@ def test_reconstruct_rebuilds_the_state_and_rejects_contradicting_backs() -> Non
     if any(state.up[t] not in wrong[t] for t in TILES):
         with pytest.raises(ValueError):
             GAME.reconstruct(info, wrong)
+
+
+def test_look_alike_option_values_are_refused() -> None:
+    with pytest.raises(ConfigError, match="phase1_scoring"):
+        engines.make("blue-lion", phase1_scoring=1)
+    with pytest.raises(ConfigError, match="target"):
+        engines.make("blue-lion", target=7.0)
