@@ -35,8 +35,12 @@ def _option(text: str) -> tuple[str, object]:
     return key.replace("-", "_"), value
 
 
-def _game(name: str, options: Sequence[tuple[str, object]], **extra: object) -> Game:
-    return engines.make(name, **{**extra, **dict(options)})
+def _game(args: argparse.Namespace) -> Game:
+    """The game named on the command line, with its -o options and --players."""
+    options = dict(args.option)
+    if args.players is not None:
+        options["players"] = args.players
+    return engines.make(args.game, **options)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     demo.add_argument("--hints", type=int, default=3, help="hints shown per turn (default 3)")
     demo.add_argument("--time-budget", type=float, default=1.0, help="seconds per bot move")
+    demo.add_argument("--players", type=int, default=None,
+                      help="players, for games with a choice (same as -o players=N)")
     demo.add_argument("-o", "--option", type=_option, action="append", default=[],
                       help=option_help)
 
@@ -64,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--as", dest="seat", default=None, help="your seat (default: the first)")
     play.add_argument("--bot", default="solver", choices=opponents.BOT_NAMES, help="opponent")
     play.add_argument("--seed", type=int, default=None, help="the game's seed (default random)")
+    play.add_argument("--players", type=int, default=None,
+                      help="players, for games with a choice (same as -o players=N)")
     play.add_argument("-o", "--option", type=_option, action="append", default=[],
                       help=option_help)
 
@@ -76,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
     arena.add_argument("--time-budget", type=float, default=None,
                        help="seconds per solver-bot move")
+    arena.add_argument("--players", type=int, default=None,
+                      help="players, for games with a choice (same as -o players=N)")
     arena.add_argument("-o", "--option", type=_option, action="append", default=[],
                        help=option_help)
     return parser
@@ -92,11 +102,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "demo":
             from sleuth.commands import demo
 
-            demo(console, _game(args.game, args.option), args.seed, args.hints, args.time_budget)
+            demo(console, _game(args), args.seed, args.hints, args.time_budget)
         elif args.command == "play":
             from sleuth.play import play
 
-            game = _game(args.game, args.option)
+            game = _game(args)
             seat = game.seat_from_text(args.seat) if args.seat else game.seats[0]
             return play(console, game, seat, args.bot, args.seed)
         elif args.command == "arena":
@@ -104,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             if args.games < 1 or args.workers < 1:
                 raise ConfigError("--games and --workers must be at least 1")
-            game = _game(args.game, args.option)
+            game = _game(args)
             bots = [name.strip() for name in args.bots.split(",")]
             run_arena(console, game, bots, args.games, args.workers, args.seed,
                       not args.no_rotate, args.time_budget)
