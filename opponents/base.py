@@ -34,6 +34,7 @@ class RandomBot:
 
 
 _GAME_MODULES = {"blue-lion": "opponents.games.blue_lion", "noir": "opponents.games.noir"}
+_GAME_MODULES["alibi"] = "opponents.games.alibi"
 BOT_NAMES = ("random", "heuristic", "solver")
 
 

@@ -13,6 +13,7 @@ from types import ModuleType
 from engines import ConfigError
 
 _MODULES = {
+    "alibi": "solver.games.alibi",
     "blue-lion": "solver.games.blue_lion",
     "noir": "solver.games.noir",
 }

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from engines import State
 from engines.alibi import AlibiState
-from solver.games.alibi.model import build, world_from
+from solver.cpsat import Compiled
+from solver.games.alibi.advice import hints
+from solver.games.alibi.chain import HistoryChain
+from solver.games.alibi.counting import CountedHistories, count_histories
+from solver.games.alibi.model import build, paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory, parse
-from solver.model import World
+from solver.model import Model, World
 
-__all__ = ["build", "history_of", "world_of"]
+__all__ = ["build", "hints", "history_of", "query_variables", "world_of", "world_set"]
 
 
 def history_of(state: AlibiState) -> tuple[Position, list[Trajectory]]:
@@ -43,3 +47,19 @@ def world_of(state: State) -> World:
     assert isinstance(state, AlibiState)
     pos, paths = history_of(state)
     return world_from(pos, paths)
+
+
+def query_variables(model: Model) -> set[str]:
+    """The variables facts ask about; the solver decides the rest only on demand."""
+    return {fact.var for fact in model.facts}
+
+
+def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryChain:
+    """Exact counts when the dynamic program stays small, else the chain's estimate."""
+    pos = parse(model.info)
+    counted = count_histories(pos, model)
+    if counted is not None:
+        return counted
+    start, _ = compiled.solve()
+    assert start is not None, "deduce checks consistency first"
+    return HistoryChain(pos, model, paths_of(pos, start))

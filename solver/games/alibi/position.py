@@ -11,7 +11,7 @@ the same thing, and the rules' prior makes each equally likely (rules/alibi.md, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from engines import InformationSet
 from engines.alibi import TYPES, Deck, load_deck
@@ -46,7 +46,7 @@ class Position:
     known: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # (c, e): loc, src
     mine: list[set[int]] = field(default_factory=list)  # my hand at each epoch
     sizes: dict[int, tuple[tuple[int, ...], int]] = field(default_factory=dict)  # e: sizes, src
-    passes: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # (r, giver): k, src
+    passes: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # r, giver: k, src
     deal_source: int = 0
     answers: list[Answer] = field(default_factory=list)
     box_seen: tuple[tuple[int, ...], int] | None = None  # the opened box, and its observation
@@ -120,6 +120,7 @@ class Position:
         ]
 
 
+@lru_cache(maxsize=16)
 def parse(info: InformationSet) -> Position:
     """The position `info` describes (observations in order, tagged by their index)."""
     options = dict(info.options)
@@ -128,7 +129,8 @@ def parse(info: InformationSet) -> Position:
     assert isinstance(me, int)
     seating = next(obs for obs in info.observations if obs.kind == "seating")
     epoch = sum(1 for obs in info.observations if obs.kind == "hands" and obs["round"] > 0)
-    pos = Position(info, deck, seating["players"], me, epoch, options.get("seen_includes_sets", True))
+    seen_sets = options.get("seen_includes_sets", True)
+    pos = Position(info, deck, seating["players"], me, epoch, seen_sets)
     index = pos.index
     pos.last = [epoch] * len(deck.ids)
     pos.mine = [set() for _ in range(epoch + 1)]

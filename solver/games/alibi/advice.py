@@ -1,0 +1,224 @@
+"""Alibi hints: what is certain about the box and why, the box's odds, where unseen cards are,
+and the next question expected to tell the most about the box.
+
+A question's value is the mutual information between its answer and the box card of its
+subject's type (the type a question about a type, group or detail can speak of), estimated from
+posterior samples with the Miller-Madow bias correction. Card lists beyond the listed subjects
+are searched greedily from the best listed ones, so the whole question language is covered.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from engines import InformationSet
+from engines.alibi import SCOPES, TYPES, Ask, Subject
+from engines.alibi.questions import listed_subjects, question_words
+from solver.deduction import Deduction
+from solver.games.alibi.position import Position, parse
+from solver.hints import Hint, percent
+
+SAMPLES = 300
+EXPLAINED = 4  # explanations are CP-SAT cores: a few, for the newest certainties
+
+
+@dataclass(frozen=True)
+class Question:
+    gain: float  # expected bits about the box
+    ask: Ask
+
+
+class Samples:
+    """Posterior samples as arrays: where each card is now, who has seen it, the box."""
+
+    def __init__(self, pos: Position, deduction: Deduction, n: int, rng: random.Random) -> None:
+        self.pos = pos
+        sampler = deduction.worlds
+        paths = [sampler.sample_paths(rng) for _ in range(n)]
+        e, cards, players = pos.epoch, len(pos.ids), pos.players
+        self.now = np.full((n, cards), -1, dtype=np.int8)
+        self.seen = np.zeros((players, n, cards), dtype=bool)
+        self.box = np.zeros((n, 4), dtype=np.int16)
+        first = [pos.ids.index(pos.deck.of_type(kind)[0]) for kind in TYPES]
+        for i, sample in enumerate(paths):
+            for c, path in enumerate(sample):
+                if path[0] == pos.box:
+                    self.box[i, pos.kind[c]] = c - first[pos.kind[c]]
+                    continue
+                if len(path) > e:
+                    self.now[i, c] = path[e]
+                for p in set(path):
+                    self.seen[p, i, c] = True
+        if not pos.seen_sets:
+            for card, (seat, _, _) in pos.laid_by.items():
+                self.seen[seat, :, card] = False
+
+    def answers(self, target: int, scope: str, subjects: np.ndarray) -> np.ndarray:
+        """Each sample's answer (rows) to each subject (columns, as card indicator rows)."""
+        pool = self.now == target if scope == "hand" else self.seen[target]
+        return pool.astype(np.int16) @ subjects.T.astype(np.int16)
+
+
+def information(answers: np.ndarray, box: np.ndarray) -> float:
+    """Mutual information (bits) of two sampled variables, Miller-Madow corrected, at least 0."""
+    n = len(answers)
+    width = int(box.max()) + 1
+    joint = np.bincount(answers.astype(np.int64) * width + box, minlength=width).astype(float)
+    joint = joint[joint > 0]
+    a = np.bincount(answers)
+    b = np.bincount(box)
+    a, b = a[a > 0].astype(float), b[b > 0].astype(float)
+
+    def entropy(counts: np.ndarray) -> float:
+        p = counts / n
+        return float(-(p * np.log2(p)).sum()) + (len(counts) - 1) / (2 * n * math.log(2))
+
+    return max(0.0, entropy(a) + entropy(b) - entropy(joint))
+
+
+def best_questions(
+    info: InformationSet, deduction: Deduction, samples: int = SAMPLES, seed: int = 0,
+    top: int = 3,
+) -> list[Question]:
+    """The `top` questions with the highest expected information about the box."""
+    pos = parse(info)
+    game = info.make_game()
+    rng = random.Random(seed)
+    drawn = Samples(pos, deduction, samples, rng)
+    single = game.options["single_card_questions"] == "allowed"
+    subjects, sets = [], set()
+    for subject in listed_subjects(pos.deck, single):
+        cards = frozenset(subject.cards(pos.deck))
+        if cards not in sets:
+            sets.add(cards)
+            subjects.append(subject)
+    indicator = np.zeros((len(subjects), len(pos.ids)), dtype=bool)
+    for q, subject in enumerate(subjects):
+        indicator[q, [pos.index[c] for c in subject.cards(pos.deck)]] = True
+    kinds = [TYPES.index(pos.deck.by_id[s.cards(pos.deck)[0]].type) for s in subjects]
+    scored = []
+    for target in range(pos.players):
+        if target == pos.me:
+            continue
+        for scope in SCOPES:
+            answers = drawn.answers(target, scope, indicator)
+            for q, subject in enumerate(subjects):
+                gain = information(answers[:, q], drawn.box[:, kinds[q]])
+                scored.append((gain, target, scope, indicator[q], kinds[q], subject))
+    scored.sort(key=lambda item: -item[0])
+    improved = [_widen(drawn, pos, single, *item) for item in scored[:top]]
+    improved.sort(key=lambda item: -item.gain)
+    return improved
+
+
+def _widen(drawn: Samples, pos: Position, single: bool, gain: float, target: int, scope: str,
+           cards: np.ndarray, kind: int, subject: Subject) -> Question:
+    """Add cards of the same type to a question while that raises its expected gain."""
+    of_type = [c for c in range(len(pos.ids)) if pos.kind[c] == kind]
+    best, chosen = gain, cards.copy()
+    for _ in range(3):
+        trials = []
+        for c in of_type:
+            trial = chosen.copy()
+            trial[c] = not trial[c]
+            if trial.sum() >= (1 if single else 2):
+                trials.append(trial)
+        if not trials:
+            break
+        answers = drawn.answers(target, scope, np.array(trials))
+        gains = [information(answers[:, t], drawn.box[:, kind]) for t in range(len(trials))]
+        pick = int(np.argmax(gains))
+        if gains[pick] <= best + 1e-9:
+            break
+        best, chosen = gains[pick], trials[pick]
+    if best > gain:
+        subject = Subject("cards", tuple(pos.ids[c] for c in np.flatnonzero(chosen)))
+    return Question(best, Ask(target, scope, subject))
+
+
+# --- hints ----------------------------------------------------------------------------------
+def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
+    pos = parse(info)
+    game = info.make_game()
+    found = _certain_hints(pos, deduction) + _box_odds(pos, deduction) + _card_odds(pos, deduction)
+    if not any(o.kind == "end" for o in info.observations):
+        for question in best_questions(info, deduction, top=1):
+            ask = question.ask
+            words = question_words(ask.scope, ask.subject, game.deck)
+            text = (f"ask player {ask.target} '{words}' ({ask}): expected "
+                    f"{question.gain:.2f} bits about the box")
+            found.append(Hint(text, None, None, (), "question", 2.5))
+    return found
+
+
+def _known_to_me(pos: Position) -> set[int]:
+    """Cards crossed off without deduction: held by me at some time, or laid."""
+    return {c for hand in pos.mine for c in hand} | set(pos.laid_by)
+
+
+def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
+    found: list[Hint] = []
+    plain = _known_to_me(pos)
+    explained = 0
+    facts = deduction.facts
+    for fact in facts:
+        if fact.kind == "BoxGroup" and deduction.is_certain(fact):
+            found.append(_because(deduction, fact, f"{fact.text} (certain)", 3.5))
+    for fact in facts:
+        if fact.kind != "InBox":
+            continue
+        card = pos.index[fact.args[0]]
+        if deduction.is_certain(fact):
+            found.append(_because(deduction, fact, f"{fact.text} (certain)", 4.0))
+        elif card not in plain and not deduction.possible(fact) and explained < EXPLAINED:
+            explained += 1
+            name = pos.deck.cards[card].name
+            found.append(_because(deduction, ~fact, f"{name} cannot be in the box", 3.0))
+    return found
+
+
+def _because(deduction: Deduction, fact: object, text: str, score: float) -> Hint:
+    reasons = tuple(deduction.describe(deduction.explain(fact)))
+    return Hint(text, fact, 1.0, reasons, "certain", score)
+
+
+def _box_odds(pos: Position, deduction: Deduction) -> list[Hint]:
+    found = []
+    by_type: dict[str, list] = {kind: [] for kind in TYPES}
+    for fact in deduction.facts:
+        if fact.kind == "InBox":
+            by_type[pos.deck.by_id[fact.args[0]].type].append(
+                (deduction.probability(fact), fact))
+    for kind, chances in by_type.items():
+        chances = sorted((c for c in chances if c[0] > 0), key=lambda c: -c[0])
+        best, fact = chances[0]
+        table = ", ".join(f"{pos.deck.by_id[f.args[0]].name} {percent(p)}" for p, f in chances)
+        exact = "" if deduction.exact else " (estimated)"
+        found.append(Hint(f"the box's {kind}{exact}: {table}", fact, best, (), "likely",
+                          1.0 + best))
+    return found
+
+
+def _card_odds(pos: Position, deduction: Deduction) -> list[Hint]:
+    """Where each card I cannot see is most likely to be now."""
+    found = []
+    plain = _known_to_me(pos)
+    chances: dict[int, list] = {}
+    for fact in deduction.facts:
+        if fact.kind == "Holds" and pos.index[fact.args[1]] not in plain:
+            chances.setdefault(pos.index[fact.args[1]], []).append(
+                (deduction.probability(fact), f"player {fact.args[0]}", fact))
+    for fact in deduction.facts:
+        if fact.kind == "InBox" and pos.index[fact.args[0]] in chances:
+            chances[pos.index[fact.args[0]]].append(
+                (deduction.probability(fact), "the box", fact))
+    for card, options in chances.items():
+        best, where, fact = max(options, key=lambda o: o[0])
+        name = pos.deck.cards[card].name
+        found.append(Hint(f"{name}: most likely {where} ({percent(best)})", fact, best, (),
+                          "where", 0.5 + best / 2))
+    return found
