@@ -33,8 +33,11 @@ class RandomBot:
         return self.rng.choice(self.game.legal_actions_for(info))
 
 
-_GAME_MODULES = {"blue-lion": "opponents.games.blue_lion", "noir": "opponents.games.noir"}
-_GAME_MODULES["alibi"] = "opponents.games.alibi"
+_GAME_MODULES = {
+    "alibi": "opponents.games.alibi",
+    "blue-lion": "opponents.games.blue_lion",
+    "noir": "opponents.games.noir",
+}
 BOT_NAMES = ("random", "heuristic", "solver")
 
 
