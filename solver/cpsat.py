@@ -9,7 +9,7 @@ shrunk to a minimal one), as the OR-Tools samples do.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -21,8 +21,10 @@ _FEASIBLE = (cp_model.OPTIMAL, cp_model.FEASIBLE)
 class Compiled:
     """One CP-SAT model for one `Model`, reused across queries."""
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, parameters: Mapping[str, object] | None = None) -> None:
         self.model = model
+        self.parameters = dict(parameters or {})  # CP-SAT parameters for every solve
+        self.witness: World | None = None  # a consistent world, once one is known
         self.cp = cp_model.CpModel()
         self.literal: dict[tuple[str, Value], cp_model.IntVar] = {}
         for variable in model.variables:
@@ -71,6 +73,8 @@ class Compiled:
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = 0
+        for name, value in self.parameters.items():
+            setattr(solver.parameters, name, value)
         return solver
 
     def _world(self, solver: cp_model.CpSolver | cp_model.CpSolverSolutionCallback) -> World:

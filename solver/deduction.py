@@ -141,8 +141,9 @@ def deduce(info: InformationSet, enumeration_limit: int = ENUMERATION_LIMIT) -> 
 
     knowledge = knowledge_for(info.game)
     model = knowledge.build(info)
-    compiled = Compiled(model)
+    compiled = Compiled(model, getattr(knowledge, "CPSAT_PARAMETERS", None))
     witness, _ = compiled.solve()
+    compiled.witness = witness  # a consistent world, for world_set to start from
     if witness is None:
         conflict = [info.observations[i] for i in compiled.minimal_core()]
         game = info.make_game()
@@ -156,10 +157,14 @@ def deduce(info: InformationSet, enumeration_limit: int = ENUMERATION_LIMIT) -> 
     if isinstance(worlds, EnumeratedWorlds):
         possible = {item for world in worlds.worlds for item in world.items()}
     else:
-        witnesses = [witness] if worlds is None else [witness, *worlds.sample(64, random.Random(0))]
-        if hasattr(worlds, "witnessed"):  # literals a sampler met on its way witness too
-            witnesses += [{name: value} for name, value in worlds.witnessed()]
         if hasattr(knowledge, "query_variables"):  # decide only what facts ask, the rest on demand
             decided = frozenset(knowledge.query_variables(model))
+        witnesses = [witness]
+        if hasattr(worlds, "witnessed"):  # literals a sampler met on its way witness too
+            witnesses += [{name: value} for name, value in worlds.witnessed()]
+        if worlds is not None and (decided is None or not hasattr(worlds, "witnessed")):
+            # samples witness more (with `witnessed` covering the decided variables they
+            # could add nothing there)
+            witnesses += worlds.sample(64, random.Random(0))
         possible = compiled.possible_literals(witnesses, decided)
     return Deduction(model, compiled, worlds, possible, decided)

@@ -129,10 +129,16 @@ class Model:
         return self.info.observations
 
     def var(self, name: str) -> Var:
-        for variable in self.variables:
-            if variable.name == name:
-                return variable
-        raise KeyError(name)
+        cached = self.__dict__.get("_by_name")
+        if cached is None or cached[0] is not self.variables or cached[1] != len(self.variables):
+            by_name: dict[str, Var] = {}
+            for variable in self.variables:
+                by_name.setdefault(variable.name, variable)  # the first of a name, as a scan
+            cached = self.__dict__["_by_name"] = (self.variables, len(self.variables), by_name)
+        try:
+            return cached[2][name]
+        except KeyError:
+            raise KeyError(name) from None
 
     def sources(self) -> list[int]:
         """Indices of the observations that produced at least one constraint, in order."""

@@ -19,7 +19,19 @@ from solver.games.alibi.model import build, paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory, parse
 from solver.model import Model, World
 
-__all__ = ["build", "hints", "history_of", "query_variables", "world_of", "world_set"]
+__all__ = [
+    "CPSAT_PARAMETERS", "build", "hints", "history_of", "query_variables", "world_of", "world_set",
+]
+
+
+CPSAT_PARAMETERS = {
+    "cp_model_presolve": False,
+    "cp_model_probing_level": 0,
+    "linearization_level": 0,
+    "symmetry_level": 0,
+}
+"""The model is a plain clause-and-cardinality problem that CP-SAT's SAT core solves at once;
+presolve, probing and LP relaxations cost several times the search on every query."""
 
 
 def history_of(state: AlibiState) -> tuple[Position, list[Trajectory]]:
@@ -60,6 +72,6 @@ def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryCha
     counted = count_histories(pos, model)
     if counted is not None:
         return counted
-    start, _ = compiled.solve()
+    start = compiled.witness if compiled.witness is not None else compiled.solve()[0]
     assert start is not None, "deduce checks consistency first"
     return HistoryChain(pos, model, paths_of(pos, start))

@@ -19,8 +19,9 @@ from engines import InformationSet
 from engines.alibi import SCOPES, TYPES, Ask, Subject
 from engines.alibi.questions import listed_subjects, question_words
 from solver.deduction import Deduction
-from solver.games.alibi.position import Position, parse
+from solver.games.alibi.position import Position, Trajectory, parse
 from solver.hints import Hint, percent
+from solver.model import Fact
 
 SAMPLES = 300
 EXPLAINED = 4  # explanations are CP-SAT cores: a few, for the newest certainties
@@ -40,19 +41,30 @@ class Samples:
         sampler = deduction.worlds
         paths = [sampler.sample_paths(rng) for _ in range(n)]
         e, cards, players = pos.epoch, len(pos.ids), pos.players
-        self.now = np.full((n, cards), -1, dtype=np.int8)
-        self.seen = np.zeros((players, n, cards), dtype=bool)
-        self.box = np.zeros((n, 4), dtype=np.int16)
         first = [pos.ids.index(pos.deck.of_type(kind)[0]) for kind in TYPES]
+        box, now = pos.box, [[-1] * cards for _ in range(n)]
+        boxed = [[0] * 4 for _ in range(n)]
+        seen_at: list[list[int]] = [[], [], []]  # seat, sample, card of every "has seen" mark
+        visits: dict[Trajectory, list[int]] = {}  # the seats a path visits (paths recur)
         for i, sample in enumerate(paths):
+            row = now[i]
             for c, path in enumerate(sample):
-                if path[0] == pos.box:
-                    self.box[i, pos.kind[c]] = c - first[pos.kind[c]]
+                if path[0] == box:
+                    boxed[i][pos.kind[c]] = c - first[pos.kind[c]]
                     continue
                 if len(path) > e:
-                    self.now[i, c] = path[e]
-                for p in set(path):
-                    self.seen[p, i, c] = True
+                    row[c] = path[e]
+                seats = visits.get(path)
+                if seats is None:
+                    seats = visits[path] = sorted(set(path))
+                for p in seats:
+                    seen_at[0].append(p)
+                    seen_at[1].append(i)
+                    seen_at[2].append(c)
+        self.now = np.array(now, dtype=np.int8).reshape(n, cards)
+        self.seen = np.zeros((players, n, cards), dtype=bool)
+        self.seen[tuple(np.array(axis, dtype=np.intp) for axis in seen_at)] = True
+        self.box = np.array(boxed, dtype=np.int16).reshape(n, 4)
         if not pos.seen_sets:
             for card, (seat, _, _) in pos.laid_by.items():
                 self.seen[seat, :, card] = False
@@ -181,7 +193,7 @@ def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
     return found
 
 
-def _because(deduction: Deduction, fact: object, text: str, score: float) -> Hint:
+def _because(deduction: Deduction, fact: Fact, text: str, score: float) -> Hint:
     reasons = tuple(deduction.describe(deduction.explain(fact)))
     return Hint(text, fact, 1.0, reasons, "certain", score)
 

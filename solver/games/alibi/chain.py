@@ -20,14 +20,15 @@ which is why rotations are included); tests compare the chain with exact counts 
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
+from operator import itemgetter
 
 from solver.games.alibi.counting import _literals, _makes
-from solver.games.alibi.model import world_from
+from solver.games.alibi.model import place, world_from
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 
-STEPS = 60_000
+STEPS = 40_000
 RECORDS = 1_500
 BATCHES = 20
 
@@ -43,6 +44,7 @@ class HistoryChain:
     ) -> None:
         self.pos, self.model = pos, model
         self.rng = random.Random(seed)
+        self._random = self.rng.random
         self.paths = [tuple(path) for path in start]
         n_cards = len(self.paths)
         self._allow = [
@@ -54,13 +56,15 @@ class HistoryChain:
         for k, answer in enumerate(self._answers):
             for c in answer.cards:
                 self._of_card[c].append(k)
-        self._free = [c for c in range(n_cards) if len(pos.trajectories(c)) > 1]
+        self._paths_ok = [frozenset(pos.trajectories(c)) for c in range(n_cards)]
+        self._free = [c for c in range(n_cards) if len(self._paths_ok[c]) > 1]
         self._of_type = [[c for c in self._free if pos.kind[c] == k] for k in range(4)]
         self._boxed = [0] * 4
         for c, path in enumerate(self.paths):
             if path[0] == pos.box:
                 self._boxed[pos.kind[c]] = c
         self.records: list[tuple[Trajectory, ...]] = []
+        self._tallies: dict[tuple[int, int | None], Counter] = {}
         self.accepted = self.proposed = 0
         self._run(steps)
 
@@ -78,19 +82,29 @@ class HistoryChain:
 
     def _propose(self) -> dict[int, Trajectory] | None:
         """The changed trajectories of a random move, or None when the move does not apply."""
-        rng, paths, pos, free = self.rng, self.paths, self.pos, self._free
+        paths, pos, free = self.paths, self.pos, self._free
         if len(free) < 3:
             return None
-        move = rng.randrange(6)
+        rnd = self._random  # int(rnd() * n) is uniform on range(n), and cheaper than randrange
+        move = int(rnd() * 6)
         if move >= 4:  # rebox: the partner is uniform among the type's other free cards
-            kind = rng.randrange(4)
+            kind = int(rnd() * 4)
             boxed = self._boxed[kind]
             others = self._of_type[kind]
-            partner = others[rng.randrange(len(others))]
+            partner = others[int(rnd() * len(others))]
             if partner == boxed or len(paths[partner]) != len(paths[boxed]):
                 return None
             return {boxed: paths[partner], partner: paths[boxed]}
-        a, b, c = rng.sample(free, 3)
+        size = len(free)  # a uniform ordered triple of distinct free cards
+        i, j, k = int(rnd() * size), int(rnd() * (size - 1)), int(rnd() * (size - 2))
+        if j >= i:
+            j += 1
+        low, high = (i, j) if i < j else (j, i)
+        if k >= low:
+            k += 1
+            if k >= high:
+                k += 1
+        a, b, c = free[i], free[j], free[k]
         pa, pb, pc = paths[a], paths[b], paths[c]
         if move == 3:  # rotate three whole trajectories
             if not len(pa) == len(pb) == len(pc):
@@ -102,7 +116,7 @@ class HistoryChain:
                 return None
             new = {a: pb, b: pa}
             return new if self._box_types_kept(new) else None
-        e = rng.randrange(min(len(pa), len(pb)))
+        e = int(rnd() * min(len(pa), len(pb)))
         if pa[e] != pb[e] or pa[e] == pos.box:
             return None
         if move == 0:
@@ -112,6 +126,9 @@ class HistoryChain:
         return {a: pa[:e] + pb[e:], b: pb[:e] + pa[e:]}
 
     def _box_types_kept(self, new: dict[int, Trajectory]) -> bool:
+        box = self.pos.box
+        if all(path[0] != box for path in new.values()):
+            return True  # a permutation of the same paths: no box path moves
         kind = self.pos.kind
         old_box = sorted(kind[c] for c in new if self.paths[c][0] == self.pos.box)
         new_box = sorted(kind[c] for c, path in new.items() if path[0] == self.pos.box)
@@ -122,8 +139,9 @@ class HistoryChain:
         self.proposed += 1
         if new is None:
             return
+        paths_ok = self._paths_ok  # the same test as `_ok`, by lookup
         for card, path in new.items():
-            if not self._ok(card, path, range(len(path))):
+            if path not in paths_ok[card]:
                 return
         touched = {k for card in new for k in self._of_card.get(card, ())}
         counted = self.pos.counted
@@ -168,7 +186,31 @@ class HistoryChain:
         return 1 - share if fact.negated else share
 
     def probability(self, fact: Fact) -> float:
-        return self._hits(fact, self.records)
+        kind, _, rest = fact.var.partition(":")
+        if kind == "box":
+            share = sum(self._tally(self.pos.index[card], None)[self.pos.box]
+                        for card in fact.values) / len(self.records)
+        elif kind == "at":
+            name, _, at = rest.partition("@")
+            e = int(at)
+            tally = self._tally(self.pos.index[name], e)
+            hits = sum(ways for loc, ways in tally.items() if place(self.pos, loc) in fact.values)
+            share = hits / len(self.records)
+        else:
+            return self._hits(fact, self.records)
+        return 1 - share if fact.negated else share
+
+    def _tally(self, card: int, epoch: int | None) -> Counter:
+        """How many records put `card` at each location at `epoch` (None: at the deal, so
+        the box count is the records with the card in the box)."""
+        key = (card, epoch)
+        if key not in self._tallies:
+            e = 0 if epoch is None else epoch
+            tally: Counter = Counter()
+            for path, ways in Counter(map(itemgetter(card), self.records)).items():
+                tally[path[e] if len(path) > e else None] += ways
+            self._tallies[key] = tally
+        return self._tallies[key]
 
     def error(self, fact: Fact) -> float:
         """The batch-means standard error of `probability(fact)`."""

@@ -15,13 +15,16 @@ from __future__ import annotations
 import random
 import time
 from collections import defaultdict
+from collections.abc import Callable
 
-from solver.games.alibi.model import world_from
+from solver.games.alibi.model import place, world_from
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 
-MAX_STATES = 40_000
-"""Give up (and let the chain estimate) when a layer of the program holds more states."""
+MAX_STATES = 1_500
+"""Give up (and let the chain estimate) when a layer of the program holds more states. Positions
+within exact reach stay far below (about 600 at the first round with 4 players); the ones beyond
+it pass this bound within a few dozen milliseconds, so trying costs little."""
 
 State = tuple[int, ...]
 
@@ -70,17 +73,22 @@ class CountedHistories:
         options: list[list[tuple[Trajectory, tuple[int, ...]]]],
         layers: list[dict[State, int]],
         back: list[dict[State, int]],
+        steps: list[Callable[[State], list[int]]],
     ) -> None:
         self.pos, self.model, self.options = pos, model, options
         self._back = back
         self._start = next(iter(layers[0]))
         self._total = back[0].get(self._start, 0)
+        self._tallies: dict[tuple[int, int], dict[int | None, int]] = {}
         self.weights: list[list[int]] = []  # per card, per option: histories using it
         for i, found in enumerate(options):
             counts = [0] * len(found)
+            nxt = back[i + 1]
             for state, ways in layers[i].items():
-                for j, (_, coords) in enumerate(found):
-                    after = back[i + 1].get(_minus(state, coords))
+                if state not in back[i]:
+                    continue
+                for j in steps[i](state):
+                    after = nxt.get(_minus(state, found[j][1]))
                     if after:
                         counts[j] += ways * after
             self.weights.append(counts)
@@ -89,6 +97,16 @@ class CountedHistories:
         return self._total
 
     def count(self, fact: Fact) -> int:
+        kind, _, rest = fact.var.partition(":")
+        if kind in ("box", "at"):  # facts on one card's box or current place: from tallies
+            if kind == "box":
+                hits = sum(self._tally(self.pos.index[card], 0).get(self.pos.box, 0)
+                           for card in fact.values)
+            else:
+                name, _, at = rest.partition("@")
+                tally = self._tally(self.pos.index[name], int(at))
+                hits = sum(w for loc, w in tally.items() if place(self.pos, loc) in fact.values)
+            return self._total - hits if fact.negated else hits
         hits = sum(
             weight
             for card, found in enumerate(self.options)
@@ -99,6 +117,17 @@ class CountedHistories:
 
     def probability(self, fact: Fact) -> float:
         return self.count(fact) / self._total
+
+    def _tally(self, card: int, epoch: int) -> dict[int | None, int]:
+        """How many histories put `card` at each location at `epoch` (None: laid before)."""
+        key = (card, epoch)
+        if key not in self._tallies:
+            tally: dict[int | None, int] = defaultdict(int)
+            for (path, _), weight in zip(self.options[card], self.weights[card], strict=True):
+                if weight:
+                    tally[path[epoch] if len(path) > epoch else None] += weight
+            self._tallies[key] = dict(tally)
+        return self._tallies[key]
 
     def sample_paths(self, rng: random.Random) -> list[Trajectory]:
         state, paths = self._start, []
@@ -168,7 +197,7 @@ def _makes(pos: Position, fact: Fact, card: int, path: Trajectory) -> bool:
 
 
 def count_histories(
-    pos: Position, model: Model, max_states: int = MAX_STATES, seconds: float = 0.3
+    pos: Position, model: Model, max_states: int = MAX_STATES, seconds: float = 0.1
 ) -> CountedHistories | None:
     """The exact count, or None when a layer outgrows `max_states` or time runs out."""
     targets, options = features(pos)
@@ -182,18 +211,20 @@ def count_histories(
             inside = [k in t for t in touched]
             hi[i][k] = hi[i + 1][k] + any(inside)
             lo[i][k] = lo[i + 1][k] + all(inside)
+    steps = [
+        _stepper(found, lo[i + 1], hi[i + 1]) for i, found in enumerate(options)
+    ]
     layers: list[dict[State, int]] = [{tuple(targets): 1}]
     for i, found in enumerate(options):
-        reach = {k for _, coords in found for k in coords}
-        low, high = lo[i + 1], hi[i + 1]
+        step = steps[i]
         layer: dict[State, int] = defaultdict(int)
-        for state, ways in layers[-1].items():
-            for _, coords in found:
-                rest = list(state)
-                for k in coords:
-                    rest[k] -= 1
-                if all(low[k] <= rest[k] <= high[k] for k in reach):
-                    layer[tuple(rest)] += ways
+        for done, (state, ways) in enumerate(layers[-1].items()):
+            if done % 32 == 31 and (
+                len(layer) > max_states or time.perf_counter() > deadline
+            ):
+                return None  # give up as soon as the layer outgrows its bounds
+            for j in step(state):
+                layer[_minus(state, found[j][1])] += ways
         if len(layer) > max_states or time.perf_counter() > deadline:
             return None
         layers.append(dict(layer))
@@ -201,12 +232,43 @@ def count_histories(
     back: list[dict[State, int]] = [{} for _ in layers]
     back[-1] = {zero: 1} if zero in layers[-1] else {}
     for i in range(len(options) - 1, -1, -1):
-        nxt = back[i + 1]
+        nxt, found, step = back[i + 1], options[i], steps[i]
         back[i] = {}
         for state in layers[i]:
-            ways = sum(nxt.get(_minus(state, coords), 0) for _, coords in options[i])
+            ways = sum(nxt.get(_minus(state, found[j][1]), 0) for j in step(state))
             if ways:
                 back[i][state] = ways
     if not back[0]:
         return None
-    return CountedHistories(pos, model, options, layers, back)
+    return CountedHistories(pos, model, options, layers, back, steps)
+
+
+def _stepper(
+    found: list[tuple[Trajectory, tuple[int, ...]]], low: list[int], high: list[int]
+) -> Callable[[State], list[int]]:
+    """For one card, the options a state may take: those leaving every coordinate the card
+    reaches within the bounds the later cards can still meet.
+
+    A coordinate an option touches drops by one, the others stay, so with bit masks an option
+    fits when it touches every coordinate that is out of bounds as it stands and none that
+    would be out of bounds one lower.
+    """
+    reach = sorted({k for _, coords in found for k in coords})
+    masks = []
+    for _, coords in found:
+        assert len(set(coords)) == len(coords)
+        masks.append(sum(1 << k for k in coords))
+    indexed = list(enumerate(masks))
+    bounds = [(k, 1 << k, low[k], high[k]) for k in reach]
+
+    def step(state: State) -> list[int]:
+        bad_same = bad_less = 0
+        for k, bit, lo, hi in bounds:
+            v = state[k]
+            if not lo <= v <= hi:
+                bad_same |= bit
+            if not lo <= v - 1 <= hi:
+                bad_less |= bit
+        return [j for j, m in indexed if bad_same & ~m == 0 and bad_less & m == 0]
+
+    return step
