@@ -223,7 +223,7 @@ def uniform_position() -> tuple[InformationSet, object]:
     info, state = next((i, s) for i, s in positions(30, seed=500, rounds=2)
                        if parse(i).epoch == 1)
     for card in DECK.ids:
-        counted = count_histories(parse(info), build(info))
+        counted = count_histories(parse(info), build(info), max_states=10**6, seconds=120)
         if counted.total() <= 120:
             return info, state
         target = (info.seat + 1 + DECK.ids.index(card) % 2) % 3
@@ -242,7 +242,7 @@ def chi_square(draws: list[tuple], total: int) -> float:
 
 def test_exact_sampler_is_uniform() -> None:
     info, _ = uniform_position()
-    counted = count_histories(parse(info), build(info))
+    counted = count_histories(parse(info), build(info), max_states=10**6, seconds=120)
     rng = random.Random(3)
     draws = [tuple(counted.sample_paths(rng)) for _ in range(40 * counted.total())]
     dof = counted.total() - 1
@@ -252,7 +252,7 @@ def test_exact_sampler_is_uniform() -> None:
 def test_chain_is_uniform_over_consistent_histories() -> None:
     info, state = uniform_position()
     pos, model = parse(info), build(info)
-    counted = count_histories(pos, model)
+    counted = count_histories(pos, model, max_states=10**6, seconds=120)
     _, start = history_of(state)
     chain = HistoryChain(pos, model, start, seed=1, steps=400_000)
     draws = chain.records[:: max(1, len(chain.records) // 1000)]

@@ -197,11 +197,16 @@ def _makes(pos: Position, fact: Fact, card: int, path: Trajectory) -> bool:
 
 
 def count_histories(
-    pos: Position, model: Model, max_states: int = MAX_STATES, seconds: float = 0.1
+    pos: Position, model: Model, max_states: int = MAX_STATES, seconds: float | None = None
 ) -> CountedHistories | None:
-    """The exact count, or None when a layer outgrows `max_states` or time runs out."""
+    """The exact count, or None when a layer outgrows `max_states` (or time runs out).
+
+    By default only the state bound decides, so the same position always gets the same kind
+    of answer whatever the machine's load; `seconds` adds a wall-clock bound for callers that
+    prefer speed to reproducibility.
+    """
     targets, options = features(pos)
-    deadline = time.perf_counter() + seconds
+    deadline = float("inf") if seconds is None else time.perf_counter() + seconds
     width = len(targets)
     hi = [[0] * width for _ in range(len(options) + 1)]
     lo = [[0] * width for _ in range(len(options) + 1)]
