@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
@@ -425,16 +425,3 @@ class State(ABC):
         other._rng = self._rng
         other._rng_shared = self._rng_shared = True
         other._log = list(self._log)
-
-
-def play_out(state: State, choose: Callable[[State], Action], max_steps: int = 100_000) -> State:
-    """Apply `choose(state)` until the game ends (a helper for tests and benchmarks)."""
-    for _ in range(max_steps):
-        if state.is_over:
-            return state
-        state.apply(choose(state))
-    raise RuntimeError(f"{state.game.name}: no end after {max_steps} steps")
-
-
-def seats_text(seats: Sequence[Seat]) -> str:
-    return ", ".join(str(seat) for seat in seats)

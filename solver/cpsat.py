@@ -175,8 +175,3 @@ class Compiled:
             if world is None:
                 return possible
             possible.update(world.items())
-
-    def entails(self, fact: Fact) -> bool:
-        """Whether every consistent world makes `fact` true."""
-        world, _ = self.solve(None, [self.guard(self.fact_literals(~fact))])
-        return world is None
