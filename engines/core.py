@@ -362,9 +362,18 @@ class State(ABC):
             raise IllegalAction(f"{action} is not possible: the game is over")
         if not isinstance(action, Action):
             raise IllegalAction(f"{action!r} is not an action; parse text with game.parse_action")
-        if action not in self._legal_actions():
-            raise IllegalAction(self._why_illegal(action))
+        reason = self._illegal_reason(action)
+        if reason is not None:
+            raise IllegalAction(reason)
         self._apply(action)
+
+    def _illegal_reason(self, action: Action) -> str | None:
+        """Hook: why `action` breaks the rules now, or None when it is legal.
+
+        By default an action is legal when it is listed; a game whose legal actions are too
+        many to list (Alibi's passes and card-list questions) checks them by structure here.
+        """
+        return None if action in self._legal_actions() else self._why_illegal(action)
 
     def apply_trusted(self, action: Action) -> None:
         """Apply an action taken from `legal_actions()` without checking it again (for search)."""

@@ -43,6 +43,14 @@ def _game(args: argparse.Namespace) -> Game:
     return engines.make(args.game, **options)
 
 
+def _add_game_options(command: argparse.ArgumentParser) -> None:
+    """The switches that configure the game: --players and repeatable -o KEY=VALUE."""
+    command.add_argument("--players", type=int, default=None,
+                         help="players, for games with a choice (same as -o players=N)")
+    command.add_argument("-o", "--option", type=_option, action="append", default=[],
+                         help="a game option, e.g. -o target=5 (repeatable; see `sleuth games`)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sleuth",
@@ -53,27 +61,20 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("games", help="list the games and their options")
 
     game_help = f"the game ({', '.join(engines.names())})"
-    option_help = "a game option, e.g. -o target=5 (repeatable; see `sleuth games`)"
 
     demo = commands.add_parser("demo", help="watch two solver bots play a whole game, with hints")
     demo.add_argument("game", nargs="?", default=DEFAULT_DEMO_GAME, help=game_help)
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     demo.add_argument("--hints", type=int, default=3, help="hints shown per turn (default 3)")
     demo.add_argument("--time-budget", type=float, default=1.0, help="seconds per bot move")
-    demo.add_argument("--players", type=int, default=None,
-                      help="players, for games with a choice (same as -o players=N)")
-    demo.add_argument("-o", "--option", type=_option, action="append", default=[],
-                      help=option_help)
+    _add_game_options(demo)
 
     play = commands.add_parser("play", help="play against a bot in the terminal")
     play.add_argument("game", help=game_help)
     play.add_argument("--as", dest="seat", default=None, help="your seat (default: the first)")
     play.add_argument("--bot", default="solver", choices=opponents.BOT_NAMES, help="opponent")
     play.add_argument("--seed", type=int, default=None, help="the game's seed (default random)")
-    play.add_argument("--players", type=int, default=None,
-                      help="players, for games with a choice (same as -o players=N)")
-    play.add_argument("-o", "--option", type=_option, action="append", default=[],
-                      help=option_help)
+    _add_game_options(play)
 
     arena = commands.add_parser("arena", help="a tournament between bots, with a results table")
     arena.add_argument("game", help=game_help)
@@ -84,10 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
     arena.add_argument("--time-budget", type=float, default=None,
                        help="seconds per solver-bot move")
-    arena.add_argument("--players", type=int, default=None,
-                      help="players, for games with a choice (same as -o players=N)")
-    arena.add_argument("-o", "--option", type=_option, action="append", default=[],
-                       help=option_help)
+    _add_game_options(arena)
     return parser
 
 

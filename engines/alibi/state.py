@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from engines.alibi.actions import Accuse, AlibiAction, Ask, Lay, Pass, Solution
 from engines.alibi.deck import TYPES, Card
-from engines.core import Action, IllegalAction, JsonValue, Observation, Seat, State
+from engines.core import Action, JsonValue, Observation, Seat, State
 
 if TYPE_CHECKING:
     from engines.alibi.game import Alibi
@@ -149,27 +149,11 @@ class AlibiState(State):
         )
 
     # --- legality ------------------------------------------------------------------------
-    def apply(self, action: Action) -> None:
-        """Apply `action` for the seat to move, checking legality by structure, not by listing.
-
-        Raises:
-            IllegalAction: the game is over, the action belongs to another game, or the rules
-                forbid it now. The state is unchanged.
-        """
-        if self.is_over:
-            raise IllegalAction(f"{action} is not possible: the game is over")
+    def _illegal_reason(self, action: Action) -> str | None:
+        """Why `action` breaks the rules now, or None: checked by structure, since passes and
+        card-list questions are too many to list."""
         if not isinstance(action, Lay | Ask | Pass | Accuse | Solution):
-            raise IllegalAction(f"{action!r} is not an Alibi action; parse text with parse_action")
-        reason = self._why_not(action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        self._apply(action)
-
-    def _why_illegal(self, action: Action) -> str:
-        return self._why_not(action) or f"{action} is not legal now"
-
-    def _why_not(self, action: AlibiAction) -> str | None:
-        """Why `action` breaks the rules now, or None when it is legal."""
+            return f"{action!r} is not an Alibi action; parse text with parse_action"
         seat, deck = self.to_move, self.game.deck
         assert isinstance(seat, int)
         named = _cards_named(action)
