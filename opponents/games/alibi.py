@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 import time
 
+import numpy as np
+
 from engines import Action, ConfigError, InformationSet, Seat
 from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Subject
 from opponents.base import Bot, check_options
-from solver import deduce
-from solver.games.alibi.advice import best_questions
-from solver.games.alibi.position import parse
+from solver import Deduction, deduce
+from solver.games.alibi.advice import SAMPLES, Samples, best_questions
+from solver.games.alibi.position import Position, parse
 
 
 def crossed_off(info: InformationSet) -> set[str]:
@@ -57,10 +59,16 @@ class HeuristicBot:
 
 class SolverBot:
     """Full deduction: asks the question with the highest expected information about the box,
-    passes the cards its left neighbour most likely has seen already, lays a set only when the
-    group is publicly cleared, and accuses when the box is certain or its best guess is likely
-    enough for the round (the later, the likelier an opponent is close, the lower the bar).
+    passes what its left neighbour gains least from, lays a set only when the group is publicly
+    cleared (laying tells everyone the group is not in the box), and accuses when the box is
+    certain, or earlier when its best guess is likelier to win than waiting: that is, when the
+    chance that an opponent can name the box before its next turn (their notepads, read off
+    posterior samples) makes waiting worth less than guessing now.
     """
+
+    patience = 0.9
+    """The chance of winning later if no opponent gets there first (the box becomes certain
+    in most games well before the round limit)."""
 
     def __init__(self, game: Alibi, seat: Seat, rng: random.Random,
                  time_budget: float = 2.0) -> None:
@@ -68,46 +76,85 @@ class SolverBot:
             raise ConfigError("alibi solver bot: time_budget must be > 0")
         self.game, self.seat, self.rng, self.time_budget = game, seat, rng, time_budget
 
-    def threshold(self, round_number: int) -> float:
-        """The probability of being right at which accusing beats waiting a round."""
-        return max(0.5, 1.0 - 0.05 * round_number)
-
     def act(self, info: InformationSet) -> Action:
         began = time.perf_counter()
         actions = self.game.legal_actions_for(info)
         if isinstance(actions[0], Pass):
             return self._pass(info, actions)
-        d = deduce(info)
-        pos = parse(info)
-        cleared = {c for o in info.observations if o.kind == "answer" and o["answer"] == len(
-            o["cards"]) for c in o["cards"]}
+        cleared = publicly_cleared(info)
         for action in actions:
             if isinstance(action, Lay) and set(self.game.deck.of_group(action.group)) <= cleared:
                 return action
-        box, chance = [], 1.0
+        d = deduce(info)
+        box, chance, certain = self._best_box(d)
+        if certain:
+            return Accuse(box)
+        samples = SAMPLES if time.perf_counter() - began < self.time_budget / 3 else SAMPLES // 3
+        drawn = Samples(parse(info), d, samples, random.Random(self.rng.randrange(1 << 30)))
+        if chance >= self._bar(info, drawn, cleared):
+            return Accuse(box)
+        return best_questions(info, d, top=1, drawn=drawn)[0].ask
+
+    def _best_box(self, d: Deduction) -> tuple[tuple[str, ...], float, bool]:
+        """The likeliest card of each type, the chance they are all right (types taken as
+        independent), and whether the box is certain."""
+        box, chance, certain = [], 1.0, True
         for kind in TYPES:
-            odds = [(d.probability(f), f.args[0]) for f in d.facts
+            odds = [(d.probability(f), f) for f in d.facts
                     if f.kind == "InBox" and self.game.deck.by_id[f.args[0]].type == kind]
-            p, card = max(odds)
-            box.append(card)
+            p, fact = max(odds, key=lambda item: item[0])
+            box.append(fact.args[0])
             chance *= p
-        round_number = pos.epoch + 1
-        if chance >= 0.999 or chance >= self.threshold(round_number):
-            return Accuse(tuple(box))
-        samples = 300 if time.perf_counter() - began < self.time_budget / 3 else 120
-        question = best_questions(info, d, samples=samples, seed=self.rng.randrange(1 << 30),
-                                  top=1)[0]
-        return question.ask
+            certain = certain and d.is_certain(fact)
+        return tuple(box), chance, certain
+
+    def _bar(self, info: InformationSet, drawn: Samples, cleared: set[str]) -> float:
+        """The chance of being right above which accusing now beats waiting a round."""
+        pos = drawn.pos
+        limit = self.game.options["round_limit"]
+        if limit is not None and pos.epoch + 1 >= limit:
+            return 1 / self.game.players  # the last turn: a fair share on points or better
+        return (1 - opponents_ready(pos, drawn, cleared, self.seat)) * self.patience
 
     def _pass(self, info: InformationSet, actions: list[Action]) -> Action:
-        """The pass revealing least: cards that went round and the receiver has seen already."""
+        """The pass revealing least: cards publicly cleared from the box, then cards that went
+        round (the receiver held them already), then the rest at random."""
         pos = parse(info)
         came_back = {c for o in info.observations if o.kind == "pass" and o.get("cards")
                      and o["giver"] == self.seat for c in o["cards"]}
-        held = [pos.ids[c] for c in pos.mine[-1]]
+        cleared = publicly_cleared(info)
+        held = [pos.ids[c] for c in pos.mine[-1] if c not in pos.laid_by]
         size = len(actions[0].cards) if isinstance(actions[0], Pass) else 0
-        score = {c: (c in came_back, self.rng.random()) for c in held}
+        score = {c: (c in cleared, c in came_back, self.rng.random()) for c in held}
         return Pass(tuple(sorted(held, key=lambda c: score[c], reverse=True)[:size]))
+
+
+def publicly_cleared(info: InformationSet) -> set[str]:
+    """Cards everyone knows are not in the box: laid, or in an answer of "all of them"."""
+    cleared: set[str] = set()
+    for obs in info.observations:
+        cards = set(obs.get("cards") or ())
+        if obs.kind == "lay" or (obs.kind == "answer" and cards and obs["answer"] == len(cards)):
+            cleared |= cards
+    return cleared
+
+
+def opponents_ready(pos: Position, drawn: Samples, cleared: set[str], me: int) -> float:
+    """The share of posterior samples in which some opponent's notepad (the cards they have
+    seen, plus what is publicly cleared) leaves exactly one card of every type: one who can
+    name the box at their next turn."""
+    public = np.zeros(len(pos.ids), dtype=bool)
+    public[[pos.index[c] for c in cleared]] = True
+    kinds = np.array(pos.kind)
+    ready = np.zeros(drawn.box.shape[0], dtype=bool)
+    for seat in range(pos.players):
+        if seat == me:
+            continue
+        crossed = drawn.seen[seat] | public
+        open_per_type = np.stack(
+            [(~crossed[:, kinds == k]).sum(axis=1) for k in range(len(TYPES))], axis=1)
+        ready |= (open_per_type == 1).all(axis=1)
+    return float(ready.mean())
 
 
 def make(name: str, game: Alibi, seat: Seat, rng: random.Random, **options: object) -> Bot:

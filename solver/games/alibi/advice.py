@@ -94,13 +94,14 @@ def information(answers: np.ndarray, box: np.ndarray) -> float:
 
 def best_questions(
     info: InformationSet, deduction: Deduction, samples: int = SAMPLES, seed: int = 0,
-    top: int = 3,
+    top: int = 3, drawn: Samples | None = None,
 ) -> list[Question]:
-    """The `top` questions with the highest expected information about the box."""
+    """The `top` questions with the highest expected information about the box, judged on
+    `drawn` (or on `samples` fresh posterior samples)."""
     pos = parse(info)
     game = info.make_game()
-    rng = random.Random(seed)
-    drawn = Samples(pos, deduction, samples, rng)
+    if drawn is None:
+        drawn = Samples(pos, deduction, samples, random.Random(seed))
     single = game.options["single_card_questions"] == "allowed"
     subjects, sets = [], set()
     for subject in listed_subjects(pos.deck, single):

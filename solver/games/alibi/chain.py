@@ -13,8 +13,15 @@ Each move is its own inverse (a rotation's inverse is the rotation of the revers
 with the same probability), so the proposal is symmetric; a move is accepted exactly when every
 known card and every answer still holds, so the uniform distribution over consistent histories
 is stationary. Answers are kept as running counts and a move rechecks only the answers that
-mention a card it touched. Irreducibility is not proven in general (swaps alone can be trapped,
-which is why rotations are included); tests compare the chain with exact counts on small games.
+mention a card it touched.
+
+Swaps alone mix badly once many answers are known: moving the box from one card to another can
+need a dozen cards to change together. So every `BLOCK_EVERY` steps a *block step* redraws up
+to `BLOCK` cards at once from their exact conditional distribution given all the other cards
+(the counting program of `counting`, run on the block alone): a Gibbs step, which keeps the
+uniform distribution too. Half the blocks are a type's box card, other cards of that type that
+may be in the box, and cards that share answers with them; the other half are random cards.
+Irreducibility is still not proven; tests compare the chain with exact counts on small games.
 """
 
 from __future__ import annotations
@@ -23,12 +30,17 @@ import random
 from collections import Counter, defaultdict
 from operator import itemgetter
 
-from solver.games.alibi.counting import _literals, _makes
+from solver.games.alibi.counting import Coordinates, Option, _literals, _makes, draw, layered
 from solver.games.alibi.model import place, world_from
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 
 STEPS = 40_000
+BLOCK = 10  # cards redrawn together by a block step
+BOX_BLOCK = 4  # of them, at most this many that may be the box card of the block's type
+BLOCK_EVERY = 2_000  # steps between block steps
+BLOCK_PATHS = 1_024  # cards with more trajectories stay out of blocks (listing them costs)
+LISTED = 512  # a card's trajectories are kept as a set up to this many
 RECORDS = 1_500
 BATCHES = 20
 
@@ -47,17 +59,16 @@ class HistoryChain:
         self._random = self.rng.random
         self.paths = [tuple(path) for path in start]
         n_cards = len(self.paths)
-        self._allow = [
-            [pos.allowed(c, e) for e in range(pos.last[c] + 1)] for c in range(n_cards)
-        ]
-        self._boxable = [pos.may_be_boxed(c) for c in range(n_cards)]
         self._answers = pos.answers
         self._of_card: dict[int, list[int]] = defaultdict(list)
         for k, answer in enumerate(self._answers):
             for c in answer.cards:
                 self._of_card[c].append(k)
-        self._paths_ok = [frozenset(pos.trajectories(c)) for c in range(n_cards)]
-        self._free = [c for c in range(n_cards) if len(self._paths_ok[c]) > 1]
+        counts = [pos.trajectory_count(c) for c in range(n_cards)]
+        self._paths_ok = [  # listed where that is cheap; beyond, checked step by step
+            frozenset(pos.trajectories(c)) if k <= LISTED else None for c, k in enumerate(counts)
+        ]
+        self._free = [c for c in range(n_cards) if counts[c] > 1]
         self._of_type = [[c for c in self._free if pos.kind[c] == k] for k in range(4)]
         self._boxed = [0] * 4
         for c, path in enumerate(self.paths):
@@ -65,21 +76,45 @@ class HistoryChain:
                 self._boxed[pos.kind[c]] = c
         self.records: list[tuple[Trajectory, ...]] = []
         self._tallies: dict[tuple[int, int | None], Counter] = {}
+        self._coordinates = Coordinates(pos)
+        self._option_cache: dict[int, list[Option]] = {}
+        self._blockable = [c for c in self._free if counts[c] <= BLOCK_PATHS]
+        self._candidates = [  # the cards of each type that may be in the box
+            [c for c in self._blockable if pos.kind[c] == k and pos.may_be_boxed(c)]
+            for k in range(4)
+        ]
+        self._near = [  # cards that share an answer with one of them, to make up the counts
+            sorted({c for box in self._candidates[k] for a in self._of_card.get(box, ())
+                    for c in self._answers[a].cards}
+                   & set(self._blockable) - set(self._candidates[k]))
+            for k in range(4)
+        ]
+        self._candidate_list = [c for c in range(n_cards) if pos.may_be_boxed(c)]
+        self.starts = 1
         self.accepted = self.proposed = 0
         self._run(steps)
 
-    # --- the chain -------------------------------------------------------------------------
-    def _ok(self, card: int, path: Trajectory, upto: range) -> bool:
-        box, me = self.pos.box, self.pos.me
-        if path[0] == box:
-            return self._boxable[card]
-        allow = self._allow[card]
-        for e in upto:
-            rule = allow[e]
-            if (path[e] not in rule) if rule is not None else path[e] in (me, box):
-                return False
-        return True
+    def restart(self, start: list[Trajectory], steps: int) -> None:
+        """Run on from another consistent history and pool the records: a second start in a
+        region of histories the run has not reached (see `world_set`)."""
+        self.paths = [tuple(path) for path in start]
+        for c, path in enumerate(self.paths):
+            if path[0] == self.pos.box:
+                self._boxed[self.pos.kind[c]] = c
+        self._tallies.clear()
+        self._run(steps)
+        self.starts += 1
 
+    def boxed_cards(self) -> set[int]:
+        """The cards some record puts in the box."""
+        return {c for c, path in enumerate(self.paths) if path[0] == self.pos.box} | {
+            c for record in self.records for c in self._in_box(record)
+        }
+
+    def _in_box(self, record: tuple[Trajectory, ...]) -> list[int]:
+        return [c for c in self._candidate_list if record[c][0] == self.pos.box]
+
+    # --- the chain -------------------------------------------------------------------------
     def _propose(self) -> dict[int, Trajectory] | None:
         """The changed trajectories of a random move, or None when the move does not apply."""
         paths, pos, free = self.paths, self.pos, self._free
@@ -139,9 +174,10 @@ class HistoryChain:
         self.proposed += 1
         if new is None:
             return
-        paths_ok = self._paths_ok  # the same test as `_ok`, by lookup
+        paths_ok = self._paths_ok
         for card, path in new.items():
-            if path not in paths_ok[card]:
+            listed = paths_ok[card]
+            if (path not in listed) if listed is not None else not self.pos.valid(card, path):
                 return
         touched = {k for card in new for k in self._of_card.get(card, ())}
         counted = self.pos.counted
@@ -154,19 +190,59 @@ class HistoryChain:
             )
             if delta:
                 return
+        self._move(new)
+
+    def _move(self, new: dict[int, Trajectory]) -> None:
         for card, path in new.items():
             self.paths[card] = path
             if path[0] == self.pos.box:
                 self._boxed[self.pos.kind[card]] = card
         self.accepted += 1
 
+    def _block(self) -> None:
+        """Redraw a few cards' trajectories from their exact conditional distribution given
+        all the others (a Gibbs step): uniform over the ways the block can fill the same hand
+        places, passes, box slot and answer counts. Half the blocks hold a type's box card and
+        others of its type, so the box can move where no swap of two cards could take it."""
+        rnd = self._random
+        if rnd() < 0.5:
+            kind = int(rnd() * 4)
+            boxed, candidates = self._boxed[kind], self._candidates[kind]
+            others = [c for c in candidates if c != boxed]
+            if boxed not in candidates or not others:
+                return
+            block = [boxed, *self.rng.sample(others, min(BOX_BLOCK - 1, len(others)))]
+            near = self._near[kind]
+            block += self.rng.sample(near, min(BLOCK - len(block), len(near)))
+        else:
+            pool = self._blockable
+            block = self.rng.sample(pool, min(BLOCK, len(pool)))
+        options = [self._options(c) for c in block]
+        targets = [0] * len(self._coordinates.targets)
+        for c in block:
+            for k in self._coordinates.of(c, self.paths[c]):
+                targets[k] += 1
+        program = layered(targets, options)
+        if program is None:  # too many ways to fill the block: leave it
+            return
+        self._move(dict(zip(block, draw(options, program[1], self.rng), strict=True)))
+
+    def _options(self, card: int) -> list[Option]:
+        if card not in self._option_cache:
+            self._option_cache[card] = self._coordinates.options(card)
+        return self._option_cache[card]
+
     def _run(self, steps: int) -> None:
         burn = steps // 5
-        for _ in range(burn):
+        for i in range(burn):
             self._step()
+            if i % BLOCK_EVERY == 0:
+                self._block()
         every = max(1, (steps - burn) // RECORDS)
         for i in range(steps - burn):
             self._step()
+            if i % BLOCK_EVERY == 0:
+                self._block()
             if i % every == 0:
                 self.records.append(tuple(self.paths))
 

@@ -26,39 +26,56 @@ MAX_STATES = 1_500
 within exact reach stay far below (about 600 at the first round with 4 players); the ones beyond
 it pass this bound within a few dozen milliseconds, so trying costs little."""
 
+MAX_OPTIONS = 20_000
+"""Give up before listing when the cards have more trajectories than this in all: such a
+position is far beyond exact reach (the first round with 4 players has about 600)."""
+
 State = tuple[int, ...]
 
 
-def features(pos: Position) -> tuple[list[int], list[list[tuple[Trajectory, tuple[int, ...]]]]]:
+Option = tuple[Trajectory, tuple[int, ...]]  # a trajectory and the coordinates it adds to
+
+
+class Coordinates:
+    """The targets every history must meet, and each trajectory's part in them: its deal seat
+    (or its type's box slot), each pass it makes, each answer it counts toward."""
+
+    def __init__(self, pos: Position) -> None:
+        self.pos = pos
+        n = pos.players
+        self.targets: list[int] = [*pos.sizes[0][0], 1, 1, 1, 1]
+        self._pass_at = {}
+        for r in range(1, pos.epoch + 1):
+            for p in range(n):
+                self._pass_at[(r, p)] = len(self.targets)
+                self.targets.append(pos.passes.get((r, p), (0, 0))[0])
+        self._first_answer = len(self.targets)
+        self.targets += [answer.value for answer in pos.answers]
+        self._member: dict[int, list[int]] = defaultdict(list)
+        for k, answer in enumerate(pos.answers):
+            for c in answer.cards:
+                self._member[c].append(k)
+
+    def of(self, card: int, path: Trajectory) -> tuple[int, ...]:
+        pos = self.pos
+        if path[0] == pos.box:
+            coords = [pos.players + pos.kind[card]]
+        else:
+            coords = [path[0]] + [self._pass_at[move] for move in pos.moves(path)]
+        coords += [
+            self._first_answer + k for k in self._member[card]
+            if pos.counted(pos.answers[k], path)
+        ]
+        return tuple(coords)
+
+    def options(self, card: int) -> list[Option]:
+        return [(path, self.of(card, path)) for path in self.pos.trajectories(card)]
+
+
+def features(pos: Position) -> tuple[list[int], list[list[Option]]]:
     """The targets, and for each card its allowed trajectories with the coordinates they add to."""
-    n, epoch = pos.players, pos.epoch
-    targets: list[int] = list(pos.sizes[0][0])
-    targets += [1] * 4
-    pass_at = {}
-    for r in range(1, epoch + 1):
-        for p in range(n):
-            pass_at[(r, p)] = len(targets)
-            targets.append(pos.passes.get((r, p), (0, 0))[0])
-    first_answer = len(targets)
-    targets += [answer.value for answer in pos.answers]
-    member: dict[int, list[int]] = defaultdict(list)
-    for k, answer in enumerate(pos.answers):
-        for c in answer.cards:
-            member[c].append(k)
-    options = []
-    for c in range(len(pos.ids)):
-        found = []
-        for path in pos.trajectories(c):
-            if path[0] == pos.box:
-                coords = [n + pos.kind[c]]
-            else:
-                coords = [path[0]] + [pass_at[move] for move in pos.moves(path)]
-            coords += [
-                first_answer + k for k in member[c] if pos.counted(pos.answers[k], path)
-            ]
-            found.append((path, tuple(coords)))
-        options.append(found)
-    return targets, options
+    coordinates = Coordinates(pos)
+    return coordinates.targets, [coordinates.options(c) for c in range(len(pos.ids))]
 
 
 class CountedHistories:
@@ -70,7 +87,7 @@ class CountedHistories:
         self,
         pos: Position,
         model: Model,
-        options: list[list[tuple[Trajectory, tuple[int, ...]]]],
+        options: list[list[Option]],
         layers: list[dict[State, int]],
         back: list[dict[State, int]],
         steps: list[Callable[[State], list[int]]],
@@ -130,17 +147,7 @@ class CountedHistories:
         return self._tallies[key]
 
     def sample_paths(self, rng: random.Random) -> list[Trajectory]:
-        state, paths = self._start, []
-        for i, found in enumerate(self.options):
-            after = [self._back[i + 1].get(_minus(state, coords), 0) for _, coords in found]
-            pick = rng.randrange(sum(after))
-            chosen = 0
-            while pick >= after[chosen]:
-                pick -= after[chosen]
-                chosen += 1
-            paths.append(found[chosen][0])
-            state = _minus(state, found[chosen][1])
-        return paths
+        return draw(self.options, self._back, rng)
 
     def sample(self, n: int, rng: random.Random) -> list[World]:
         return [world_from(self.pos, self.sample_paths(rng), self.model) for _ in range(n)]
@@ -205,7 +212,26 @@ def count_histories(
     of answer whatever the machine's load; `seconds` adds a wall-clock bound for callers that
     prefer speed to reproducibility.
     """
+    if sum(pos.trajectory_count(c) for c in range(len(pos.ids))) > MAX_OPTIONS:
+        return None
     targets, options = features(pos)
+    program = layered(targets, options, max_states, seconds)
+    if program is None:
+        return None
+    return CountedHistories(pos, model, options, *program)
+
+
+Program = tuple[list[dict[State, int]], list[dict[State, int]], list[Callable[[State], list[int]]]]
+
+
+def layered(
+    targets: list[int], options: list[list[Option]], max_states: int = MAX_STATES,
+    seconds: float | None = None,
+) -> Program | None:
+    """The dynamic program choosing one option per card so that the coordinates they add to
+    sum to `targets`: forward layers (ways to reach each state), backward counts (ways to
+    finish from it) and each card's option filter; None when it outgrows its bounds or
+    nothing meets the targets."""
     deadline = float("inf") if seconds is None else time.perf_counter() + seconds
     width = len(targets)
     hi = [[0] * width for _ in range(len(options) + 1)]
@@ -245,7 +271,24 @@ def count_histories(
                 back[i][state] = ways
     if not back[0]:
         return None
-    return CountedHistories(pos, model, options, layers, back, steps)
+    return layers, back, steps
+
+
+def draw(options: list[list[Option]], back: list[dict[State, int]], rng: random.Random
+         ) -> list[Trajectory]:
+    """One choice of trajectory per card, uniform over those meeting the targets: each card
+    takes an option with probability proportional to the ways to finish after it."""
+    state, paths = next(iter(back[0])), []
+    for i, found in enumerate(options):
+        after = [back[i + 1].get(_minus(state, coords), 0) for _, coords in found]
+        pick = rng.randrange(sum(after))
+        chosen = 0
+        while pick >= after[chosen]:
+            pick -= after[chosen]
+            chosen += 1
+        paths.append(found[chosen][0])
+        state = _minus(state, found[chosen][1])
+    return paths
 
 
 def _stepper(

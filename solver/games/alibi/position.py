@@ -10,6 +10,8 @@ the same thing, and the rules' prior makes each equally likely (rules/alibi.md, 
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -91,9 +93,50 @@ class Position:
             return len(trajectory) > answer.epoch and trajectory[answer.epoch] == answer.target
         return answer.target in trajectory[: answer.epoch + 1]
 
+    @cached_property
+    def forced(self) -> dict[tuple[int, int], bool]:
+        """Passes that leave no choice, by (round, giver): True when the giver's whole hand
+        goes (a short hand), False when nothing goes (an empty one)."""
+        laid: dict[tuple[int, int], int] = defaultdict(int)  # (epoch, seat): cards laid
+        for seat, e, _ in self.laid_by.values():
+            laid[(e, seat)] += 1
+        found = {}
+        for r in range(1, self.epoch + 1):
+            for p in range(self.players):
+                held = self.sizes[r - 1][0][p] - laid[(r - 1, p)]
+                count = self.passes.get((r, p), (0, 0))[0]
+                if count in (0, held):
+                    found[(r, p)] = count > 0
+        return found
+
+    def steps(self, card: int, epoch: int, before: int | None) -> list[int]:
+        """Where `card` may be at `epoch` when it was at `before` (None at the deal): allowed
+        by my knowledge, and reachable by staying or being passed left."""
+        if before is None:
+            options: Iterable[int] = range(self.players)
+        else:
+            forced = self.forced.get((epoch, before))
+            left = (before + 1) % self.players
+            options = (before, left) if forced is None else (left if forced else before,)
+        allowed = self.allowed(card, epoch)
+        if allowed is None:
+            return [loc for loc in options if loc != self.me]
+        return [loc for loc in options if loc in allowed]
+
+    def trajectory_count(self, card: int) -> int:
+        """How many trajectories `trajectories(card)` would list, without listing them."""
+        ways = dict.fromkeys(self.steps(card, 0, None), 1)
+        for e in range(1, self.last[card] + 1):
+            after: dict[int, int] = defaultdict(int)
+            for loc, count in ways.items():
+                for nxt in self.steps(card, e, loc):
+                    after[nxt] += count
+            ways = after
+        return sum(ways.values()) + self.may_be_boxed(card)
+
     def trajectories(self, card: int) -> list[Trajectory]:
         """Every trajectory of `card` allowed by my knowledge and the passing rule."""
-        n, found = self.players, []
+        found = []
         if self.may_be_boxed(card):
             found.append((self.box,) * (self.last[card] + 1))
 
@@ -102,14 +145,24 @@ class Position:
             if e > self.last[card]:
                 found.append(tuple(prefix))
                 return
-            options = range(n) if e == 0 else (prefix[-1], (prefix[-1] + 1) % n)
-            allowed = self.allowed(card, e)
-            for loc in options:
-                if (loc in allowed) if allowed is not None else loc != self.me:
-                    extend([*prefix, loc])
+            for loc in self.steps(card, e, prefix[-1] if prefix else None):
+                extend([*prefix, loc])
 
         extend([])
         return found
+
+    def valid(self, card: int, path: Trajectory) -> bool:
+        """Whether `path` is one of `trajectories(card)`, checked without listing them."""
+        if len(path) != self.last[card] + 1:
+            return False
+        if path[0] == self.box:
+            return all(loc == self.box for loc in path) and self.may_be_boxed(card)
+        before = None
+        for e, loc in enumerate(path):
+            if loc not in self.steps(card, e, before):
+                return False
+            before = loc
+        return True
 
     def moves(self, trajectory: Trajectory) -> list[tuple[int, int]]:
         """The passes a trajectory makes: (round, giver) for each step to the left."""
