@@ -84,10 +84,11 @@ def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryCha
     assert start is not None, "deduce checks consistency first"
     chain = HistoryChain(pos, model, paths_of(pos, start))
     for _ in range(MAX_RESTARTS):
+        reached = chain.boxed_cards()
         missed = [
             compiled.literal[(box_var(TYPES[pos.kind[c]]), pos.ids[c])]
             for c in range(len(pos.ids))
-            if pos.may_be_boxed(c) and c not in chain.boxed_cards()
+            if pos.may_be_boxed(c) and c not in reached
         ]
         world = compiled.solve(None, [compiled.guard(missed)])[0] if missed else None
         if world is None:

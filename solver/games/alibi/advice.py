@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engines import InformationSet
+from engines import InformationSet, Observation
 from engines.alibi import SCOPES, TYPES, Ask, Subject
 from engines.alibi.questions import listed_subjects, question_words
 from solver.deduction import Deduction
@@ -195,8 +195,34 @@ def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
 
 
 def _because(deduction: Deduction, fact: Fact, text: str, score: float) -> Hint:
-    reasons = tuple(deduction.describe(deduction.explain(fact)))
+    info = deduction.info
+    reasons = tuple(deduction.describe([info.observations[i] for i in explain(deduction, fact)]))
     return Hint(text, fact, 1.0, reasons, "certain", score)
+
+
+_EXPLAINED: dict[tuple, tuple[tuple[Observation, ...], list[int]]] = {}
+EXPLAINED_KEPT = 4_096
+
+
+def explain(deduction: Deduction, fact: Fact) -> list[int]:
+    """`deduction.explain_sources(fact)`, remembered from an earlier position of the same game.
+
+    A hint refresh follows every new observation, and most certainties were explained the
+    time before. An explanation found when the observations were a prefix of today's still
+    holds: its observations still force the fact, and it is still minimal, because dropping
+    one of them left a consistent history of the epochs then, and the rules alone extend any
+    such history to later epochs (a card may always stay where it is).
+    """
+    info = deduction.info
+    key = (info.game, info.options, info.seat, fact)
+    known = _EXPLAINED.get(key)
+    if known is not None and info.observations[: len(known[0])] == known[0]:
+        return known[1]
+    core = deduction.explain_sources(fact)
+    if len(_EXPLAINED) >= EXPLAINED_KEPT:
+        _EXPLAINED.clear()
+    _EXPLAINED[key] = (info.observations, core)
+    return core
 
 
 def _box_odds(pos: Position, deduction: Deduction) -> list[Hint]:

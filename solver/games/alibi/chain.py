@@ -225,7 +225,8 @@ class HistoryChain:
         program = layered(targets, options)
         if program is None:  # too many ways to fill the block: leave it
             return
-        self._move(dict(zip(block, draw(options, program[1], self.rng), strict=True)))
+        compact, _, back, _ = program
+        self._move(dict(zip(block, draw(compact, back, self.rng), strict=True)))
 
     def _options(self, card: int) -> list[Option]:
         if card not in self._option_cache:

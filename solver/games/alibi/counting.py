@@ -90,7 +90,7 @@ class CountedHistories:
         options: list[list[Option]],
         layers: list[dict[State, int]],
         back: list[dict[State, int]],
-        steps: list[Callable[[State], list[int]]],
+        moves: list[dict[State, list[tuple[int, State]]]],
     ) -> None:
         self.pos, self.model, self.options = pos, model, options
         self._back = back
@@ -104,8 +104,8 @@ class CountedHistories:
             for state, ways in layers[i].items():
                 if state not in back[i]:
                     continue
-                for j in steps[i](state):
-                    after = nxt.get(_minus(state, found[j][1]))
+                for j, then in moves[i][state]:
+                    after = nxt.get(then)
                     if after:
                         counts[j] += ways * after
             self.weights.append(counts)
@@ -214,14 +214,18 @@ def count_histories(
     """
     if sum(pos.trajectory_count(c) for c in range(len(pos.ids))) > MAX_OPTIONS:
         return None
-    targets, options = features(pos)
-    program = layered(targets, options, max_states, seconds)
+    program = layered(*features(pos), max_states, seconds)
     if program is None:
         return None
-    return CountedHistories(pos, model, options, *program)
+    return CountedHistories(pos, model, *program)
 
 
-Program = tuple[list[dict[State, int]], list[dict[State, int]], list[Callable[[State], list[int]]]]
+Program = tuple[
+    list[list[Option]],  # the options, over the coordinates that matter
+    list[dict[State, int]],  # forward: ways to reach each state
+    list[dict[State, int]],  # backward: ways to finish from each state
+    list[dict[State, list[tuple[int, State]]]],  # per card and state: option, next state
+]
 
 
 def layered(
@@ -229,49 +233,61 @@ def layered(
     seconds: float | None = None,
 ) -> Program | None:
     """The dynamic program choosing one option per card so that the coordinates they add to
-    sum to `targets`: forward layers (ways to reach each state), backward counts (ways to
-    finish from it) and each card's option filter; None when it outgrows its bounds or
-    nothing meets the targets."""
+    sum to `targets`, or None when it outgrows its bounds or nothing meets the targets.
+
+    Coordinates no option touches are dropped first, so the options come back renumbered."""
     deadline = float("inf") if seconds is None else time.perf_counter() + seconds
+    if not all(options):
+        return None  # a card with nowhere to be
+    used = sorted({k for found in options for _, coords in found for k in coords})
+    if any(target and k not in used for k, target in enumerate(targets)):
+        return None  # a target no card can meet
+    compact = {k: i for i, k in enumerate(used)}  # only coordinates some option touches
+    targets = [targets[k] for k in used]
+    options = [[(path, tuple(compact[k] for k in coords)) for path, coords in found]
+               for found in options]
     width = len(targets)
     hi = [[0] * width for _ in range(len(options) + 1)]
     lo = [[0] * width for _ in range(len(options) + 1)]
     for i in range(len(options) - 1, -1, -1):
         touched = [set(coords) for _, coords in options[i]]
-        for k in range(width):
-            inside = [k in t for t in touched]
-            hi[i][k] = hi[i + 1][k] + any(inside)
-            lo[i][k] = lo[i + 1][k] + all(inside)
+        some, every = set().union(*touched), set.intersection(*touched)
+        hi[i] = [h + (k in some) for k, h in enumerate(hi[i + 1])]
+        lo[i] = [low + (k in every) for k, low in enumerate(lo[i + 1])]
     steps = [
         _stepper(found, lo[i + 1], hi[i + 1]) for i, found in enumerate(options)
     ]
     layers: list[dict[State, int]] = [{tuple(targets): 1}]
+    moves: list[dict[State, list[tuple[int, State]]]] = []  # per layer: option, next state
     for i, found in enumerate(options):
         step = steps[i]
         layer: dict[State, int] = defaultdict(int)
+        moved: dict[State, list[tuple[int, State]]] = {}
         for done, (state, ways) in enumerate(layers[-1].items()):
             if done % 32 == 31 and (
                 len(layer) > max_states or time.perf_counter() > deadline
             ):
                 return None  # give up as soon as the layer outgrows its bounds
-            for j in step(state):
-                layer[_minus(state, found[j][1])] += ways
+            moved[state] = [(j, _minus(state, found[j][1])) for j in step(state)]
+            for _, then in moved[state]:
+                layer[then] += ways
         if len(layer) > max_states or time.perf_counter() > deadline:
             return None
         layers.append(dict(layer))
+        moves.append(moved)
     zero = (0,) * width
     back: list[dict[State, int]] = [{} for _ in layers]
     back[-1] = {zero: 1} if zero in layers[-1] else {}
     for i in range(len(options) - 1, -1, -1):
-        nxt, found, step = back[i + 1], options[i], steps[i]
+        nxt = back[i + 1]
         back[i] = {}
-        for state in layers[i]:
-            ways = sum(nxt.get(_minus(state, found[j][1]), 0) for j in step(state))
+        for state, moved in moves[i].items():
+            ways = sum(nxt.get(then, 0) for _, then in moved)
             if ways:
                 back[i][state] = ways
     if not back[0]:
         return None
-    return layers, back, steps
+    return options, layers, back, moves
 
 
 def draw(options: list[list[Option]], back: list[dict[State, int]], rng: random.Random

@@ -86,6 +86,8 @@ def _observed(pos: Position, model: Model) -> list[Clause | Count]:
     found: list[Clause | Count] = []
     for (card, e), (loc, source) in sorted(pos.known.items()):
         found.append(member(at_var(ids[card], e), [loc], source))
+    for card, e, loc, source in pos.known_again:
+        found.append(member(at_var(ids[card], e), [loc], source))
     mine = [card for (card, e), (loc, _) in pos.known.items() if e == 0 and loc == pos.me]
     found.append(
         Count(tuple(Lit(at_var(card, 0), pos.me) for card in ids), "==", len(mine), pos.deal_source)

@@ -46,12 +46,22 @@ class Position:
     last: list[int] = field(default_factory=list)  # last epoch each card is in play
     laid_by: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # card: seat, epoch, src
     known: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # (c, e): loc, src
+    known_again: list[tuple[int, int, int, int]] = field(default_factory=list)  # c, e, loc, src
     mine: list[set[int]] = field(default_factory=list)  # my hand at each epoch
     sizes: dict[int, tuple[tuple[int, ...], int]] = field(default_factory=dict)  # e: sizes, src
     passes: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # r, giver: k, src
     deal_source: int = 0
     answers: list[Answer] = field(default_factory=list)
     box_seen: tuple[tuple[int, ...], int] | None = None  # the opened box, and its observation
+
+    def learn(self, card: int, epoch: int, loc: int, source: int) -> None:
+        """Record that observation `source` shows `card` at `loc` in `epoch`. The first
+        observation to show it keeps it in `known`; later ones go to `known_again`, so each
+        observation keeps its own constraint however many observations follow it."""
+        if (card, epoch) in self.known:
+            self.known_again.append((card, epoch, loc, source))
+        else:
+            self.known[(card, epoch)] = (loc, source)
 
     @property
     def box(self) -> int:
@@ -205,7 +215,7 @@ def parse(info: InformationSet) -> Position:
             pos.deal_source = i
             hand |= set(cards)
             for card in cards:
-                pos.known[(card, 0)] = (me, i)
+                pos.learn(card, 0, me, i)
         elif kind == "hands":
             close(obs["round"])
             pos.sizes[obs["round"]] = (tuple(obs["sizes"]), i)
@@ -213,7 +223,7 @@ def parse(info: InformationSet) -> Position:
             for card in cards:
                 pos.laid_by[card] = (obs["seat"], current, i)
                 pos.last[card] = current
-                pos.known[(card, current)] = (obs["seat"], i)
+                pos.learn(card, current, obs["seat"], i)
             if obs["seat"] == me:
                 hand -= set(cards)
                 laid_by_me |= set(cards)
@@ -222,8 +232,8 @@ def parse(info: InformationSet) -> Position:
             close(r)
             pos.passes[(r, giver)] = (obs["count"], i)
             for card in cards:
-                pos.known[(card, r - 1)] = (giver, i)
-                pos.known[(card, r)] = (receiver, i)
+                pos.learn(card, r - 1, giver, i)
+                pos.learn(card, r, receiver, i)
             if giver == me:
                 hand -= set(cards)
             if receiver == me:
