@@ -148,12 +148,13 @@ def box_group(pos: Position, group: str) -> Fact:
 
 
 def facts(pos: Position) -> list[Fact]:
-    """InBox for every card, Holds now for every seat and card in play, the box's groups."""
+    """InBox for every card, Holds now for every seat and card in a hand or the box (a card
+    laid in a set is held by nobody), the box's groups."""
     found = [in_box(pos, c) for c in range(len(pos.ids))]
     found += [
         holds(pos, p, c)
         for c in range(len(pos.ids))
-        if pos.alive(c, pos.epoch)
+        if c not in pos.laid_by
         for p in range(pos.players)
     ]
     return found + [box_group(pos, group) for group in pos.deck.groups]

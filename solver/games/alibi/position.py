@@ -93,6 +93,8 @@ class Position:
         return None
 
     def may_be_boxed(self, card: int) -> bool:
+        if self.box_seen is not None:
+            return card in self.box_seen[0]
         return card not in self.laid_by and all(
             self.allowed(card, e) is None for e in range(self.last[card] + 1)
         )
@@ -122,6 +124,8 @@ class Position:
     def steps(self, card: int, epoch: int, before: int | None) -> list[int]:
         """Where `card` may be at `epoch` when it was at `before` (None at the deal): allowed
         by my knowledge, and reachable by staying or being passed left."""
+        if self.box_seen is not None and card in self.box_seen[0]:
+            return []  # it was in the box all along
         if before is None:
             options: Iterable[int] = range(self.players)
         else:
