@@ -45,10 +45,20 @@ def _game(args: argparse.Namespace) -> Game:
 
 def _add_game_options(command: argparse.ArgumentParser) -> None:
     """The switches that configure the game: --players and repeatable -o KEY=VALUE."""
-    command.add_argument("--players", type=int, default=None,
-                         help="players, for games with a choice (same as -o players=N)")
-    command.add_argument("-o", "--option", type=_option, action="append", default=[],
-                         help="a game option, e.g. -o target=5 (repeatable; see `sleuth games`)")
+    command.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="players, for games with a choice (same as -o players=N)",
+    )
+    command.add_argument(
+        "-o",
+        "--option",
+        type=_option,
+        action="append",
+        default=[],
+        help="a game option, e.g. -o target=5 (repeatable; see `sleuth games`)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -78,13 +88,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena = commands.add_parser("arena", help="a tournament between bots, with a results table")
     arena.add_argument("game", help=game_help)
-    arena.add_argument("--bots", required=True, help="one bot per seat, e.g. solver,heuristic")
+    arena.add_argument(
+        "--bots",
+        required=True,
+        nargs="+",
+        help="one bot per seat, e.g. solver,heuristic or solver heuristic",
+    )
     arena.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     arena.add_argument("--workers", type=int, default=2, help="parallel processes (default 2)")
     arena.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
     arena.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
-    arena.add_argument("--time-budget", type=float, default=None,
-                       help="seconds per solver-bot move")
+    arena.add_argument(
+        "--time-budget", type=float, default=None, help="seconds per solver-bot move"
+    )
     _add_game_options(arena)
     return parser
 
@@ -113,9 +129,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.games < 1 or args.workers < 1:
                 raise ConfigError("--games and --workers must be at least 1")
             game = _game(args)
-            bots = [name.strip() for name in args.bots.split(",")]
-            run_arena(console, game, bots, args.games, args.workers, args.seed,
-                      not args.no_rotate, args.time_budget)
+            bots = [name.strip() for arg in args.bots for name in arg.split(",")]
+            run_arena(
+                console,
+                game,
+                bots,
+                args.games,
+                args.workers,
+                args.seed,
+                not args.no_rotate,
+                args.time_budget,
+            )
     except SleuthError as error:
         print(f"sleuth: error: {error}", file=sys.stderr)
         return 2

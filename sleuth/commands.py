@@ -45,13 +45,21 @@ def safe_hints(info: InformationSet, limit: int) -> list[solver.Hint]:
 
 
 def demo(console: Console, game: Game, seed: int, hint_count: int, time_budget: float) -> None:
-    """Solver bots play one whole game; each turn shows the mover's hints, the move, the result."""
+    """Solver bots play one whole game; each turn shows the mover's hints, the move, the result.
+
+    Routine decisions (as the game's view says) show the move alone. With two seats the board
+    is drawn after every move; with more, only as the first seat sees it after its own turns,
+    once a round, so that the screen shows the game rather than many copies of the board.
+    """
     bots = {
         seat: opponents.make("solver", game, seat, seed=seed * 10 + k, time_budget=time_budget)
         for k, seat in enumerate(game.seats)
     }
+    narrator = game.seats[0] if len(game.seats) > 2 else None
     state = game.new_game(seed=seed)
     console.print(Rule(f"{game.metadata.title}: solver bots, seed {seed}"))
+    if narrator is not None:
+        console.print(f"The board is drawn as {seat_name(narrator)} sees it, after its turns.")
     if (legend := views.legend(game)) is not None:
         console.print(legend)
     told = len(state.public_observations())
@@ -62,7 +70,8 @@ def demo(console: Console, game: Game, seed: int, hint_count: int, time_budget: 
         step += 1
         mover = state.to_move
         info = state.information_set(mover)
-        found = safe_hints(info, hint_count)
+        routine = views.routine(game, state.legal_actions())
+        found = [] if routine else safe_hints(info, hint_count)
         action = bots[mover].act(info)
         state.apply(action)
         console.print(Rule(f"{step}. {seat_name(mover)}: {action}", align="left", style="cyan"))
@@ -74,6 +83,8 @@ def demo(console: Console, game: Game, seed: int, hint_count: int, time_budget: 
         if found:
             console.print(f"  what {seat_name(mover)} knew before moving:", style="dim")
             console.print(views.hints(found, hint_count))
+        if routine or narrator not in (None, mover):
+            continue
         after = state.information_set(mover)
         view = (views.heat_map(game, after) if found else None) or views.position(game, after)
         if view is not None:
@@ -100,7 +111,12 @@ def run_arena(
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(f"{game.name}: {' vs '.join(bots)}", total=games)
         result = opponents.arena(
-            game, lineup, games=games, workers=workers, seed=seed, rotate=rotate,
+            game,
+            lineup,
+            games=games,
+            workers=workers,
+            seed=seed,
+            rotate=rotate,
             progress=lambda done: progress.update(task, completed=done),
         )
     console.print(views.arena_table(result))

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.columns import Columns
 from rich.console import Console
 from rich.text import Text
 
 import opponents
-from engines import Game, IllegalAction, InvalidAction, Seat
+from engines import Action, Game, IllegalAction, InvalidAction, Seat
 from sleuth import views
 from sleuth.commands import safe_hints, seat_name
 
-HELP = (
-    "Type a move as listed (for example `lay t3 left flip`), or its number.\n"
-    "  hint   what can be deduced now, and the best moves\n"
-    "  moves  list the legal moves again\n"
-    "  quit   leave the game"
-)
+LONG_LIST = 40
+"""Above this many legal moves, play shows what to type instead of numbering every move."""
+EXAMPLES = 3
+
+
+def _help(legal: Sequence[Action]) -> str:
+    return (
+        f"Type a move (for example `{legal[0]}`), or its number in the list.\n"
+        "  hint       what can be deduced now, and the best moves\n"
+        "  moves      the legal moves again (`moves all`: every listed move, numbered)\n"
+        "  quit       leave the game"
+    )
 
 
 def play(console: Console, game: Game, seat: Seat, bot: str, seed: int | None) -> int:
@@ -42,7 +50,7 @@ def play(console: Console, game: Game, seat: Seat, bot: str, seed: int | None) -
         if (view := views.position(game, info)) is not None:
             console.print(view)
         legal = state.legal_actions()
-        _list_moves(console, legal)
+        _show_moves(console, game, legal)
         while True:
             try:
                 text = console.input(f"[bold]{seat_name(seat)}>[/bold] ").strip()
@@ -54,8 +62,10 @@ def play(console: Console, game: Game, seat: Seat, bot: str, seed: int | None) -
                 console.print("bye")
                 return 0
             if command in ("help", "?", ""):
-                console.print(HELP)
+                console.print(_help(legal))
             elif command in ("moves", "m"):
+                _show_moves(console, game, legal)
+            elif command in ("moves all", "m all"):
                 _list_moves(console, legal)
             elif command in ("hint", "hints", "h"):
                 found = safe_hints(info, 8)
@@ -85,5 +95,49 @@ def play(console: Console, game: Game, seat: Seat, bot: str, seed: int | None) -
     return 0
 
 
-def _list_moves(console: Console, legal: list) -> None:
+def _show_moves(console: Console, game: Game, legal: Sequence[Action]) -> None:
+    """Every move numbered when they are few; otherwise what to type, with examples."""
+    if len(legal) <= LONG_LIST:
+        _list_moves(console, legal)
+        return
+    console.print(_summary(legal))
+    if (syntax := views.moves_help(game, legal)) is not None:
+        console.print(syntax)
+
+
+def _list_moves(console: Console, legal: Sequence[Action]) -> None:
     console.print(Columns([Text(f"{k}. {a}") for k, a in enumerate(legal, 1)], padding=(0, 3)))
+
+
+def _summary(legal: Sequence[Action]) -> Text:
+    """Per kind of move (its first word): how many are listed, and examples to copy."""
+    kinds: dict[str, list[Action]] = {}
+    for action in legal:
+        kinds.setdefault(str(action).split()[0], []).append(action)
+    text = Text()
+    for verb, actions in kinds.items():
+        text.append(verb, "bold")
+        text.append(f" ({len(actions)} listed), for example:\n")
+        for action in _examples(actions, EXAMPLES):
+            text.append(f"  {action}\n")
+    text.rstrip()
+    return text
+
+
+def _examples(actions: Sequence[Action], count: int) -> list[Action]:
+    """Up to `count` actions that differ in shape where they can (`ask 1 hand type:suspect`
+    and `ask 1 hand cards:...` differ in the keys before ':'), else spread over the list."""
+    shapes: dict[tuple[str, ...], Action] = {}
+    for action in actions:
+        words = str(action).split()
+        shapes.setdefault(tuple(word.partition(":")[0] for word in words if ":" in word), action)
+    picked = _spread(list(shapes.values()), count)
+    others = [action for action in _spread(actions, count) if action not in picked]
+    return picked + others[: count - len(picked)]
+
+
+def _spread(items: Sequence[Action], count: int) -> list[Action]:
+    """`count` items evenly spaced over `items`, first and last included."""
+    if len(items) <= count:
+        return list(items)
+    return [items[round(k * (len(items) - 1) / (count - 1))] for k in range(count)]

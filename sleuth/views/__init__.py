@@ -1,11 +1,14 @@
 """How positions, hints and results look in the terminal (the only place rich is used).
 
 Each game may have a module here with `render(game, info)` (the public position a seat sees)
-and optionally `legend()`; `_MODULES` lists them.
+and optionally `heat_map(game, info, deduction)`, `legend()`, `moves_help(game, legal)` (the
+notation to type, for games whose moves are too many to list) and `routine(game, legal)`
+(whether a decision is too small to narrate with hints); `_MODULES` lists them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import import_module
 from types import ModuleType
 
@@ -14,11 +17,20 @@ from rich.table import Table
 from rich.text import Text
 
 import solver
-from engines import Game, InformationSet
+from engines import Action, Game, InformationSet
 from opponents import ArenaResult
 from solver import Hint
 
-_MODULES = {"blue-lion": "sleuth.views.blue_lion", "noir": "sleuth.views.noir"}
+_MODULES = {
+    "alibi": "sleuth.views.alibi",
+    "blue-lion": "sleuth.views.blue_lion",
+    "noir": "sleuth.views.noir",
+}
+
+REASONS = 3
+"""Reasons shown per hint: an explanation can cite a dozen observations (a whole deal, every
+pass), and the first few say why well enough on a screen."""
+REASON_WIDTH = 150
 
 
 def _module(game: Game) -> ModuleType | None:
@@ -49,22 +61,55 @@ def legend(game: Game) -> RenderableType | None:
     return getattr(module, "legend", lambda: None)() if module else None
 
 
+def moves_help(game: Game, legal: Sequence[Action]) -> RenderableType | None:
+    """How to type moves in `game`, beyond the examples taken from the legal list, if its view
+    says."""
+    module = _module(game)
+    helper = getattr(module, "moves_help", None) if module else None
+    return None if helper is None else helper(game, legal)
+
+
+def routine(game: Game, legal: Sequence[Action]) -> bool:
+    """Whether the decision among `legal` is routine (Alibi's passes): the demo shows the move
+    alone, since hints before it would repeat the mover's previous turn and cost time."""
+    module = _module(game)
+    check = getattr(module, "routine", None) if module else None
+    return False if check is None else check(game, legal)
+
+
 def hints(found: list[Hint], limit: int) -> Table:
     table = Table(show_header=False, box=None, padding=(0, 1))
     for hint in found[:limit]:
         row = Text(f"• {hint.text}")
         if hint.because:
-            row.append(f"\n  because: {'; '.join(hint.because)}", style="dim")
+            row.append(f"\n  because: {_reasons(hint.because)}", style="dim")
         table.add_row(row)
     return table
 
 
+def _reasons(because: Sequence[str]) -> str:
+    shown = [
+        reason if len(reason) <= REASON_WIDTH else reason[: REASON_WIDTH - 1] + "…"
+        for reason in because[:REASONS]
+    ]
+    more = len(because) - REASONS
+    return "; ".join(shown) + (f"; and {more} more observations" if more > 0 else "")
+
+
 def arena_table(result: ArenaResult) -> Table:
     table = Table(title=f"{result.game}: {result.games} games")
-    for column in ("bot", "wins", "win rate", "95% interval", "mean points", "move median",
-                   "move p95"):
-        table.add_column(column, justify="left" if column == "bot" else "right",
-                         no_wrap=column == "bot")
+    for column in (
+        "bot",
+        "wins",
+        "win rate",
+        "95% interval",
+        "mean points",
+        "move median",
+        "move p95",
+    ):
+        table.add_column(
+            column, justify="left" if column == "bot" else "right", no_wrap=column == "bot"
+        )
     for k, name in enumerate(result.lineup):
         low, high = result.interval(k)
         table.add_row(

@@ -1,0 +1,197 @@
+"""Alibi in the terminal: the notepad a person keeps, one row per group of three cards.
+
+Cards are shown by the names typed at the prompt: a group (`studio`) and its three details
+(`back-stage`), so the card is `studio-back-stage`. The notepad marks what the seat knows
+without deduction; the heat map puts the solver's chance of each card being in the box on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from engines import Action, InformationSet
+from engines.alibi import TYPES, Alibi, Pass, Solution
+from opponents.games.alibi import crossed_off
+from solver import Deduction
+from solver.hints import percent
+
+Cell = tuple[str, str]  # a card's mark and its style
+
+MARKS = (
+    ("H", "bold green", "in your hand"),
+    ("h", "green", "you held it"),
+    ("L2", "cyan", "laid by player 2"),
+    ("x", "yellow", "answered 'all of them'"),
+)
+CARD_NAMES = "a card is GROUP-DETAIL as in the notepad: studio-back-stage, slim-slant-noon"
+KEY = "H in hand · h held · L# laid by player # · x answered 'all of them'"
+
+
+@dataclass
+class Notepad:
+    """What one seat has written down: its hand, the cards it held, sets laid, the public state."""
+
+    hand: set[str] = field(default_factory=set)
+    held: set[str] = field(default_factory=set)
+    laid_by: dict[str, int] = field(default_factory=dict)
+    crossed: set[str] = field(default_factory=set)
+    box: set[str] = field(default_factory=set)  # once the game is over
+    round: int = 1
+    sizes: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+
+
+def notepad(info: InformationSet) -> Notepad:
+    """The notepad of `info`'s seat, read off its observations in order."""
+    pad = Notepad(crossed=crossed_off(info))
+    for obs in info.observations:
+        cards = set(obs.get("cards") or ())
+        if obs.kind == "seating":
+            pad.points = [0] * obs["players"]
+        elif obs.kind == "deal" or (obs.kind == "pass" and obs["receiver"] == info.seat):
+            pad.hand |= cards
+            pad.held |= cards
+        elif obs.kind == "pass" and obs["giver"] == info.seat:
+            pad.hand -= cards
+        elif obs.kind == "hands":
+            pad.round, pad.sizes = obs["round"] + 1, list(obs["sizes"])
+        elif obs.kind == "lay":
+            pad.hand -= cards
+            pad.laid_by.update(dict.fromkeys(cards, obs["seat"]))
+            pad.sizes[obs["seat"]] -= 3
+            pad.points[obs["seat"]] += obs["points"]
+        elif obs.kind == "box":
+            pad.box = cards
+    return pad
+
+
+def _mark(pad: Notepad, card: str) -> Cell:
+    """The strongest thing the notepad says about `card` (nothing: it may be in the box)."""
+    if card in pad.box:
+        return "BOX", "bold white on red"
+    if card in pad.hand:
+        return "H", "bold green"
+    if card in pad.laid_by:
+        return f"L{pad.laid_by[card]}", "cyan"
+    if card in pad.held:
+        return "h", "green"
+    if card in pad.crossed:
+        return "x", "yellow"
+    return "", ""
+
+
+def _public_line(pad: Notepad, seat: int) -> Text:
+    sizes = " ".join(f"{s}:{n}" for s, n in enumerate(pad.sizes))
+    points = " ".join(f"{s}:{p}" for s, p in enumerate(pad.points))
+    return Text.assemble(
+        (f"player {seat}, round {pad.round}", "bold"),
+        f" · cards {sizes} · set points {points}",
+    )
+
+
+def _grid(game: Alibi, cell: Callable[[str], Cell], heading: Callable[[str], str]) -> Table:
+    """The 78 cards: per type a heading row, then a row per group with its three details, each
+    detail after the mark `cell` gives it; cards with no mark are the open ones."""
+    deck = game.deck
+    table = Table(show_header=False, box=None, padding=(0, 1, 0, 0))
+    table.add_column(no_wrap=True)
+    for _ in range(3):
+        table.add_column(no_wrap=True, justify="right", min_width=4)
+        table.add_column(no_wrap=True)
+    for kind in TYPES:
+        table.add_row(Text(kind.upper(), "bold underline"), "", Text(heading(kind), "dim"))
+        for group in deck.groups:
+            if deck.type_of_group(group) != kind:
+                continue
+            row: list[Text] = [Text(group, "bold")]
+            for card in deck.of_group(group):
+                mark, style = cell(card)
+                row.append(Text(mark, style))
+                row.append(Text(deck.by_id[card].detail, "dim" if mark else "bold"))
+            table.add_row(*row)
+    return table
+
+
+def render(game: Alibi, info: InformationSet) -> RenderableType:
+    """The seat's notepad: every card marked by what the seat knows without deduction."""
+    pad = notepad(info)
+    open_cards = {card for card in game.deck.ids if not _mark(pad, card)[0]}
+
+    def heading(kind: str) -> str:
+        left = sum(card in open_cards for card in game.deck.of_type(kind))
+        return f"{left} unmarked"
+
+    table = _grid(game, lambda card: _mark(pad, card), heading)
+    table.caption = KEY
+    assert isinstance(info.seat, int)
+    return Group(_public_line(pad, info.seat), table)
+
+
+def _heat(probability: float) -> str:
+    if probability >= 0.5:
+        return "bold white on red"
+    if probability >= 0.2:
+        return "bold red"
+    return "yellow" if probability >= 0.05 else ""
+
+
+def heat_map(game: Alibi, info: InformationSet, deduction: Deduction) -> RenderableType:
+    """The notepad with each card's chance of being in the box: BOX when certain, - when
+    impossible (by deduction, not only by the marks of the plain notepad)."""
+    cells: dict[str, Cell] = {}
+    for fact in deduction.facts:
+        if fact.kind != "InBox":
+            continue
+        if not deduction.possible(fact):
+            cells[fact.args[0]] = "-", "dim"
+        elif deduction.is_certain(fact):
+            cells[fact.args[0]] = "BOX", "bold white on red"
+        else:
+            p = deduction.probability(fact)
+            cells[fact.args[0]] = percent(p), _heat(p)
+
+    def cell(card: str) -> Cell:
+        return cells.get(card, ("-", "dim"))
+
+    def heading(kind: str) -> str:
+        left = sum(cell(card)[0] != "-" for card in game.deck.of_type(kind))
+        return f"{left} possible"
+
+    table = _grid(game, cell, heading)
+    exact = "" if deduction.exact else " (estimated)"
+    table.caption = f"% chance in the box{exact} · BOX certain · - impossible"
+    pad = notepad(info)
+    assert isinstance(info.seat, int)
+    return Group(_public_line(pad, info.seat), table)
+
+
+def legend() -> Text:
+    """The marks of the notepad."""
+    parts = [Text.assemble((mark, style), f" {meaning}") for mark, style, meaning in MARKS]
+    return Text("  ").join(parts)
+
+
+def routine(game: Alibi, legal: Sequence[Action]) -> bool:
+    """Passing is routine: the box odds before a pass are those of the mover's last turn."""
+    return bool(legal) and isinstance(legal[0], Pass)
+
+
+def moves_help(game: Alibi, legal: Sequence[Action]) -> Text:
+    """The notation to type, since the moves are too many to list: passes are combinations
+    and questions may name any list of cards."""
+    if legal and isinstance(legal[0], Solution):
+        return Text("solution SUSPECT PLACE WEAPON FEELING   your written solution, four cards")
+    if legal and isinstance(legal[0], Pass):
+        count = len(legal[0].cards)
+        return Text(f"pass CARD ...   the {count} cards of your hand to pass left\n{CARD_NAMES}")
+    return Text(
+        "lay GROUP                            lay a set from your hand, before asking\n"
+        "ask SEAT hand|seen SUBJECT           ask another player; SUBJECT is type:weapon,\n"
+        "                                     group:poison, detail:noon or cards:A,B,...\n"
+        "accuse SUSPECT PLACE WEAPON FEELING  one card of each type; ends the game\n" + CARD_NAMES
+    )
