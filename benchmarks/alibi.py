@@ -1,6 +1,12 @@
-"""Alibi benchmarks: hint latency by round, calibration of InBox probabilities, the arena.
+"""Alibi benchmarks: hint-refresh latency by round, calibration of InBox probabilities, the
+arena of one solver bot against three heuristic bots, and the solver bot's decision time.
 
-    python benchmarks/alibi.py [--games N] [--arena N]
+    python benchmarks/alibi.py [--latency-games N] [--calibration-games N] [--arena N]
+                               [--workers N] [--skip latency,calibration,arena]
+
+Latency is measured the way the assistant is used: a refresh after every observation of one
+seat along a game ("warm": explanations found at earlier refreshes are remembered), and also
+with nothing remembered ("cold").
 """
 
 from __future__ import annotations
@@ -14,37 +20,67 @@ import engines
 import opponents
 import solver
 from engines.alibi import Accuse
+from solver.games.alibi import advice, position
 
 
-def random_game(players: int, seed: int, rounds: int) -> list:
-    """Information sets of the seat to move along a random game without accusations."""
+def random_game(players: int, seed: int, rounds: int, seat: int | None = None) -> list:
+    """(round, information set, state copy) before each move of a random game without
+    accusations, up to the end of `rounds`: of the seat to move, or of `seat` when given."""
     game = engines.make("alibi", players=players)
     state, rng = game.new_game(seed), random.Random(seed)
     found = []
     while not state.is_over and state.round <= rounds:
-        found.append((state.round, state.information_set(state.to_move), state))
+        viewer = state.to_move if seat is None else seat
+        found.append((state.round, state.information_set(viewer), state.clone()))
         actions = [a for a in state.legal_actions() if not isinstance(a, Accuse)]
         state.apply(rng.choice(actions))
     return found
 
 
-def latency(players: int, games: int) -> dict[int, float]:
-    """Median seconds of solver.hints by round."""
-    times: dict[int, list[float]] = {}
+def one_seat(players: int, seed: int, rounds: int, seat: int = 0) -> list:
+    """(round, information set) of one seat, each time it has something new to see."""
+    found, seen = [], 0
+    for round_number, info, _ in random_game(players, seed, rounds, seat):
+        if len(info.observations) > seen:
+            seen = len(info.observations)
+            found.append((round_number, info))
+    return found
+
+
+def latency(players: int, games: int, rounds: int, every: int) -> dict[int, tuple]:
+    """By round: median and p95 seconds of a warm refresh (deduce + hints), median cold."""
+    warm: dict[int, list[float]] = {}
+    cold: dict[int, list[float]] = {}
     for seed in range(games):
-        for round_number, info, _ in random_game(players, seed, 6)[::players]:
+        advice._EXPLAINED.clear()
+        for k, (round_number, info) in enumerate(one_seat(players, seed, rounds)):
             began = time.perf_counter()
             solver.hints(info)
-            times.setdefault(round_number, []).append(time.perf_counter() - began)
-    return {r: statistics.median(t) for r, t in sorted(times.items())}
+            elapsed = time.perf_counter() - began
+            if k % every == 0:
+                warm.setdefault(round_number, []).append(elapsed)
+                remembered = dict(advice._EXPLAINED)
+                advice._EXPLAINED.clear()
+                position.parse.cache_clear()
+                began = time.perf_counter()
+                solver.hints(info)
+                cold.setdefault(round_number, []).append(time.perf_counter() - began)
+                advice._EXPLAINED.update(remembered)
+    return {
+        r: (statistics.median(t), sorted(t)[int(0.95 * (len(t) - 1))],
+            statistics.median(cold[r]), len(t))
+        for r, t in sorted(warm.items())
+    }
 
 
-def calibration(games: int, bins: int = 10) -> tuple[float, list[tuple[float, float, int]]]:
-    """Expected calibration error of InBox probabilities, and the reliability table."""
+def calibration(games: int, bins: int = 10) -> tuple[float, list[tuple[float, float, int]], int]:
+    """Expected calibration error of InBox probabilities, the reliability table, positions."""
     table = [[0.0, 0.0, 0] for _ in range(bins)]
+    positions = 0
     for seed in range(games):
         for _, info, state in random_game(4, 10_000 + seed, 8)[::6]:
             d = solver.deduce(info)
+            positions += 1
             for fact in d.facts:
                 if fact.kind != "InBox":
                     continue
@@ -55,26 +91,62 @@ def calibration(games: int, bins: int = 10) -> tuple[float, list[tuple[float, fl
                 row[2] += 1
     total = sum(row[2] for row in table)
     ece = sum(abs(row[0] - row[1]) for row in table) / total
-    return ece, [(row[0] / row[2], row[1] / row[2], row[2]) for row in table if row[2]]
+    return ece, [(row[0] / row[2], row[1] / row[2], row[2]) for row in table if row[2]], positions
+
+
+def arena(games: int, workers: int) -> None:
+    game = engines.make("alibi", players=4)
+    began = time.perf_counter()
+    result = opponents.arena(game, ["solver", "heuristic", "heuristic", "heuristic"],
+                             games=games, workers=workers, seed=0)
+    elapsed = time.perf_counter() - began
+    print(f"\narena, 4 players, seats rotated, {result.games} games in {elapsed:.0f} s")
+    print("| bot | wins | win rate | 95% interval | accusations | right | rounds of right ones |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for k, name in enumerate(result.lineup):
+        low, high = result.interval(k)
+        made = [s for s in result.summaries[k] if s]
+        right = [s["accused_in_round"] for s in made if s["accused_right"]]
+        rounds = (f"median {statistics.median(right):g}, range {min(right)}-{max(right)}"
+                  if right else "-")
+        print(f"| {k + 1}. {name} | {result.wins[k]:g} | {result.win_rate(k):.1%} | "
+              f"{low:.1%}-{high:.1%} | {len(made)} | {len(right)} | {rounds} |")
+    unaccused = sum(not any(s[g] for s in result.summaries) for g in range(result.games))
+    print(f"games without an accusation (round limit): {unaccused}")
+    times = sorted(result.decision_times[0])
+    print(f"solver decision time: median {statistics.median(times):.3f} s, "
+          f"p95 {times[int(0.95 * (len(times) - 1))]:.3f} s, max {times[-1]:.3f} s "
+          f"over {len(times)} decisions")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=10)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--latency-games", type=int, default=3)
+    parser.add_argument("--calibration-games", type=int, default=8)
     parser.add_argument("--arena", type=int, default=40)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip")
     args = parser.parse_args()
-    for players in (4, 6):
-        print(f"hint latency, {players} players (median s by round):", latency(players, 3))
-    ece, table = calibration(args.games)
-    print(f"calibration error {ece:.4f} over {sum(n for *_, n in table)} InBox queries")
-    for predicted, observed, n in table:
-        print(f"  predicted {predicted:.3f}  observed {observed:.3f}  n={n}")
-    game = engines.make("alibi", players=4)
-    result = opponents.arena(game, ["solver", "heuristic", "heuristic", "heuristic"],
-                             games=args.arena, workers=2)
-    low, high = result.interval(0)
-    print(f"arena: solver wins {result.win_rate(0):.2f} [{low:.2f}, {high:.2f}] of "
-          f"{result.games}; median decision {result.decision_time(0):.3f}s")
+    skip = set(args.skip.split(","))
+    if "latency" not in skip:
+        for players in (4, 6):
+            print(f"\nhint refresh, {players} players, {args.latency_games} games")
+            print("| round | warm median | warm p95 | cold median | refreshes |")
+            print("| --- | --- | --- | --- | --- |")
+            for r, (median, p95, cold, n) in latency(players, args.latency_games, 6, 2).items():
+                print(f"| {r} | {median * 1000:.0f} ms | {p95 * 1000:.0f} ms | "
+                      f"{cold * 1000:.0f} ms | {n} |")
+    if "calibration" not in skip:
+        ece, table, positions = calibration(args.calibration_games)
+        queries = sum(n for *_, n in table)
+        print(f"\ncalibration: ECE {ece:.4f} over {queries} InBox queries "
+              f"({positions} positions of {args.calibration_games} random 4-player games)")
+        print("| mean predicted | observed | queries |\n| --- | --- | --- |")
+        for predicted, observed, n in table:
+            print(f"| {predicted:.3f} | {observed:.3f} | {n} |")
+    if "arena" not in skip:
+        arena(args.arena, args.workers)
 
 
 if __name__ == "__main__":

@@ -339,6 +339,10 @@ class State(ABC):
         """Hook: the seat's score as the game counts it (0 for games without points)."""
         return 0.0
 
+    def summary(self, seat: Seat) -> dict[str, object]:
+        """Hook: how the game went for `seat`, for arena reports (nothing by default)."""
+        return {}
+
     def _why_illegal(self, action: Action) -> str:
         """Hook: why a well-formed action is not legal now (a game can be more specific)."""
         return f"{action} is not legal now"

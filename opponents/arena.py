@@ -30,6 +30,7 @@ class ArenaResult:
     points: list[list[float]] = field(default_factory=list)
     decision_times: list[list[float]] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
+    summaries: list[list[dict]] = field(default_factory=list)  # per entry, per game: State.summary
 
     def win_rate(self, entry: int) -> float:
         return self.wins[entry] / self.games if self.games else 0.0
@@ -60,6 +61,7 @@ class _GameOutcome:
     points: list[float]
     times: list[list[float]]
     length: int
+    summaries: list[dict]
 
 
 def _entry(entry: Entry) -> tuple[str, dict]:
@@ -104,6 +106,7 @@ def play_one(
         [state.points(seat_of[k]) for k in range(len(lineup))],
         [times[seat_of[k]] for k in range(len(lineup))],
         steps,
+        [state.summary(seat_of[k]) for k in range(len(lineup))],
     )
 
 
@@ -141,7 +144,8 @@ def arena(
         make(name, game, game.seats[k], **options)
     names = [_entry(entry)[0] for entry in lineup]
     result = ArenaResult(game.name, names, 0, [0.0] * len(lineup),
-                         [[] for _ in lineup], [[] for _ in lineup])
+                         [[] for _ in lineup], [[] for _ in lineup],
+                         summaries=[[] for _ in lineup])
     args = [
         (game.name, dict(game.options), list(lineup), i, seed + i, rotate) for i in range(games)
     ]
@@ -153,6 +157,7 @@ def arena(
             result.wins[k] += outcome.wins[k]
             result.points[k].append(outcome.points[k])
             result.decision_times[k].extend(outcome.times[k])
+            result.summaries[k].append(outcome.summaries[k])
         if progress is not None:
             progress(result.games)
 

@@ -378,6 +378,12 @@ class AlibiState(State):
         self._emit(Observation.of("end", reason=reason, winners=list(self._winners),
                                   set_points=list(self.scores), totals=totals))
 
+    def summary(self, seat: Seat) -> dict[str, object]:
+        """The seat's accusation, if it made one: in which round, and whether it was right."""
+        if self.accuser != seat:
+            return {}
+        return {"accused_in_round": self.round, "accused_right": self.accusation == self._box}
+
     # --- cloning, JSON ---------------------------------------------------------------------
     def clone(self) -> AlibiState:
         other = AlibiState.__new__(AlibiState)
