@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -12,7 +13,7 @@ from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Subject
 from opponents.base import Bot, check_options
 from solver import Deduction, deduce
 from solver.games.alibi.advice import SAMPLES, Samples, best_questions
-from solver.games.alibi.position import Position, parse
+from solver.games.alibi.position import parse
 
 
 def crossed_off(info: InformationSet) -> set[str]:
@@ -114,19 +115,20 @@ class SolverBot:
         limit = self.game.options["round_limit"]
         if limit is not None and pos.epoch + 1 >= limit:
             return 1 / self.game.players  # the last turn: a fair share on points or better
-        return (1 - opponents_ready(pos, drawn, cleared, self.seat)) * self.patience
+        return (1 - opponents_ready(info, drawn, cleared)) * self.patience
 
     def _pass(self, info: InformationSet, actions: list[Action]) -> Action:
-        """The pass revealing least: cards publicly cleared from the box, then cards that went
-        round (the receiver held them already), then the rest at random."""
+        """The pass revealing least: the cards my left neighbour most likely has seen
+        already (publicly cleared cards count as seen), by the posterior samples."""
         pos = parse(info)
-        came_back = {c for o in info.observations if o.kind == "pass" and o.get("cards")
-                     and o["giver"] == self.seat for c in o["cards"]}
-        cleared = publicly_cleared(info)
-        held = [pos.ids[c] for c in pos.mine[-1] if c not in pos.laid_by]
         size = len(actions[0].cards) if isinstance(actions[0], Pass) else 0
-        score = {c: (c in cleared, c in came_back, self.rng.random()) for c in held}
-        return Pass(tuple(sorted(held, key=lambda c: score[c], reverse=True)[:size]))
+        held = [c for c in pos.mine[-1] if c not in pos.laid_by]
+        drawn = Samples(pos, deduce(info), SAMPLES // 3, random.Random(self.rng.randrange(1 << 30)))
+        seen = drawn.seen[(self.seat + 1) % pos.players].mean(axis=0)
+        cleared = {pos.index[c] for c in publicly_cleared(info)}
+        score = {c: (c in cleared, seen[c], self.rng.random()) for c in held}
+        return Pass(tuple(pos.ids[c] for c in sorted(held, key=score.__getitem__, reverse=True)
+                          [:size]))
 
 
 def publicly_cleared(info: InformationSet) -> set[str]:
@@ -139,22 +141,42 @@ def publicly_cleared(info: InformationSet) -> set[str]:
     return cleared
 
 
-def opponents_ready(pos: Position, drawn: Samples, cleared: set[str], me: int) -> float:
-    """The share of posterior samples in which some opponent's notepad (the cards they have
-    seen, plus what is publicly cleared) leaves exactly one card of every type: one who can
-    name the box at their next turn."""
+def opponents_ready(info: InformationSet, drawn: Samples, cleared: set[str]) -> float:
+    """The chance that some opponent can name the box before my next turn, reading each
+    opponent as the notepad heuristic does (the cards they have seen, and what is publicly
+    cleared): in each posterior sample, an opponent who has crossed off every card of every
+    type but the box's is ready now; one who moves after the coming pass, before my next
+    turn, may also get the last cards they miss from their right neighbour's hand."""
+    pos = drawn.pos
+    me, n = pos.me, pos.players
+    start = next(obs for obs in info.observations if obs.kind == "seating")["start"]
+    order = [(start + k) % n for k in range(n)]
+    after_pass = set(order[: order.index(me)])  # they move before me in the next round
     public = np.zeros(len(pos.ids), dtype=bool)
     public[[pos.index[c] for c in cleared]] = True
-    kinds = np.array(pos.kind)
-    ready = np.zeros(drawn.box.shape[0], dtype=bool)
-    for seat in range(pos.players):
+    boxed = np.zeros((drawn.box.shape[0], len(pos.ids)), dtype=bool)
+    for k in range(len(TYPES)):
+        first = pos.ids.index(pos.deck.of_type(TYPES[k])[0])
+        boxed[np.arange(len(boxed)), first + drawn.box[:, k]] = True
+    r = pos.epoch + 1  # the coming pass moves r cards
+    not_ready = np.ones(len(boxed))
+    for seat in range(n):
         if seat == me:
             continue
-        crossed = drawn.seen[seat] | public
-        open_per_type = np.stack(
-            [(~crossed[:, kinds == k]).sum(axis=1) for k in range(len(TYPES))], axis=1)
-        ready |= (open_per_type == 1).all(axis=1)
-    return float(ready.mean())
+        missing = ~(drawn.seen[seat] | public | boxed)  # what keeps them from naming the box
+        m = missing.sum(axis=1)
+        chance = (m == 0).astype(float)
+        if seat in after_pass:
+            giver_hand = drawn.now == (seat - 1) % n
+            inside = ~(missing & ~giver_hand).any(axis=1)
+            h = giver_hand.sum(axis=1)
+            for i in np.flatnonzero(inside & (m > 0)):
+                passed = min(r, int(h[i]))
+                if m[i] <= passed:
+                    chance[i] = math.comb(int(h[i]) - int(m[i]), passed - int(m[i])) / math.comb(
+                        int(h[i]), passed)
+        not_ready *= 1 - chance
+    return float(1 - not_ready.mean())
 
 
 def make(name: str, game: Alibi, seat: Seat, rng: random.Random, **options: object) -> Bot:

@@ -24,7 +24,8 @@ from solver.hints import Hint, percent
 from solver.model import Fact
 
 SAMPLES = 300
-EXPLAINED = 4  # explanations are CP-SAT cores: a few, for the newest certainties
+EXPLAINED = 4  # new explanations per refresh: each is a CP-SAT core, several solves
+RULED_OUT_SHOWN = 6  # cards deduced out of the box, shown per refresh
 
 
 @dataclass(frozen=True)
@@ -174,30 +175,36 @@ def _known_to_me(pos: Position) -> set[int]:
 
 
 def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
-    found: list[Hint] = []
+    """The box's certain groups and cards, then cards deduced out of it (not those crossed off
+    plainly), each with the observations that force it. Explanations cost CP-SAT solves, so a
+    refresh finds at most `EXPLAINED` new ones; the rest were remembered, or wait their turn
+    (shown without reasons until then)."""
     plain = _known_to_me(pos)
-    explained = 0
-    facts = deduction.facts
-    for fact in facts:
+    decided: list[tuple[Fact, str, float]] = []
+    for fact in deduction.facts:
         if fact.kind == "BoxGroup" and deduction.is_certain(fact):
-            found.append(_because(deduction, fact, f"{fact.text} (certain)", 3.5))
-    for fact in facts:
-        if fact.kind != "InBox":
-            continue
-        card = pos.index[fact.args[0]]
-        if deduction.is_certain(fact):
-            found.append(_because(deduction, fact, f"{fact.text} (certain)", 4.0))
-        elif card not in plain and not deduction.possible(fact) and explained < EXPLAINED:
-            explained += 1
-            name = pos.deck.cards[card].name
-            found.append(_because(deduction, ~fact, f"{name} cannot be in the box", 3.0))
+            decided.append((fact, f"{fact.text} (certain)", 3.5))
+    for fact in deduction.facts:
+        if fact.kind == "InBox" and deduction.is_certain(fact):
+            decided.append((fact, f"{fact.text} (certain)", 4.0))
+    ruled_out = [
+        fact for fact in deduction.facts
+        if fact.kind == "InBox" and pos.index[fact.args[0]] not in plain
+        and not deduction.possible(fact)
+    ]
+    for fact in ruled_out[:RULED_OUT_SHOWN]:
+        name = pos.deck.by_id[fact.args[0]].name
+        decided.append((~fact, f"{name} cannot be in the box", 3.0))
+    found, budget = [], EXPLAINED
+    for fact, text, score in decided:
+        sources = remembered(deduction, fact)
+        if sources is None and budget > 0:
+            budget -= 1
+            sources = explain(deduction, fact)
+        reasons = () if sources is None else tuple(
+            deduction.describe([deduction.info.observations[i] for i in sources]))
+        found.append(Hint(text, fact, 1.0, reasons, "certain", score))
     return found
-
-
-def _because(deduction: Deduction, fact: Fact, text: str, score: float) -> Hint:
-    info = deduction.info
-    reasons = tuple(deduction.describe([info.observations[i] for i in explain(deduction, fact)]))
-    return Hint(text, fact, 1.0, reasons, "certain", score)
 
 
 _EXPLAINED: dict[tuple, tuple[tuple[Observation, ...], list[int]]] = {}
@@ -213,16 +220,24 @@ def explain(deduction: Deduction, fact: Fact) -> list[int]:
     one of them left a consistent history of the epochs then, and the rules alone extend any
     such history to later epochs (a card may always stay where it is).
     """
+    sources = remembered(deduction, fact)
+    if sources is not None:
+        return sources
     info = deduction.info
-    key = (info.game, info.options, info.seat, fact)
-    known = _EXPLAINED.get(key)
-    if known is not None and info.observations[: len(known[0])] == known[0]:
-        return known[1]
-    core = deduction.explain_sources(fact)
+    sources = deduction.explain_sources(fact)
     if len(_EXPLAINED) >= EXPLAINED_KEPT:
         _EXPLAINED.clear()
-    _EXPLAINED[key] = (info.observations, core)
-    return core
+    _EXPLAINED[(info.game, info.options, info.seat, fact)] = (info.observations, sources)
+    return sources
+
+
+def remembered(deduction: Deduction, fact: Fact) -> list[int] | None:
+    """The explanation of `fact` found at an earlier position of this game, if any."""
+    info = deduction.info
+    known = _EXPLAINED.get((info.game, info.options, info.seat, fact))
+    if known is not None and info.observations[: len(known[0])] == known[0]:
+        return known[1]
+    return None
 
 
 def _box_odds(pos: Position, deduction: Deduction) -> list[Hint]:
