@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cached_property
 
 from engines import Game, InformationSet, Observation
@@ -131,8 +132,16 @@ class Deduction:
         return self.info.make_game()
 
 
-def deduce(info: InformationSet, enumeration_limit: int = ENUMERATION_LIMIT) -> Deduction:
+def deduce(
+    info: InformationSet,
+    enumeration_limit: int = ENUMERATION_LIMIT,
+    about: Callable[[Fact], bool] | None = None,
+) -> Deduction:
     """Everything `info` implies about the hidden worlds.
+
+    With `about`, only the facts it accepts are decided up front (certain or not); other
+    facts are still answered exactly, with a CP-SAT solve each when asked. A bot that needs
+    only some facts saves the solves that decide the rest.
 
     Raises:
         Inconsistent: the observations contradict each other; `.conflict` is a minimal set.
@@ -159,6 +168,9 @@ def deduce(info: InformationSet, enumeration_limit: int = ENUMERATION_LIMIT) -> 
     else:
         if hasattr(knowledge, "query_variables"):  # decide only what facts ask, the rest on demand
             decided = frozenset(knowledge.query_variables(model))
+        if about is not None:
+            decided = frozenset(fact.var for fact in model.facts if about(fact)) & (
+                decided if decided is not None else {v.name for v in model.variables})
         witnesses = [witness]
         if hasattr(worlds, "witnessed"):  # literals a sampler met on its way witness too
             witnesses += [{name: value} for name, value in worlds.witnessed()]

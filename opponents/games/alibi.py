@@ -76,6 +76,7 @@ class SolverBot:
         if time_budget <= 0:
             raise ConfigError("alibi solver bot: time_budget must be > 0")
         self.game, self.seat, self.rng, self.time_budget = game, seat, rng, time_budget
+        self._drawn: Samples | None = None
 
     def act(self, info: InformationSet) -> Action:
         began = time.perf_counter()
@@ -86,12 +87,13 @@ class SolverBot:
         for action in actions:
             if isinstance(action, Lay) and set(self.game.deck.of_group(action.group)) <= cleared:
                 return action
-        d = deduce(info)
+        d = deduce(info, about=lambda fact: fact.kind == "InBox")
         box, chance, certain = self._best_box(d)
         if certain:
             return Accuse(box)
         samples = SAMPLES if time.perf_counter() - began < self.time_budget / 3 else SAMPLES // 3
         drawn = Samples(parse(info), d, samples, random.Random(self.rng.randrange(1 << 30)))
+        self._drawn = drawn  # the posterior of this round, for choosing the pass after it
         if chance >= self._bar(info, drawn, cleared):
             return Accuse(box)
         return best_questions(info, d, top=1, drawn=drawn)[0].ask
@@ -119,11 +121,15 @@ class SolverBot:
 
     def _pass(self, info: InformationSet, actions: list[Action]) -> Action:
         """The pass revealing least: the cards my left neighbour most likely has seen
-        already (publicly cleared cards count as seen), by the posterior samples."""
+        already (publicly cleared cards count as seen), by the posterior samples of my turn
+        this round (what was asked since hardly moves that)."""
         pos = parse(info)
         size = len(actions[0].cards) if isinstance(actions[0], Pass) else 0
         held = [c for c in pos.mine[-1] if c not in pos.laid_by]
-        drawn = Samples(pos, deduce(info), SAMPLES // 3, random.Random(self.rng.randrange(1 << 30)))
+        drawn = self._drawn
+        if drawn is None or drawn.pos.epoch != pos.epoch:  # no turn of mine this round
+            d = deduce(info, about=lambda fact: fact.kind == "InBox")
+            drawn = Samples(pos, d, SAMPLES // 3, random.Random(self.rng.randrange(1 << 30)))
         seen = drawn.seen[(self.seat + 1) % pos.players].mean(axis=0)
         cleared = {pos.index[c] for c in publicly_cleared(info)}
         score = {c: (c in cleared, seen[c], self.rng.random()) for c in held}
