@@ -9,7 +9,7 @@ shrunk to a minimal one), as the OR-Tools samples do.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -155,13 +155,17 @@ class Compiled:
         return None if len(worlds) > limit else worlds
 
     def possible_literals(
-        self, witnesses: Iterable[World], variables: Collection[str] | None = None
+        self,
+        witnesses: Iterable[World],
+        variables: Collection[str] | None = None,
+        found: Callable[[World], None] | None = None,
     ) -> set[tuple[str, Value]]:
         """The backbone by solution elimination: every (var, value) some consistent world has.
 
         Worlds in hand witness the literals they make true; then one solve of "some unwitnessed
         literal holds" either finds a new witness or proves all the rest impossible at once.
-        With `variables`, only their literals are decided (the others may be missing).
+        With `variables`, only their literals are decided (the others may be missing). Each new
+        witness is passed to `found` (a sampler may want to start there).
         """
         possible = {(name, value) for world in witnesses for name, value in world.items()}
         wanted = self.literal if variables is None else {
@@ -175,3 +179,5 @@ class Compiled:
             if world is None:
                 return possible
             possible.update(world.items())
+            if found is not None:
+                found(world)

@@ -178,5 +178,5 @@ def deduce(
             # samples witness more (with `witnessed` covering the decided variables they
             # could add nothing there)
             witnesses += worlds.sample(64, random.Random(0))
-        possible = compiled.possible_literals(witnesses, decided)
+        possible = compiled.possible_literals(witnesses, decided, getattr(worlds, "reached", None))
     return Deduction(model, compiled, worlds, possible, decided)

@@ -10,12 +10,12 @@ a deduction into hints and the most informative next question.
 from __future__ import annotations
 
 from engines import State
-from engines.alibi import TYPES, AlibiState
+from engines.alibi import AlibiState
 from solver.cpsat import Compiled
 from solver.games.alibi.advice import hints
 from solver.games.alibi.chain import HistoryChain
 from solver.games.alibi.counting import CountedHistories, count_histories
-from solver.games.alibi.model import box_var, build, paths_of, world_from
+from solver.games.alibi.model import build, paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory, parse
 from solver.model import Model, World
 
@@ -32,14 +32,6 @@ CPSAT_PARAMETERS = {
 }
 """The model is a plain clause-and-cardinality problem that CP-SAT's SAT core solves at once;
 presolve, probing and LP relaxations cost several times the search on every query."""
-
-
-MAX_RESTARTS = 6
-RESTART_STEPS = 10_000
-"""When the chain has not put in the box a card that some consistent history does, it runs on
-from such a history (found by CP-SAT) and pools the records. The pooled estimate no longer
-weighs regions by their true size, but it no longer gives 0% to a possibility either: a run
-that stays in one region of histories would make its guesses look certain."""
 
 
 def history_of(state: AlibiState) -> tuple[Position, list[Trajectory]]:
@@ -82,16 +74,4 @@ def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryCha
         return counted
     start = compiled.witness if compiled.witness is not None else compiled.solve()[0]
     assert start is not None, "deduce checks consistency first"
-    chain = HistoryChain(pos, model, paths_of(pos, start))
-    for _ in range(MAX_RESTARTS):
-        reached = chain.boxed_cards()
-        missed = [
-            compiled.literal[(box_var(TYPES[pos.kind[c]]), pos.ids[c])]
-            for c in range(len(pos.ids))
-            if pos.may_be_boxed(c) and c not in reached
-        ]
-        world = compiled.solve(None, [compiled.guard(missed)])[0] if missed else None
-        if world is None:
-            break
-        chain.restart(paths_of(pos, world), RESTART_STEPS)
-    return chain
+    return HistoryChain(pos, model, paths_of(pos, start))

@@ -23,7 +23,7 @@ from solver.games.alibi.position import Position, Trajectory, parse
 from solver.hints import Hint, percent
 from solver.model import Fact
 
-SAMPLES = 300
+SAMPLES = 200
 EXPLAINED = 4  # new explanations per refresh: each is a CP-SAT core, several solves
 RULED_OUT_SHOWN = 6  # cards deduced out of the box, shown per refresh
 

@@ -31,17 +31,19 @@ from collections import Counter, defaultdict
 from operator import itemgetter
 
 from solver.games.alibi.counting import Coordinates, Option, _literals, _makes, draw, layered
-from solver.games.alibi.model import place, world_from
+from solver.games.alibi.model import paths_of, place, world_from
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 
-STEPS = 40_000
+STEPS = 30_000
 BLOCK = 10  # cards redrawn together by a block step
 BOX_BLOCK = 4  # of them, at most this many that may be the box card of the block's type
-BLOCK_EVERY = 2_000  # steps between block steps
+BLOCK_EVERY = 3_000  # steps between block steps
 BLOCK_PATHS = 1_024  # cards with more trajectories stay out of blocks (listing them costs)
 LISTED = 512  # a card's trajectories are kept as a set up to this many
 RECORDS = 1_500
+MAX_RESTARTS = 6
+RESTART_STEPS = 10_000
 BATCHES = 20
 
 
@@ -89,30 +91,39 @@ class HistoryChain:
                    & set(self._blockable) - set(self._candidates[k]))
             for k in range(4)
         ]
-        self._candidate_list = [c for c in range(n_cards) if pos.may_be_boxed(c)]
+        self._ever_boxed = set(self._boxed)
         self.starts = 1
         self.accepted = self.proposed = 0
         self._run(steps)
 
+    def reached(self, world: World) -> None:
+        """A consistent world CP-SAT found (`deduce` finding what the records never showed).
+        When it puts in the box a card no record does, the run has missed a region of
+        histories, so it runs on from there too and pools the records. The pooled estimate no
+        longer weighs regions by their true size, but it no longer gives 0% to a card that
+        can be in the box either: a run stuck in one region would make its guesses look
+        certain."""
+        if self.starts > MAX_RESTARTS:
+            return
+        paths = paths_of(self.pos, world)
+        if any(path[0] == self.pos.box and c not in self._ever_boxed
+               for c, path in enumerate(paths)):
+            self.restart(paths, RESTART_STEPS)
+
     def restart(self, start: list[Trajectory], steps: int) -> None:
-        """Run on from another consistent history and pool the records: a second start in a
-        region of histories the run has not reached (see `world_set`)."""
+        """Run on from another consistent history and pool the records."""
         self.paths = [tuple(path) for path in start]
         for c, path in enumerate(self.paths):
             if path[0] == self.pos.box:
                 self._boxed[self.pos.kind[c]] = c
+        self._ever_boxed.update(self._boxed)
         self._tallies.clear()
         self._run(steps)
         self.starts += 1
 
     def boxed_cards(self) -> set[int]:
-        """The cards some record puts in the box."""
-        return {c for c, path in enumerate(self.paths) if path[0] == self.pos.box} | {
-            c for record in self.records for c in self._in_box(record)
-        }
-
-    def _in_box(self, record: tuple[Trajectory, ...]) -> list[int]:
-        return [c for c in self._candidate_list if record[c][0] == self.pos.box]
+        """The cards the run has put in the box at some step."""
+        return self._ever_boxed
 
     # --- the chain -------------------------------------------------------------------------
     def _propose(self) -> dict[int, Trajectory] | None:
@@ -197,6 +208,7 @@ class HistoryChain:
             self.paths[card] = path
             if path[0] == self.pos.box:
                 self._boxed[self.pos.kind[card]] = card
+                self._ever_boxed.add(card)
         self.accepted += 1
 
     def _block(self) -> None:
