@@ -10,10 +10,11 @@ shrunk to a minimal one), as the OR-Tools samples do.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from functools import cached_property
 
 from ortools.sat.python import cp_model
 
-from solver.model import Clause, Count, Fact, Lit, Model, Value, World
+from solver.model import Clause, Count, Fact, Lit, Model, Rules, Value, Var, World
 
 _FEASIBLE = (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
@@ -25,27 +26,41 @@ class Compiled:
         self.model = model
         self.parameters = dict(parameters or {})  # CP-SAT parameters for every solve
         self.witness: World | None = None  # a consistent world, once one is known
-        self.cp = cp_model.CpModel()
-        self.literal: dict[tuple[str, Value], cp_model.IntVar] = {}
-        for variable in model.variables:
+        variables, constraints = model.variables, model.constraints
+        self._index: dict[tuple[str, Value], int] = {}  # each literal's CP-SAT variable index
+        if model.base is None:
+            self.cp = cp_model.CpModel()
+        else:  # start from the compiled rules and add only what is particular to this model
+            compiled, index = _compiled_rules(model.base)
+            self.cp = compiled.clone()
+            self._index = dict(index)
+            variables = variables[len(model.base.variables):]
+            constraints = constraints[len(model.base.constraints):]
+        self.literal = _Literals(self.cp, self._index)
+        self._add_variables(variables)
+        self.enable: dict[int, cp_model.IntVar] = {
+            source: self.cp.new_bool_var(f"obs{source}") for source in model.sources()
+        }
+        for constraint in constraints:
+            self._add(constraint)
+
+    def _add_variables(self, variables: Iterable[Var]) -> None:
+        """One Boolean per value of each variable, exactly one of them true."""
+        for variable in variables:
             bools = []
             for value in variable.domain:
                 lit = self.cp.new_bool_var(f"{variable.name}={value}")
                 self.literal[(variable.name, value)] = lit
+                self._index[(variable.name, value)] = lit.index
                 bools.append(lit)
             self.cp.add_exactly_one(bools)
-        self.enable: dict[int, cp_model.IntVar] = {
-            source: self.cp.new_bool_var(f"obs{source}") for source in model.sources()
-        }
-        for constraint in model.constraints:
-            self._add(constraint)
 
     def _lit(self, lit: Lit) -> cp_model.IntVar:
         return self.literal[(lit.var, lit.value)]
 
     def _add(self, constraint: Count | Clause) -> None:
         if isinstance(constraint, Count):
-            total = sum(self._lit(term) for term in constraint.terms)
+            total = cp_model.LinearExpr.sum([self._lit(term) for term in constraint.terms])
             if constraint.op == "==":
                 added = self.cp.add(total == constraint.bound)
             elif constraint.op == "<=":
@@ -78,13 +93,19 @@ class Compiled:
         return solver
 
     def _world(self, solver: cp_model.CpSolver | cp_model.CpSolverSolutionCallback) -> World:
-        world = {}
-        for variable in self.model.variables:
-            for value in variable.domain:
-                if solver.boolean_value(self.literal[(variable.name, value)]):
-                    world[variable.name] = value
-                    break
-        return world
+        """The solution as a world, read off the solution vector by variable index."""
+        solution = list(solver.response_proto.solution)
+        return {
+            name: next(value for value, i in values if solution[i])
+            for name, values in self._layout
+        }
+
+    @cached_property
+    def _layout(self) -> list[tuple[str, list[tuple[Value, int]]]]:
+        return [
+            (v.name, [(value, self._index[(v.name, value)]) for value in v.domain])
+            for v in self.model.variables
+        ]
 
     def guard(self, literals: Sequence[cp_model.IntVar]) -> cp_model.IntVar:
         """A fresh literal that, when assumed, forces at least one of `literals`."""
@@ -168,9 +189,8 @@ class Compiled:
         witness is passed to `found` (a sampler may want to start there).
         """
         possible = {(name, value) for world in witnesses for name, value in world.items()}
-        wanted = self.literal if variables is None else {
-            key: lit for key, lit in self.literal.items() if key[0] in variables
-        }
+        wanted = {key: self.literal[key] for key in self._index
+                  if variables is None or key[0] in variables}
         while True:
             open_literals = [lit for key, lit in wanted.items() if key not in possible]
             if not open_literals:
@@ -181,3 +201,38 @@ class Compiled:
             possible.update(world.items())
             if found is not None:
                 found(world)
+
+
+class _Literals(dict):
+    """The literal of each (variable, value), wrapped on first use: a model cloned from its
+    compiled rules has thousands, and a query touches few."""
+
+    def __init__(self, cp: cp_model.CpModel, index: dict[tuple[str, Value], int]) -> None:
+        super().__init__()
+        self._proto, self._index = cp.model_proto, index
+
+    def __missing__(self, key: tuple[str, Value]) -> cp_model.IntVar:
+        # what CpModel.get_bool_var_from_proto_index returns, without its checks: every
+        # index here is one of our Booleans
+        lit = self[key] = cp_model.IntVar(self._proto, self._index[key])
+        return lit
+
+
+_RULES: dict[int, tuple[Rules, cp_model.CpModel, dict[tuple[str, Value], int]]] = {}
+RULES_KEPT = 8
+
+
+def _compiled_rules(rules: Rules) -> tuple[cp_model.CpModel, dict[tuple[str, Value], int]]:
+    """The rules compiled once: a CP-SAT model to clone, and each literal's variable index."""
+    known = _RULES.get(id(rules))
+    if known is None or known[0] is not rules:
+        shell = Compiled.__new__(Compiled)
+        shell.cp, shell.literal, shell._index = cp_model.CpModel(), {}, {}
+        shell._add_variables(rules.variables)
+        for constraint in rules.constraints:
+            shell._add(constraint)
+        index = shell._index
+        if len(_RULES) >= RULES_KEPT:
+            _RULES.clear()
+        known = _RULES[id(rules)] = (rules, shell.cp, index)  # holding `rules` keeps its id
+    return known[1], known[2]

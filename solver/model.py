@@ -115,6 +115,14 @@ class Fact:
         return f"not ({self.text})" if self.negated else self.text
 
 
+@dataclass(frozen=True, eq=False)
+class Rules:
+    """Variables and rule constraints (no observation) that many models start with."""
+
+    variables: tuple[Var, ...]
+    constraints: tuple[Constraint, ...]
+
+
 @dataclass
 class Model:
     """Variables, constraints and facts for one information set."""
@@ -123,6 +131,9 @@ class Model:
     variables: list[Var] = field(default_factory=list)
     constraints: list[Constraint] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
+    base: Rules | None = None
+    """When set, `variables` and `constraints` start with these, shared by many models (the
+    rules of a position's shape), so that a compiler may reuse its work on them."""
 
     @property
     def observations(self) -> tuple[Observation, ...]:

@@ -15,10 +15,12 @@ to one and counting worlds counts histories.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engines import InformationSet
-from engines.alibi import TYPES
+from engines.alibi import TYPES, load_deck
 from solver.games.alibi.position import Position, Trajectory, parse
-from solver.model import Clause, Count, Fact, Lit, Model, Value, Var, World, member
+from solver.model import Clause, Count, Fact, Lit, Model, Rules, Value, Var, World, member
 
 BOX = "box"
 STAY = "-"
@@ -51,33 +53,42 @@ def build(info: InformationSet) -> Model:
 
 
 def build_from(pos: Position) -> Model:
-    model = Model(pos.info)
-    n, ids = pos.players, pos.ids
-    seats: tuple[Value, ...] = tuple(range(n))
-    model.variables = [Var(box_var(kind), pos.deck.of_type(kind)) for kind in TYPES]
-    rules: list[Clause | Count] = []
-    for c, card in enumerate(ids):
-        kind = TYPES[pos.kind[c]]
-        for e in range(pos.last[c] + 1):
-            model.variables.append(Var(at_var(card, e), (*seats, BOX)))
-            here, boxed = Lit(at_var(card, e), BOX), Lit(box_var(kind), card)
-            rules += [Clause((boxed,), (here,)), Clause((here,), (boxed,))]
+    base = rules(pos.deck.scale, pos.players, tuple(pos.last))
+    model = Model(pos.info, list(base.variables), list(base.constraints), base=base)
+    model.constraints += _observed(pos, model)
+    model.facts = facts(pos)
+    return model
+
+
+@lru_cache(maxsize=8)
+def rules(deck: str, players: int, last: tuple[int, ...]) -> Rules:
+    """The variables and rules of every position of this shape (deck, seats, and the last
+    epoch of each card): positions within a round share them, so they are built once."""
+    cards = load_deck(deck).cards
+    seats: tuple[Value, ...] = tuple(range(players))
+    variables = [Var(box_var(kind), tuple(c.id for c in cards if c.type == kind))
+                 for kind in TYPES]
+    constraints: list[Clause | Count] = []
+    for data, end in zip(cards, last, strict=True):
+        card = data.id
+        for e in range(end + 1):
+            variables.append(Var(at_var(card, e), (*seats, BOX)))
+            here, boxed = Lit(at_var(card, e), BOX), Lit(box_var(data.type), card)
+            constraints += [Clause((boxed,), (here,)), Clause((here,), (boxed,))]
             if e == 0:
                 continue
-            model.variables.append(Var(pass_var(card, e), (STAY, *seats)))
+            variables.append(Var(pass_var(card, e), (STAY, *seats)))
             moved = pass_var(card, e)
-            for p in range(n):
+            for p in range(players):
                 before, stays = Lit(at_var(card, e - 1), p), Lit(at_var(card, e), p)
-                left = Lit(at_var(card, e), (p + 1) % n)
-                rules += [
+                left = Lit(at_var(card, e), (p + 1) % players)
+                constraints += [
                     Clause((stays, left), (before,)),
                     Clause((before,), (Lit(moved, p),)),
                     Clause((left,), (Lit(moved, p),)),
                     Clause((Lit(moved, p),), (before, left)),
                 ]
-    model.constraints = rules + _observed(pos, model)
-    model.facts = facts(pos)
-    return model
+    return Rules(tuple(variables), tuple(constraints))
 
 
 def _observed(pos: Position, model: Model) -> list[Clause | Count]:
