@@ -27,3 +27,13 @@ def test_tournament_example() -> None:
     rates = load("blue_lion_tournament").main(games=4)
     assert set(rates) == {"solver vs heuristic", "heuristic vs random"}
     assert all(0 <= rate <= 1 for rate in rates.values())
+
+
+def test_alibi_notebook_example() -> None:
+    lines = load("alibi_notebook").main(seed=2, players=3, deck="small", rounds=3)
+    rounds = [k for k, line in enumerate(lines) if line.startswith("round ")]
+    assert len(rounds) == 3
+    for k in rounds:
+        assert [line.split(":")[0] for line in lines[k + 1 : k + 5]] == [
+            "  likeliest suspect", "  likeliest place", "  likeliest weapon", "  likeliest feeling"]
+    assert sum(line.startswith("  best question: ask ") for line in lines) == 3

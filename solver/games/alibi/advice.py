@@ -26,6 +26,7 @@ from solver.model import Fact
 SAMPLES = 200
 EXPLAINED = 4  # new explanations per refresh: each is a CP-SAT core, several solves
 RULED_OUT_SHOWN = 6  # cards deduced out of the box, shown per refresh
+SPOKEN_CARDS = 6  # the longest card list a hint suggests asking about
 
 
 @dataclass(frozen=True)
@@ -95,10 +96,11 @@ def information(answers: np.ndarray, box: np.ndarray) -> float:
 
 def best_questions(
     info: InformationSet, deduction: Deduction, samples: int = SAMPLES, seed: int = 0,
-    top: int = 3, drawn: Samples | None = None,
+    top: int = 3, drawn: Samples | None = None, max_cards: int | None = None,
 ) -> list[Question]:
     """The `top` questions with the highest expected information about the box, judged on
-    `drawn` (or on `samples` fresh posterior samples)."""
+    `drawn` (or on `samples` fresh posterior samples). Card lists found by widening have at
+    most `max_cards` cards (a person has to read the list out at the table)."""
     pos = parse(info)
     game = info.make_game()
     if drawn is None:
@@ -124,13 +126,13 @@ def best_questions(
                 gain = information(answers[:, q], drawn.box[:, kinds[q]])
                 scored.append((gain, target, scope, indicator[q], kinds[q], subject))
     scored.sort(key=lambda item: -item[0])
-    improved = [_widen(drawn, pos, single, *item) for item in scored[:top]]
+    improved = [_widen(drawn, pos, single, max_cards, *item) for item in scored[:top]]
     improved.sort(key=lambda item: -item.gain)
     return improved
 
 
-def _widen(drawn: Samples, pos: Position, single: bool, gain: float, target: int, scope: str,
-           cards: np.ndarray, kind: int, subject: Subject) -> Question:
+def _widen(drawn: Samples, pos: Position, single: bool, max_cards: int | None, gain: float,
+           target: int, scope: str, cards: np.ndarray, kind: int, subject: Subject) -> Question:
     """Add cards of the same type to a question while that raises its expected gain."""
     of_type = [c for c in range(len(pos.ids)) if pos.kind[c] == kind]
     best, chosen = gain, cards.copy()
@@ -139,7 +141,7 @@ def _widen(drawn: Samples, pos: Position, single: bool, gain: float, target: int
         for c in of_type:
             trial = chosen.copy()
             trial[c] = not trial[c]
-            if trial.sum() >= (1 if single else 2):
+            if (1 if single else 2) <= trial.sum() <= (max_cards or len(trial)):
                 trials.append(trial)
         if not trials:
             break
@@ -160,7 +162,7 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     game = info.make_game()
     found = _certain_hints(pos, deduction) + _box_odds(pos, deduction) + _card_odds(pos, deduction)
     if not any(o.kind == "end" for o in info.observations):
-        for question in best_questions(info, deduction, top=1):
+        for question in best_questions(info, deduction, top=1, max_cards=SPOKEN_CARDS):
             ask = question.ask
             words = question_words(ask.scope, ask.subject, game.deck)
             text = (f"ask player {ask.target} '{words}' ({ask}): expected "
