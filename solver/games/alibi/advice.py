@@ -27,6 +27,7 @@ SAMPLES = 200
 EXPLAINED = 4  # new explanations per refresh: each is a CP-SAT core, several solves
 RULED_OUT_SHOWN = 6  # cards deduced out of the box, shown per refresh
 SPOKEN_CARDS = 6  # the longest card list a hint suggests asking about
+ODDS_LISTED = 5  # cards named in a type's box odds (the heat map shows them all)
 
 
 @dataclass(frozen=True)
@@ -252,7 +253,11 @@ def _box_odds(pos: Position, deduction: Deduction) -> list[Hint]:
     for kind, chances in by_type.items():
         chances = sorted((c for c in chances if c[0] > 0), key=lambda c: -c[0])
         best, fact = chances[0]
-        table = ", ".join(f"{pos.deck.by_id[f.args[0]].name} {percent(p)}" for p, f in chances)
+        table = ", ".join(f"{pos.deck.by_id[f.args[0]].name} {percent(p)}"
+                          for p, f in chances[:ODDS_LISTED])
+        if len(chances) > ODDS_LISTED:
+            rest = chances[ODDS_LISTED:]
+            table += f", {len(rest)} more at {percent(rest[0][0])} or less"
         exact = "" if deduction.exact else " (estimated)"
         found.append(Hint(f"the box's {kind}{exact}: {table}", fact, best, (), "likely",
                           1.0 + best))
