@@ -237,3 +237,20 @@ def test_chain_is_uniform_over_consistent_histories() -> None:
     dof = counted.total() - 1
     # thinned draws are nearly independent; allow a generous band for what correlation is left
     assert chi_square(draws, counted.total()) < 2 * (dof + 4 * (2 * dof) ** 0.5)
+
+
+def test_chain_estimates_are_close_to_exact_counts() -> None:
+    """On positions after two passes, with the default number of steps: the chain's InBox
+    probabilities are close to the exact ones (the error is mostly Monte Carlo noise)."""
+    errors = []
+    for info, state in positions(12, seed=700, rounds=3):
+        pos, model = parse(info), build(info)
+        counted = count_histories(pos, model, max_states=10**6, seconds=120)
+        if pos.epoch < 2 or counted is None:
+            continue
+        _, start = history_of(state)
+        chain = HistoryChain(pos, model, start, seed=2)
+        errors += [abs(chain.probability(f) - counted.probability(f))
+                   for f in model.facts if f.kind == "InBox" and counted.count(f)]
+    assert len(errors) > 50
+    assert sum(errors) / len(errors) < 0.025 and max(errors) < 0.1
