@@ -143,9 +143,30 @@ def deduce(
     facts are still answered exactly, with a CP-SAT solve each when asked. A bot that needs
     only some facts saves the solves that decide the rest.
 
+    A full deduction (no `about`) is remembered for the last few information sets, so that
+    asking again, as a bot does right after the hints of the same position, costs nothing.
+
     Raises:
         Inconsistent: the observations contradict each other; `.conflict` is a minimal set.
     """
+    remembered = _RECENT.get((info, enumeration_limit))
+    if remembered is not None:  # it decides every fact, so it serves any `about` too
+        return remembered
+    found = _deduce(info, enumeration_limit, about)
+    if about is None:
+        if len(_RECENT) >= RECENT_KEPT:
+            _RECENT.pop(next(iter(_RECENT)))
+        _RECENT[(info, enumeration_limit)] = found
+    return found
+
+
+_RECENT: dict[tuple[InformationSet, int], Deduction] = {}  # oldest first
+RECENT_KEPT = 4
+
+
+def _deduce(
+    info: InformationSet, enumeration_limit: int, about: Callable[[Fact], bool] | None
+) -> Deduction:
     from solver.games import knowledge_for
 
     knowledge = knowledge_for(info.game)
