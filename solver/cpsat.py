@@ -218,21 +218,19 @@ class _Literals(dict):
         return lit
 
 
-_RULES: dict[int, tuple[Rules, cp_model.CpModel, dict[tuple[str, Value], int]]] = {}
+_RULES: dict[Rules, tuple[cp_model.CpModel, dict[tuple[str, Value], int]]] = {}  # by identity
 RULES_KEPT = 8
 
 
 def _compiled_rules(rules: Rules) -> tuple[cp_model.CpModel, dict[tuple[str, Value], int]]:
     """The rules compiled once: a CP-SAT model to clone, and each literal's variable index."""
-    known = _RULES.get(id(rules))
-    if known is None or known[0] is not rules:
+    if rules not in _RULES:
         shell = Compiled.__new__(Compiled)
         shell.cp, shell.literal, shell._index = cp_model.CpModel(), {}, {}
         shell._add_variables(rules.variables)
         for constraint in rules.constraints:
             shell._add(constraint)
-        index = shell._index
         if len(_RULES) >= RULES_KEPT:
             _RULES.clear()
-        known = _RULES[id(rules)] = (rules, shell.cp, index)  # holding `rules` keeps its id
-    return known[1], known[2]
+        _RULES[rules] = (shell.cp, shell._index)
+    return _RULES[rules]
