@@ -120,5 +120,7 @@ def run_arena(
             progress=lambda done: progress.update(task, completed=done),
         )
     console.print(views.arena_table(result))
+    for line in views.summary_lines(result):
+        console.print(line, soft_wrap=True)
     if rotate:
         console.print("seats rotated every game; rows are bots, not seats", style="dim")

@@ -67,6 +67,14 @@ def test_arena_takes_bots_separated_by_spaces(capsys: pytest.CaptureFixture[str]
     assert "alibi: 2 games" in capsys.readouterr().out
 
 
+def test_arena_reports_accusations(capsys: pytest.CaptureFixture[str]) -> None:
+    command = "arena alibi --bots solver heuristic heuristic --players 3 -o deck=small --games 2"
+    assert _sleuth(command + " --workers 1") == 0
+    out = capsys.readouterr().out
+    assert re.search(r"1\. solver: \d games with something to say; accused in round: median "
+                     r"[\d.]+, accused right: \d of \d", out)
+
+
 def _after_lays_and_passes(deck: str = "full") -> InformationSet:
     """Player 0's view once heuristic bots have laid a set and passed cards (seed 3)."""
     game = engines.make("alibi", players=4, deck=deck)

@@ -8,6 +8,7 @@ notation to type, for games whose moves are too many to list) and `routine(game,
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from importlib import import_module
 from types import ModuleType
@@ -122,3 +123,23 @@ def arena_table(result: ArenaResult) -> Table:
             f"{result.decision_time(k, 0.95) * 1000:.0f} ms",
         )
     return table
+
+
+def summary_lines(result: ArenaResult) -> list[str]:
+    """What the games' summaries say per bot (for Alibi: accusations, how many were right, and
+    in which round they came); nothing for games without summaries."""
+    lines = []
+    for k, name in enumerate(result.lineup):
+        said = [summary for summary in result.summaries[k] if summary]
+        if not said:
+            continue
+        parts = []
+        for key in said[0]:
+            values = [summary[key] for summary in said]
+            if all(isinstance(v, bool) for v in values):
+                parts.append(f"{key.replace('_', ' ')}: {sum(values)} of {len(values)}")
+            else:
+                parts.append(f"{key.replace('_', ' ')}: median {statistics.median(values):g}")
+        lines.append(f"{k + 1}. {name}: {len(said)} games with something to say; "
+                     + ", ".join(parts))
+    return lines
