@@ -9,6 +9,7 @@ import engines
 import solver
 from engines.alibi import Accuse
 from solver.games.alibi import advice
+from tests.test_alibi_solver import assert_forces_minimally
 
 GAME = engines.make("alibi", players=3, deck="small")
 
@@ -31,7 +32,6 @@ def test_remembered_explanations_still_force_their_fact_and_are_minimal() -> Non
     for seed in range(2):
         for info in positions_of_one_seat(seed)[::3]:
             d = solver.deduce(info)
-            compiled = d._compiled
             decided = [f for f in d.facts if f.kind in ("InBox", "BoxGroup")
                        if d.is_certain(f) or not d.possible(f)]
             for fact in decided:
@@ -41,10 +41,7 @@ def test_remembered_explanations_still_force_their_fact_and_are_minimal() -> Non
                 remembered_count += remembered
                 if not remembered or remembered_count % 3:  # every third, to keep it quick
                     continue
-                guard = compiled.guard(compiled.fact_literals(~target))
-                assert compiled.solve(core, [guard])[0] is None
-                for k in core:
-                    assert compiled.solve([s for s in core if s != k], [guard])[0] is not None
+                assert_forces_minimally(d, core, target)
                 verified += 1
     assert verified > 20
 

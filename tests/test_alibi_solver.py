@@ -163,19 +163,23 @@ def test_true_history_is_a_consistent_world() -> None:
         assert [c for c in model.constraints if not c.holds(world)] == []
 
 
+def assert_forces_minimally(d: solver.Deduction, core: list[int], fact: Fact) -> None:
+    """The observations `core` force `fact`, and none of them can be dropped."""
+    compiled = d._compiled
+    guard = compiled.guard(compiled.fact_literals(~fact))
+    assert compiled.solve(core, [guard])[0] is None
+    for k in core:
+        assert compiled.solve([s for s in core if s != k], [guard])[0] is not None
+
+
 def test_explanations_force_the_fact_and_are_minimal() -> None:
     explained = 0
     for info, _ in POSITIONS[:10]:
         d = solver.deduce(info)
-        compiled = d._compiled
         for fact in [f for f in d.certain() if f.kind in ("InBox", "BoxGroup")][:3] + [
             ~f for f in d.impossible() if f.kind == "InBox"
         ][:3]:
-            core = d.explain_sources(fact)
-            guard = compiled.guard(compiled.fact_literals(~fact))
-            assert compiled.solve(core, [guard])[0] is None
-            for k in core:
-                assert compiled.solve([s for s in core if s != k], [guard])[0] is not None
+            assert_forces_minimally(d, d.explain_sources(fact), fact)
             explained += 1
     assert explained > 10
 
