@@ -135,7 +135,7 @@ def summary_lines(result: ArenaResult) -> list[str]:
             continue
         parts = []
         for key in said[0]:
-            values = [summary[key] for summary in said]
+            values = [summary[key] for summary in said if key in summary]
             if all(isinstance(v, bool) for v in values):
                 parts.append(f"{key.replace('_', ' ')}: {sum(values)} of {len(values)}")
             else:

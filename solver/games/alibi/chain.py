@@ -44,11 +44,10 @@ LISTED = 512  # a card's trajectories are kept as a set up to this many
 RECORDS = 1_500
 MAX_RESTARTS = 6
 RESTART_STEPS = 10_000
-BATCHES = 20
 
 
 class HistoryChain:
-    """Estimated probabilities from a run of the chain; `error` is their batch-means error."""
+    """Estimated probabilities from a run of the chain (records of its states, evenly spaced)."""
 
     exact = False
 
@@ -120,10 +119,6 @@ class HistoryChain:
         self._tallies.clear()
         self._run(steps)
         self.starts += 1
-
-    def boxed_cards(self) -> set[int]:
-        """The cards the run has put in the box at some step."""
-        return self._ever_boxed
 
     # --- the chain -------------------------------------------------------------------------
     def _propose(self) -> dict[int, Trajectory] | None:
@@ -266,12 +261,13 @@ class HistoryChain:
     def count(self, fact: Fact) -> int:
         raise NotImplementedError("the chain estimates probabilities; it does not count")
 
-    def _hits(self, fact: Fact, records: list[tuple[Trajectory, ...]]) -> float:
+    def _share(self, fact: Fact) -> float:
+        """The share of records making `fact` true, for facts other than box and place."""
         cards = _cards_of(self.pos, fact)
         hits = sum(
-            any(_makes(self.pos, fact, c, record[c]) for c in cards) for record in records
+            any(_makes(self.pos, fact, c, record[c]) for c in cards) for record in self.records
         )
-        share = hits / len(records)
+        share = hits / len(self.records)
         return 1 - share if fact.negated else share
 
     def probability(self, fact: Fact) -> float:
@@ -286,7 +282,7 @@ class HistoryChain:
             hits = sum(ways for loc, ways in tally.items() if place(self.pos, loc) in fact.values)
             share = hits / len(self.records)
         else:
-            return self._hits(fact, self.records)
+            return self._share(fact)
         return 1 - share if fact.negated else share
 
     def _tally(self, card: int, epoch: int | None) -> Counter:
@@ -300,16 +296,6 @@ class HistoryChain:
                 tally[path[e] if len(path) > e else None] += ways
             self._tallies[key] = tally
         return self._tallies[key]
-
-    def error(self, fact: Fact) -> float:
-        """The batch-means standard error of `probability(fact)`."""
-        size = len(self.records) // BATCHES
-        means = [
-            self._hits(fact, self.records[i * size : (i + 1) * size]) for i in range(BATCHES)
-        ]
-        mean = sum(means) / BATCHES
-        spread = sum((m - mean) ** 2 for m in means) / (BATCHES - 1)
-        return (spread / BATCHES) ** 0.5
 
     def sample(self, n: int, rng: random.Random) -> list[World]:
         return [world_from(self.pos, list(rng.choice(self.records)), self.model) for _ in range(n)]

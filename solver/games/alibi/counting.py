@@ -17,7 +17,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
-from solver.games.alibi.model import place, world_from
+from solver.games.alibi.model import at_var, box_var, place, world_from
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 
@@ -31,8 +31,6 @@ MAX_OPTIONS = 20_000
 position is far beyond exact reach (the first round with 4 players has about 600)."""
 
 State = tuple[int, ...]
-
-
 Option = tuple[Trajectory, tuple[int, ...]]  # a trajectory and the coordinates it adds to
 
 
@@ -170,8 +168,6 @@ def _minus(state: State, coords: tuple[int, ...]) -> State:
 
 def _literals(pos: Position, card: int, paths: list[Trajectory]) -> set[tuple[str, Value]]:
     """The box and current-location literals a card's trajectories make true."""
-    from solver.games.alibi.model import at_var, box_var, place
-
     data = pos.deck.cards[card]
     found: set[tuple[str, Value]] = set()
     for path in paths:
@@ -184,8 +180,6 @@ def _literals(pos: Position, card: int, paths: list[Trajectory]) -> set[tuple[st
 
 def _makes(pos: Position, fact: Fact, card: int, path: Trajectory) -> bool:
     """Whether a card's trajectory makes the (un-negated) fact true, for facts on one card."""
-    from solver.games.alibi.model import place
-
     data = pos.deck.cards[card]
     kind, _, rest = fact.var.partition(":")
     if kind == "box":
@@ -308,7 +302,7 @@ def draw(options: list[list[Option]], back: list[dict[State, int]], rng: random.
 
 
 def _stepper(
-    found: list[tuple[Trajectory, tuple[int, ...]]], low: list[int], high: list[int]
+    found: list[Option], low: list[int], high: list[int]
 ) -> Callable[[State], list[int]]:
     """For one card, the options a state may take: those leaving every coordinate the card
     reaches within the bounds the later cards can still meet.
