@@ -67,8 +67,12 @@ def latency(players: int, games: int, rounds: int, every: int) -> dict[int, tupl
                 cold.setdefault(round_number, []).append(time.perf_counter() - began)
                 advice._EXPLAINED.update(remembered)
     return {
-        r: (statistics.median(t), sorted(t)[int(0.95 * (len(t) - 1))],
-            statistics.median(cold[r]), len(t))
+        r: (
+            statistics.median(t),
+            sorted(t)[int(0.95 * (len(t) - 1))],
+            statistics.median(cold[r]),
+            len(t),
+        )
         for r, t in sorted(warm.items())
     }
 
@@ -97,8 +101,13 @@ def calibration(games: int, bins: int = 10) -> tuple[float, list[tuple[float, fl
 def arena(games: int, workers: int) -> None:
     game = engines.make("alibi", players=4)
     began = time.perf_counter()
-    result = opponents.arena(game, ["solver", "heuristic", "heuristic", "heuristic"],
-                             games=games, workers=workers, seed=0)
+    result = opponents.arena(
+        game,
+        ["solver", "heuristic", "heuristic", "heuristic"],
+        games=games,
+        workers=workers,
+        seed=0,
+    )
     elapsed = time.perf_counter() - began
     print(f"\narena, 4 players, seats rotated, {result.games} games in {elapsed:.0f} s")
     print("| bot | wins | win rate | 95% interval | accusations | right | rounds of right ones |")
@@ -107,21 +116,29 @@ def arena(games: int, workers: int) -> None:
         low, high = result.interval(k)
         made = [s for s in result.summaries[k] if s]
         right = [s["accused_in_round"] for s in made if s["accused_right"]]
-        rounds = (f"median {statistics.median(right):g}, range {min(right)}-{max(right)}"
-                  if right else "-")
-        print(f"| {k + 1}. {name} | {result.wins[k]:g} | {result.win_rate(k):.1%} | "
-              f"{low:.1%}-{high:.1%} | {len(made)} | {len(right)} | {rounds} |")
+        rounds = (
+            f"median {statistics.median(right):g}, range {min(right)}-{max(right)}"
+            if right
+            else "-"
+        )
+        print(
+            f"| {k + 1}. {name} | {result.wins[k]:g} | {result.win_rate(k):.1%} | "
+            f"{low:.1%}-{high:.1%} | {len(made)} | {len(right)} | {rounds} |"
+        )
     unaccused = sum(not any(s[g] for s in result.summaries) for g in range(result.games))
     print(f"games without an accusation (round limit): {unaccused}")
     times = sorted(result.decision_times[0])
-    print(f"solver decision time: median {statistics.median(times):.3f} s, "
-          f"p95 {times[int(0.95 * (len(times) - 1))]:.3f} s, max {times[-1]:.3f} s "
-          f"over {len(times)} decisions")
+    print(
+        f"solver decision time: median {statistics.median(times):.3f} s, "
+        f"p95 {times[int(0.95 * (len(times) - 1))]:.3f} s, max {times[-1]:.3f} s "
+        f"over {len(times)} decisions"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--latency-games", type=int, default=3)
     parser.add_argument("--calibration-games", type=int, default=8)
     parser.add_argument("--arena", type=int, default=40)
@@ -135,13 +152,17 @@ def main() -> None:
             print("| round | warm median | warm p95 | cold median | refreshes |")
             print("| --- | --- | --- | --- | --- |")
             for r, (median, p95, cold, n) in latency(players, args.latency_games, 6, 2).items():
-                print(f"| {r} | {median * 1000:.0f} ms | {p95 * 1000:.0f} ms | "
-                      f"{cold * 1000:.0f} ms | {n} |")
+                print(
+                    f"| {r} | {median * 1000:.0f} ms | {p95 * 1000:.0f} ms | "
+                    f"{cold * 1000:.0f} ms | {n} |"
+                )
     if "calibration" not in skip:
         ece, table, positions = calibration(args.calibration_games)
         queries = sum(n for *_, n in table)
-        print(f"\ncalibration: ECE {ece:.4f} over {queries} InBox queries "
-              f"({positions} positions of {args.calibration_games} random 4-player games)")
+        print(
+            f"\ncalibration: ECE {ece:.4f} over {queries} InBox queries "
+            f"({positions} positions of {args.calibration_games} random 4-player games)"
+        )
         print("| mean predicted | observed | queries |\n| --- | --- | --- |")
         for predicted, observed, n in table:
             print(f"| {predicted:.3f} | {observed:.3f} | {n} |")

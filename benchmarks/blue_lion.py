@@ -56,15 +56,20 @@ def main() -> None:
     table = Table(title="hint refresh (deduce + hints)")
     for column in ("positions", "median", "p95", "max"):
         table.add_column(column, justify="right")
-    table.add_row(str(len(latencies)), f"{statistics.median(latencies) * 1000:.1f} ms",
-                  f"{quantile(latencies, 0.95) * 1000:.1f} ms", f"{max(latencies) * 1000:.1f} ms")
+    table.add_row(
+        str(len(latencies)),
+        f"{statistics.median(latencies) * 1000:.1f} ms",
+        f"{quantile(latencies, 0.95) * 1000:.1f} ms",
+        f"{max(latencies) * 1000:.1f} ms",
+    )
     console.print(table)
 
     game = engines.make("blue-lion")
     for lineup in (["solver", "random"], ["solver", "heuristic"], ["heuristic", "random"]):
         began = time.perf_counter()
-        result = opponents.arena(game, lineup, games=args.games, workers=args.workers,
-                                 seed=args.seed, rotate=True)
+        result = opponents.arena(
+            game, lineup, games=args.games, workers=args.workers, seed=args.seed, rotate=True
+        )
         console.print(arena_table(result))
         console.print(
             f"mean game length {statistics.fmean(result.lengths):.1f} actions; "

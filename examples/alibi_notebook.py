@@ -35,8 +35,11 @@ def main(seed: int = 3, players: int = 4, deck: str = "full", rounds: int = 4) -
             d = solver.deduce(info)
             say(f"round {state.round}" + ("" if d.exact else " (estimated)"))
             for kind in TYPES:
-                odds = [(d.probability(f), f.args[0]) for f in d.facts if f.kind == "InBox"
-                        and game.deck.by_id[f.args[0]].type == kind]
+                odds = [
+                    (d.probability(f), f.args[0])
+                    for f in d.facts
+                    if f.kind == "InBox" and game.deck.by_id[f.args[0]].type == kind
+                ]
                 p, card = max(odds)
                 say(f"  likeliest {kind}: {game.deck.by_id[card].name} ({p:.0%})")
             for fact in d.facts:

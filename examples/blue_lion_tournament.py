@@ -16,8 +16,13 @@ def main(games: int = 20) -> dict[str, float]:
     game = engines.make("blue-lion")
     rates = {}
     for first, second in (("solver", "heuristic"), ("heuristic", "random")):
-        result = opponents.arena(game, [(first, {"max_depth": 2}) if first == "solver" else first,
-                                        second], games=games, workers=2, seed=0)
+        result = opponents.arena(
+            game,
+            [(first, {"max_depth": 2}) if first == "solver" else first, second],
+            games=games,
+            workers=2,
+            seed=0,
+        )
         low, high = result.interval(0)
         rates[f"{first} vs {second}"] = result.win_rate(0)
         print(f"{first} vs {second}: {result.win_rate(0):.0%} (95% CI {low:.0%}-{high:.0%})")

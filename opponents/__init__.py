@@ -1,8 +1,8 @@
 """Bots that act from an information set only, and the arena that measures them.
 
-    bot = opponents.make("solver", game, seat)
-    bot.act(info)
-    opponents.arena(game, ["solver", "heuristic"], games=200, workers=2, seed=0)
+bot = opponents.make("solver", game, seat)
+bot.act(info)
+opponents.arena(game, ["solver", "heuristic"], games=200, workers=2, seed=0)
 """
 
 from opponents.arena import ArenaResult, arena

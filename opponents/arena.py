@@ -143,9 +143,15 @@ def arena(
         name, options = _entry(entry)
         make(name, game, game.seats[k], **options)
     names = [_entry(entry)[0] for entry in lineup]
-    result = ArenaResult(game.name, names, 0, [0.0] * len(lineup),
-                         [[] for _ in lineup], [[] for _ in lineup],
-                         summaries=[[] for _ in lineup])
+    result = ArenaResult(
+        game.name,
+        names,
+        0,
+        [0.0] * len(lineup),
+        [[] for _ in lineup],
+        [[] for _ in lineup],
+        summaries=[[] for _ in lineup],
+    )
     args = [
         (game.name, dict(game.options), list(lineup), i, seed + i, rotate) for i in range(games)
     ]

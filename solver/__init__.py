@@ -1,8 +1,8 @@
 """Inference over the hidden worlds an information set allows (OR-Tools CP-SAT).
 
-    d = solver.deduce(info)
-    d.certain(); d.possible(fact); d.probability(fact); d.explain(fact)
-    solver.hints(info)
+d = solver.deduce(info)
+d.certain(); d.possible(fact); d.probability(fact); d.explain(fact)
+solver.hints(info)
 """
 
 from solver.deduction import Deduction, deduce

@@ -34,8 +34,8 @@ class Compiled:
             compiled, index = _compiled_rules(model.base)
             self.cp = compiled.clone()
             self._index = dict(index)
-            variables = variables[len(model.base.variables):]
-            constraints = constraints[len(model.base.constraints):]
+            variables = variables[len(model.base.variables) :]
+            constraints = constraints[len(model.base.constraints) :]
         self.literal = _Literals(self.cp, self._index)
         self._add_variables(variables)
         self.enable: dict[int, cp_model.IntVar] = {
@@ -96,8 +96,7 @@ class Compiled:
         """The solution as a world, read off the solution vector by variable index."""
         solution = list(solver.response_proto.solution)
         return {
-            name: next(value for value, i in values if solution[i])
-            for name, values in self._layout
+            name: next(value for value, i in values if solution[i]) for name, values in self._layout
         }
 
     @cached_property
@@ -189,8 +188,11 @@ class Compiled:
         witness is passed to `found` (a sampler may want to start there).
         """
         possible = {(name, value) for world in witnesses for name, value in world.items()}
-        wanted = {key: self.literal[key] for key in self._index
-                  if variables is None or key[0] in variables}
+        wanted = {
+            key: self.literal[key]
+            for key in self._index
+            if variables is None or key[0] in variables
+        }
         while True:
             open_literals = [lit for key, lit in wanted.items() if key not in possible]
             if not open_literals:

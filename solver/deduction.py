@@ -191,7 +191,8 @@ def _deduce(
             decided = frozenset(knowledge.query_variables(model))
         if about is not None:
             decided = frozenset(fact.var for fact in model.facts if about(fact)) & (
-                decided if decided is not None else {v.name for v in model.variables})
+                decided if decided is not None else {v.name for v in model.variables}
+            )
         witnesses = [witness]
         if hasattr(worlds, "witnessed"):  # literals a sampler met on its way witness too
             witnesses += [{name: value} for name, value in worlds.witnessed()]

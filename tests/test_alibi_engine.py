@@ -42,15 +42,21 @@ HANDS = (
 )
 ROUND_1 = [
     "ask 0 hand type:suspect",
-    "lay mona-vance", "ask 1 hand group:firearm",
-    "lay firearm", "ask 2 seen detail:trunk",
-    "pass car-trunk", "pass slim-slant-noon", "pass slim-slant-evening",
+    "lay mona-vance",
+    "ask 1 hand group:firearm",
+    "lay firearm",
+    "ask 2 seen detail:trunk",
+    "pass car-trunk",
+    "pass slim-slant-noon",
+    "pass slim-slant-evening",
 ]
 ROUND_2 = [
     "ask 1 seen type:suspect",
-    "lay car", "ask 1 hand type:suspect",
+    "lay car",
+    "ask 1 hand type:suspect",
     "ask 0 hand type:feeling",
-    "pass rage-betrayal rage-insult", "pass slim-slant-noon studio-dressing-room",
+    "pass rage-betrayal rage-insult",
+    "pass slim-slant-noon studio-dressing-room",
 ]
 
 
@@ -174,7 +180,9 @@ def illegal_candidates(state: State) -> list[Action]:
 CONFIGS = {
     "3-players": {"players": 3, "round_limit": 4},
     "4-players-forbid-single-no-sets-seen": {
-        "players": 4, "round_limit": 3, "single_card_questions": "forbidden",
+        "players": 4,
+        "round_limit": 3,
+        "single_card_questions": "forbidden",
         "seen_includes_sets": False,
     },
     "6-players-solutions": {"players": 6, "round_limit": 4, "end_variant": "solutions"},
@@ -242,8 +250,12 @@ def test_twins_really_differ_and_a_naive_twin_would_be_caught() -> None:
 # --- setup ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("players", "full", "small"),
-    [(3, [25, 25, 24], [7, 7, 6]), (4, [19, 19, 18, 18], [5, 5, 5, 5]),
-     (5, [15, 15, 15, 15, 14], [4, 4, 4, 4, 4]), (6, [13, 13, 12, 12, 12, 12], [4, 4, 3, 3, 3, 3])],
+    [
+        (3, [25, 25, 24], [7, 7, 6]),
+        (4, [19, 19, 18, 18], [5, 5, 5, 5]),
+        (5, [15, 15, 15, 15, 14], [4, 4, 4, 4, 4]),
+        (6, [13, 13, 12, 12, 12, 12], [4, 4, 3, 3, 3, 3]),
+    ],
 )
 def test_deal_sizes_from_the_dealers_left(players: int, full: list, small: list) -> None:
     for scale, sizes in (("full", full), ("small", small)):
@@ -293,7 +305,10 @@ def test_sets_score_by_round_and_type() -> None:
     assert state.scores == [11, 10, 0]
     lays = public(state, "lay")
     assert [(o["seat"], o["group"], o["points"], o["round"]) for o in lays] == [
-        (0, "mona-vance", 6, 1), (1, "firearm", 7, 1), (0, "car", 5, 2), (1, "greed", 3, 3)
+        (0, "mona-vance", 6, 1),
+        (1, "firearm", 7, 1),
+        (0, "car", 5, 2),
+        (1, "greed", 3, 3),
     ]
 
 
@@ -315,13 +330,18 @@ def test_each_question_subject_and_scope_is_answered_truthfully() -> None:
     asked = public(state, "answer")
     answers = [(o["asker"], o["target"], o["subject"], o["answer"]) for o in asked]
     assert answers == [
-        (2, 0, "type:suspect", 4), (0, 1, "group:firearm", 3), (1, 2, "detail:trunk", 1)
+        (2, 0, "type:suspect", 4),
+        (0, 1, "group:firearm", 3),
+        (1, 2, "detail:trunk", 1),
     ]
     play(state, *ROUND_2[:3])
     # Player 1 passed slim-slant-evening on and received slim-slant-noon: one held, two seen.
     first, second = public(state, "answer")[3:5]
     assert (first["scope"], first["answer"], second["scope"], second["answer"]) == (
-        "seen", 2, "hand", 1
+        "seen",
+        2,
+        "hand",
+        1,
     )
     play(state, "ask 2 seen cards:firearm-pistol,mona-vance-noon,slim-slant-noon")
     play(state, *ROUND_2[4:], "ask 0 seen detail:noon", "ask 1 hand detail:noon")
@@ -395,9 +415,14 @@ def test_questions_are_public_and_described() -> None:
     obs = public(state, "answer")[-1]
     assert all(obs in state.information_set(seat).observations for seat in state.game.seats)
     assert dict(obs.fields) == {
-        "asker": 2, "target": 1, "scope": "seen", "subject": "group:poison",
-        "cards": ("poison-arsenic", "poison-cyanide", "poison-strychnine"), "answer": 0,
-        "round": 2, "turn": 4,
+        "asker": 2,
+        "target": 1,
+        "scope": "seen",
+        "subject": "group:poison",
+        "cards": ("poison-arsenic", "poison-cyanide", "poison-strychnine"),
+        "answer": 0,
+        "round": 2,
+        "turn": 4,
     }
     assert state.game.describe(obs) == (
         "player 1 answered 0 to player 2's 'how many Poison cards have you seen' in round 2"
@@ -431,8 +456,12 @@ def test_a_wrong_accuser_cannot_win_unless_the_option_says_so() -> None:
 def test_ties_share_the_win() -> None:
     state = play(arranged(), ACCUSE_WRONG)
     assert state.winners == (0, 1), "the wrong accuser (2) is out; 0 and 1 tie on 0 points"
-    state = play(arranged(round_limit=1), "ask 0 hand type:suspect", "ask 1 hand type:place",
-                 "ask 2 hand type:place")
+    state = play(
+        arranged(round_limit=1),
+        "ask 0 hand type:suspect",
+        "ask 1 hand type:place",
+        "ask 2 hand type:place",
+    )
     assert state.is_over and state.winners == (0, 1, 2)
     assert public(state, "end")[0]["reason"] == "round limit"
 
@@ -484,8 +513,11 @@ def test_solutions_at_the_round_limit_come_from_everyone() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "ask 3 hand group:poison", "ask 2 seen type:weapon", "ask 1 hand detail:noon",
-        "ask 2 seen cards:car-front-seat,slim-slant-morning", "lay poison",
+        "ask 3 hand group:poison",
+        "ask 2 seen type:weapon",
+        "ask 1 hand detail:noon",
+        "ask 2 seen cards:car-front-seat,slim-slant-morning",
+        "lay poison",
         "pass poison-arsenic rage-jealousy",
         "accuse slim-slant-morning car-front-seat poison-arsenic rage-jealousy",
         "solution slim-slant-morning car-front-seat poison-arsenic rage-jealousy",
@@ -507,12 +539,19 @@ def test_card_lists_are_canonical() -> None:
 @pytest.mark.parametrize(
     ("text", "why"),
     [
-        ("", "empty"), ("shout 1", "unknown move"), ("ask 4 hand type:weapon", "no seat"),
-        ("ask 1 pocket type:weapon", "scope"), ("ask 1 hand colour:red", "subject"),
-        ("ask 1 hand group:dragon", "unknown group"), ("ask 1 hand cards:", "no card"),
-        ("ask 1 hand cards:car-trunk,car-trunk", "twice"), ("lay dragon", "group"),
-        ("pass", "one or more"), ("pass car-trunk car-trunk", "once"),
-        ("pass unicorn", "unknown card"), ("accuse car-trunk", "four cards"),
+        ("", "empty"),
+        ("shout 1", "unknown move"),
+        ("ask 4 hand type:weapon", "no seat"),
+        ("ask 1 pocket type:weapon", "scope"),
+        ("ask 1 hand colour:red", "subject"),
+        ("ask 1 hand group:dragon", "unknown group"),
+        ("ask 1 hand cards:", "no card"),
+        ("ask 1 hand cards:car-trunk,car-trunk", "twice"),
+        ("lay dragon", "group"),
+        ("pass", "one or more"),
+        ("pass car-trunk car-trunk", "once"),
+        ("pass unicorn", "unknown card"),
+        ("accuse car-trunk", "four cards"),
     ],
 )
 def test_unreadable_actions_are_invalid_and_quote_the_text(text: str, why: str) -> None:
@@ -670,8 +709,12 @@ def hidden_of(state: AlibiState) -> dict[str, Any]:
             passes[obs["round"] - 1][obs["giver"]] = list(obs["cards"])
     for seat, cards in state._chosen.items():
         passes[state.round - 1][seat] = list(cards)
-    return {"box": list(state.box()), "hands": dealt(state), "passes": passes,
-            "solutions": {str(s): list(c) for s, c in state._solutions.items()}}
+    return {
+        "box": list(state.box()),
+        "hands": dealt(state),
+        "passes": passes,
+        "solutions": {str(s): list(c) for s, c in state._solutions.items()},
+    }
 
 
 def test_reconstruct_rebuilds_the_state_and_rejects_contradicting_guesses() -> None:

@@ -32,8 +32,12 @@ def test_remembered_explanations_still_force_their_fact_and_are_minimal() -> Non
     for seed in range(2):
         for info in positions_of_one_seat(seed)[::3]:
             d = solver.deduce(info)
-            decided = [f for f in d.facts if f.kind in ("InBox", "BoxGroup")
-                       if d.is_certain(f) or not d.possible(f)]
+            decided = [
+                f
+                for f in d.facts
+                if f.kind in ("InBox", "BoxGroup")
+                if d.is_certain(f) or not d.possible(f)
+            ]
             for fact in decided:
                 target = fact if d.is_certain(fact) else ~fact
                 remembered = (info.game, info.options, info.seat, target) in advice._EXPLAINED

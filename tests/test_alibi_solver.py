@@ -188,11 +188,18 @@ def test_contradictory_answer_raises_inconsistent_with_minimal_conflict() -> Non
     info, _ = POSITIONS[5]
     me = info.seat
     dealt = next(o for o in info.observations if o.kind == "deal")["cards"]
-    lie = Observation.of("answer", asker=me, target=(me + 1) % 3, scope="hand",
-                         subject=f"cards:{dealt[0]}", cards=[dealt[0]], answer=1, round=1,
-                         turn=1)
-    bad = InformationSet(info.game, info.options, me,
-                         (*info.observations[:3], lie))
+    lie = Observation.of(
+        "answer",
+        asker=me,
+        target=(me + 1) % 3,
+        scope="hand",
+        subject=f"cards:{dealt[0]}",
+        cards=[dealt[0]],
+        answer=1,
+        round=1,
+        turn=1,
+    )
+    bad = InformationSet(info.game, info.options, me, (*info.observations[:3], lie))
     with pytest.raises(solver.Inconsistent) as error:
         solver.deduce(bad)
     assert error.value.conflict == [bad.observations[1], lie]
@@ -201,16 +208,25 @@ def test_contradictory_answer_raises_inconsistent_with_minimal_conflict() -> Non
 def uniform_position() -> tuple[InformationSet, object]:
     """A position with few consistent histories, for chi-square tests of the samplers: a game
     after its first passes, plus true answers about single cards until few histories remain."""
-    info, state = next((i, s) for i, s in positions(30, seed=500, rounds=2)
-                       if parse(i).epoch == 1)
+    info, state = next((i, s) for i, s in positions(30, seed=500, rounds=2) if parse(i).epoch == 1)
     for card in DECK.ids:
         counted = count_histories(parse(info), build(info), max_states=10**6, seconds=120)
         if counted.total() <= 120:
             return info, state
         target = (info.seat + 1 + DECK.ids.index(card) % 2) % 3
-        info = info.extended(Observation.of(
-            "answer", asker=info.seat, target=target, scope="seen", subject=f"cards:{card}",
-            cards=[card], answer=state.answer(target, "seen", [card]), round=2, turn=99))
+        info = info.extended(
+            Observation.of(
+                "answer",
+                asker=info.seat,
+                target=target,
+                scope="seen",
+                subject=f"cards:{card}",
+                cards=[card],
+                answer=state.answer(target, "seen", [card]),
+                round=2,
+                turn=99,
+            )
+        )
     raise AssertionError("no small position found")
 
 
@@ -218,7 +234,8 @@ def chi_square(draws: list[tuple], total: int) -> float:
     counts = Counter(draws)
     expected = len(draws) / total
     return sum((counts[k] - expected) ** 2 / expected for k in counts) + expected * (
-        total - len(counts))
+        total - len(counts)
+    )
 
 
 def test_exact_sampler_is_uniform() -> None:
@@ -254,7 +271,10 @@ def test_chain_estimates_are_close_to_exact_counts() -> None:
             continue
         _, start = history_of(state)
         chain = HistoryChain(pos, model, start, seed=2)
-        errors += [abs(chain.probability(f) - counted.probability(f))
-                   for f in model.facts if f.kind == "InBox" and counted.count(f)]
+        errors += [
+            abs(chain.probability(f) - counted.probability(f))
+            for f in model.facts
+            if f.kind == "InBox" and counted.count(f)
+        ]
     assert len(errors) > 50
     assert sum(errors) / len(errors) < 0.025 and max(errors) < 0.1

@@ -100,8 +100,11 @@ def test_solver_bot_avoids_handing_over_points() -> None:
                 continue
             opponent = after.to_move
             before = after.scores[opponent]
-            after.apply(opponents.make("heuristic", GAME, opponent, seed=k).act(
-                after.information_set(opponent)))
+            after.apply(
+                opponents.make("heuristic", GAME, opponent, seed=k).act(
+                    after.information_set(opponent)
+                )
+            )
             gifts[name] += after.scores[opponent] > before
     assert gifts["solver"] < gifts["heuristic"]
 

@@ -51,9 +51,9 @@ def invariants(previous: State | None, state: State) -> None:
             assert state.scores[seat] >= points, "scores never fall"
     if state.is_over:
         target = state.game.options["target"]
-        assert max(state.scores.values()) >= target or state.turns >= state.game.options[
-            "turn_limit"
-        ]
+        assert (
+            max(state.scores.values()) >= target or state.turns >= state.game.options["turn_limit"]
+        )
 
 
 def consistent_pairings(seen: dict[str, set[str]]) -> list[dict[str, frozenset[str]]]:
@@ -150,7 +150,10 @@ def test_combination_in_phase_one_scores_and_is_returned_by_the_next_player() ->
     play(state, "lay t4 left")
     assert state.to_move == "fujiko", "the turn ends only after returning the set-aside tile"
     assert {str(a) for a in state.legal_actions()} == {
-        "return t2 left", "return t2 right", "return t2 left flip", "return t2 right flip"
+        "return t2 left",
+        "return t2 right",
+        "return t2 left flip",
+        "return t2 right flip",
     }
     with pytest.raises(IllegalAction, match="must first return t2"):
         state.apply_text("lay t5 left")
@@ -201,7 +204,11 @@ def test_phase_two_moves() -> None:
     state = play(arrange(LINE), *BUILD)
     assert state.phase == 2 and state.line == list(TILES) and state.to_move == "lupin"
     assert {str(a) for a in state.legal_actions()} == {
-        "move t1", "move t6", "swap t2 t3", "swap t3 t4", "swap t4 t5",
+        "move t1",
+        "move t6",
+        "swap t2 t3",
+        "swap t3 t4",
+        "swap t4 t5",
         *(f"flip {t}" for t in TILES),
     }
     play(state, "move t1")
@@ -237,7 +244,12 @@ def test_one_flip_creating_two_combinations() -> None:
     assert state.line == ["t1", "t3", "t5", "t6"] and state.returning == ["t2", "t4"]
     assert state.to_move == "fujiko"
     assert {str(a) for a in state.legal_actions()} == {
-        "move t1", "move t6", "swap t3 t5", "flip t1", "flip t5", "flip t6"
+        "move t1",
+        "move t6",
+        "swap t3 t5",
+        "flip t1",
+        "flip t5",
+        "flip t6",
     }, "four tiles: one swappable pair; flipping t3 back would undo Lupin's move"
     play(state, "flip t6", "return t4 left", "return t2 right")
     assert state.line == ["t4", "t1", "t3", "t5", "t6", "t2"] and state.to_move == "lupin"

@@ -61,8 +61,23 @@ def test_play_refuses_bad_moves_and_keeps_going(
 ) -> None:
     typed = ["", "help", "fly t1", "lay t9", "swap t1 t2", "99", "hint", "moves", "1", "quit"]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(typed) + "\n"))
-    assert main(["play", "blue-lion", "--as", "lupin", "--seed", "8", "--bot", "random",
-                 "-o", "first_player=lupin"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "blue-lion",
+                "--as",
+                "lupin",
+                "--seed",
+                "8",
+                "--bot",
+                "random",
+                "-o",
+                "first_player=lupin",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "cannot read 'fly t1'" in out
     assert "swap t1 t2 is not legal in phase 1" in out
@@ -80,8 +95,10 @@ def test_play_to_the_end_of_input_never_crashes(
 
 
 def test_arena_prints_a_results_table(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["arena", "blue-lion", "--bots", "heuristic,random", "--games", "4",
-                 "--workers", "1"]) == 0
+    assert (
+        main(["arena", "blue-lion", "--bots", "heuristic,random", "--games", "4", "--workers", "1"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "blue-lion: 4 games" in out and "1. heuristic" in out and "%" in out
 

@@ -71,8 +71,11 @@ def test_arena_reports_accusations(capsys: pytest.CaptureFixture[str]) -> None:
     command = "arena alibi --bots solver heuristic heuristic --players 3 -o deck=small --games 2"
     assert _sleuth(command + " --workers 1") == 0
     out = capsys.readouterr().out
-    assert re.search(r"1\. solver: \d games with something to say; accused in round: median "
-                     r"[\d.]+, accused right: \d of \d", out)
+    assert re.search(
+        r"1\. solver: \d games with something to say; accused in round: median "
+        r"[\d.]+, accused right: \d of \d",
+        out,
+    )
 
 
 def _after_lays_and_passes(deck: str = "full") -> InformationSet:

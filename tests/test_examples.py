@@ -35,5 +35,9 @@ def test_alibi_notebook_example() -> None:
     assert len(rounds) == 3
     for k in rounds:
         assert [line.split(":")[0] for line in lines[k + 1 : k + 5]] == [
-            "  likeliest suspect", "  likeliest place", "  likeliest weapon", "  likeliest feeling"]
+            "  likeliest suspect",
+            "  likeliest place",
+            "  likeliest weapon",
+            "  likeliest feeling",
+        ]
     assert sum(line.startswith("  best question: ask ") for line in lines) == 3

@@ -51,8 +51,9 @@ def deal(cards: Sequence[str], players: int, dealer: int) -> list[list[str]]:
 def hand_sizes(cards: int, players: int, dealer: int) -> list[int]:
     """The hand sizes `deal` gives: the first `cards % players` seats from the dealer's left
     get one card more (3 players, 74 cards: 25/25/24)."""
-    return [(cards - (seat - dealer - 1) % players + players - 1) // players
-            for seat in range(players)]
+    return [
+        (cards - (seat - dealer - 1) % players + players - 1) // players for seat in range(players)
+    ]
 
 
 class Alibi(Game):
@@ -67,27 +68,69 @@ class Alibi(Game):
         max_length="round_limit rounds (default 20)",
     )
     options_spec = (
-        Option("players", 4, check=_player_count, describe_allowed="3, 4, 5 or 6",
-               doc="number of players"),
-        Option("dealer", "random", ("random",), check=_seat_number,
-               describe_allowed="'random' or a seat number below players",
-               doc="(chosen) who deals; the deal starts at the dealer's left"),
-        Option("single_card_questions", "allowed", ("allowed", "forbidden"),
-               doc="whether a subject may name one card (a card list or a place/weapon/feeling "
-                   "detail, which is one card)"),
-        Option("seen_includes_sets", True, check=_bool, describe_allowed="True or False",
-               doc="whether 'seen' counts the cards the player has laid in sets"),
-        Option("wrong_accuser_can_win", False, check=_bool, describe_allowed="True or False",
-               doc="whether a wrong accuser's sets count for the win"),
-        Option("round_limit", 20, (None,), check=positive_int,
-               describe_allowed="a positive integer or None",
-               doc="rounds after which the game ends as if wrongly accused, with no accuser"),
-        Option("end_variant", "first-accuser", ("first-accuser", "solutions"),
-               doc="'solutions': when the game ends, every player writes a solution"),
-        Option("solution_points", 5, check=positive_int, describe_allowed="a positive integer",
-               doc="(chosen) points per correct card of a written solution"),
-        Option("deck", "full", SCALES,
-               doc="'small': two groups per type (24 cards), for brute-force checks"),
+        Option(
+            "players",
+            4,
+            check=_player_count,
+            describe_allowed="3, 4, 5 or 6",
+            doc="number of players",
+        ),
+        Option(
+            "dealer",
+            "random",
+            ("random",),
+            check=_seat_number,
+            describe_allowed="'random' or a seat number below players",
+            doc="(chosen) who deals; the deal starts at the dealer's left",
+        ),
+        Option(
+            "single_card_questions",
+            "allowed",
+            ("allowed", "forbidden"),
+            doc="whether a subject may name one card (a card list or a place/weapon/feeling "
+            "detail, which is one card)",
+        ),
+        Option(
+            "seen_includes_sets",
+            True,
+            check=_bool,
+            describe_allowed="True or False",
+            doc="whether 'seen' counts the cards the player has laid in sets",
+        ),
+        Option(
+            "wrong_accuser_can_win",
+            False,
+            check=_bool,
+            describe_allowed="True or False",
+            doc="whether a wrong accuser's sets count for the win",
+        ),
+        Option(
+            "round_limit",
+            20,
+            (None,),
+            check=positive_int,
+            describe_allowed="a positive integer or None",
+            doc="rounds after which the game ends as if wrongly accused, with no accuser",
+        ),
+        Option(
+            "end_variant",
+            "first-accuser",
+            ("first-accuser", "solutions"),
+            doc="'solutions': when the game ends, every player writes a solution",
+        ),
+        Option(
+            "solution_points",
+            5,
+            check=positive_int,
+            describe_allowed="a positive integer",
+            doc="(chosen) points per correct card of a written solution",
+        ),
+        Option(
+            "deck",
+            "full",
+            SCALES,
+            doc="'small': two groups per type (24 cards), for brute-force checks",
+        ),
     )
 
     def _check_options(self) -> None:
@@ -162,8 +205,9 @@ class Alibi(Game):
         if [len(hand) for hand in hands] != sizes:
             raise ValueError(f"dealing from the left of player {dealer} gives hands of {sizes}")
         state = AlibiState(self, rng, hands, box, dealer)
-        state._emit(Observation.of("seating", players=self.players, dealer=dealer,
-                                   start=state.start))
+        state._emit(
+            Observation.of("seating", players=self.players, dealer=dealer, start=state.start)
+        )
         for seat in self.seats:
             state._emit(Observation.of("deal", seat=seat, cards=sorted(hands[seat])), to=[seat])
         state._emit(Observation.of("hands", round=0, sizes=state.hand_sizes))
@@ -184,8 +228,9 @@ class Alibi(Game):
         """
         seating = next(obs for obs in info.observations if obs.kind == "seating")
         try:
-            state = self.arrange(random.Random(0), hidden["hands"], hidden["box"],
-                                 seating["dealer"])
+            state = self.arrange(
+                random.Random(0), hidden["hands"], hidden["box"], seating["dealer"]
+            )
             for obs in info.observations:
                 action = self._replayed(obs, hidden)
                 if action is not None:

@@ -260,8 +260,13 @@ class AlibiState(State):
         self.scores[seat] += points
         self._emit(
             Observation.of(
-                "lay", seat=seat, group=group, cards=list(cards), points=points,
-                round=self.round, turn=self.turn,
+                "lay",
+                seat=seat,
+                group=group,
+                cards=list(cards),
+                points=points,
+                round=self.round,
+                turn=self.turn,
             )
         )
 
@@ -269,10 +274,15 @@ class AlibiState(State):
         cards = action.subject.cards(self.game.deck)
         self._emit(
             Observation.of(
-                "answer", asker=seat, target=action.target, scope=action.scope,
-                subject=str(action.subject), cards=list(cards),
+                "answer",
+                asker=seat,
+                target=action.target,
+                scope=action.scope,
+                subject=str(action.subject),
+                cards=list(cards),
                 answer=self.answer(action.target, action.scope, cards),
-                round=self.round, turn=self.turn,
+                round=self.round,
+                turn=self.turn,
             )
         )
         self._end_turn()
@@ -308,11 +318,16 @@ class AlibiState(State):
 
     def _choose_pass(self, seat: int, cards: tuple[str, ...]) -> None:
         self._chosen[seat] = cards
-        self._emit(Observation.of("choose_pass", seat=seat, round=self.round, count=len(cards),
-                                  cards=list(cards)), to=[seat])
+        self._emit(
+            Observation.of(
+                "choose_pass", seat=seat, round=self.round, count=len(cards), cards=list(cards)
+            ),
+            to=[seat],
+        )
         others = [s for s in self.game.seats if s != seat]
-        self._emit(Observation.of("choose_pass", seat=seat, round=self.round, count=len(cards)),
-                   to=others)
+        self._emit(
+            Observation.of("choose_pass", seat=seat, round=self.round, count=len(cards)), to=others
+        )
         self.passers.pop(0)
         if not self.passers:
             self._do_passes()
@@ -363,9 +378,15 @@ class AlibiState(State):
         totals = [self.points(seat) for seat in seats]
         if self.game.options["end_variant"] == "solutions":
             for seat in seats:
-                self._emit(Observation.of("solution", seat=seat, cards=list(self._solutions[seat]),
-                                          correct=self._correct(seat),
-                                          points=totals[seat] - self.scores[seat]))
+                self._emit(
+                    Observation.of(
+                        "solution",
+                        seat=seat,
+                        cards=list(self._solutions[seat]),
+                        correct=self._correct(seat),
+                        points=totals[seat] - self.scores[seat],
+                    )
+                )
         if self.game.options["end_variant"] == "first-accuser" and self.accusation == self._box:
             self._winners = (self.accuser,)
         else:
@@ -375,8 +396,15 @@ class AlibiState(State):
                 eligible = [seat for seat in seats if seat != self.accuser]
             best = max(totals[seat] for seat in eligible)
             self._winners = tuple(seat for seat in eligible if totals[seat] == best)
-        self._emit(Observation.of("end", reason=reason, winners=list(self._winners),
-                                  set_points=list(self.scores), totals=totals))
+        self._emit(
+            Observation.of(
+                "end",
+                reason=reason,
+                winners=list(self._winners),
+                set_points=list(self.scores),
+                totals=totals,
+            )
+        )
 
     def summary(self, seat: Seat) -> dict[str, object]:
         """The seat's accusation, if it made one: in which round, and whether it was right."""
@@ -462,4 +490,3 @@ def _check_one_per_type(action: Accuse | Solution, by_id: Mapping[str, Card]) ->
     if kinds != TYPES:
         return f"{action} is not legal: name one card of each type, in the order {TYPES}"
     return None
-

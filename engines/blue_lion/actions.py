@@ -1,11 +1,11 @@
 """Blue Lion's actions, each printed in the notation a person types at the prompt.
 
-    lay t3 left [flip]     phase 1: add a tile at an end (the first tile: `lay t3`)
-    pass                   once per game, by either player
-    move t3                phase 2: the end tile t3 goes to the other end
-    swap t2 t5             phase 2: exchange two adjacent interior tiles
-    flip t3                phase 2: turn a tile over in place, blind
-    return t3 right [flip] end of a turn: put a set-aside tile back at an end
+lay t3 left [flip]     phase 1: add a tile at an end (the first tile: `lay t3`)
+pass                   once per game, by either player
+move t3                phase 2: the end tile t3 goes to the other end
+swap t2 t5             phase 2: exchange two adjacent interior tiles
+flip t3                phase 2: turn a tile over in place, blind
+return t3 right [flip] end of a turn: put a set-aside tile back at an end
 """
 
 from __future__ import annotations

@@ -34,19 +34,42 @@ class BlueLion(Game):
         max_length="turn_limit turns (default 200)",
     )
     options_spec = (
-        Option("first_player", "random", ("random", "lupin", "fujiko"),
-               doc="who lays the first tile"),
-        Option("passing", "phase-1", ("phase-1", "any-time"),
-               doc="when the single pass of the game may be used"),
-        Option("phase1_scoring", True, (True, False),
-               doc="whether combinations made while building the line score"),
-        Option("swap_zone", "interior", ("interior", "centre"),
-               doc="which adjacent pairs may be swapped in phase 2"),
-        Option("target", 7, check=positive_int, describe_allowed="a positive integer",
-               doc="points that win"),
-        Option("turn_limit", 200, (None,), check=positive_int,
-               describe_allowed="a positive integer or None",
-               doc="(chosen) turns after which the higher score wins, a tie shares the win"),
+        Option(
+            "first_player", "random", ("random", "lupin", "fujiko"), doc="who lays the first tile"
+        ),
+        Option(
+            "passing",
+            "phase-1",
+            ("phase-1", "any-time"),
+            doc="when the single pass of the game may be used",
+        ),
+        Option(
+            "phase1_scoring",
+            True,
+            (True, False),
+            doc="whether combinations made while building the line score",
+        ),
+        Option(
+            "swap_zone",
+            "interior",
+            ("interior", "centre"),
+            doc="which adjacent pairs may be swapped in phase 2",
+        ),
+        Option(
+            "target",
+            7,
+            check=positive_int,
+            describe_allowed="a positive integer",
+            doc="points that win",
+        ),
+        Option(
+            "turn_limit",
+            200,
+            (None,),
+            check=positive_int,
+            describe_allowed="a positive integer or None",
+            doc="(chosen) turns after which the higher score wins, a tie shares the win",
+        ),
     )
 
     @property

@@ -102,9 +102,7 @@ class BlueLionState(State):
         return text
 
     def __repr__(self) -> str:
-        return (
-            f"<BlueLionState {self.line_text()} scores={self.scores} to_move={self.to_move}>"
-        )
+        return f"<BlueLionState {self.line_text()} scores={self.scores} to_move={self.to_move}>"
 
     # --- legality ------------------------------------------------------------------------
     def _may_pass(self) -> bool:

@@ -51,8 +51,7 @@ class HeuristicBot:
         if all(len(cards) == 1 for cards in left):
             return Accuse(tuple(cards[0] for cards in left))
         open_groups = [g for g in deck.groups if any(c not in crossed for c in deck.of_group(g))]
-        undecided = [g for g in open_groups
-                     if len(left[TYPES.index(deck.type_of_group(g))]) > 1]
+        undecided = [g for g in open_groups if len(left[TYPES.index(deck.type_of_group(g))]) > 1]
         group = self.rng.choice(undecided or open_groups or list(deck.groups))
         others = [s for s in self.game.seats if s != self.seat]
         return Ask(self.rng.choice(others), "seen", Subject("group", group))
@@ -75,8 +74,9 @@ class SolverBot:
     """The chance of winning later if no opponent gets there first (the box becomes certain
     in most games well before the round limit)."""
 
-    def __init__(self, game: Alibi, seat: Seat, rng: random.Random,
-                 time_budget: float = 2.0) -> None:
+    def __init__(
+        self, game: Alibi, seat: Seat, rng: random.Random, time_budget: float = 2.0
+    ) -> None:
         if time_budget <= 0:
             raise ConfigError("alibi solver bot: time_budget must be > 0")
         self.game, self.seat, self.rng, self.time_budget = game, seat, rng, time_budget
@@ -107,8 +107,11 @@ class SolverBot:
         independent), and whether the box is certain."""
         box, chance, certain = [], 1.0, True
         for kind in TYPES:
-            odds = [(d.probability(f), f) for f in d.facts
-                    if f.kind == "InBox" and self.game.deck.by_id[f.args[0]].type == kind]
+            odds = [
+                (d.probability(f), f)
+                for f in d.facts
+                if f.kind == "InBox" and self.game.deck.by_id[f.args[0]].type == kind
+            ]
             p, fact = max(odds, key=lambda item: item[0])
             box.append(fact.args[0])
             chance *= p
@@ -137,8 +140,9 @@ class SolverBot:
         seen = drawn.seen[(self.seat + 1) % pos.players].mean(axis=0)
         cleared = {pos.index[c] for c in publicly_cleared(info)}
         score = {c: (c in cleared, seen[c], self.rng.random()) for c in held}
-        return Pass(tuple(pos.ids[c] for c in sorted(held, key=score.__getitem__, reverse=True)
-                          [:size]))
+        return Pass(
+            tuple(pos.ids[c] for c in sorted(held, key=score.__getitem__, reverse=True)[:size])
+        )
 
 
 def publicly_cleared(info: InformationSet) -> set[str]:
@@ -184,7 +188,8 @@ def opponents_ready(info: InformationSet, drawn: Samples, cleared: set[str]) -> 
                 passed = min(r, int(h[i]))
                 if m[i] <= passed:
                     chance[i] = math.comb(int(h[i]) - int(m[i]), passed - int(m[i])) / math.comb(
-                        int(h[i]), passed)
+                        int(h[i]), passed
+                    )
         not_ready *= 1 - chance
     return float(1 - not_ready.mean())
 

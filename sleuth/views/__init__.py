@@ -140,6 +140,7 @@ def summary_lines(result: ArenaResult) -> list[str]:
                 parts.append(f"{key.replace('_', ' ')}: {sum(values)} of {len(values)}")
             else:
                 parts.append(f"{key.replace('_', ' ')}: median {statistics.median(values):g}")
-        lines.append(f"{k + 1}. {name}: {len(said)} games with something to say; "
-                     + ", ".join(parts))
+        lines.append(
+            f"{k + 1}. {name}: {len(said)} games with something to say; " + ", ".join(parts)
+        )
     return lines

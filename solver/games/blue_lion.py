@@ -41,8 +41,13 @@ def up_faces(info: InformationSet) -> dict[str, str]:
 
 def back_fact(tile: str, up: str, icon: str) -> Fact:
     name = PAIR_NAME[frozenset((up, icon))]
-    return Fact("Back", (tile, icon), variable(tile), frozenset({name}),
-                f"{tile}'s back is {ICON_NAMES[icon]}")
+    return Fact(
+        "Back",
+        (tile, icon),
+        variable(tile),
+        frozenset({name}),
+        f"{tile}'s back is {ICON_NAMES[icon]}",
+    )
 
 
 def build(info: InformationSet) -> Model:
@@ -57,7 +62,10 @@ def build(info: InformationSet) -> Model:
             model.constraints.append(member(variable(obs["tile"]), names, source=index))
     up = up_faces(info)
     model.facts = [
-        back_fact(tile, up[tile], icon) for tile in TILES if tile in up for icon in ICONS
+        back_fact(tile, up[tile], icon)
+        for tile in TILES
+        if tile in up
+        for icon in ICONS
         if icon != up[tile]
     ]
     return model

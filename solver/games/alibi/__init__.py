@@ -20,7 +20,13 @@ from solver.games.alibi.position import Position, Trajectory, parse
 from solver.model import Model, World
 
 __all__ = [
-    "CPSAT_PARAMETERS", "build", "hints", "history_of", "query_variables", "world_of", "world_set",
+    "CPSAT_PARAMETERS",
+    "build",
+    "hints",
+    "history_of",
+    "query_variables",
+    "world_of",
+    "world_set",
 ]
 
 

@@ -96,8 +96,13 @@ def information(answers: np.ndarray, box: np.ndarray) -> float:
 
 
 def best_questions(
-    info: InformationSet, deduction: Deduction, samples: int = SAMPLES, seed: int = 0,
-    top: int = 3, drawn: Samples | None = None, max_cards: int | None = None,
+    info: InformationSet,
+    deduction: Deduction,
+    samples: int = SAMPLES,
+    seed: int = 0,
+    top: int = 3,
+    drawn: Samples | None = None,
+    max_cards: int | None = None,
 ) -> list[Question]:
     """The `top` questions with the highest expected information about the box, judged on
     `drawn` (or on `samples` fresh posterior samples). Card lists found by widening have at
@@ -132,8 +137,18 @@ def best_questions(
     return improved
 
 
-def _widen(drawn: Samples, pos: Position, single: bool, max_cards: int | None, gain: float,
-           target: int, scope: str, cards: np.ndarray, kind: int, subject: Subject) -> Question:
+def _widen(
+    drawn: Samples,
+    pos: Position,
+    single: bool,
+    max_cards: int | None,
+    gain: float,
+    target: int,
+    scope: str,
+    cards: np.ndarray,
+    kind: int,
+    subject: Subject,
+) -> Question:
     """Add cards of the same type to a question while that raises its expected gain."""
     of_type = [c for c in range(len(pos.ids)) if pos.kind[c] == kind]
     best, chosen = gain, cards.copy()
@@ -166,8 +181,10 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
         for question in best_questions(info, deduction, top=1, max_cards=SPOKEN_CARDS):
             ask = question.ask
             words = question_words(ask.scope, ask.subject, game.deck)
-            text = (f"ask player {ask.target} '{words}' ({ask}): expected "
-                    f"{question.gain:.2f} bits about the box")
+            text = (
+                f"ask player {ask.target} '{words}' ({ask}): expected "
+                f"{question.gain:.2f} bits about the box"
+            )
             found.append(Hint(text, None, None, (), "question", 2.5))
     return found
 
@@ -191,8 +208,10 @@ def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
         if fact.kind == "InBox" and deduction.is_certain(fact):
             decided.append((fact, f"{fact.text} (certain)", 4.0))
     ruled_out = [
-        fact for fact in deduction.facts
-        if fact.kind == "InBox" and pos.index[fact.args[0]] not in plain
+        fact
+        for fact in deduction.facts
+        if fact.kind == "InBox"
+        and pos.index[fact.args[0]] not in plain
         and not deduction.possible(fact)
     ]
     for fact in ruled_out[:RULED_OUT_SHOWN]:
@@ -204,8 +223,11 @@ def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
         if sources is None and budget > 0:
             budget -= 1
             sources = explain(deduction, fact)
-        reasons = () if sources is None else tuple(
-            deduction.describe([deduction.info.observations[i] for i in sources]))
+        reasons = (
+            ()
+            if sources is None
+            else tuple(deduction.describe([deduction.info.observations[i] for i in sources]))
+        )
         found.append(Hint(text, fact, 1.0, reasons, "certain", score))
     return found
 
@@ -248,19 +270,20 @@ def _box_odds(pos: Position, deduction: Deduction) -> list[Hint]:
     by_type: dict[str, list] = {kind: [] for kind in TYPES}
     for fact in deduction.facts:
         if fact.kind == "InBox":
-            by_type[pos.deck.by_id[fact.args[0]].type].append(
-                (deduction.probability(fact), fact))
+            by_type[pos.deck.by_id[fact.args[0]].type].append((deduction.probability(fact), fact))
     for kind, chances in by_type.items():
         chances = sorted((c for c in chances if c[0] > 0), key=lambda c: -c[0])
         best, fact = chances[0]
-        table = ", ".join(f"{pos.deck.by_id[f.args[0]].name} {percent(p)}"
-                          for p, f in chances[:ODDS_LISTED])
+        table = ", ".join(
+            f"{pos.deck.by_id[f.args[0]].name} {percent(p)}" for p, f in chances[:ODDS_LISTED]
+        )
         if len(chances) > ODDS_LISTED:
             rest = chances[ODDS_LISTED:]
             table += f", {len(rest)} more at {percent(rest[0][0])} or less"
         exact = "" if deduction.exact else " (estimated)"
-        found.append(Hint(f"the box's {kind}{exact}: {table}", fact, best, (), "likely",
-                          1.0 + best))
+        found.append(
+            Hint(f"the box's {kind}{exact}: {table}", fact, best, (), "likely", 1.0 + best)
+        )
     return found
 
 
@@ -272,14 +295,22 @@ def _card_odds(pos: Position, deduction: Deduction) -> list[Hint]:
     for fact in deduction.facts:
         if fact.kind == "Holds" and pos.index[fact.args[1]] not in plain:
             chances.setdefault(pos.index[fact.args[1]], []).append(
-                (deduction.probability(fact), f"player {fact.args[0]}", fact))
+                (deduction.probability(fact), f"player {fact.args[0]}", fact)
+            )
     for fact in deduction.facts:
         if fact.kind == "InBox" and pos.index[fact.args[0]] in chances:
-            chances[pos.index[fact.args[0]]].append(
-                (deduction.probability(fact), "the box", fact))
+            chances[pos.index[fact.args[0]]].append((deduction.probability(fact), "the box", fact))
     for card, options in chances.items():
         best, where, fact = max(options, key=lambda o: o[0])
         name = pos.deck.cards[card].name
-        found.append(Hint(f"{name}: most likely {where} ({percent(best)})", fact, best, (),
-                          "where", 0.5 + best / 2))
+        found.append(
+            Hint(
+                f"{name}: most likely {where} ({percent(best)})",
+                fact,
+                best,
+                (),
+                "where",
+                0.5 + best / 2,
+            )
+        )
     return found

@@ -52,7 +52,11 @@ class HistoryChain:
     exact = False
 
     def __init__(
-        self, pos: Position, model: Model, start: list[Trajectory], seed: int = 0,
+        self,
+        pos: Position,
+        model: Model,
+        start: list[Trajectory],
+        seed: int = 0,
         steps: int = STEPS,
     ) -> None:
         self.pos, self.model = pos, model
@@ -85,9 +89,15 @@ class HistoryChain:
             for k in range(4)
         ]
         self._near = [  # cards that share an answer with one of them, to make up the counts
-            sorted({c for box in self._candidates[k] for a in self._of_card.get(box, ())
-                    for c in self._answers[a].cards}
-                   & set(self._blockable) - set(self._candidates[k]))
+            sorted(
+                {
+                    c
+                    for box in self._candidates[k]
+                    for a in self._of_card.get(box, ())
+                    for c in self._answers[a].cards
+                }
+                & set(self._blockable) - set(self._candidates[k])
+            )
             for k in range(4)
         ]
         self._ever_boxed = set(self._boxed)
@@ -105,8 +115,9 @@ class HistoryChain:
         if self.starts > MAX_RESTARTS:
             return
         paths = paths_of(self.pos, world)
-        if any(path[0] == self.pos.box and c not in self._ever_boxed
-               for c, path in enumerate(paths)):
+        if any(
+            path[0] == self.pos.box and c not in self._ever_boxed for c, path in enumerate(paths)
+        ):
             self.restart(paths, RESTART_STEPS)
 
     def restart(self, start: list[Trajectory], steps: int) -> None:
@@ -273,8 +284,9 @@ class HistoryChain:
     def probability(self, fact: Fact) -> float:
         kind, _, rest = fact.var.partition(":")
         if kind == "box":
-            share = sum(self._tally(self.pos.index[card], None)[self.pos.box]
-                        for card in fact.values) / len(self.records)
+            share = sum(
+                self._tally(self.pos.index[card], None)[self.pos.box] for card in fact.values
+            ) / len(self.records)
         elif kind == "at":
             name, _, at = rest.partition("@")
             e = int(at)

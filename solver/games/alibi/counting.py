@@ -61,8 +61,7 @@ class Coordinates:
         else:
             coords = [path[0]] + [self._pass_at[move] for move in pos.moves(path)]
         coords += [
-            self._first_answer + k for k in self._member[card]
-            if pos.counted(pos.answers[k], path)
+            self._first_answer + k for k in self._member[card] if pos.counted(pos.answers[k], path)
         ]
         return tuple(coords)
 
@@ -115,8 +114,10 @@ class CountedHistories:
         kind, _, rest = fact.var.partition(":")
         if kind in ("box", "at"):  # facts on one card's box or current place: from tallies
             if kind == "box":
-                hits = sum(self._tally(self.pos.index[card], 0).get(self.pos.box, 0)
-                           for card in fact.values)
+                hits = sum(
+                    self._tally(self.pos.index[card], 0).get(self.pos.box, 0)
+                    for card in fact.values
+                )
             else:
                 name, _, at = rest.partition("@")
                 tally = self._tally(self.pos.index[name], int(at))
@@ -223,7 +224,9 @@ Program = tuple[
 
 
 def layered(
-    targets: list[int], options: list[list[Option]], max_states: int = MAX_STATES,
+    targets: list[int],
+    options: list[list[Option]],
+    max_states: int = MAX_STATES,
     seconds: float | None = None,
 ) -> Program | None:
     """The dynamic program choosing one option per card so that the coordinates they add to
@@ -238,8 +241,9 @@ def layered(
         return None  # a target no card can meet
     compact = {k: i for i, k in enumerate(used)}  # only coordinates some option touches
     targets = [targets[k] for k in used]
-    options = [[(path, tuple(compact[k] for k in coords)) for path, coords in found]
-               for found in options]
+    options = [
+        [(path, tuple(compact[k] for k in coords)) for path, coords in found] for found in options
+    ]
     width = len(targets)
     hi = [[0] * width for _ in range(len(options) + 1)]
     lo = [[0] * width for _ in range(len(options) + 1)]
@@ -248,9 +252,7 @@ def layered(
         some, every = set().union(*touched), set.intersection(*touched)
         hi[i] = [h + (k in some) for k, h in enumerate(hi[i + 1])]
         lo[i] = [low + (k in every) for k, low in enumerate(lo[i + 1])]
-    steps = [
-        _stepper(found, lo[i + 1], hi[i + 1]) for i, found in enumerate(options)
-    ]
+    steps = [_stepper(found, lo[i + 1], hi[i + 1]) for i, found in enumerate(options)]
     layers: list[dict[State, int]] = [{tuple(targets): 1}]
     moves: list[dict[State, list[tuple[int, State]]]] = []  # per layer: option, next state
     for i, found in enumerate(options):
@@ -258,9 +260,7 @@ def layered(
         layer: dict[State, int] = defaultdict(int)
         moved: dict[State, list[tuple[int, State]]] = {}
         for done, (state, ways) in enumerate(layers[-1].items()):
-            if done % 32 == 31 and (
-                len(layer) > max_states or time.perf_counter() > deadline
-            ):
+            if done % 32 == 31 and (len(layer) > max_states or time.perf_counter() > deadline):
                 return None  # give up as soon as the layer outgrows its bounds
             moved[state] = [(j, _minus(state, found[j][1])) for j in step(state)]
             for _, then in moved[state]:
@@ -284,8 +284,9 @@ def layered(
     return options, layers, back, moves
 
 
-def draw(options: list[list[Option]], back: list[dict[State, int]], rng: random.Random
-         ) -> list[Trajectory]:
+def draw(
+    options: list[list[Option]], back: list[dict[State, int]], rng: random.Random
+) -> list[Trajectory]:
     """One choice of trajectory per card, uniform over those meeting the targets: each card
     takes an option with probability proportional to the ways to finish after it."""
     state, paths = next(iter(back[0])), []
@@ -301,9 +302,7 @@ def draw(options: list[list[Option]], back: list[dict[State, int]], rng: random.
     return paths
 
 
-def _stepper(
-    found: list[Option], low: list[int], high: list[int]
-) -> Callable[[State], list[int]]:
+def _stepper(found: list[Option], low: list[int], high: list[int]) -> Callable[[State], list[int]]:
     """For one card, the options a state may take: those leaving every coordinate the card
     reaches within the bounds the later cards can still meet.
 

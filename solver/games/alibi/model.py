@@ -66,8 +66,7 @@ def rules(deck: str, players: int, last: tuple[int, ...]) -> Rules:
     epoch of each card): positions within a round share them, so they are built once."""
     cards = load_deck(deck).cards
     seats: tuple[Value, ...] = tuple(range(players))
-    variables = [Var(box_var(kind), tuple(c.id for c in cards if c.type == kind))
-                 for kind in TYPES]
+    variables = [Var(box_var(kind), tuple(c.id for c in cards if c.type == kind)) for kind in TYPES]
     constraints: list[Clause | Count] = []
     for data, end in zip(cards, last, strict=True):
         card = data.id
@@ -142,20 +141,31 @@ def _seen_rules(pos: Position, card: int, seat: int, epoch: int, name: str) -> l
 # --- facts ----------------------------------------------------------------------------------
 def in_box(pos: Position, card: int) -> Fact:
     data = pos.deck.cards[card]
-    return Fact("InBox", (data.id,), box_var(data.type), frozenset({data.id}),
-                f"{data.name} is in the box")
+    return Fact(
+        "InBox", (data.id,), box_var(data.type), frozenset({data.id}), f"{data.name} is in the box"
+    )
 
 
 def holds(pos: Position, seat: int, card: int) -> Fact:
     data = pos.deck.cards[card]
-    return Fact("Holds", (seat, data.id), at_var(data.id, pos.epoch), frozenset({seat}),
-                f"player {seat} holds {data.name}")
+    return Fact(
+        "Holds",
+        (seat, data.id),
+        at_var(data.id, pos.epoch),
+        frozenset({seat}),
+        f"player {seat} holds {data.name}",
+    )
 
 
 def box_group(pos: Position, group: str) -> Fact:
     kind = pos.deck.type_of_group(group)
-    return Fact("BoxGroup", (kind, group), box_var(kind), frozenset(pos.deck.of_group(group)),
-                f"the box's {kind} is a {pos.deck.group_names[group]} card")
+    return Fact(
+        "BoxGroup",
+        (kind, group),
+        box_var(kind),
+        frozenset(pos.deck.of_group(group)),
+        f"the box's {kind} is a {pos.deck.group_names[group]} card",
+    )
 
 
 def facts(pos: Position) -> list[Fact]:

@@ -269,5 +269,6 @@ def _counted_cards(pos: Position, answer: Answer) -> Answer:
                 kept.append(card)
         elif not (before and not pos.seen_sets and laid[0] == answer.target):
             kept.append(card)
-    return Answer(answer.source, answer.target, answer.scope, tuple(kept), answer.epoch,
-                  answer.value)
+    return Answer(
+        answer.source, answer.target, answer.scope, tuple(kept), answer.epoch, answer.value
+    )
