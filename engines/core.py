@@ -40,6 +40,16 @@ class IllegalAction(SleuthError, ValueError):
     """A well-formed action the rules forbid now; the state is left unchanged."""
 
 
+class InvalidState(SleuthError, ValueError):
+    """JSON (or data) that is not a state the rules of this game can reach; the message names
+    the field that is wrong and what it may be."""
+
+
+class InvalidInformationSet(SleuthError, ValueError):
+    """An information set that this game could not have produced: an unknown game, option,
+    seat, observation kind, field or value; the message names it and what is allowed."""
+
+
 def freeze(value: JsonValue) -> JsonValue:
     """Turn JSON-like data into hashable data: lists become tuples, dicts sorted item tuples."""
     if isinstance(value, list | tuple):

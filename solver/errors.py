@@ -20,3 +20,7 @@ class Inconsistent(SleuthError, ValueError):
 
 class NotCertain(SleuthError, ValueError):
     """An explanation was asked for a fact that some consistent world makes false."""
+
+
+class SolverTimeout(SleuthError, RuntimeError):
+    """A CP-SAT solve reached its time limit (a safety ceiling, never a normal outcome)."""
