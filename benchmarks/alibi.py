@@ -113,8 +113,8 @@ def arena(games: int, workers: int) -> None:
     print("| bot | wins | win rate | 95% interval | accusations | right | rounds of right ones |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for k, name in enumerate(result.lineup):
-        low, high = result.interval(k)
-        made = [s for s in result.summaries[k] if s]
+        low, high = result.entry_interval(k)
+        made = [s for s in result.summaries_of(k) if s]
         right = [s["accused_in_round"] for s in made if s["accused_right"]]
         rounds = (
             f"median {statistics.median(right):g}, range {min(right)}-{max(right)}"
@@ -122,10 +122,10 @@ def arena(games: int, workers: int) -> None:
             else "-"
         )
         print(
-            f"| {k + 1}. {name} | {result.wins[k]:g} | {result.win_rate(k):.1%} | "
+            f"| {k + 1}. {name} | {result.entry_wins[k]:g} | {result.entry_win_rate(k):.1%} | "
             f"{low:.1%}-{high:.1%} | {len(made)} | {len(right)} | {rounds} |"
         )
-    unaccused = sum(not any(s[g] for s in result.summaries) for g in range(result.games))
+    unaccused = sum(not any(record.summaries) for record in result.records)
     print(f"games without an accusation (round limit): {unaccused}")
     times = sorted(result.decision_times[0])
     print(

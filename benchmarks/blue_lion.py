@@ -18,7 +18,7 @@ from rich.table import Table
 import engines
 import opponents
 import solver
-from sleuth.views import arena_table
+from sleuth.views import arena_table, seat_table
 
 
 def hint_latencies(positions: int, seed: int) -> list[float]:
@@ -71,6 +71,7 @@ def main() -> None:
             game, lineup, games=args.games, workers=args.workers, seed=args.seed, rotate=True
         )
         console.print(arena_table(result))
+        console.print(seat_table(result))
         console.print(
             f"mean game length {statistics.fmean(result.lengths):.1f} actions; "
             f"{result.games / (time.perf_counter() - began):.2f} games/s with "

@@ -88,7 +88,6 @@ def main() -> None:
         began = time.perf_counter()
         result = opponents.arena(game, list(lineup), games=args.games, workers=args.workers,
                                  seed=0, rotate=False)  # fmt: skip
-        result.lineup = [f"{name} ({seat})" for name, seat in zip(lineup, game.seats, strict=True)]
         console.print(arena_table(result))
         console.print(f"  {time.perf_counter() - began:.0f} s, mean length "
                       f"{statistics.fmean(result.lengths):.1f} actions")  # fmt: skip

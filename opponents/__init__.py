@@ -2,10 +2,24 @@
 
 bot = opponents.make("solver", game, seat)
 bot.act(info)
-opponents.arena(game, ["solver", "heuristic"], games=200, workers=2, seed=0)
+res = opponents.arena(game, ["solver", "heuristic"], games=200, workers=2, seed=0)
+res.wins; res.win_rate(seat); res.interval(seat)       # by seat, in seat order
+res.entry_wins; res.entry_win_rate(k)                  # by lineup entry, wherever it sat
+res.win_rate(seat, entry=k)                            # entry k's games in that seat
 """
 
-from opponents.arena import ArenaResult, arena
-from opponents.base import BOT_NAMES, Bot, RandomBot, make
+from opponents.arena import ArenaResult, GameRecord, arena, wilson
+from opponents.base import BOT_NAMES, Bot, RandomBot, SeatedBot, WrongInformationSet, make
 
-__all__ = ["BOT_NAMES", "ArenaResult", "Bot", "RandomBot", "arena", "make"]
+__all__ = [
+    "BOT_NAMES",
+    "ArenaResult",
+    "Bot",
+    "GameRecord",
+    "RandomBot",
+    "SeatedBot",
+    "WrongInformationSet",
+    "arena",
+    "make",
+    "wilson",
+]

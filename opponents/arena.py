@@ -1,112 +1,241 @@
-"""The arena: many games between bots, in parallel processes, with confidence intervals."""
+"""The arena: many games between bots, in parallel processes, with confidence intervals.
+
+Results are reported by seat (the game's seats, in seat order: the contract of DESIGN.md),
+by lineup entry (a bot, wherever it sat), and by entry and seat together, so that rotating a
+bot through the roles of a two-role game never mixes its figures as killer and as inspector.
+"""
 
 from __future__ import annotations
 
 import math
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import engines
-from engines import ConfigError, Game
+from engines import ConfigError, Game, Seat
+from opponents.base import make, quote, same_seat
 
-Entry = str | tuple[str, dict]
+Entry = str | tuple[str, Mapping[str, object]]
 """A lineup entry: a bot name, or (name, options) such as ("solver", {"time_budget": 0.2})."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game's outcome, per lineup entry (index k of each tuple is entry k)."""
+
+    index: int
+    seats: tuple[Seat, ...]
+    """The seat entry k played."""
+    wins: tuple[float, ...]
+    """1/k to each of the k winners, 0 to the others."""
+    points: tuple[float, ...]
+    times: tuple[tuple[float, ...], ...]
+    """Seconds each of the entry's decisions took."""
+    length: int
+    summaries: tuple[Mapping[str, object], ...]
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default); (0, 1) with no games."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass
 class ArenaResult:
-    """Outcomes per lineup entry (per seat when seats are not rotated).
+    """Every game's record, and the figures read off them.
 
-    A shared win counts 1/k to each of the k winners.
+    By seat: `wins` (in seat order), `win_rate(seat)`, `interval(seat)`. By lineup entry:
+    `entry_wins`, `entry_win_rate(k)`, `entry_interval(k)`, `mean_points(k)`,
+    `decision_time(k)`. By entry in one seat: `win_rate(seat, entry=k)` and so on. A shared
+    win counts 1/k to each of the k winners.
     """
 
     game: str
+    seats: tuple[Seat, ...]
     lineup: list[str]
-    games: int = 0
-    wins: list[float] = field(default_factory=list)
-    points: list[list[float]] = field(default_factory=list)
-    decision_times: list[list[float]] = field(default_factory=list)
-    lengths: list[int] = field(default_factory=list)
-    summaries: list[list[dict]] = field(default_factory=list)  # per entry, per game: State.summary
+    records: list[GameRecord]
 
-    def win_rate(self, entry: int) -> float:
-        return self.wins[entry] / self.games if self.games else 0.0
+    @property
+    def games(self) -> int:
+        return len(self.records)
 
-    def interval(self, entry: int, z: float = 1.96) -> tuple[float, float]:
-        """The Wilson score interval of the win rate (95% by default)."""
-        n = self.games
-        if n == 0:
-            return (0.0, 1.0)
-        p = self.win_rate(entry)
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return (max(0.0, centre - half), min(1.0, centre + half))
+    @property
+    def roles(self) -> bool:
+        """Whether the seats are roles ("killer", "lupin"), not interchangeable numbers."""
+        return all(isinstance(seat, str) for seat in self.seats)
 
-    def mean_points(self, entry: int) -> float:
-        return statistics.fmean(self.points[entry]) if self.points[entry] else 0.0
+    @property
+    def rotated(self) -> bool:
+        """Whether some entry played more than one seat."""
+        return any(len(self.seats_of(k)) > 1 for k in range(len(self.lineup)))
 
-    def decision_time(self, entry: int, quantile: float = 0.5) -> float:
-        times = sorted(self.decision_times[entry])
+    # --- by seat --------------------------------------------------------------------------
+    @property
+    def wins(self) -> list[float]:
+        """Wins per seat, in seat order."""
+        return [self.wins_in(seat) for seat in self.seats]
+
+    def games_in(self, seat: Seat, entry: int | None = None) -> int:
+        """Games played in `seat` (by entry `entry` only, if given)."""
+        return len(self._cells(seat, entry))
+
+    def wins_in(self, seat: Seat, entry: int | None = None) -> float:
+        return sum(record.wins[k] for record, k in self._cells(seat, entry))
+
+    def win_rate(self, seat: Seat, entry: int | None = None) -> float:
+        """The share of games won in `seat` (by entry `entry`, if given); 0 with no games.
+
+        Raises:
+            ConfigError: `seat` is not one of the game's seats, or `entry` not an entry.
+        """
+        games = self.games_in(seat, entry)
+        return self.wins_in(seat, entry) / games if games else 0.0
+
+    def interval(
+        self, seat: Seat, entry: int | None = None, z: float = 1.96
+    ) -> tuple[float, float]:
+        """The Wilson 95% interval of `win_rate(seat, entry)`."""
+        return wilson(self.wins_in(seat, entry), self.games_in(seat, entry), z)
+
+    # --- by lineup entry ------------------------------------------------------------------
+    @property
+    def entry_wins(self) -> list[float]:
+        """Wins per lineup entry, wherever it sat."""
+        return [sum(record.wins[k] for record in self.records) for k in range(len(self.lineup))]
+
+    def entry_win_rate(self, entry: int) -> float:
+        self._check_entry(entry)
+        return self.entry_wins[entry] / self.games if self.games else 0.0
+
+    def entry_interval(self, entry: int, z: float = 1.96) -> tuple[float, float]:
+        self._check_entry(entry)
+        return wilson(self.entry_wins[entry], self.games, z)
+
+    def seats_of(self, entry: int) -> list[Seat]:
+        """The seats `entry` played, in seat order."""
+        self._check_entry(entry)
+        played = {record.seats[entry] for record in self.records}
+        return [seat for seat in self.seats if seat in played]
+
+    def mean_points(self, entry: int, seat: Seat | None = None) -> float:
+        points = [record.points[k] for record, k in self._entry_cells(entry, seat)]
+        return statistics.fmean(points) if points else 0.0
+
+    def decision_time(self, entry: int, quantile: float = 0.5, seat: Seat | None = None) -> float:
+        times = sorted(t for record, k in self._entry_cells(entry, seat) for t in record.times[k])
         if not times:
             return 0.0
         return times[min(len(times) - 1, int(quantile * len(times)))]
 
+    def summaries_of(self, entry: int, seat: Seat | None = None) -> list[Mapping[str, object]]:
+        """What each game's `State.summary` said about `entry` (in `seat`, if given)."""
+        return [record.summaries[k] for record, k in self._entry_cells(entry, seat)]
 
-@dataclass
-class _GameOutcome:
-    wins: list[float]
-    points: list[float]
-    times: list[list[float]]
-    length: int
-    summaries: list[dict]
+    @property
+    def points(self) -> list[list[float]]:
+        """Per entry, its points in each game."""
+        return [[r.points[k] for r in self.records] for k in range(len(self.lineup))]
+
+    @property
+    def decision_times(self) -> list[list[float]]:
+        """Per entry, the seconds each of its decisions took."""
+        return [[t for r in self.records for t in r.times[k]] for k in range(len(self.lineup))]
+
+    @property
+    def lengths(self) -> list[int]:
+        """Actions per game."""
+        return [record.length for record in self.records]
+
+    # --- selection ------------------------------------------------------------------------
+    def _cells(self, seat: Seat, entry: int | None) -> list[tuple[GameRecord, int]]:
+        """(record, entry index) for every game in which `seat` was played (by `entry`)."""
+        self._check_seat(seat)
+        if entry is not None:
+            self._check_entry(entry)
+        return [
+            (record, k)
+            for record in self.records
+            for k, played in enumerate(record.seats)
+            if played == seat and entry in (None, k)
+        ]
+
+    def _entry_cells(self, entry: int, seat: Seat | None) -> list[tuple[GameRecord, int]]:
+        self._check_entry(entry)
+        if seat is not None:
+            return self._cells(seat, entry)
+        return [(record, entry) for record in self.records]
+
+    def _check_seat(self, seat: object) -> None:
+        if not any(same_seat(seat, known) for known in self.seats):
+            raise ConfigError(f"{self.game} has no seat {quote(seat)}; seats: {self.seats}")
+
+    def _check_entry(self, entry: object) -> None:
+        if isinstance(entry, bool) or not isinstance(entry, int):
+            raise ConfigError(f"a lineup entry is an index, got {quote(entry)}")
+        if not 0 <= entry < len(self.lineup):
+            raise ConfigError(
+                f"no lineup entry {entry}; entries are 0-{len(self.lineup) - 1} ({self.lineup})"
+            )
 
 
-def _entry(entry: Entry) -> tuple[str, dict]:
+def _entry(entry: object) -> tuple[str, dict[str, object]]:
+    """(name, options) of a lineup entry; ConfigError if it is neither a name nor a pair."""
     if isinstance(entry, str):
         return entry, {}
-    name, options = entry
-    return name, dict(options)
+    if (
+        isinstance(entry, tuple | list)
+        and len(entry) == 2
+        and isinstance(entry[0], str)
+        and isinstance(entry[1], Mapping)
+        and all(isinstance(key, str) for key in entry[1])
+    ):
+        return entry[0], dict(entry[1])
+    raise ConfigError(f"a lineup entry is a bot name or (name, options dict), got {quote(entry)}")
 
 
 def play_one(
     game_name: str,
-    game_options: dict,
+    game_options: dict[str, object],
     lineup: Sequence[Entry],
     index: int,
     seed: int,
     rotate: bool,
-) -> _GameOutcome:
+) -> GameRecord:
     """One game; lineup entry k sits in seat (k + index) mod n when rotating."""
-    from opponents.base import make
-
     game = engines.make(game_name, **game_options)
     seats = game.seats
     shift = index % len(seats) if rotate else 0
-    seat_of = {k: seats[(k + shift) % len(seats)] for k in range(len(lineup))}
+    seat_of = [seats[(k + shift) % len(seats)] for k in range(len(lineup))]
     bots = {}
     for k, entry in enumerate(lineup):
         name, options = _entry(entry)
         bots[seat_of[k]] = make(name, game, seat_of[k], seed=seed * 1000 + k, **options)
     state = game.new_game(seed=seed)
-    times: dict[object, list[float]] = {seat: [] for seat in seats}
+    times: dict[Seat, list[float]] = {seat: [] for seat in seats}
     steps = 0
-    while not state.is_over:
-        seat = state.to_move
+    while (seat := state.to_move) is not None:
         began = time.perf_counter()
         action = bots[seat].act(state.information_set(seat))
         times[seat].append(time.perf_counter() - began)
         state.apply(action)
         steps += 1
-    share = 1 / len(state.winners)
-    return _GameOutcome(
-        [share if seat_of[k] in state.winners else 0.0 for k in range(len(lineup))],
-        [state.points(seat_of[k]) for k in range(len(lineup))],
-        [times[seat_of[k]] for k in range(len(lineup))],
+    share = 1 / len(state.winners) if state.winners else 0.0
+    return GameRecord(
+        index,
+        tuple(seat_of),
+        tuple(share if seat in state.winners else 0.0 for seat in seat_of),
+        tuple(float(state.points(seat)) for seat in seat_of),
+        tuple(tuple(times[seat]) for seat in seat_of),
         steps,
-        [state.summary(seat_of[k]) for k in range(len(lineup))],
+        tuple(state.summary(seat) for seat in seat_of),
     )
 
 
@@ -124,54 +253,60 @@ def arena(
     Args:
         game: the configured game.
         lineup: one bot per seat: a name, or (name, options).
-        games: how many games.
-        workers: parallel processes (1 plays in this process).
-        seed: game i uses seed + i, so a tournament is reproducible.
+        games: how many games, at least 1.
+        workers: parallel processes, at least 1 (1 plays in this process).
+        seed: an int; game i uses seed + i, so a tournament is reproducible.
         rotate: move every entry one seat along each game, so no bot keeps the first seat.
         progress: called with the number of games finished so far.
 
-    Raises:
-        ConfigError: wrong lineup length or a bad bot name or option.
-    """
-    if len(lineup) != len(game.seats):
-        raise ConfigError(
-            f"{game.name} needs {len(game.seats)} bots, one per seat; got {len(lineup)}"
-        )
-    from opponents.base import make
+    Returns:
+        The records in game order, whatever order the workers finished in.
 
+    Raises:
+        ConfigError: a bad game, lineup (length, bot name or option), count or seed.
+    """
+    _check_arena(game, lineup, games, workers, seed)
     for k, entry in enumerate(lineup):  # fail fast, in this process, on bad names or options
         name, options = _entry(entry)
-        make(name, game, game.seats[k], **options)
+        make(name, game, game.seats[k], seed=seed, **options)
     names = [_entry(entry)[0] for entry in lineup]
-    result = ArenaResult(
-        game.name,
-        names,
-        0,
-        [0.0] * len(lineup),
-        [[] for _ in lineup],
-        [[] for _ in lineup],
-        summaries=[[] for _ in lineup],
-    )
     args = [
-        (game.name, dict(game.options), list(lineup), i, seed + i, rotate) for i in range(games)
+        (game.name, dict(game.options), list(lineup), i, seed + i, bool(rotate))
+        for i in range(games)
     ]
+    records: list[GameRecord] = []
 
-    def record(outcome: _GameOutcome) -> None:
-        result.games += 1
-        result.lengths.append(outcome.length)
-        for k in range(len(lineup)):
-            result.wins[k] += outcome.wins[k]
-            result.points[k].append(outcome.points[k])
-            result.decision_times[k].extend(outcome.times[k])
-            result.summaries[k].append(outcome.summaries[k])
+    def record(outcome: GameRecord) -> None:
+        records.append(outcome)
         if progress is not None:
-            progress(result.games)
+            progress(len(records))
 
-    if workers <= 1:
+    if workers == 1:
         for arg in args:
             record(play_one(*arg))
-        return result
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for future in as_completed([pool.submit(play_one, *arg) for arg in args]):
-            record(future.result())
-    return result
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for future in as_completed([pool.submit(play_one, *arg) for arg in args]):
+                record(future.result())
+    records.sort(key=lambda outcome: outcome.index)
+    return ArenaResult(game.name, tuple(game.seats), names, records)
+
+
+def _check_arena(
+    game: object, lineup: object, games: object, workers: object, seed: object
+) -> None:
+    """ConfigError, quoting the value, for anything `arena` cannot run."""
+    if not isinstance(game, Game):
+        raise ConfigError(f"arena plays an engines.Game (engines.make(...)), got {quote(game)}")
+    if isinstance(lineup, str) or not isinstance(lineup, Sequence):
+        raise ConfigError(f"a lineup is a list of bots, one per seat; got {quote(lineup)}")
+    if len(lineup) != len(game.seats):
+        raise ConfigError(
+            f"{game.name} needs {len(game.seats)} bots, one per seat {game.seats}; "
+            f"got {len(lineup)}: {quote(list(lineup))}"
+        )
+    for name, value in (("games", games), ("workers", workers)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigError(f"arena {name} must be an integer >= 1, got {quote(value)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"arena seed must be an integer, got {quote(seed)}")

@@ -1,4 +1,4 @@
-"""The bot protocol and the factory `opponents.make`.
+"""The bot protocol, the checks every bot shares, and the factory `opponents.make`.
 
 A bot gets its game, its seat, a seeded RNG and a time budget when it is made, and then only
 information sets: it never sees a State, so it cannot cheat.
@@ -6,11 +6,22 @@ information sets: it never sees a State, so it cannot cheat.
 
 from __future__ import annotations
 
+import math
 import random
+from abc import ABC, abstractmethod
+from collections.abc import Collection
 from importlib import import_module
 from typing import Protocol
 
-from engines import Action, ConfigError, Game, InformationSet, Seat
+from engines import Action, ConfigError, Game, InformationSet, Seat, SleuthError
+
+QUOTE = 80
+"""Quoted input is cut to this many characters in error messages."""
+
+
+class WrongInformationSet(SleuthError, ValueError):
+    """A bot was handed what it cannot act on: not an information set, another game's or
+    another seat's, or one in which its seat is not the one to move."""
 
 
 class Bot(Protocol):
@@ -23,14 +34,76 @@ class Bot(Protocol):
         ...
 
 
-class RandomBot:
-    """Plays a uniformly random legal action: the floor every other bot must beat."""
+def quote(value: object) -> str:
+    """`repr(value)`, cut to `QUOTE` characters."""
+    text = repr(value)
+    return text if len(text) <= QUOTE else text[: QUOTE - 1] + "…"
+
+
+class SeatedBot(ABC):
+    """A bot for one seat of one game. `act` checks, once for every bot, that the information
+    set is this seat's, of this game, and that the seat is to move; subclasses implement
+    `_choose` and may trust their input."""
 
     def __init__(self, game: Game, seat: Seat, rng: random.Random) -> None:
         self.game, self.seat, self.rng = game, seat, rng
 
     def act(self, info: InformationSet) -> Action:
-        return self.rng.choice(self.game.legal_actions_for(info))
+        """The action to play now.
+
+        Raises:
+            WrongInformationSet: `info` is not an information set of this bot's seat and game,
+                or its seat is not the one to move.
+        """
+        return self._choose(info, self.legal_actions(info))
+
+    def legal_actions(self, info: InformationSet) -> list[Action]:
+        """The seat's legal actions, after checking that `info` is the seat's, its turn."""
+        self._check_owner(info)
+        try:
+            legal = self.game.legal_actions_for(info)
+        except SleuthError:
+            raise
+        except ValueError as error:  # the engines' "not this seat's turn"
+            raise WrongInformationSet(f"{self._who()} cannot act now: {error}") from None
+        if not legal:
+            raise WrongInformationSet(f"{self._who()} has no legal action: the game is over")
+        return legal
+
+    def _check_owner(self, info: object) -> None:
+        if not isinstance(info, InformationSet):
+            raise WrongInformationSet(
+                f"{self._who()} acts on an engines.InformationSet, got {quote(info)}"
+            )
+        if info.game != self.game.name or dict(info.options) != dict(self.game.option_items()):
+            raise WrongInformationSet(
+                f"{self._who()} was given an information set of {info.game!r} with options "
+                f"{quote(dict(info.options))}; it plays {self.game!r}"
+            )
+        if not same_seat(info.seat, self.seat):
+            raise WrongInformationSet(
+                f"{self._who()} was given seat {quote(info.seat)}'s information set; "
+                f"it acts only on its own seat's, {self.seat!r}"
+            )
+
+    def _who(self) -> str:
+        return f"the {self.game.name} {type(self).__name__} of seat {self.seat!r}"
+
+    @abstractmethod
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
+        """Hook: the action to play among `legal`, from `info` (checked: this seat's turn)."""
+
+
+def same_seat(given: object, seat: Seat) -> bool:
+    """Equal seats of the same type: `True == 1` in Python, but True is no seat."""
+    return type(given) is type(seat) and given == seat
+
+
+class RandomBot(SeatedBot):
+    """Plays a uniformly random legal action: the floor every other bot must beat."""
+
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
+        return self.rng.choice(legal)
 
 
 _GAME_MODULES = {
@@ -48,35 +121,61 @@ def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: 
         name: the bot's kind.
         game: the configured game.
         seat: the seat it plays.
-        seed: seeds its RNG (ties and random choices), for reproducible games.
+        seed: seeds its RNG (ties and random choices), for reproducible games; an int or None.
         **options: strength knobs of that bot, e.g. `time_budget=0.5` for "solver".
 
     Raises:
-        ConfigError: unknown bot, seat or option.
+        ConfigError: unknown bot, game, seat or option, a bad option value or seed.
     """
-    if seat not in game.seats:
-        raise ConfigError(f"{game.name} has no seat {seat!r}; seats: {game.seats}")
+    if not isinstance(game, Game):
+        raise ConfigError(f"bots play an engines.Game (engines.make(...)), got {quote(game)}")
+    if not any(same_seat(seat, known) for known in game.seats):
+        raise ConfigError(f"{game.name} has no seat {quote(seat)}; seats: {game.seats}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise ConfigError(f"a bot's seed is an int or None, got {quote(seed)}")
     rng = random.Random(seed)
     if name == "random":
-        if options:
-            raise ConfigError(f"the random bot takes no options, got {sorted(options)}")
+        check_options(name, options, ())
         return RandomBot(game, seat, rng)
-    if name not in BOT_NAMES:
-        raise ConfigError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}")
+    if not isinstance(name, str) or name not in BOT_NAMES:
+        raise ConfigError(f"unknown bot {quote(name)}; bots: {', '.join(BOT_NAMES)}")
     try:
         module = import_module(_GAME_MODULES[game.name])
     except KeyError:
         raise ConfigError(f"no {name} bot for {game.name} yet; try 'random'") from None
-    return module.make(name, game, seat, rng, **options)
+    bot: SeatedBot = module.make(name, game, seat, rng, **options)
+    return bot
 
 
-def check_options(bot: str, options: dict[str, object], allowed: dict[str, type]) -> None:
-    """Raise ConfigError on an unknown option or a value of the wrong type."""
-    for key, value in options.items():
+def check_options(bot: str, options: Collection[str], allowed: Collection[str]) -> None:
+    """Raise ConfigError on an option `bot` does not have (values are checked by the bot)."""
+    for key in options:
         if key not in allowed:
-            names = ", ".join(allowed) or "none"
-            raise ConfigError(f"the {bot} bot has no option {key!r}; options: {names}")
-        kind = allowed[key]
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-            name = getattr(kind, "__name__", str(kind))
-            raise ConfigError(f"{bot} bot option {key!r} must be {name}, got {value!r}")
+            if not allowed:
+                raise ConfigError(f"the {bot} bot takes no options, got {quote(key)}")
+            raise ConfigError(
+                f"the {bot} bot has no option {quote(key)}; options: {', '.join(allowed)}"
+            )
+
+
+def check_time_budget(value: object) -> float:
+    """`value` as a time budget in seconds: a finite number > 0 (not a bool).
+
+    Raises:
+        ConfigError: anything else, quoted.
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        raise ConfigError(f"time_budget must be a finite number of seconds > 0, got {quote(value)}")
+    return float(value)
+
+
+def check_positive_int(name: str, value: object) -> int:
+    """`value` if it is an int >= 1 (not a bool); else ConfigError naming the option."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{name} must be an integer >= 1, got {quote(value)}")
+    return value

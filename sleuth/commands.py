@@ -66,9 +66,8 @@ def demo(console: Console, game: Game, seed: int, hint_count: int, time_budget: 
     for line in state.public_observations():
         console.print(Text(f"  {game.describe(line)}", style="dim"))
     step = 0
-    while not state.is_over:
+    while (mover := state.to_move) is not None:
         step += 1
-        mover = state.to_move
         info = state.information_set(mover)
         routine = views.routine(game, state.legal_actions())
         found = [] if routine else safe_hints(info, hint_count)
@@ -120,7 +119,9 @@ def run_arena(
             progress=lambda done: progress.update(task, completed=done),
         )
     console.print(views.arena_table(result))
+    console.print(views.seat_table(result))
     for line in views.summary_lines(result):
         console.print(line, soft_wrap=True)
-    if rotate:
-        console.print("seats rotated every game; rows are bots, not seats", style="dim")
+    if result.rotated:
+        rows = "a bot's figures per role" if result.roles else "a bot's rows cover every seat"
+        console.print(f"seats rotated every game; {rows}", style="dim")

@@ -38,12 +38,11 @@ def play(console: Console, game: Game, seat: Seat, bot: str, seed: int | None) -
     if (legend := views.legend(game)) is not None:
         console.print(legend)
     told = 0
-    while not state.is_over:
+    while (mover := state.to_move) is not None:
         info = state.information_set(seat)
         for line in info.observations[told:]:
             console.print(Text(f"  {game.describe(line)}", style="dim"))
         told = len(info.observations)
-        mover = state.to_move
         if mover != seat:
             state.apply(bots[mover].act(state.information_set(mover)))
             continue

@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from engines import Action, ConfigError, InformationSet, Seat
+from engines import Action, InformationSet, Seat
 from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Subject
-from opponents.base import Bot, check_options
+from opponents.base import Bot, SeatedBot, check_options, check_time_budget
 from solver import Deduction, deduce
 from solver.games.alibi.advice import SAMPLES, Samples, best_questions
 from solver.games.alibi.position import parse
@@ -27,7 +29,13 @@ def crossed_off(info: InformationSet) -> set[str]:
     return crossed
 
 
-class HeuristicBot:
+def box_of(cards: Sequence[str]) -> tuple[str, str, str, str]:
+    """One card per type, in type order, as an accusation names them."""
+    suspect, place, weapon, feeling = cards
+    return suspect, place, weapon, feeling
+
+
+class HeuristicBot(SeatedBot):
     """Plays like a careful person with a paper notepad: direct eliminations only.
 
     Lays every set (points), asks a random other player how many cards of a group it has not
@@ -35,29 +43,28 @@ class HeuristicBot:
     one card per type is left.
     """
 
-    def __init__(self, game: Alibi, seat: Seat, rng: random.Random) -> None:
-        self.game, self.seat, self.rng = game, seat, rng
+    game: Alibi
 
-    def act(self, info: InformationSet) -> Action:
-        actions = self.game.legal_actions_for(info)
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         deck = self.game.deck
         crossed = crossed_off(info)
         left = [[c for c in deck.of_type(kind) if c not in crossed] for kind in TYPES]
-        lays = [a for a in actions if isinstance(a, Lay)]
+        lays = [a for a in legal if isinstance(a, Lay)]
         if lays:
             return lays[0]
-        if isinstance(actions[0], Pass):
-            return min(actions, key=lambda a: sum(c not in crossed for c in a.cards))
+        passes = [a for a in legal if isinstance(a, Pass)]
+        if passes:
+            return min(passes, key=lambda a: sum(c not in crossed for c in a.cards))
         if all(len(cards) == 1 for cards in left):
-            return Accuse(tuple(cards[0] for cards in left))
+            return Accuse(box_of([cards[0] for cards in left]))
         open_groups = [g for g in deck.groups if any(c not in crossed for c in deck.of_group(g))]
         undecided = [g for g in open_groups if len(left[TYPES.index(deck.type_of_group(g))]) > 1]
         group = self.rng.choice(undecided or open_groups or list(deck.groups))
-        others = [s for s in self.game.seats if s != self.seat]
+        others = [s for s in range(self.game.players) if s != self.seat]
         return Ask(self.rng.choice(others), "seen", Subject("group", group))
 
 
-class SolverBot:
+class SolverBot(SeatedBot):
     """Full deduction: asks the question with the highest expected information about the box,
     passes what its left neighbour gains least from, lays a set only when the group is publicly
     cleared (laying tells everyone the group is not in the box), and accuses when the box is
@@ -74,21 +81,25 @@ class SolverBot:
     """The chance of winning later if no opponent gets there first (the box becomes certain
     in most games well before the round limit)."""
 
+    game: Alibi
+
     def __init__(
         self, game: Alibi, seat: Seat, rng: random.Random, time_budget: float = 2.0
     ) -> None:
-        if time_budget <= 0:
-            raise ConfigError("alibi solver bot: time_budget must be > 0")
-        self.game, self.seat, self.rng, self.time_budget = game, seat, rng, time_budget
+        super().__init__(game, seat, rng)
+        self.time_budget = check_time_budget(time_budget)
         self._drawn: Samples | None = None
+        self.samples = 0
+        """Posterior samples drawn for the last move (its work; 0 when it needed none)."""
 
-    def act(self, info: InformationSet) -> Action:
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         began = time.perf_counter()
-        actions = self.game.legal_actions_for(info)
-        if isinstance(actions[0], Pass):
-            return self._pass(info, actions)
+        self.samples = 0
+        passes = [a for a in legal if isinstance(a, Pass)]
+        if passes:
+            return self._pass(info, len(passes[0].cards))
         cleared = publicly_cleared(info)
-        for action in actions:
+        for action in legal:
             if isinstance(action, Lay) and set(self.game.deck.of_group(action.group)) <= cleared:
                 return action
         d = deduce(info, about=lambda fact: fact.kind == "InBox")
@@ -96,13 +107,14 @@ class SolverBot:
         if certain:
             return Accuse(box)
         samples = SAMPLES if time.perf_counter() - began < self.time_budget / 3 else SAMPLES // 3
+        self.samples = samples
         drawn = Samples(parse(info), d, samples, random.Random(self.rng.randrange(1 << 30)))
         self._drawn = drawn  # the posterior of this round, for choosing the pass after it
         if chance >= self._bar(info, drawn, cleared):
             return Accuse(box)
         return best_questions(info, d, top=1, drawn=drawn)[0].ask
 
-    def _best_box(self, d: Deduction) -> tuple[tuple[str, ...], float, bool]:
+    def _best_box(self, d: Deduction) -> tuple[tuple[str, str, str, str], float, bool]:
         """The likeliest card of each type, the chance they are all right (types taken as
         independent), and whether the box is certain."""
         box, chance, certain = [], 1.0, True
@@ -110,13 +122,13 @@ class SolverBot:
             odds = [
                 (d.probability(f), f)
                 for f in d.facts
-                if f.kind == "InBox" and self.game.deck.by_id[f.args[0]].type == kind
+                if f.kind == "InBox" and self.game.deck.by_id[str(f.args[0])].type == kind
             ]
             p, fact = max(odds, key=lambda item: item[0])
-            box.append(fact.args[0])
+            box.append(str(fact.args[0]))
             chance *= p
             certain = certain and d.is_certain(fact)
-        return tuple(box), chance, certain
+        return box_of(box), chance, certain
 
     def _bar(self, info: InformationSet, drawn: Samples, cleared: set[str]) -> float:
         """The chance of being right above which accusing now beats waiting a round."""
@@ -126,18 +138,18 @@ class SolverBot:
             return 1 / self.game.players  # the last turn: a fair share on points or better
         return (1 - opponents_ready(info, drawn, cleared)) * self.patience
 
-    def _pass(self, info: InformationSet, actions: list[Action]) -> Action:
+    def _pass(self, info: InformationSet, size: int) -> Action:
         """The pass revealing least: the cards my left neighbour most likely has seen
         already (publicly cleared cards count as seen), by the posterior samples of my turn
         this round (what was asked since hardly moves that)."""
         pos = parse(info)
-        size = len(actions[0].cards) if isinstance(actions[0], Pass) else 0
         held = [c for c in pos.mine[-1] if c not in pos.laid_by]
         drawn = self._drawn
         if drawn is None or drawn.pos.epoch != pos.epoch:  # no turn of mine this round
             d = deduce(info, about=lambda fact: fact.kind == "InBox")
-            drawn = Samples(pos, d, SAMPLES // 3, random.Random(self.rng.randrange(1 << 30)))
-        seen = drawn.seen[(self.seat + 1) % pos.players].mean(axis=0)
+            self.samples = SAMPLES // 3
+            drawn = Samples(pos, d, self.samples, random.Random(self.rng.randrange(1 << 30)))
+        seen = drawn.seen[(pos.me + 1) % pos.players].mean(axis=0)
         cleared = {pos.index[c] for c in publicly_cleared(info)}
         score = {c: (c in cleared, seen[c], self.rng.random()) for c in held}
         return Pass(
@@ -194,9 +206,10 @@ def opponents_ready(info: InformationSet, drawn: Samples, cleared: set[str]) -> 
     return float(1 - not_ready.mean())
 
 
-def make(name: str, game: Alibi, seat: Seat, rng: random.Random, **options: object) -> Bot:
+def make(name: str, game: Alibi, seat: Seat, rng: random.Random, **options: Any) -> Bot:
+    """The `name` bot; option values are checked by the bot's constructor."""
     if name == "heuristic":
-        check_options(name, options, {})
+        check_options(name, options, ())
         return HeuristicBot(game, seat, rng)
-    check_options(name, options, {"time_budget": float | int})
-    return SolverBot(game, seat, rng, **options)  # type: ignore[arg-type]
+    check_options(name, options, ("time_budget",))
+    return SolverBot(game, seat, rng, **options)

@@ -5,10 +5,17 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
-from engines import Action, ConfigError, InformationSet, Seat
+from engines import Action, InformationSet, Seat
 from engines.blue_lion import ICONS, BlueLion, BlueLionState, Return
-from opponents.base import Bot, check_options
+from opponents.base import (
+    Bot,
+    SeatedBot,
+    check_options,
+    check_positive_int,
+    check_time_budget,
+)
 from solver import deduce
 from solver.games.blue_lion import Pairs, outcomes, position
 
@@ -20,19 +27,18 @@ def net_gain(before: BlueLionState, after: BlueLionState, seat: Seat) -> int:
     )
 
 
-class HeuristicBot:
+class HeuristicBot(SeatedBot):
     """Greedy on the points of its own move, as a player without a notebook would be.
 
     A blind flip is valued as if its back were any of the three other icons alike (no
     deduction from the faces seen); ties are broken at random.
     """
 
-    def __init__(self, game: BlueLion, seat: Seat, rng: random.Random) -> None:
-        self.game, self.seat, self.rng = game, seat, rng
+    game: BlueLion
 
-    def act(self, info: InformationSet) -> Action:
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         state = self.game.public_state(info)
-        scored = [(self._value(state, action), action) for action in state.legal_actions()]
+        scored = [(self._value(state, action), action) for action in legal]
         best = max(value for value, _ in scored)
         return self.rng.choice([action for value, action in scored if value == best])
 
@@ -51,22 +57,32 @@ class HeuristicBot:
         return total / 3
 
 
-class OutOfTime(Exception):
-    """The search's deadline passed; the last completed depth's choice stands."""
+class OutOfWork(Exception):
+    """The search spent its node budget (or, as a safety ceiling, its time budget); the last
+    completed depth's choice stands."""
 
 
 WIN = 100.0
+MAX_NODES = 25_000
+"""The solver's default node budget a move (measured in benchmarks/blue_lion.py)."""
 
 
-class SolverBot:
-    """Expectiminimax over the exact posterior of the backs, deepened while time allows.
+class SolverBot(SeatedBot):
+    """Expectiminimax over the exact posterior of the backs, deepened while work allows.
 
     Max nodes are this bot's decisions, min nodes the opponent's, and every blind flip is a
     chance node whose outcomes follow the Deduction (every consistent world equally likely).
     Leaves are valued by the score difference, a finished game by +-100 (more for a quicker
     win or a later loss). Depth counts main actions; returning set-aside tiles is searched
     but not counted.
+
+    The search is bounded by work, so a seed gives the same move on any machine: it deepens
+    up to `max_depth` while the next depth, judged by how the last one grew, fits in
+    `max_nodes` positions in all; a depth cut off half-way is dropped. `time_budget` (seconds)
+    is only a safety ceiling, reached when the machine is far slower than usual.
     """
+
+    game: BlueLion
 
     def __init__(
         self,
@@ -75,73 +91,68 @@ class SolverBot:
         rng: random.Random,
         time_budget: float = 1.0,
         max_depth: int = 3,
+        max_nodes: int = MAX_NODES,
     ) -> None:
-        if time_budget <= 0 or max_depth < 1:
-            raise ConfigError("solver bot: time_budget must be > 0 and max_depth >= 1")
-        self.game, self.seat, self.rng = game, seat, rng
-        self.time_budget, self.max_depth = time_budget, max_depth
+        super().__init__(game, seat, rng)
+        self.time_budget = check_time_budget(time_budget)
+        self.max_depth = check_positive_int("max_depth", max_depth)
+        self.max_nodes = check_positive_int("max_nodes", max_nodes)
         self.last_depth = 0
+        """The deepest search the last move completed."""
+        self.nodes = 0
+        """Positions the last move's search visited (its work)."""
+        self._deadline = 0.0
 
-    def act(self, info: InformationSet) -> Action:
-        start = time.perf_counter()
-        deadline = start + self.time_budget
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
+        self._deadline = time.perf_counter() + self.time_budget
+        self.nodes, self.last_depth = 0, 0
         state, worlds = position(info, deduce(info))
         actions = state.legal_actions()
-        if state.to_move != self.seat:
-            raise ValueError(f"it is {state.to_move}'s turn, not {self.seat}'s")
         choice = self.rng.choice(actions)
         if len(actions) == 1:
             return choice
+        grown = 0
         for depth in range(1, self.max_depth + 1):
-            began = time.perf_counter()
+            before = self.nodes
             try:
-                choice = self._root(state, worlds, actions, depth, deadline)
-            except OutOfTime:
+                choice = self._root(state, worlds, actions, depth)
+            except OutOfWork:
                 break
             self.last_depth = depth
-            spent = time.perf_counter() - began
-            if time.perf_counter() + spent * 8 > deadline:
+            spent = self.nodes - before
+            growth = spent / grown if grown else spent  # depth 1's size is the branching
+            grown = spent
+            if self.nodes + spent * growth > self.max_nodes:
                 break  # the next depth would not finish: keep this one's choice
         return choice
 
     def _root(
-        self,
-        state: BlueLionState,
-        worlds: Sequence[Pairs],
-        actions: Sequence[Action],
-        depth: int,
-        deadline: float,
+        self, state: BlueLionState, worlds: Sequence[Pairs], actions: Sequence[Action], depth: int
     ) -> Action:
-        values = [(self._expect(state, worlds, a, depth, deadline), a) for a in actions]
+        values = [(self._expect(state, worlds, a, depth), a) for a in actions]
         best = max(value for value, _ in values)
         return self.rng.choice([a for value, a in values if value >= best - 1e-9])
 
     def _expect(
-        self,
-        state: BlueLionState,
-        worlds: Sequence[Pairs],
-        action: Action,
-        depth: int,
-        deadline: float,
+        self, state: BlueLionState, worlds: Sequence[Pairs], action: Action, depth: int
     ) -> float:
         remaining = depth if isinstance(action, Return) else depth - 1
         return sum(
-            chance * self._value(child, child_worlds, remaining, deadline)
+            chance * self._value(child, child_worlds, remaining)
             for chance, child, child_worlds in outcomes(state, worlds, action)
         )
 
-    def _value(
-        self, state: BlueLionState, worlds: Sequence[Pairs], depth: int, deadline: float
-    ) -> float:
+    def _value(self, state: BlueLionState, worlds: Sequence[Pairs], depth: int) -> float:
+        self.nodes += 1
         if state.is_over:  # sooner wins and later losses are better: the remaining depth counts
             if len(state.winners) != 1:
                 return 0.0
             return WIN + depth if state.winners[0] == self.seat else -WIN - depth
         if depth <= 0 and not state.main_done:
             return self._evaluate(state)
-        if time.perf_counter() > deadline:
-            raise OutOfTime
-        values = [self._expect(state, worlds, a, depth, deadline) for a in state.legal_actions()]
+        if self.nodes > self.max_nodes or time.perf_counter() > self._deadline:
+            raise OutOfWork
+        values = [self._expect(state, worlds, a, depth) for a in state.legal_actions()]
         return max(values) if state.to_move == self.seat else min(values)
 
     def _evaluate(self, state: BlueLionState) -> float:
@@ -150,9 +161,10 @@ class SolverBot:
         return float(mine - theirs)
 
 
-def make(name: str, game: BlueLion, seat: Seat, rng: random.Random, **options: object) -> Bot:
+def make(name: str, game: BlueLion, seat: Seat, rng: random.Random, **options: Any) -> Bot:
+    """The `name` bot; option values are checked by the bot's constructor."""
     if name == "heuristic":
-        check_options(name, options, {})
+        check_options(name, options, ())
         return HeuristicBot(game, seat, rng)
-    check_options(name, options, {"time_budget": float | int, "max_depth": int})
-    return SolverBot(game, seat, rng, **options)  # type: ignore[arg-type]
+    check_options(name, options, ("time_budget", "max_depth", "max_nodes"))
+    return SolverBot(game, seat, rng, **options)

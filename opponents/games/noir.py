@@ -13,8 +13,9 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from engines import Action, ConfigError, InformationSet, Seat
+from engines import Action, InformationSet, Seat
 from engines.noir import (
     Arrest,
     CitizenArrest,
@@ -37,7 +38,7 @@ from engines.noir.rules import (
     positions,
     shifted,
 )
-from opponents.base import Bot, check_options
+from opponents.base import Bot, SeatedBot, check_options, check_time_budget
 from solver import deduce
 from solver.games.noir import (
     current_grid,
@@ -74,7 +75,7 @@ def after_shift(grid: Grid, shift: Shift, dead: set[str]) -> Grid:
 
 
 # --- heuristic ------------------------------------------------------------------------------
-class HeuristicInspector:
+class HeuristicInspector(SeatedBot):
     """Exonerates his cards; arrests when the last canvas said "!" about a card next to him.
 
     His notebook holds direct eliminations only: the killer is alive, not innocent, none of his
@@ -82,11 +83,9 @@ class HeuristicInspector:
     canvas answered "!" for.
     """
 
-    def __init__(self, game: Noir, seat: Seat, rng: random.Random) -> None:
-        self.game, self.seat, self.rng = game, seat, rng
+    game: Noir
 
-    def act(self, info: InformationSet) -> Action:
-        legal = self.game.legal_actions_for(info)
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         if all(isinstance(a, Identity | Exonerate) for a in legal):
             return self.rng.choice(legal)  # choosing an identity, or which card to exonerate
         arrests = [a for a in legal if isinstance(a, Arrest)]
@@ -129,20 +128,18 @@ class HeuristicInspector:
         return set(neighbours(grid, card)) & self._notebook(info)
 
 
-class HeuristicKiller:
+class HeuristicKiller(SeatedBot):
     """Kills a neighbour, preferring one beside the inspector's last arrest (he is there);
     disguises now and then, and when an arrest came close."""
 
-    def __init__(self, game: Noir, seat: Seat, rng: random.Random) -> None:
-        self.game, self.seat, self.rng = game, seat, rng
+    game: Noir
 
-    def act(self, info: InformationSet) -> Action:
-        legal = self.game.legal_actions_for(info)
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         kills = [a for a in legal if isinstance(a, Kill)]
         disguise = [a for a in legal if isinstance(a, Disguise)]
         me, grid = own_identity(info), current_grid(info.observations)
         arrests = [o["suspect"] for o in info.observations if o.kind == "arrest"]
-        close = arrests and (arrests[-1] == me or adjacent(grid, arrests[-1], me))
+        close = bool(arrests) and me is not None and adjacent_or_same(grid, arrests[-1], me)
         if disguise and close and info.observations[-1].kind == "arrest":
             return disguise[0]
         if disguise and (not kills or self.rng.random() < 0.1):
@@ -154,20 +151,28 @@ class HeuristicKiller:
 
 
 # --- solver ---------------------------------------------------------------------------------
-class SolverBot:
+class SolverBot(SeatedBot):
     """Expectimax one reply deep over the opponent's identities, with the Deduction's exact
-    probabilities; actions are scored in order of promise until the time budget runs out."""
+    probabilities.
+
+    Its work is bounded by the game, not the clock: every legal action is scored, once, so a
+    seed gives the same move on any machine. `time_budget` (seconds) is only a safety ceiling:
+    past it, the actions not yet scored (shifts come last) are skipped.
+    """
+
+    game: Noir
 
     def __init__(
         self, game: Noir, seat: Seat, rng: random.Random, time_budget: float = 1.0
     ) -> None:
-        if time_budget <= 0:
-            raise ConfigError("solver bot: time_budget must be > 0")
-        self.game, self.seat, self.rng, self.time_budget = game, seat, rng, time_budget
+        super().__init__(game, seat, rng)
+        self.time_budget = check_time_budget(time_budget)
+        self.scored = 0
+        """Actions the last move scored (its work; fewer than legal only past the ceiling)."""
 
-    def act(self, info: InformationSet) -> Action:
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         deadline = time.perf_counter() + self.time_budget
-        legal = self.game.legal_actions_for(info)
+        self.scored = 0
         if len(legal) == 1:
             return legal[0]
         if self.seat == INSPECTOR:
@@ -177,6 +182,7 @@ class SolverBot:
         best, best_value = legal[0], -math.inf
         for action in sorted(legal, key=lambda a: isinstance(a, Shift)):
             value = scorer(action) + self.rng.random() * 1e-9
+            self.scored += 1
             if value > best_value:
                 best, best_value = action, value
             if time.perf_counter() > deadline:
@@ -293,6 +299,10 @@ class SolverBot:
         return score
 
 
+def adjacent_or_same(grid: Grid, a: str, b: str) -> bool:
+    return a == b or adjacent(grid, a, b)
+
+
 def _closeness(grid: Grid, a: str, b: str) -> float:
     """How soon `a` can be brought beside `b`: 1 when two apart (one shift may do), less
     when farther; 0 when beside (an arrest does it) or off the grid."""
@@ -325,9 +335,10 @@ def _split(chances: Posterior, test: Callable[[str], bool]) -> list[tuple[float,
     return parts
 
 
-def make(name: str, game: Noir, seat: Seat, rng: random.Random, **options: object) -> Bot:
+def make(name: str, game: Noir, seat: Seat, rng: random.Random, **options: Any) -> Bot:
+    """The `name` bot; option values are checked by the bot's constructor."""
     if name == "heuristic":
-        check_options(name, options, {})
+        check_options(name, options, ())
         return (HeuristicKiller if seat == KILLER else HeuristicInspector)(game, seat, rng)
-    check_options(name, options, {"time_budget": float | int})
-    return SolverBot(game, seat, rng, **options)  # type: ignore[arg-type]
+    check_options(name, options, ("time_budget",))
+    return SolverBot(game, seat, rng, **options)

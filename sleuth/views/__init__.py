@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 import solver
-from engines import Action, Game, InformationSet
+from engines import Action, Game, InformationSet, Seat
 from opponents import ArenaResult
 from solver import Hint
 
@@ -97,50 +97,83 @@ def _reasons(because: Sequence[str]) -> str:
     return "; ".join(shown) + (f"; and {more} more observations" if more > 0 else "")
 
 
+def arena_rows(result: ArenaResult) -> list[tuple[int, Seat | None]]:
+    """The rows of the results, as (entry, seat): per seat too for an entry that played
+    several roles (a killer's figures and an inspector's do not mix); seat None stands for
+    every seat it played, in games whose seats are interchangeable numbers."""
+    rows: list[tuple[int, Seat | None]] = []
+    for entry in range(len(result.lineup)):
+        seats = result.seats_of(entry)
+        if len(seats) == 1 or (result.roles and seats):
+            rows.extend((entry, seat) for seat in seats)
+        else:
+            rows.append((entry, None))
+    return rows
+
+
 def arena_table(result: ArenaResult) -> Table:
+    """One row per bot, or per bot and role when bots changed roles."""
     table = Table(title=f"{result.game}: {result.games} games")
-    for column in (
-        "bot",
-        "wins",
-        "win rate",
-        "95% interval",
-        "mean points",
-        "move median",
-        "move p95",
-    ):
+    columns = ("bot", "seat", "games", "wins", "win rate", "95% interval", "mean points")
+    for column in (*columns, "move median", "move p95"):
         table.add_column(
-            column, justify="left" if column == "bot" else "right", no_wrap=column == "bot"
+            column, justify="left" if column in ("bot", "seat") else "right", no_wrap=True
         )
-    for k, name in enumerate(result.lineup):
-        low, high = result.interval(k)
+    for entry, seat in arena_rows(result):
+        if seat is None:
+            games, wins = result.games, result.entry_wins[entry]
+            (low, high), where = result.entry_interval(entry), "all"
+        else:
+            games, wins = result.games_in(seat, entry), result.wins_in(seat, entry)
+            (low, high), where = result.interval(seat, entry), str(seat)
         table.add_row(
-            f"{k + 1}. {name}",
-            f"{result.wins[k]:g}",
-            f"{result.win_rate(k):.1%}",
+            f"{entry + 1}. {result.lineup[entry]}",
+            where,
+            str(games),
+            f"{wins:g}",
+            f"{wins / games:.1%}" if games else "-",
             f"{low:.1%} - {high:.1%}",
-            f"{result.mean_points(k):.2f}",
-            f"{result.decision_time(k) * 1000:.0f} ms",
-            f"{result.decision_time(k, 0.95) * 1000:.0f} ms",
+            f"{result.mean_points(entry, seat):.2f}",
+            f"{result.decision_time(entry, seat=seat) * 1000:.0f} ms",
+            f"{result.decision_time(entry, 0.95, seat) * 1000:.0f} ms",
+        )
+    return table
+
+
+def seat_table(result: ArenaResult) -> Table:
+    """Wins per seat, whoever sat there: how much the seat itself is worth."""
+    table = Table(title="by seat")
+    for column in ("seat", "games", "wins", "win rate", "95% interval"):
+        table.add_column(column, justify="left" if column == "seat" else "right", no_wrap=True)
+    for seat in result.seats:
+        low, high = result.interval(seat)
+        table.add_row(
+            str(seat),
+            str(result.games_in(seat)),
+            f"{result.wins_in(seat):g}",
+            f"{result.win_rate(seat):.1%}",
+            f"{low:.1%} - {high:.1%}",
         )
     return table
 
 
 def summary_lines(result: ArenaResult) -> list[str]:
-    """What the games' summaries say per bot (for Alibi: accusations, how many were right, and
-    in which round they came); nothing for games without summaries."""
+    """What the games' summaries say per row of `arena_table` (for Alibi: accusations, how
+    many were right, and in which round they came); nothing for games without summaries."""
     lines = []
-    for k, name in enumerate(result.lineup):
-        said = [summary for summary in result.summaries[k] if summary]
+    for entry, seat in arena_rows(result):
+        said = [summary for summary in result.summaries_of(entry, seat) if summary]
         if not said:
             continue
         parts = []
         for key in said[0]:
             values = [summary[key] for summary in said if key in summary]
             if all(isinstance(v, bool) for v in values):
-                parts.append(f"{key.replace('_', ' ')}: {sum(values)} of {len(values)}")
+                parts.append(f"{key.replace('_', ' ')}: {sum(map(bool, values))} of {len(values)}")
             else:
-                parts.append(f"{key.replace('_', ' ')}: median {statistics.median(values):g}")
-        lines.append(
-            f"{k + 1}. {name}: {len(said)} games with something to say; " + ", ".join(parts)
-        )
+                numbers = [float(v) for v in values if isinstance(v, int | float)]
+                median = f"median {statistics.median(numbers):g}" if numbers else "-"
+                parts.append(f"{key.replace('_', ' ')}: {median}")
+        who = f"{entry + 1}. {result.lineup[entry]}" + ("" if seat is None else f" as {seat}")
+        lines.append(f"{who}: {len(said)} games with something to say; " + ", ".join(parts))
     return lines

@@ -78,5 +78,5 @@ def legend() -> Text:
 
 def heat_map(game: Noir, info: InformationSet, deduction: Deduction) -> Table:
     """The grid with each suspect's chance of being the opponent's identity."""
-    chances = {fact.args[0]: deduction.probability(fact) for fact in deduction.facts}
+    chances = {str(fact.args[0]): deduction.probability(fact) for fact in deduction.facts}
     return render(game, info, chances)
