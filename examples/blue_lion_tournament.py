@@ -24,10 +24,8 @@ def main(games: int = 20) -> dict[str, float]:
             seed=0,
         )
         low, high = result.entry_interval(0)  # the first bot, in either seat
-        rates[f"{first} vs {second}"] = result.entry_win_rate(0)
-        print(
-            f"{first} vs {second}: {rates[f'{first} vs {second}']:.0%} (95% CI {low:.0%}-{high:.0%})"
-        )
+        rate = rates[f"{first} vs {second}"] = result.entry_win_rate(0)
+        print(f"{first} vs {second}: {rate:.0%} (95% CI {low:.0%}-{high:.0%})")
         for seat in game.seats:
             print(f"  as {seat}: {result.win_rate(seat, entry=0):.0%}")
     return rates
