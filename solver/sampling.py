@@ -1,4 +1,5 @@
-"""Exact probabilities and uniform samples over consistent worlds.
+"""Exact probabilities and uniform samples over consistent worlds, and honest estimates where
+exact counting is out of reach.
 
 Probabilities are ratios of counts of consistent worlds (each game's prior makes every
 consistent world equally likely; rules/<game>.md says why for that game). When the worlds are
@@ -6,16 +7,39 @@ few they are enumerated and counted exactly; samples are then drawn uniformly fr
 Games whose worlds are too many for a list provide their own `WorldSet` (an exact dynamic
 program, or a sampler with a proven uniform stationary distribution); CP-SAT is never used as a
 sampler, because re-solving with random seeds is far from uniform.
+
+A world set that only estimates (`exact` false) answers `estimate(fact)` with an `Estimate`:
+the value, its standard error from batch means over the sampler's correlated records, and
+whether the records ever showed the fact at all. `estimate(deduction, fact)` gives every fact
+of a deduction as an `Estimate`, exact or not, so that nothing estimated is shown as exact.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+import numpy as np
+
+from solver.hints import percent
 from solver.model import Fact, Value, World
+
+if TYPE_CHECKING:
+    from solver.deduction import Deduction
+
+BATCHES = 20
+"""Batches per run for batch means. The Alibi chain's records have an integrated
+autocorrelation time of about 2-8 records, so batches of about 75 records are nearly
+independent, and 20 of them estimate the variance with 19 degrees of freedom."""
+
+Z95 = 1.96  # the normal quantile of a two-sided 95% interval
+ESTIMATED = "estimated"
+"""The word every text showing an estimated number carries."""
 
 
 class WorldSet(Protocol):
@@ -32,6 +56,109 @@ class WorldSet(Protocol):
     def probability(self, fact: Fact) -> float: ...
 
     def sample(self, n: int, rng: random.Random) -> list[World]: ...
+
+
+@runtime_checkable
+class EstimatingWorldSet(Protocol):
+    """A world set that estimates (`exact` false): each probability comes with its error."""
+
+    exact: bool
+
+    def estimate(self, fact: Fact) -> Estimate:
+        """`probability(fact)` with its standard error, for a fact that is possible but not
+        certain (the deduction decides those exactly)."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A probability as the solver knows it: exact, or estimated with its standard error.
+
+    `reached` is false when the estimate's records never showed the fact (or never showed it
+    false) although the fact is possible and not certain. `value` is then a floor (or a
+    ceiling) of half a record's weight, there only to rank the fact, and `error` equals that
+    floor: the records cannot measure the fact. `effective_size` is how many independent draws
+    the correlated records are worth for this fact (None when exact).
+    """
+
+    value: float
+    error: float = 0.0
+    exact: bool = True
+    reached: bool = True
+    effective_size: float | None = None
+
+    @property
+    def margin(self) -> float:
+        """Half the width of an approximate 95% interval (0 when exact)."""
+        return Z95 * self.error
+
+    def short(self) -> str:
+        """The number as a table cell shows it under an "estimated" heading: 23% ± 4%."""
+        if self.exact:
+            return percent(self.value)
+        if not self.reached:
+            if self.value < 0.5:
+                return "possible, not reached by the estimate"
+            return f"{ESTIMATED} >99%, not certain (no record of the estimate says otherwise)"
+        return f"{percent(self.value)} ± {math.ceil(self.margin * 100 - 1e-9) or 1}%"
+
+    def __str__(self) -> str:
+        """The number with its label: "23%" when exact, "estimated 23% ± 4%" otherwise."""
+        if self.exact or not self.reached:
+            return self.short()
+        return f"{ESTIMATED} {self.short()}"
+
+
+def estimate(deduction: Deduction, fact: Fact) -> Estimate:
+    """The chance of `fact` with what is known of its error: exact when the deduction decides
+    it (impossible, certain) or counts exactly, else the world set's estimate."""
+    if not deduction.possible(fact):
+        return Estimate(0.0)
+    if deduction.is_certain(fact):
+        return Estimate(1.0)
+    worlds = deduction.worlds
+    if worlds.exact:
+        return Estimate(worlds.probability(fact))
+    if not isinstance(worlds, EstimatingWorldSet):
+        raise NotImplementedError(f"{deduction.info.game}: an estimate without its error")
+    return worlds.estimate(fact)
+
+
+def estimate_from_runs(hits: np.ndarray, starts: Sequence[int]) -> Estimate:
+    """The estimate of a probability from a sampler's correlated records.
+
+    Args:
+        hits: for each record, in order, whether it makes the fact true.
+        starts: the index of the first record of each run (restarts make several runs).
+
+    Each run's mean is weighed equally. The variance of a run's mean comes from batch means
+    (`BATCHES` consecutive batches; their means are nearly independent once batches are much
+    longer than the autocorrelation time). Runs from different starts may have explored
+    different regions: when their means disagree more than their batch errors say, the spread
+    between runs is the error instead, so a run stuck in one region widens the bar rather
+    than hiding behind it. The error is never below that of as many independent draws.
+    """
+    bounds = [*starts, len(hits)]
+    runs = [hits[a:b].astype(float) for a, b in pairwise(bounds) if b > a]
+    means = np.array([run.mean() for run in runs])
+    value = float(means.mean())
+    floor = 0.5 / (len(hits) + 1)
+    if value == 0.0 or value == 1.0:
+        return Estimate(min(max(value, floor), 1 - floor), floor, exact=False, reached=False)
+    within = sum(_batch_variance(run) for run in runs) / len(runs) ** 2
+    between = float(means.var(ddof=1)) / len(runs) if len(runs) > 1 else 0.0
+    independent = value * (1 - value) / len(hits)  # correlated records never tell more
+    error = math.sqrt(max(within, between, independent))
+    effective = value * (1 - value) / error**2
+    return Estimate(value, error, exact=False, effective_size=effective)
+
+
+def _batch_variance(run: np.ndarray) -> float:
+    """The batch-means variance of one run's mean (too short to batch: as if independent)."""
+    size = len(run) // BATCHES
+    if size < 2:
+        return float(run.var()) / len(run)
+    means = run[: size * BATCHES].reshape(BATCHES, size).mean(axis=1)
+    return float(means.var(ddof=1)) / BATCHES
 
 
 class EnumeratedWorlds:

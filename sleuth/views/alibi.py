@@ -2,11 +2,13 @@
 
 Cards are shown by the names typed at the prompt: a group (`studio`) and its three details
 (`back-stage`), so the card is `studio-back-stage`. The notepad marks what the seat knows
-without deduction; the heat map puts the solver's chance of each card being in the box on it.
+without deduction; the heat map puts the solver's chance of each card being in the box on it,
+marking the chances that are estimated rather than exact.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -18,7 +20,9 @@ from engines import Action, InformationSet
 from engines.alibi import TYPES, Alibi, Pass, Solution
 from opponents.games.alibi import crossed_off
 from solver import Deduction
+from solver.games.alibi.chain import card_id
 from solver.hints import percent
+from solver.sampling import ESTIMATED, Estimate, estimate
 
 Cell = tuple[str, str]  # a card's mark and its style
 
@@ -142,18 +146,17 @@ def _heat(probability: float) -> str:
 
 def heat_map(game: Alibi, info: InformationSet, deduction: Deduction) -> RenderableType:
     """The notepad with each card's chance of being in the box: BOX when certain, - when
-    impossible (by deduction, not only by the marks of the plain notepad)."""
+    impossible (by deduction, not only by the marks of the plain notepad). Estimated chances
+    are marked ~ and the caption gives their widest 95% margin; a possible card the estimate
+    never reached shows ?, never 0%."""
     cells: dict[str, Cell] = {}
+    margins = [0.0]
     for fact in deduction.facts:
         if fact.kind != "InBox":
             continue
-        if not deduction.possible(fact):
-            cells[fact.args[0]] = "-", "dim"
-        elif deduction.is_certain(fact):
-            cells[fact.args[0]] = "BOX", "bold white on red"
-        else:
-            p = deduction.probability(fact)
-            cells[fact.args[0]] = percent(p), _heat(p)
+        chance = estimate(deduction, fact)
+        cells[card_id(fact.args[0])] = _chance_cell(chance)
+        margins.append(chance.margin if chance.reached else 0.0)
 
     def cell(card: str) -> Cell:
         return cells.get(card, ("-", "dim"))
@@ -163,11 +166,27 @@ def heat_map(game: Alibi, info: InformationSet, deduction: Deduction) -> Rendera
         return f"{left} possible"
 
     table = _grid(game, cell, heading)
-    exact = "" if deduction.exact else " (estimated)"
-    table.caption = f"% chance in the box{exact} · BOX certain · - impossible"
+    table.caption = "% chance in the box · BOX certain · - impossible"
+    if not deduction.exact:
+        widest = math.ceil(max(margins) * 100 - 1e-9) or 1
+        table.caption = (
+            f"% chance in the box ({ESTIMATED}): ~ estimated, 95% margin up to ±{widest}% · "
+            "? possible, not reached by the estimate · BOX certain · - impossible"
+        )
     pad = notepad(info)
     assert isinstance(info.seat, int)
     return Group(_public_line(pad, info.seat), table)
+
+
+def _chance_cell(chance: Estimate) -> Cell:
+    """A card's cell of the heat map: its chance, ~ when estimated."""
+    if chance.value == 0:
+        return "-", "dim"
+    if chance.value == 1 and chance.exact:
+        return "BOX", "bold white on red"
+    if not chance.reached:
+        return "?", _heat(chance.value)
+    return ("" if chance.exact else "~") + percent(chance.value), _heat(chance.value)
 
 
 def legend() -> Text:

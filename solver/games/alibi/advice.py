@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from dataclasses import dataclass
 
 import numpy as np
 
 from engines import InformationSet, Observation
-from engines.alibi import SCOPES, TYPES, Ask, Subject
+from engines.alibi import SCOPES, TYPES, Alibi, Ask, Subject
 from engines.alibi.questions import listed_subjects, question_words
 from solver.deduction import Deduction
+from solver.games.alibi.chain import HistoryChain, card_id
+from solver.games.alibi.counting import CountedHistories
 from solver.games.alibi.position import Position, Trajectory, parse
 from solver.hints import Hint, percent
 from solver.model import Fact
+from solver.sampling import ESTIMATED, Estimate, estimate
 
 SAMPLES = 200
 EXPLAINED = 4  # new explanations per refresh: each is a CP-SAT core, several solves
@@ -42,6 +46,7 @@ class Samples:
     def __init__(self, pos: Position, deduction: Deduction, n: int, rng: random.Random) -> None:
         self.pos = pos
         sampler = deduction.worlds
+        assert isinstance(sampler, CountedHistories | HistoryChain), "Alibi's own world sets"
         paths = [sampler.sample_paths(rng) for _ in range(n)]
         e, cards, players = pos.epoch, len(pos.ids), pos.players
         first = [pos.ids.index(pos.deck.of_type(kind)[0]) for kind in TYPES]
@@ -174,16 +179,20 @@ def _widen(
 
 # --- hints ----------------------------------------------------------------------------------
 def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
+    """What is certain and why, the box's odds, where unseen cards are, the best question.
+    Every estimated number says so: odds from the chain carry "estimated" and their 95%
+    margin, and a question's gain is always estimated from posterior samples."""
     pos = parse(info)
     game = info.make_game()
+    assert isinstance(game, Alibi), info.game
     found = _certain_hints(pos, deduction) + _box_odds(pos, deduction) + _card_odds(pos, deduction)
     if not any(o.kind == "end" for o in info.observations):
         for question in best_questions(info, deduction, top=1, max_cards=SPOKEN_CARDS):
             ask = question.ask
             words = question_words(ask.scope, ask.subject, game.deck)
             text = (
-                f"ask player {ask.target} '{words}' ({ask}): expected "
-                f"{question.gain:.2f} bits about the box"
+                f"ask player {ask.target} '{words}' ({ask}): expected {question.gain:.2f} bits "
+                f"about the box ({ESTIMATED} from {SAMPLES} posterior samples)"
             )
             found.append(Hint(text, None, None, (), "question", 2.5))
     return found
@@ -211,11 +220,11 @@ def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
         fact
         for fact in deduction.facts
         if fact.kind == "InBox"
-        and pos.index[fact.args[0]] not in plain
+        and pos.index[card_id(fact.args[0])] not in plain
         and not deduction.possible(fact)
     ]
     for fact in ruled_out[:RULED_OUT_SHOWN]:
-        name = pos.deck.by_id[fact.args[0]].name
+        name = pos.deck.by_id[card_id(fact.args[0])].name
         decided.append((~fact, f"{name} cannot be in the box", 3.0))
     found, budget = [], EXPLAINED
     for fact, text, score in decided:
@@ -232,7 +241,13 @@ def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
     return found
 
 
-_EXPLAINED: dict[tuple, tuple[tuple[Observation, ...], list[int]]] = {}
+ExplanationKey = tuple[str, tuple, object, Fact]  # game, options, seat, fact
+_EXPLAINED: dict[ExplanationKey, tuple[tuple[Observation, ...], tuple[int, ...]]] = {}
+"""Explanations found at earlier positions, shared by every thread of the process: a module
+cache, safe for threads because every read and write holds `_EXPLAINED_LOCK`, its values are
+immutable tuples, and callers get new lists. (A CP-SAT search runs outside the lock, so two
+threads may find the same explanation at once; both are right, and one is kept.)"""
+_EXPLAINED_LOCK = threading.Lock()
 EXPLAINED_KEPT = 4_096
 
 
@@ -250,39 +265,61 @@ def explain(deduction: Deduction, fact: Fact) -> list[int]:
         return sources
     info = deduction.info
     sources = deduction.explain_sources(fact)
-    if len(_EXPLAINED) >= EXPLAINED_KEPT:
-        _EXPLAINED.clear()
-    _EXPLAINED[(info.game, info.options, info.seat, fact)] = (info.observations, sources)
-    return sources
+    with _EXPLAINED_LOCK:
+        if len(_EXPLAINED) >= EXPLAINED_KEPT:
+            _EXPLAINED.clear()
+        _EXPLAINED[_key(deduction, fact)] = (info.observations, tuple(sources))
+    return list(sources)
 
 
 def remembered(deduction: Deduction, fact: Fact) -> list[int] | None:
     """The explanation of `fact` found at an earlier position of this game, if any."""
-    info = deduction.info
-    known = _EXPLAINED.get((info.game, info.options, info.seat, fact))
-    if known is not None and info.observations[: len(known[0])] == known[0]:
-        return known[1]
+    with _EXPLAINED_LOCK:
+        known = _EXPLAINED.get(_key(deduction, fact))
+    observations = deduction.info.observations
+    if known is not None and observations[: len(known[0])] == known[0]:
+        return list(known[1])
     return None
 
 
+def _key(deduction: Deduction, fact: Fact) -> ExplanationKey:
+    info = deduction.info
+    return (info.game, info.options, info.seat, fact)
+
+
 def _box_odds(pos: Position, deduction: Deduction) -> list[Hint]:
+    """Per type, the likeliest box cards with their chances; estimated ones are labelled with
+    their 95% margins, and possible cards the estimate never reached are counted apart."""
     found = []
-    by_type: dict[str, list] = {kind: [] for kind in TYPES}
+    by_type: dict[str, list[tuple[Estimate, Fact]]] = {kind: [] for kind in TYPES}
     for fact in deduction.facts:
         if fact.kind == "InBox":
-            by_type[pos.deck.by_id[fact.args[0]].type].append((deduction.probability(fact), fact))
+            chance = estimate(deduction, fact)
+            if chance.value > 0:
+                by_type[pos.deck.by_id[card_id(fact.args[0])].type].append((chance, fact))
     for kind, chances in by_type.items():
-        chances = sorted((c for c in chances if c[0] > 0), key=lambda c: -c[0])
-        best, fact = chances[0]
+        reached = sorted((c for c in chances if c[0].reached), key=lambda c: -c[0].value)
+        best, fact = reached[0] if reached else chances[0]
         table = ", ".join(
-            f"{pos.deck.by_id[f.args[0]].name} {percent(p)}" for p, f in chances[:ODDS_LISTED]
+            f"{pos.deck.by_id[card_id(f.args[0])].name} {chance.short()}"
+            for chance, f in reached[:ODDS_LISTED]
         )
-        if len(chances) > ODDS_LISTED:
-            rest = chances[ODDS_LISTED:]
-            table += f", {len(rest)} more at {percent(rest[0][0])} or less"
-        exact = "" if deduction.exact else " (estimated)"
+        if len(reached) > ODDS_LISTED:
+            rest = reached[ODDS_LISTED:]
+            table += f", {len(rest)} more at {percent(rest[0][0].value)} or less"
+        unreached = len(chances) - len(reached)
+        if unreached:
+            table += f", {unreached} more possible but not reached by the estimate"
+        label = "" if deduction.exact else f" ({ESTIMATED}, ± 95% margin)"
         found.append(
-            Hint(f"the box's {kind}{exact}: {table}", fact, best, (), "likely", 1.0 + best)
+            Hint(
+                f"the box's {kind}{label}: {table}",
+                fact,
+                best.value,
+                (),
+                "likely",
+                1.0 + best.value,
+            )
         )
     return found
 
@@ -291,26 +328,28 @@ def _card_odds(pos: Position, deduction: Deduction) -> list[Hint]:
     """Where each card I cannot see is most likely to be now."""
     found = []
     plain = _known_to_me(pos)
-    chances: dict[int, list] = {}
+    chances: dict[int, list[tuple[Estimate, str, Fact]]] = {}
     for fact in deduction.facts:
-        if fact.kind == "Holds" and pos.index[fact.args[1]] not in plain:
-            chances.setdefault(pos.index[fact.args[1]], []).append(
-                (deduction.probability(fact), f"player {fact.args[0]}", fact)
+        if fact.kind == "Holds" and pos.index[card_id(fact.args[1])] not in plain:
+            chances.setdefault(pos.index[card_id(fact.args[1])], []).append(
+                (estimate(deduction, fact), f"player {fact.args[0]}", fact)
             )
     for fact in deduction.facts:
-        if fact.kind == "InBox" and pos.index[fact.args[0]] in chances:
-            chances[pos.index[fact.args[0]]].append((deduction.probability(fact), "the box", fact))
+        if fact.kind == "InBox" and pos.index[card_id(fact.args[0])] in chances:
+            chances[pos.index[card_id(fact.args[0])]].append(
+                (estimate(deduction, fact), "the box", fact)
+            )
     for card, options in chances.items():
-        best, where, fact = max(options, key=lambda o: o[0])
+        best, where, fact = max(options, key=lambda o: o[0].value)
         name = pos.deck.cards[card].name
         found.append(
             Hint(
-                f"{name}: most likely {where} ({percent(best)})",
+                f"{name}: most likely {where} ({best})",
                 fact,
-                best,
+                best.value,
                 (),
                 "where",
-                0.5 + best / 2,
+                0.5 + best.value / 2,
             )
         )
     return found

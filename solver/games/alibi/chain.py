@@ -22,18 +22,30 @@ to `BLOCK` cards at once from their exact conditional distribution given all the
 uniform distribution too. Half the blocks are a type's box card, other cards of that type that
 may be in the box, and cards that share answers with them; the other half are random cards.
 Irreducibility is still not proven; tests compare the chain with exact counts on small games.
+
+What the numbers are: the chain keeps `RECORDS` evenly spaced states per run. They are
+correlated (consecutive records share most trajectories), so a probability is the share of
+records making a fact true, and its error comes from batch means, with the spread between
+runs when restarts made several (`solver.sampling.estimate_from_runs`). Restarts pool runs
+with equal weight, which is biased when the runs sit in regions of different sizes; the error
+bar then shows their disagreement, but a region no run reached is invisible to it, which is
+why every estimate is labelled as one. A fact that is possible but that no record shows gets a
+floor labelled "not reached", never 0%.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter, defaultdict
+from collections import defaultdict
 from operator import itemgetter
 
+import numpy as np
+
 from solver.games.alibi.counting import Coordinates, Option, _literals, _makes, draw, layered
-from solver.games.alibi.model import paths_of, place, world_from
+from solver.games.alibi.model import paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
+from solver.sampling import Estimate, estimate_from_runs
 
 STEPS = 30_000
 BLOCK = 10  # cards redrawn together by a block step
@@ -47,7 +59,8 @@ RESTART_STEPS = 10_000
 
 
 class HistoryChain:
-    """Estimated probabilities from a run of the chain (records of its states, evenly spaced)."""
+    """Estimated probabilities from runs of the chain: correlated records of its states,
+    evenly spaced, each probability with its error (`estimate`)."""
 
     exact = False
 
@@ -80,7 +93,8 @@ class HistoryChain:
             if path[0] == pos.box:
                 self._boxed[pos.kind[c]] = c
         self.records: list[tuple[Trajectory, ...]] = []
-        self._tallies: dict[tuple[int, int | None], Counter] = {}
+        self._starts: list[int] = []  # the first record of each run
+        self._columns: dict[int, tuple[np.ndarray, list[Trajectory]]] = {}
         self._coordinates = Coordinates(pos)
         self._option_cache: dict[int, list[Option]] = {}
         self._blockable = [c for c in self._free if counts[c] <= BLOCK_PATHS]
@@ -108,10 +122,10 @@ class HistoryChain:
     def reached(self, world: World) -> None:
         """A consistent world CP-SAT found (`deduce` finding what the records never showed).
         When it puts in the box a card no record does, the run has missed a region of
-        histories, so it runs on from there too and pools the records. The pooled estimate no
-        longer weighs regions by their true size, but it no longer gives 0% to a card that
-        can be in the box either: a run stuck in one region would make its guesses look
-        certain."""
+        histories, so it runs on from there too and pools the records (at most `MAX_RESTARTS`
+        times). The pooled estimate weighs runs equally, not regions by their true size: it is
+        biased, and its error bar includes the spread between runs to say so. Without the
+        restart a run stuck in one region would make its guesses look certain."""
         if self.starts > MAX_RESTARTS:
             return
         paths = paths_of(self.pos, world)
@@ -127,7 +141,7 @@ class HistoryChain:
             if path[0] == self.pos.box:
                 self._boxed[self.pos.kind[c]] = c
         self._ever_boxed.update(self._boxed)
-        self._tallies.clear()
+        self._columns.clear()
         self._run(steps)
         self.starts += 1
 
@@ -258,6 +272,7 @@ class HistoryChain:
             if i % BLOCK_EVERY == 0:
                 self._block()
         every = max(1, (steps - burn) // RECORDS)
+        self._starts.append(len(self.records))
         for i in range(steps - burn):
             self._step()
             if i % BLOCK_EVERY == 0:
@@ -272,59 +287,61 @@ class HistoryChain:
     def count(self, fact: Fact) -> int:
         raise NotImplementedError("the chain estimates probabilities; it does not count")
 
-    def _share(self, fact: Fact) -> float:
-        """The share of records making `fact` true, for facts other than box and place."""
-        cards = _cards_of(self.pos, fact)
-        hits = sum(
-            any(_makes(self.pos, fact, c, record[c]) for c in cards) for record in self.records
-        )
-        share = hits / len(self.records)
-        return 1 - share if fact.negated else share
-
     def probability(self, fact: Fact) -> float:
-        kind, _, rest = fact.var.partition(":")
-        if kind == "box":
-            share = sum(
-                self._tally(self.pos.index[card], None)[self.pos.box] for card in fact.values
-            ) / len(self.records)
-        elif kind == "at":
-            name, _, at = rest.partition("@")
-            e = int(at)
-            tally = self._tally(self.pos.index[name], e)
-            hits = sum(ways for loc, ways in tally.items() if place(self.pos, loc) in fact.values)
-            share = hits / len(self.records)
-        else:
-            return self._share(fact)
-        return 1 - share if fact.negated else share
+        """The estimated chance of a fact that is possible and not certain; never 0 or 1 (see
+        `estimate`)."""
+        return self.estimate(fact).value
 
-    def _tally(self, card: int, epoch: int | None) -> Counter:
-        """How many records put `card` at each location at `epoch` (None: at the deal, so
-        the box count is the records with the card in the box)."""
-        key = (card, epoch)
-        if key not in self._tallies:
-            e = 0 if epoch is None else epoch
-            tally: Counter = Counter()
-            for path, ways in Counter(map(itemgetter(card), self.records)).items():
-                tally[path[e] if len(path) > e else None] += ways
-            self._tallies[key] = tally
-        return self._tallies[key]
+    def estimate(self, fact: Fact) -> Estimate:
+        """The share of records making `fact` true, with its batch-means error, for a fact
+        that is possible and not certain (a fact no record shows gets a labelled floor)."""
+        hits = np.zeros(len(self.records), dtype=bool)
+        for card in _cards_of(self.pos, fact):
+            hits |= self._makes(fact, card)
+        return estimate_from_runs(~hits if fact.negated else hits, self._starts)
+
+    def _makes(self, fact: Fact, card: int) -> np.ndarray:
+        """Whether each record's trajectory of `card` makes the un-negated `fact` true."""
+        codes, paths = self._paths_of(card)
+        table = np.array([_makes(self.pos, fact, card, path) for path in paths], dtype=bool)
+        return table[codes]
+
+    def _paths_of(self, card: int) -> tuple[np.ndarray, list[Trajectory]]:
+        """`card`'s trajectory in each record, as an index into its distinct trajectories.
+        A record shares the tuple of every card that did not move since the record before, so
+        tuples are told apart by identity (the records keep them alive): C-speed, and two
+        equal tuples that are different objects only cost a duplicate entry."""
+        if card not in self._columns:
+            column = list(map(itemgetter(card), self.records))
+            ids = np.fromiter(map(id, column), dtype=np.int64, count=len(column))
+            _, first, codes = np.unique(ids, return_index=True, return_inverse=True)
+            self._columns[card] = codes, [column[i] for i in first]
+        return self._columns[card]
 
     def sample(self, n: int, rng: random.Random) -> list[World]:
-        return [world_from(self.pos, list(rng.choice(self.records)), self.model) for _ in range(n)]
+        """`n` records drawn uniformly with replacement (see `Deduction.sample`)."""
+        return [world_from(self.pos, self.sample_paths(rng), self.model) for _ in range(n)]
 
     def sample_paths(self, rng: random.Random) -> list[Trajectory]:
+        """One record's trajectories, drawn uniformly from the records."""
         return list(rng.choice(self.records))
 
     def witnessed(self) -> set[tuple[str, Value]]:
         found: set[tuple[str, Value]] = set()
         for c in range(len(self.paths)):
-            found |= _literals(self.pos, c, list({record[c] for record in self.records}))
+            found |= _literals(self.pos, c, self._paths_of(c)[1])
         return found
 
 
 def _cards_of(pos: Position, fact: Fact) -> list[int]:
     """The cards whose trajectories decide `fact`."""
     if fact.var.startswith("box:"):
-        return [pos.index[card] for card in fact.values]
+        return [pos.index[card_id(card)] for card in fact.values]
     name = fact.var.split(":")[1].split("@")[0]
     return [pos.index[name]]
+
+
+def card_id(value: Value) -> str:
+    """A fact's value or argument that names a card (facts keep values as plain hashables)."""
+    assert isinstance(value, str), value
+    return value
