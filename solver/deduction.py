@@ -101,7 +101,16 @@ class Deduction:
         return {fact: self.probability(fact) for fact in self.model.facts}
 
     def sample(self, n: int, seed: int = 0) -> list[World]:
-        """`n` consistent worlds drawn independently from the posterior."""
+        """`n` consistent worlds from the posterior, the same for the same `seed`.
+
+        When `exact` is true they are independent draws from the exact posterior. Otherwise
+        (Alibi beyond exact counting) they are records of a Markov chain over consistent
+        worlds, drawn uniformly with replacement: each is consistent, and they follow the
+        chain's estimate of the posterior (as close to it as `solver.sampling.estimate`'s
+        error bars say), but the records are correlated states of the chain, so repeats
+        happen and however large `n` is they carry at most about `effective_size`
+        independent draws' worth of information about a fact (see `Estimate`).
+        """
         return self.worlds.sample(n, random.Random(seed))
 
     # --- explanations --------------------------------------------------------------------
