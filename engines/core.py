@@ -11,12 +11,15 @@ each game a few private hooks, as OpenSpiel and pgx do.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+import reprlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias, TypeVar
+from functools import cached_property
+from typing import Any, ClassVar, NoReturn, TypeAlias, TypeVar
 
 Seat: TypeAlias = int | str
 """A seat: a small integer in multi-player games, a role name ("lupin", "killer") otherwise."""
@@ -50,6 +53,50 @@ class InvalidInformationSet(SleuthError, ValueError):
     seat, observation kind, field or value; the message names it and what is allowed."""
 
 
+QUOTE_LIMIT = 80
+
+
+def _short_repr() -> reprlib.Repr:
+    short = reprlib.Repr()
+    short.maxstring = short.maxother = QUOTE_LIMIT
+    short.maxlist = short.maxtuple = 8
+    return short
+
+
+_SHORT = _short_repr()
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """`repr(value)` for an error message, at most `limit` characters (an ellipsis marks a cut),
+    so that a megabyte of bad input does not become a megabyte of message."""
+    text = _SHORT.repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def same_json(a: JsonValue, b: JsonValue) -> bool:
+    """Equality that also compares types, so that True is not 1 and 1.0 is not 1."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[key], b[key]) for key in a)
+    return bool(a == b)
+
+
+def is_int(value: object) -> bool:
+    """A whole number that is not a bool (True == 1 in Python, but True is not a number here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def one_of(value: object, allowed: Collection[Any]) -> bool:
+    """Typed membership: `value` equals an allowed value of the same type (True is not 1)."""
+    for ok in allowed:
+        if type(value) is type(ok) and value == ok:
+            return True
+    return False
+
+
 def freeze(value: JsonValue) -> JsonValue:
     """Turn JSON-like data into hashable data: lists become tuples, dicts sorted item tuples."""
     if isinstance(value, list | tuple):
@@ -57,6 +104,100 @@ def freeze(value: JsonValue) -> JsonValue:
     if isinstance(value, dict):
         raise TypeError("observation fields may not be dicts; use tuples of pairs")
     return value
+
+
+# --- reading JSON at the boundary ---------------------------------------------------------------
+def load_json(text: object, error: type[SleuthError], what: str) -> JsonValue:
+    """Parse `text`, raising `error` (a SleuthError) that quotes it when it is not JSON."""
+    if not isinstance(text, str | bytes | bytearray):
+        raise error(f"{what} must be JSON text, not {type(text).__name__} {quote(text)}")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as problem:
+        why = problem.msg if isinstance(problem, json.JSONDecodeError) else str(problem)
+        raise error(f"{what} is not JSON ({why}): {quote(text)}") from None
+
+
+class JsonReader:
+    """Typed access to decoded JSON that raises one error class naming the path of a bad field.
+
+    `reader.mapping(data, "state", keys)` checks an object has exactly `keys`; the other methods
+    check one value and return it, so a loader reads as a list of what each field may be.
+    """
+
+    def __init__(self, error: type[SleuthError], what: str) -> None:
+        self.error, self.what = error, what
+
+    def fail(self, path: str, value: object, allowed: str) -> NoReturn:
+        raise self.error(f"{self.what}: {path} cannot be {quote(value)}; allowed: {allowed}")
+
+    def mapping(self, value: JsonValue, path: str, keys: Collection[str]) -> dict[str, JsonValue]:
+        if not isinstance(value, dict):
+            self.fail(path, value, f"an object with the keys {', '.join(sorted(keys))}")
+        missing, extra = sorted(set(keys) - set(value)), sorted(set(value) - set(keys))
+        if missing:
+            raise self.error(f"{self.what}: {path} has no key {missing[0]!r}")
+        if extra:
+            raise self.error(f"{self.what}: {path} has an unknown key {quote(extra[0])}")
+        return value
+
+    def array(self, value: JsonValue, path: str, length: int | None = None) -> list[JsonValue]:
+        if not isinstance(value, list) or (length is not None and len(value) != length):
+            self.fail(path, value, "a list" if length is None else f"a list of {length} items")
+        return value
+
+    def number(self, value: JsonValue, path: str, low: int = 0, high: int | None = None) -> int:
+        if not is_int(value) or value < low or (high is not None and value > high):
+            self.fail(path, value, f"a whole number from {low}" + (f" to {high}" if high else ""))
+        return int(value)
+
+    def flag(self, value: JsonValue, path: str) -> bool:
+        if not isinstance(value, bool):
+            self.fail(path, value, "true or false")
+        return value
+
+    def text(self, value: JsonValue, path: str) -> str:
+        if not isinstance(value, str):
+            self.fail(path, value, "a string")
+        return value
+
+    def choice(self, value: JsonValue, path: str, allowed: Collection[Any]) -> Any:
+        if not one_of(value, allowed):
+            self.fail(path, value, ", ".join(map(repr, allowed)))
+        return value
+
+    def choices(
+        self, value: JsonValue, path: str, allowed: Collection[Any], distinct: bool = True
+    ) -> list[Any]:
+        """A list of allowed values (each once when `distinct`)."""
+        items = self.array(value, path)
+        for i, item in enumerate(items):
+            self.choice(item, f"{path}[{i}]", allowed)
+        if distinct and len(set(items)) != len(items):
+            self.fail(path, value, "a list naming each value at most once")
+        return items
+
+    def pairs(self, value: JsonValue, path: str) -> list[tuple[str, JsonValue]]:
+        """A list of [name, value] pairs with distinct string names (how fields are stored)."""
+        pairs = []
+        for i, pair in enumerate(self.array(value, path)):
+            name, item = self.array(pair, f"{path}[{i}]", 2)
+            pairs.append((self.text(name, f"{path}[{i}][0]"), self.plain(item, f"{path}[{i}][1]")))
+        if len({name for name, _ in pairs}) != len(pairs):
+            self.fail(path, value, "[name, value] pairs, each name once")
+        return pairs
+
+    def plain(self, value: JsonValue, path: str) -> JsonValue:
+        """A JSON value without objects (observation fields are strings, numbers, lists)."""
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                self.plain(item, f"{path}[{i}]")
+        elif value is not None and not isinstance(value, str | int | float | bool):
+            self.fail(path, value, "a string, number, true, false, null or a list of them")
+        return value
+
+
+_INFO = JsonReader(InvalidInformationSet, "information set")
 
 
 def thaw(value: JsonValue) -> JsonValue:
@@ -98,8 +239,22 @@ class Observation:
         return {"kind": self.kind, "fields": [[key, thaw(value)] for key, value in self.fields]}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, JsonValue]) -> Observation:
-        return cls(data["kind"], tuple((key, freeze(value)) for key, value in data["fields"]))
+    def from_dict(
+        cls, data: JsonValue, path: str = "observation", read: JsonReader | None = None
+    ) -> Observation:
+        """The observation `to_dict` wrote; raises InvalidInformationSet (or `read`'s error)
+        naming a bad field.
+
+        Only the structure is checked here (a kind, [name, value] pairs of plain JSON); what
+        the fields must hold is each game's business (the solver checks it).
+        """
+        read = read or _INFO
+        data = read.mapping(data, path, ("kind", "fields"))
+        kind = read.text(data["kind"], f"{path}.kind")
+        if not kind:
+            read.fail(f"{path}.kind", kind, "the name of a kind of observation")
+        fields = read.pairs(data["fields"], f"{path}.fields")
+        return cls(kind, tuple((key, freeze(value)) for key, value in fields))
 
 
 @dataclass(frozen=True)
@@ -134,12 +289,29 @@ class InformationSet:
 
     @classmethod
     def from_json(cls, text: str) -> InformationSet:
-        data = json.loads(text)
+        """The information set `to_json` wrote.
+
+        Raises:
+            InvalidInformationSet: not JSON, or not its structure (the message names the
+                field); whether the game could have produced it is checked by the solver.
+        """
+        data = _INFO.mapping(
+            load_json(text, InvalidInformationSet, "information set"),
+            "information set",
+            ("game", "options", "seat", "observations"),
+        )
+        seat = data["seat"]
+        if not (is_int(seat) or isinstance(seat, str)):
+            _INFO.fail("seat", seat, "a seat number or a role name")
+        observations = _INFO.array(data["observations"], "observations")
         return cls(
-            data["game"],
-            tuple((key, freeze(value)) for key, value in data["options"]),
-            data["seat"],
-            tuple(Observation.from_dict(obs) for obs in data["observations"]),
+            _INFO.text(data["game"], "game"),
+            tuple((key, freeze(value)) for key, value in _INFO.pairs(data["options"], "options")),
+            seat,
+            tuple(
+                Observation.from_dict(obs, f"observations[{i}]")
+                for i, obs in enumerate(observations)
+            ),
         )
 
     def extended(self, *observations: Observation) -> InformationSet:
@@ -155,6 +327,42 @@ class Action:
 
     def to_json(self) -> str:
         return json.dumps(str(self))
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The values one field of an action may take, and how to say so to a person."""
+
+    accepts: Callable[[Any], bool]
+    allowed: str
+
+
+def choice_domain(values: Collection[Any], allowed: str = "") -> Domain:
+    """One of `values`, compared with its type (so True is not the seat 1)."""
+    members, kinds = frozenset(values), frozenset(type(value) for value in values)
+    return Domain(
+        lambda value: type(value) in kinds and value in members,
+        allowed or ", ".join(map(repr, values)),
+    )
+
+
+def cards_domain(item: Domain, sizes: Collection[int] | None = None, what: str = "") -> Domain:
+    """A tuple of distinct values that `item` accepts, of one of the `sizes` when given."""
+
+    def accepts(value: Any) -> bool:
+        return (
+            type(value) is tuple
+            and (sizes is None or len(value) in sizes)
+            and all(item.accepts(part) for part in value)
+            and len(set(value)) == len(value)
+        )
+
+    count = "" if sizes is None else f"{' or '.join(map(str, sorted(sizes)))} "
+    return Domain(accepts, what or f"a tuple of {count}distinct values, each {item.allowed}")
+
+
+BOOL = Domain(lambda value: isinstance(value, bool), "True or False")
+POSITIVE = Domain(lambda value: is_int(value) and value > 0, "a whole number from 1")
 
 
 def positive_int(value: JsonValue) -> bool:
@@ -203,6 +411,8 @@ class Metadata:
 
 
 StateT = TypeVar("StateT", bound="State")
+T = TypeVar("T")
+LogEntry: TypeAlias = "tuple[Observation, tuple[Seat, ...] | None]"
 
 
 class Game(ABC):
@@ -248,32 +458,134 @@ class Game(ABC):
     def new_game(self, seed: int | None = None) -> State:
         """A new game; all chance comes from `random.Random(seed)`."""
 
-    @abstractmethod
     def parse_action(self, text: str) -> Action:
-        """The action printed as `text`; raises `InvalidAction` quoting the text if none."""
+        """The action printed as `text`.
+
+        Raises:
+            InvalidAction: `text` is not a string, or no action of this game is written so;
+                the message quotes it (cut to about 80 characters) and says what is allowed.
+        """
+        if not isinstance(text, str):
+            raise InvalidAction(
+                f"{self.name}: an action is text, not {type(text).__name__} {quote(text)}"
+            )
+        return self._parse_action(text)
+
+    @abstractmethod
+    def _parse_action(self, text: str) -> Action:
+        """Hook: the action printed as the string `text`, or InvalidAction quoting it."""
+
+    @abstractmethod
+    def _action_domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
+        """Hook: every action class of this game, with the values each field may take."""
+
+    def _action_problem(self, action: Action) -> str | None:
+        """Hook: what is wrong with valid fields together (a row shifted up), or None."""
+        return None
+
+    @cached_property
+    def _domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
+        domains = self._action_domains()
+        for kind, fields in domains.items():
+            assert dataclasses.is_dataclass(kind), kind
+            assert set(fields) == {field.name for field in dataclasses.fields(kind)}, kind
+        return domains
+
+    def check_action(self, action: object) -> None:
+        """Check an action built in code field by field, as the parser would have.
+
+        `State.apply` calls it first, so a hand-built action never reaches the rules with a
+        wrong type, an unknown card or a repeated one.
+
+        Raises:
+            InvalidAction: `action` is not an action of this game, or a field holds a value
+                it may not; the message names the field and what is allowed.
+        """
+        domains = self._domains.get(type(action)) if isinstance(action, Action) else None
+        if domains is None:
+            kinds = ", ".join(kind.__name__ for kind in self._domains)
+            what = "an action of another game" if isinstance(action, Action) else "not an action"
+            raise InvalidAction(
+                f"{self.name}: {quote(action)} is {what}; the actions of {self.name} are "
+                f"{kinds} (or write one as text for game.parse_action)"
+            )
+        for name, domain in domains.items():
+            value = getattr(action, name)
+            if not domain.accepts(value):
+                raise InvalidAction(
+                    f"{self.name}: {type(action).__name__}.{name} cannot be {quote(value)}; "
+                    f"allowed: {domain.allowed}"
+                )
+        assert isinstance(action, Action)
+        problem = self._action_problem(action)
+        if problem is not None:
+            raise InvalidAction(f"{self.name}: {quote(action)}: {problem}")
+
+    def check_seat(self, seat: object) -> Seat:
+        """`seat` itself when it is a seat of this game (by type too: True is not seat 1).
+
+        Raises:
+            ConfigError: it is not; the message lists the seats.
+        """
+        if not one_of(seat, self.seats):
+            raise ConfigError(
+                f"{self.name}: no seat {quote(seat)}; the seats are "
+                f"{', '.join(map(repr, self.seats))}"
+            )
+        assert isinstance(seat, int | str)
+        return seat
 
     @abstractmethod
     def describe(self, observation: Observation) -> str:
         """One plain English sentence saying what `observation` records."""
 
     @abstractmethod
-    def _state_from_dict(self, data: Mapping[str, JsonValue]) -> State:
-        """Hook: rebuild a state from the game-specific part of its JSON."""
+    def _state_from_dict(self, data: JsonValue, read: JsonReader) -> State:
+        """Hook: rebuild a state from the game-specific part of its JSON, checking every field
+        with `read` (which raises InvalidState naming the field)."""
 
     def state_from_json(self, text: str) -> State:
-        data = json.loads(text)
-        if data.get("game") != self.name:
-            raise ConfigError(f"JSON is a {data.get('game')!r} state, not {self.name!r}")
-        if dict(freeze(data["options"])) != dict(self.option_items()):
-            raise ConfigError(f"JSON state was made with other options: {data['options']!r}")
-        state = self._state_from_dict(data["state"])
-        version, words, gauss = data["rng"]
-        state._rng.setstate((version, tuple(words), gauss))
-        state._log = [
-            (Observation.from_dict(obs), None if to is None else tuple(to))
-            for obs, to in data["log"]
-        ]
+        """The state `State.to_json` wrote, checked to be one the rules can reach.
+
+        Raises:
+            InvalidState: `text` is not JSON; or not a state of this game, its version, its
+                options; or a field is missing, unknown or holds a value it may not (the
+                message names it and what is allowed); or the loaded state breaks a rule
+                invariant (see `State.check_invariants`).
+        """
+        what = f"{self.name} state"
+        read = JsonReader(InvalidState, what)
+        data = read.mapping(load_json(text, InvalidState, what), "the state", _STATE_KEYS)
+        if not same_json(data["game"], self.name):
+            read.fail("game", data["game"], repr(self.name))
+        if not same_json(data["version"], self.metadata.version):
+            raise InvalidState(
+                f"{what}: version {quote(data['version'])} cannot be read; this version of "
+                f"sleuth reads {self.name} states of version {self.metadata.version}"
+            )
+        options = [[key, thaw(value)] for key, value in self.option_items()]
+        if not same_json(data["options"], options):
+            raise InvalidState(
+                f"{what}: made with the options {quote(data['options'])}, not this game's "
+                f"{quote(options)}; load it with engines.make({self.name!r}, **those options)"
+            )
+        state = self._state_from_dict(data["state"], read)
+        state._rng = _rng_from_json(data["rng"], read)
+        state._log = self._log_from_json(data["log"], read)
+        state.check_invariants()
         return state
+
+    def _log_from_json(
+        self, value: JsonValue, read: JsonReader
+    ) -> list[tuple[Observation, tuple[Seat, ...] | None]]:
+        """Each entry is [observation, null (everyone) or the list of seats that saw it]."""
+        log: list[tuple[Observation, tuple[Seat, ...] | None]] = []
+        for i, entry in enumerate(read.array(value, "log")):
+            obs, to = read.array(entry, f"log[{i}]", 2)
+            observation = Observation.from_dict(obs, f"log[{i}][0]", read)
+            seats = None if to is None else tuple(read.choices(to, f"log[{i}][1]", self.seats))
+            log.append((observation, seats))
+        return log
 
     def legal_actions_for(self, info: InformationSet) -> list[Action]:
         """The legal actions of the seat to move, from what that seat knows alone.
@@ -284,15 +596,17 @@ class Game(ABC):
         raise NotImplementedError(f"{self.name} cannot list legal actions from an information set")
 
     def action_from_json(self, text: str) -> Action:
-        return self.parse_action(json.loads(text))
+        """The action `Action.to_json` wrote; InvalidAction if it is not one of this game."""
+        return self.parse_action(load_json(text, InvalidAction, f"{self.name} action"))
 
     def seat_from_text(self, text: str) -> Seat:
         """The seat a person named (`"lupin"`, `"2"`); raises `ConfigError` listing the seats."""
-        for seat in self.seats:
-            if str(seat) == text.strip().lower():
-                return seat
+        if isinstance(text, str):
+            for seat in self.seats:
+                if str(seat) == text.strip().lower():
+                    return seat
         raise ConfigError(
-            f"{self.name}: no seat {text!r}; the seats are {', '.join(map(str, self.seats))}"
+            f"{self.name}: no seat {quote(text)}; the seats are {', '.join(map(str, self.seats))}"
         )
 
     def __repr__(self) -> str:
@@ -300,9 +614,30 @@ class Game(ABC):
         return f"engines.make({self.name!r}{args})"
 
 
+_STATE_KEYS = ("game", "version", "options", "state", "rng", "log")
+
+
 def _rng_to_json(rng: random.Random) -> list[JsonValue]:
     version, words, gauss = rng.getstate()
     return [version, list(words), gauss]
+
+
+def _rng_from_json(value: JsonValue, read: JsonReader) -> random.Random:
+    """The generator `_rng_to_json` wrote: [3, 624 words and a position, the spare gauss]."""
+    version, words, gauss = read.array(value, "rng", 3)
+    read.choice(version, "rng[0]", (3,))
+    words = read.array(words, "rng[1]", 625)
+    if not all(type(word) is int and 0 <= word < 2**32 for word in words):
+        read.fail("rng[1]", words, "624 whole numbers from 0 to 2**32 - 1, then 0 to 624")
+    read.number(words[-1], "rng[1][624]", 0, 624)
+    if not (gauss is None or type(gauss) is float):
+        read.fail("rng[2]", gauss, "null or a number")
+    rng = random.Random()
+    try:
+        rng.setstate((version, tuple(words), gauss))
+    except (ValueError, TypeError, OverflowError) as error:
+        read.fail("rng", value, f"a state of Python's random.Random ({error})")
+    return rng
 
 
 class State(ABC):
@@ -317,6 +652,7 @@ class State(ABC):
         self._rng = rng
         self._rng_shared = False
         self._log: list[tuple[Observation, tuple[Seat, ...] | None]] = []
+        self._log_summary: tuple[int, object, Any] | None = None
 
     # --- what each game provides -------------------------------------------------------
     @property
@@ -357,7 +693,57 @@ class State(ABC):
         """Hook: why a well-formed action is not legal now (a game can be more specific)."""
         return f"{action} is not legal now"
 
+    def _broken_invariants(self) -> list[str]:
+        """Hook: each rule invariant this state breaks, in words (none: an empty list).
+
+        Called after every move by the soak benchmark, so it must be cheap next to `apply`.
+        """
+        return []
+
+    def _summarise_log(self, fold: Callable[[T, LogEntry], T], initial: T) -> T:
+        """`fold` over the log, resumed from where the last call stopped.
+
+        The log only grows (entries are never rewritten), so checking invariants after every
+        move costs the new entries, not the whole game. `fold` must return a new value.
+        """
+        log, cached = self._log, self._log_summary
+        done, summary = 0, initial
+        if cached is not None and 0 < cached[0] <= len(log) and log[cached[0] - 1] is cached[1]:
+            done, summary = cached[0], cached[2]
+        for entry in log[done:]:
+            summary = fold(summary, entry)
+        if log:
+            self._log_summary = (len(log), log[-1], summary)
+        return summary
+
     # --- the shared checking ------------------------------------------------------------
+    def check_invariants(self) -> None:
+        """Check what the published rules imply about any reachable state.
+
+        Raises:
+            InvalidState: the state breaks an invariant; the message lists each one broken.
+        """
+        broken = self._broken_core_invariants() or self._broken_invariants()
+        if broken:
+            raise InvalidState(
+                f"{self.game.name}: not a state the rules can reach: {'; '.join(broken)}"
+            )
+
+    def _broken_core_invariants(self) -> list[str]:
+        """What every game shares: the mover is a seat; a game is over exactly when it has
+        winners, each a seat once."""
+        seats, winners, mover = self.game.seats, self.winners, self.to_move
+        broken = []
+        if mover is not None and not one_of(mover, seats):
+            broken.append(f"the seat to move {quote(mover)} is not a seat")
+        if (mover is None) != bool(winners):
+            broken.append("a game is over exactly when it names its winners")
+        if winners and (
+            len(set(winners)) != len(winners) or not all(one_of(w, seats) for w in winners)
+        ):
+            broken.append(f"the winners {quote(winners)} are not distinct seats")
+        return broken
+
     @property
     def is_over(self) -> bool:
         return self.to_move is None
@@ -369,13 +755,14 @@ class State(ABC):
         """Apply `action` for the seat to move.
 
         Raises:
-            IllegalAction: the game is over, the action belongs to another game, or the rules
-                forbid it now. The state is unchanged.
+            InvalidAction: `action` is not an action of this game, or one of its fields holds
+                a value it may not (see `Game.check_action`).
+            IllegalAction: the game is over, or the rules forbid the action now.
+            Either way the state is unchanged.
         """
+        self.game.check_action(action)
         if self.is_over:
             raise IllegalAction(f"{action} is not possible: the game is over")
-        if not isinstance(action, Action):
-            raise IllegalAction(f"{action!r} is not an action; parse text with game.parse_action")
         reason = self._illegal_reason(action)
         if reason is not None:
             raise IllegalAction(reason)
@@ -409,10 +796,8 @@ class State(ABC):
         return tuple(obs for obs, to in self._log if to is None)
 
     def information_set(self, seat: Seat) -> InformationSet:
-        if seat not in self.game.seats:
-            raise ConfigError(
-                f"{self.game.name}: no seat {seat!r}; the seats are {self.game.seats!r}"
-            )
+        """What `seat` knows; ConfigError unless it is a seat of this game (True is not 1)."""
+        self.game.check_seat(seat)
         seen = tuple(obs for obs, to in self._log if to is None or seat in to)
         return InformationSet(self.game.name, self.game.option_items(), seat, seen)
 

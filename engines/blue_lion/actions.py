@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.blue_lion.rules import TILES
-from engines.core import Action, InvalidAction
+from engines.core import Action, InvalidAction, quote
 
 ENDS = ("left", "right")
 
@@ -59,7 +59,12 @@ class Swap(Action):
     second: str
 
     def __post_init__(self) -> None:
-        if self.second < self.first:
+        # Only two strings can be put in order; anything else is refused by `check_action`.
+        if (
+            isinstance(self.first, str)
+            and isinstance(self.second, str)
+            and self.second < self.first
+        ):
             first, second = self.second, self.first
             object.__setattr__(self, "first", first)
             object.__setattr__(self, "second", second)
@@ -110,7 +115,7 @@ def parse(text: str) -> BlueLionAction:
     words = text.strip().lower().split()
 
     def bad(why: str) -> InvalidAction:
-        return InvalidAction(f"cannot read {text!r}: {why}; moves are: {USAGE}")
+        return InvalidAction(f"cannot read {quote(text)}: {why}; moves are: {USAGE}")
 
     if not words:
         raise bad("it is empty")
@@ -132,5 +137,5 @@ def parse(text: str) -> BlueLionAction:
     if verb == "swap" and len(args) == 2 and set(args) <= set(TILES) and args[0] != args[1]:
         return Swap(args[0], args[1])
     if verb not in ("pass", "lay", "return", "move", "flip", "swap"):
-        raise bad(f"unknown move {verb!r}")
-    raise bad(f"wrong words after {verb!r}")
+        raise bad(f"unknown move {quote(verb)}")
+    raise bad(f"wrong words after {quote(verb)}")

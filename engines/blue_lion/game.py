@@ -6,18 +6,32 @@ import random
 from collections.abc import Mapping
 from itertools import permutations
 
-from engines.blue_lion.actions import BlueLionAction, parse
+from engines.blue_lion.actions import (
+    ENDS,
+    BlueLionAction,
+    Flip,
+    Lay,
+    MoveEnd,
+    Pass,
+    Return,
+    Swap,
+    parse,
+)
 from engines.blue_lion.rules import ICON_NAMES, PAIRS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState
 from engines.core import (
+    BOOL,
     Action,
+    Domain,
     Game,
     InformationSet,
+    JsonReader,
     JsonValue,
     Metadata,
     Observation,
     Option,
     Seat,
+    choice_domain,
     positive_int,
 )
 
@@ -141,8 +155,24 @@ class BlueLion(Game):
             raise ValueError(f"it is {state.to_move}'s turn, not {info.seat}'s")
         return state.legal_actions()
 
-    def parse_action(self, text: str) -> BlueLionAction:
+    def _parse_action(self, text: str) -> BlueLionAction:
         return parse(text)
+
+    def _action_domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
+        tile, end = choice_domain(TILES, "a tile t1..t6"), choice_domain(ENDS, "'left', 'right'")
+        return {
+            Lay: {"tile": tile, "end": choice_domain((*ENDS, None)), "flip": BOOL},
+            Pass: {},
+            MoveEnd: {"tile": tile},
+            Swap: {"first": tile, "second": tile},
+            Flip: {"tile": tile},
+            Return: {"tile": tile, "end": end, "flip": BOOL},
+        }
+
+    def _action_problem(self, action: Action) -> str | None:
+        if isinstance(action, Swap) and action.first == action.second:
+            return "a swap exchanges two different tiles"
+        return None
 
     def describe(self, observation: Observation) -> str:
         kind, get = observation.kind, observation.get
@@ -165,5 +195,5 @@ class BlueLion(Game):
             return f"the game ended ({get('reason')}): {winners} won"
         return f"{kind}: {dict(observation.fields)}"
 
-    def _state_from_dict(self, data: Mapping[str, JsonValue]) -> BlueLionState:
-        return BlueLionState.from_dict(self, data, random.Random(0))
+    def _state_from_dict(self, data: JsonValue, read: JsonReader) -> BlueLionState:
+        return BlueLionState.from_dict(self, data, read)

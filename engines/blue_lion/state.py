@@ -23,13 +23,25 @@ from engines.blue_lion.actions import (
     Swap,
 )
 from engines.blue_lion.rules import (
+    ICONS,
+    PAIRS,
     SEATS,
+    TILES,
     Combination,
     combinations_in,
     other_face,
     swap_pairs,
 )
-from engines.core import Action, JsonValue, Observation, Seat, State
+from engines.core import (
+    Action,
+    InvalidAction,
+    JsonReader,
+    JsonValue,
+    LogEntry,
+    Observation,
+    Seat,
+    State,
+)
 
 if TYPE_CHECKING:
     from engines.blue_lion.game import BlueLion
@@ -82,7 +94,7 @@ class BlueLionState(State):
         return self._winners
 
     def points(self, seat: Seat) -> float:
-        return float(self.scores[str(seat)])
+        return float(self.scores[str(self.game.check_seat(seat))])
 
     def back(self, tile: str) -> str:
         """The hidden back of `tile` (the truth; bots and the solver never call this)."""
@@ -285,21 +297,127 @@ class BlueLionState(State):
         }
 
     @classmethod
-    def from_dict(
-        cls, game: BlueLion, data: Mapping[str, JsonValue], rng: random.Random
-    ) -> BlueLionState:
-        pairs = {tile: frozenset(pair) for tile, pair in data["pairs"].items()}
-        state = cls(game, rng, pairs, data["up"], data["current"])
-        state.pool = list(data["pool"])
-        state.line = list(data["line"])
-        state.aside = list(data["aside"])
-        state.returning = list(data["returning"])
-        state.scores = dict(data["scores"])
-        state.main_done = data["main_done"]
-        state.passed = data["passed"]
-        last = data["last_main"]
-        state.last_main = None if last is None else game.parse_action(last)
-        state.turns = data["turns"]
-        state._winners = tuple(data["winners"])
-        state.over = data["over"]
+    def from_dict(cls, game: BlueLion, value: JsonValue, read: JsonReader) -> BlueLionState:
+        """The state `_to_dict` wrote, each field checked by `read` (InvalidState)."""
+        data = read.mapping(value, "state", _KEYS)
+        pairs = read.mapping(data["pairs"], "state.pairs", TILES)
+        up = read.mapping(data["up"], "state.up", TILES)
+        faces = {}
+        for tile in TILES:
+            path = f"state.pairs.{tile}"
+            faces[tile] = frozenset(read.choices(pairs[tile], path, ICONS))
+            if len(faces[tile]) != 2:
+                read.fail(path, pairs[tile], "two different icons of L, F, Z, B")
+            read.choice(up[tile], f"state.up.{tile}", sorted(faces[tile]))
+        state = cls(
+            game, random.Random(0), faces, up, read.choice(data["current"], "state.current", SEATS)
+        )
+        state.pool = read.choices(data["pool"], "state.pool", TILES)
+        state.line = read.choices(data["line"], "state.line", TILES)
+        state.aside = read.choices(data["aside"], "state.aside", TILES)
+        state.returning = read.choices(data["returning"], "state.returning", TILES)
+        scores = read.mapping(data["scores"], "state.scores", SEATS)
+        state.scores = {seat: read.number(scores[seat], f"state.scores.{seat}") for seat in SEATS}
+        state.main_done = read.flag(data["main_done"], "state.main_done")
+        state.passed = read.flag(data["passed"], "state.passed")
+        state.last_main = _main_action(game, data["last_main"], read)
+        state.turns = read.number(data["turns"], "state.turns")
+        state._winners = tuple(read.choices(data["winners"], "state.winners", SEATS))
+        state.over = read.flag(data["over"], "state.over")
         return state
+
+    # --- invariants ------------------------------------------------------------------------
+    def _broken_invariants(self) -> list[str]:
+        broken = []
+        places = self.pool + self.line + self.aside + self.returning
+        if len(places) != len(TILES) or set(places) != set(TILES):
+            broken.append(f"each tile is in exactly one place, not {places}")
+        if len(set(self._pairs.values())) != len(PAIRS) or not set(self._pairs.values()) <= _PAIRS:
+            broken.append("the six tiles carry the six pairs of icons, each once")
+        if any(self.up[tile] not in self._pairs[tile] for tile in TILES):
+            broken.append("each tile shows one of its two faces")
+        if self.pool != sorted(self.pool) or self.aside != sorted(self.aside):
+            broken.append("tiles not laid and tiles set aside are kept in order")
+        if self.returning != sorted(self.returning):
+            broken.append("tiles to return are kept in order")
+        broken += self._broken_turn()
+        broken += self._broken_record()
+        return broken
+
+    def _broken_turn(self) -> list[str]:
+        """Whose turn it is, and how far: returns come after the main action, and only then."""
+        broken = []
+        options = self.game.options
+        limit, target = options["turn_limit"], options["target"]
+        if not self.over:
+            if self.main_done and not self.returning:
+                broken.append("a player stays after the main action only to return tiles")
+            if self.aside and not self.main_done:
+                broken.append("tiles are set aside only by the main action of this turn")
+            if self.returning and self.turns == 0:
+                broken.append("nothing is returned on the first turn")
+            if max(self.scores.values()) >= target:
+                broken.append(f"a score of {target} ends the game")
+            if limit is not None and self.turns >= limit:
+                broken.append(f"the game ends after {limit} turns")
+        elif max(self.scores.values()) < target and (limit is None or self.turns < limit):
+            broken.append("the game ended without the target score or the turn limit")
+        if self.last_main is None and (self.turns or self.main_done):
+            broken.append("after the first main action, the previous one is known")
+        if self.pool and isinstance(self.last_main, MoveEnd | Swap | Flip):
+            broken.append("phase 2 moves come only once every tile is laid")
+        return broken
+
+    def _broken_record(self) -> list[str]:
+        """The scores, the single pass and whose turn, against the public record."""
+        log = self._log
+        start = log[len(TILES)][0] if len(log) > len(TILES) else None
+        first = start.get("seat") if start is not None and start.kind == "first" else None
+        if first not in SEATS:
+            return ["the record starts with the toss of each tile and who plays first"]
+        broken = []
+        lupin, fujiko, passes = self._summarise_log(_tally, (0, 0, 0))
+        points = {SEATS[0]: lupin, SEATS[1]: fujiko}
+        if points != self.scores:
+            broken.append(f"the scores {self.scores} are not those recorded, {points}")
+        if passes != self.passed or passes > 1:
+            broken.append("somebody passed exactly when the record shows one pass")
+        expected = first if self.turns % 2 == 0 else opponent(first)
+        if not self.over and self.current != expected:
+            broken.append(f"after {self.turns} turns from {first}, it is {expected}'s turn")
+        return broken
+
+
+_KEYS = ("pairs", "up", "pool", "line", "aside", "returning", "scores", "current", "main_done",
+         "passed", "last_main", "turns", "winners", "over")  # fmt: skip
+_PAIRS = frozenset(PAIRS)
+
+
+def _tally(tally: tuple[int, int, int], entry: LogEntry) -> tuple[int, int, int]:
+    """Points recorded for lupin and fujiko, and passes recorded, after one more entry."""
+    lupin, fujiko, passes = tally
+    obs = entry[0]
+    if obs.kind == "score":
+        gained = obs.get("points")
+        gained = gained if type(gained) is int else 0
+        seat = obs.get("seat")
+        return (lupin + gained * (seat == SEATS[0]), fujiko + gained * (seat == SEATS[1]), passes)
+    if obs.kind == "act" and obs.get("action") == "pass":
+        return (lupin, fujiko, passes + 1)
+    return tally
+
+
+def _main_action(game: BlueLion, value: JsonValue, read: JsonReader) -> BlueLionAction | None:
+    """The previous main action, as its notation, or null before the first one."""
+    if value is None:
+        return None
+    try:
+        action = game.parse_action(read.text(value, "state.last_main"))
+    except InvalidAction:
+        read.fail(
+            "state.last_main", value, "null or the notation of a lay, pass, move, swap or flip"
+        )
+    if isinstance(action, Return):
+        read.fail("state.last_main", value, "a main action (a return is not one)")
+    assert isinstance(action, Lay | Pass | MoveEnd | Swap | Flip)
+    return action
