@@ -112,13 +112,12 @@ def arena_rows(result: ArenaResult) -> list[tuple[int, Seat | None]]:
 
 
 def arena_table(result: ArenaResult) -> Table:
-    """One row per bot, or per bot and role when bots changed roles."""
+    """One row per bot, or per bot and role when bots changed roles (fits 80 columns)."""
     table = Table(title=f"{result.game}: {result.games} games")
-    columns = ("bot", "seat", "games", "wins", "win rate", "95% interval", "mean points")
-    for column in (*columns, "move median", "move p95"):
-        table.add_column(
-            column, justify="left" if column in ("bot", "seat") else "right", no_wrap=True
-        )
+    for column in ("bot", "seat"):
+        table.add_column(column, no_wrap=True)
+    for column in ("wins", "win rate", "95% interval", "points", "move ms"):
+        table.add_column(column, justify="right")
     for entry, seat in arena_rows(result):
         if seat is None:
             games, wins = result.games, result.entry_wins[entry]
@@ -126,33 +125,33 @@ def arena_table(result: ArenaResult) -> Table:
         else:
             games, wins = result.games_in(seat, entry), result.wins_in(seat, entry)
             (low, high), where = result.interval(seat, entry), str(seat)
+        median = result.decision_time(entry, seat=seat) * 1000
+        p95 = result.decision_time(entry, 0.95, seat) * 1000
         table.add_row(
             f"{entry + 1}. {result.lineup[entry]}",
             where,
-            str(games),
-            f"{wins:g}",
+            f"{wins:g}/{games}",
             f"{wins / games:.1%}" if games else "-",
-            f"{low:.1%} - {high:.1%}",
+            f"{low:.0%}-{high:.0%}",
             f"{result.mean_points(entry, seat):.2f}",
-            f"{result.decision_time(entry, seat=seat) * 1000:.0f} ms",
-            f"{result.decision_time(entry, 0.95, seat) * 1000:.0f} ms",
+            f"{median:.0f}/{p95:.0f}",
         )
+    table.caption = "wins/games; points: mean per game; move ms: median/p95 per decision"
     return table
 
 
 def seat_table(result: ArenaResult) -> Table:
     """Wins per seat, whoever sat there: how much the seat itself is worth."""
     table = Table(title="by seat")
-    for column in ("seat", "games", "wins", "win rate", "95% interval"):
-        table.add_column(column, justify="left" if column == "seat" else "right", no_wrap=True)
+    for column in ("seat", "wins", "win rate", "95% interval"):
+        table.add_column(column, justify="left" if column == "seat" else "right")
     for seat in result.seats:
         low, high = result.interval(seat)
         table.add_row(
             str(seat),
-            str(result.games_in(seat)),
-            f"{result.wins_in(seat):g}",
+            f"{result.wins_in(seat):g}/{result.games_in(seat)}",
             f"{result.win_rate(seat):.1%}",
-            f"{low:.1%} - {high:.1%}",
+            f"{low:.0%}-{high:.0%}",
         )
     return table
 
