@@ -1,17 +1,23 @@
 """Alibi hints along whole games: explanations stay right when they are remembered from an
-earlier position, and the estimate never gives 0% to a card that can be in the box."""
+earlier position (and the memory is safe to share between threads), and the estimate never
+gives 0% to a card that can be in the box."""
 
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
 
 import engines
 import solver
 from engines.alibi import Accuse
+from solver.games import alibi as knowledge
 from solver.games.alibi import advice
 from tests.test_alibi_solver import assert_forces_minimally
 
 GAME = engines.make("alibi", players=3, deck="small")
+CHAIN_LIMIT = 49_999  # deduce remembers deductions by (info, limit): keep the chain's apart
 
 
 def positions_of_one_seat(seed: int, steps: int = 60) -> list:
@@ -50,10 +56,42 @@ def test_remembered_explanations_still_force_their_fact_and_are_minimal() -> Non
     assert verified > 20
 
 
-def test_every_possible_box_card_gets_a_probability_above_zero() -> None:
+def test_every_possible_box_card_gets_a_probability_above_zero(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the chain estimating (the exact counter forced to give up), as beyond exact reach."""
+    monkeypatch.setattr(knowledge, "count_histories", lambda pos, model: None)
     for seed in (11, 12):
-        for info in positions_of_one_seat(seed, steps=80)[::8]:
-            d = solver.deduce(info)
+        for info in positions_of_one_seat(seed, steps=80)[::16]:
+            d = solver.deduce(info, enumeration_limit=CHAIN_LIMIT)
+            assert not d.exact
             for fact in d.facts:
                 if fact.kind == "InBox" and d.possible(fact):
                     assert d.probability(fact) > 0, fact
+
+
+def test_explanations_handed_out_are_copies_and_threads_share_them_safely() -> None:
+    """One thread per seat of one position (a Deduction's CP-SAT model is not shared between
+    threads), every thread explaining and rereading into the one memory."""
+    advice._EXPLAINED.clear()
+    rng, state = random.Random(3), GAME.new_game(3)
+    for _ in range(30):
+        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, Accuse)]))
+    jobs = []
+    for seat in GAME.seats:
+        d = solver.deduce(state.information_set(seat))
+        jobs.append([(d, ~f) for f in d.facts if f.kind == "InBox" and not d.possible(f)][:3])
+    assert all(jobs)
+    serial = [[advice.explain(d, f) for d, f in job] for job in jobs]
+    serial[0][0].append(999)
+    assert advice.explain(*jobs[0][0]) == serial[0][0][:-1], "the memory kept a caller's change"
+    serial[0][0].pop()
+    advice._EXPLAINED.clear()
+
+    def explain_all(job: list) -> list:
+        return [advice.explain(d, f) for _ in range(3) for d, f in job]
+
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        threaded = list(pool.map(explain_all, jobs))
+    assert threaded == [found * 3 for found in serial]
+    assert len(advice._EXPLAINED) == sum(len(job) for job in jobs)
