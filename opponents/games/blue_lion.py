@@ -113,7 +113,7 @@ class SolverBot(SeatedBot):
             return choice
         grown = 0
         for depth in range(1, self.max_depth + 1):
-            before = self.nodes
+            before, began = self.nodes, time.perf_counter()
             try:
                 choice = self._root(state, worlds, actions, depth)
             except OutOfWork:
@@ -122,8 +122,11 @@ class SolverBot(SeatedBot):
             spent = self.nodes - before
             growth = spent / grown if grown else spent  # depth 1's size is the branching
             grown = spent
+            took = time.perf_counter() - began
             if self.nodes + spent * growth > self.max_nodes:
                 break  # the next depth would not finish: keep this one's choice
+            if time.perf_counter() + took * growth > self._deadline:
+                break  # nor within the safety ceiling, on this machine now
         return choice
 
     def _root(
