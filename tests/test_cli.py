@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -31,6 +32,9 @@ def test_demo_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
         (["arena", "blue-lion", "--bots", "solver"], "needs 2 bots"),
         (["arena", "blue-lion", "--bots", "solver,genius", "--games", "1"], "unknown bot"),
         (["arena", "blue-lion", "--bots", "random,random", "--games", "0"], "at least 1"),
+        (["demo", "--time-budget", "nan"], "finite number of seconds > 0, got nan"),
+        (["demo", "noir", "--time-budget", "-1"], "finite number of seconds > 0"),
+        (["arena", "noir", "--bots", "solver,random", "--time-budget", "inf"], "finite number"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(
@@ -100,7 +104,10 @@ def test_arena_prints_a_results_table(capsys: pytest.CaptureFixture[str]) -> Non
         == 0
     )
     out = capsys.readouterr().out
-    assert "blue-lion: 4 games" in out and "1. heuristic" in out and "%" in out
+    assert "blue-lion: 4 games" in out and "%" in out
+    for bot in ("1. heuristic", "2. random"):  # rotated: a row per bot and role
+        assert len(re.findall(rf"{bot} +│ (lupin|fujiko) +│ +\d+/2 ", out)) == 2, out
+    assert re.search(r"lupin +│ +\d+/4 ", out) and re.search(r"fujiko +│ +\d+/4 ", out)
 
 
 def test_noir_demo_draws_the_heat_map(capsys: pytest.CaptureFixture[str]) -> None:
