@@ -82,8 +82,8 @@ class SeatedBot(ABC):
             )
         if not same_seat(info.seat, self.seat):
             raise WrongInformationSet(
-                f"{self._who()} was given seat {quote(info.seat)}'s information set; "
-                f"it acts only on its own seat's, {self.seat!r}"
+                f"{self._who()} was given the information set of seat {quote(info.seat)}; "
+                f"it acts only for seat {self.seat!r}"
             )
 
     def _who(self) -> str:
