@@ -42,7 +42,7 @@ from operator import itemgetter
 import numpy as np
 
 from solver.games.alibi.counting import Coordinates, Option, _literals, _makes, draw, layered
-from solver.games.alibi.model import paths_of, world_from
+from solver.games.alibi.model import BOX, paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 from solver.sampling import Estimate, estimate_from_runs
@@ -95,6 +95,8 @@ class HistoryChain:
         self.records: list[tuple[Trajectory, ...]] = []
         self._starts: list[int] = []  # the first record of each run
         self._columns: dict[int, tuple[np.ndarray, list[Trajectory]]] = {}
+        self._estimates: dict[Fact, Estimate] = {}
+        self._where: dict[tuple[int, int], np.ndarray] = {}
         self._coordinates = Coordinates(pos)
         self._option_cache: dict[int, list[Option]] = {}
         self._blockable = [c for c in self._free if counts[c] <= BLOCK_PATHS]
@@ -142,6 +144,8 @@ class HistoryChain:
                 self._boxed[self.pos.kind[c]] = c
         self._ever_boxed.update(self._boxed)
         self._columns.clear()
+        self._estimates.clear()
+        self._where.clear()
         self._run(steps)
         self.starts += 1
 
@@ -295,16 +299,36 @@ class HistoryChain:
     def estimate(self, fact: Fact) -> Estimate:
         """The share of records making `fact` true, with its batch-means error, for a fact
         that is possible and not certain (a fact no record shows gets a labelled floor)."""
-        hits = np.zeros(len(self.records), dtype=bool)
-        for card in _cards_of(self.pos, fact):
-            hits |= self._makes(fact, card)
-        return estimate_from_runs(~hits if fact.negated else hits, self._starts)
+        if fact not in self._estimates:
+            hits = np.zeros(len(self.records), dtype=bool)
+            for card in _cards_of(self.pos, fact):
+                hits |= self._makes(fact, card)
+            found = estimate_from_runs(~hits if fact.negated else hits, self._starts)
+            self._estimates[fact] = found
+        return self._estimates[fact]
 
     def _makes(self, fact: Fact, card: int) -> np.ndarray:
         """Whether each record's trajectory of `card` makes the un-negated `fact` true."""
         codes, paths = self._paths_of(card)
-        table = np.array([_makes(self.pos, fact, card, path) for path in paths], dtype=bool)
+        kind, _, rest = fact.var.partition(":")
+        if kind in ("box", "at"):  # most facts: one vectorised lookup of a location
+            epoch = int(rest.partition("@")[2]) if kind == "at" else 0
+            wanted = (
+                [self.pos.box] if kind == "box" else [_location(self.pos, v) for v in fact.values]
+            )
+            table = np.isin(self._locations(card, epoch), wanted)
+        else:
+            table = np.array([_makes(self.pos, fact, card, path) for path in paths], dtype=bool)
         return table[codes]
+
+    def _locations(self, card: int, epoch: int) -> np.ndarray:
+        """Where each of `card`'s distinct recorded trajectories is at `epoch` (-1: laid)."""
+        key = (card, epoch)
+        if key not in self._where:
+            paths = self._paths_of(card)[1]
+            found = [path[epoch] if len(path) > epoch else -1 for path in paths]
+            self._where[key] = np.array(found, dtype=np.int64)
+        return self._where[key]
 
     def _paths_of(self, card: int) -> tuple[np.ndarray, list[Trajectory]]:
         """`card`'s trajectory in each record, as an index into its distinct trajectories.
@@ -339,6 +363,14 @@ def _cards_of(pos: Position, fact: Fact) -> list[int]:
         return [pos.index[card_id(card)] for card in fact.values]
     name = fact.var.split(":")[1].split("@")[0]
     return [pos.index[name]]
+
+
+def _location(pos: Position, value: Value) -> int:
+    """A model value of a place (a seat, or "box") as a location code (the inverse of `place`)."""
+    if value == BOX:
+        return pos.box
+    assert isinstance(value, int), value
+    return value
 
 
 def card_id(value: Value) -> str:
