@@ -76,7 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("game", nargs="?", default=DEFAULT_DEMO_GAME, help=game_help)
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     demo.add_argument("--hints", type=int, default=3, help="hints shown per turn (default 3)")
-    demo.add_argument("--time-budget", type=float, default=1.0, help="seconds per bot move")
+    demo.add_argument(
+        "--time-budget",
+        type=float,
+        default=1.0,
+        help="most seconds a bot move may take (default 1; search is bounded by work first)",
+    )
     _add_game_options(demo)
 
     play = commands.add_parser("play", help="play against a bot in the terminal")
@@ -99,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
     arena.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
     arena.add_argument(
-        "--time-budget", type=float, default=None, help="seconds per solver-bot move"
+        "--time-budget", type=float, default=None, help="most seconds a solver-bot move may take"
     )
     _add_game_options(arena)
     return parser

@@ -103,7 +103,9 @@ def run_arena(
     time_budget: float | None,
 ) -> None:
     lineup = [
-        (name, {"time_budget": time_budget}) if name == "solver" and time_budget else name
+        (name, {"time_budget": time_budget})
+        if name == "solver" and time_budget is not None
+        else name
         for name in bots
     ]
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())

@@ -35,6 +35,7 @@ def test_demo_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
         (["demo", "--time-budget", "nan"], "finite number of seconds > 0, got nan"),
         (["demo", "noir", "--time-budget", "-1"], "finite number of seconds > 0"),
         (["arena", "noir", "--bots", "solver,random", "--time-budget", "inf"], "finite number"),
+        (["arena", "noir", "--bots", "solver,random", "--time-budget", "0"], "got 0.0"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(
