@@ -91,10 +91,7 @@ def is_int(value: object) -> bool:
 
 def one_of(value: object, allowed: Collection[Any]) -> bool:
     """Typed membership: `value` equals an allowed value of the same type (True is not 1)."""
-    for ok in allowed:
-        if type(value) is type(ok) and value == ok:
-            return True
-    return False
+    return any(type(value) is type(ok) and value == ok for ok in allowed)
 
 
 def freeze(value: JsonValue) -> JsonValue:

@@ -13,11 +13,12 @@ are in type order (suspect, place, weapon, feeling) whatever order they were typ
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 
 from engines.alibi.deck import TYPES, Deck
 from engines.alibi.questions import SCOPES, Subject, parse_subject
-from engines.core import Action, InvalidAction
+from engines.core import Action, InvalidAction, quote
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,10 @@ class Pass(Action):
     cards: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+        # Only card ids can be put in order; anything else is refused by `check_action`.
+        if isinstance(self.cards, tuple):
+            with suppress(TypeError):
+                object.__setattr__(self, "cards", tuple(sorted(self.cards)))
 
     def __str__(self) -> str:
         return "pass " + " ".join(self.cards)
@@ -84,7 +88,7 @@ def parse(text: str, deck: Deck, players: int) -> AlibiAction:
     words = text.strip().lower().split()
 
     def bad(why: str) -> InvalidAction:
-        return InvalidAction(f"cannot read {text!r}: {why}; moves are: {USAGE}")
+        return InvalidAction(f"cannot read {quote(text)}: {why}; moves are: {USAGE}")
 
     if not words:
         raise bad("it is empty")
@@ -97,9 +101,9 @@ def parse(text: str, deck: Deck, players: int) -> AlibiAction:
         if len(args) != 3:
             raise bad("'ask' takes a seat, a scope and a subject")
         if args[0] not in {str(seat) for seat in range(players)}:
-            raise bad(f"no seat {args[0]!r}; the seats are 0 to {players - 1}")
+            raise bad(f"no seat {quote(args[0])}; the seats are 0 to {players - 1}")
         if args[1] not in SCOPES:
-            raise bad(f"the scope is {' or '.join(SCOPES)}, not {args[1]!r}")
+            raise bad(f"the scope is {' or '.join(SCOPES)}, not {quote(args[1])}")
         try:
             return Ask(int(args[0]), args[1], parse_subject(args[2], deck))
         except ValueError as error:
@@ -107,7 +111,7 @@ def parse(text: str, deck: Deck, players: int) -> AlibiAction:
     if verb == "pass":
         unknown = [card for card in args if card not in deck.by_id]
         if not args or unknown or len(set(args)) != len(args):
-            why = f"unknown card {unknown[0]!r}" if unknown else "name each card once"
+            why = f"unknown card {quote(unknown[0])}" if unknown else "name each card once"
             raise bad(f"'pass' takes one or more cards: {why}")
         return Pass(tuple(args))
     if verb in ("accuse", "solution"):
@@ -115,7 +119,7 @@ def parse(text: str, deck: Deck, players: int) -> AlibiAction:
         if cards is None:
             raise bad(f"'{verb}' takes four cards, one of each type ({', '.join(TYPES)})")
         return Accuse(cards) if verb == "accuse" else Solution(cards)
-    raise bad(f"unknown move {verb!r}")
+    raise bad(f"unknown move {quote(verb)}")
 
 
 def _one_per_type(args: list[str], deck: Deck) -> tuple[str, str, str, str] | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 TYPES: tuple[str, ...] = ("suspect", "place", "weapon", "feeling")
@@ -33,19 +33,27 @@ class Deck:
     group_names: dict[str, str] = field(compare=False)
     detail_names: dict[str, str] = field(compare=False)
 
-    @property
+    # Derived once per deck (a frozen dataclass may still cache: cached_property writes to
+    # the instance's __dict__); the rules and invariants ask for these after every move.
+    @cached_property
     def ids(self) -> tuple[str, ...]:
         return tuple(card.id for card in self.cards)
 
-    @property
+    @cached_property
     def by_id(self) -> dict[str, Card]:
-        return _index(self)
+        return {card.id: card for card in self.cards}
+
+    @cached_property
+    def _by_group(self) -> dict[str, tuple[str, ...]]:
+        return {
+            group: tuple(c.id for c in self.cards if c.group == group) for group in self.group_names
+        }
 
     def of_type(self, kind: str) -> tuple[str, ...]:
         return tuple(card.id for card in self.cards if card.type == kind)
 
     def of_group(self, group: str) -> tuple[str, ...]:
-        return tuple(card.id for card in self.cards if card.group == group)
+        return self._by_group.get(group, ())
 
     def of_detail(self, detail: str) -> tuple[str, ...]:
         """The cards showing `detail`: one per suspect for a time, otherwise a single card."""
@@ -61,11 +69,6 @@ class Deck:
 
     def type_of_group(self, group: str) -> str:
         return next(card.type for card in self.cards if card.group == group)
-
-
-@cache
-def _index(deck: Deck) -> dict[str, Card]:
-    return {card.id: card for card in deck.cards}
 
 
 @cache

@@ -10,19 +10,29 @@ from typing import Any
 
 from engines.alibi.actions import Accuse, AlibiAction, Ask, Lay, Pass, Solution, parse
 from engines.alibi.deck import SCALES, TYPES, Deck, load_deck
-from engines.alibi.questions import SCOPES, listed_subjects, parse_subject, question_words
+from engines.alibi.questions import (
+    SCOPES,
+    is_subject,
+    listed_subjects,
+    parse_subject,
+    question_words,
+)
 from engines.alibi.state import AlibiState
 from engines.core import (
     Action,
     ConfigError,
+    Domain,
     Game,
     IllegalAction,
     InformationSet,
+    JsonReader,
     JsonValue,
     Metadata,
     Observation,
     Option,
     Seat,
+    cards_domain,
+    choice_domain,
     positive_int,
 )
 
@@ -160,12 +170,12 @@ class Alibi(Game):
         return tuple(
             tuple(
                 Ask(target, scope, subject)
-                for target in self.seats
+                for target in range(self.players)
                 if target != seat
                 for scope in SCOPES
                 for subject in subjects
             )
-            for seat in self.seats
+            for seat in range(self.players)
         )
 
     def listed_asks(self, seat: int) -> tuple[Ask, ...]:
@@ -208,7 +218,7 @@ class Alibi(Game):
         state._emit(
             Observation.of("seating", players=self.players, dealer=dealer, start=state.start)
         )
-        for seat in self.seats:
+        for seat in range(self.players):
             state._emit(Observation.of("deal", seat=seat, cards=sorted(hands[seat])), to=[seat])
         state._emit(Observation.of("hands", round=0, sizes=state.hand_sizes))
         return state
@@ -265,6 +275,7 @@ class Alibi(Game):
         Raises:
             ValueError: `info`'s seat is not the one to move (or the game is over for it).
         """
+        self.check_seat(info.seat)
         view = self._view(info)
         if view.to_move != info.seat:
             raise ValueError(f"player {info.seat} is not to move; player {view.to_move} is")
@@ -329,8 +340,31 @@ class Alibi(Game):
         return view
 
     # --- notation and words --------------------------------------------------------------
-    def parse_action(self, text: str) -> AlibiAction:
+    def _parse_action(self, text: str) -> AlibiAction:
         return parse(text, self.deck, self.players)
+
+    def _action_domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
+        deck = self.deck
+        card = choice_domain(deck.ids, f"a card id of the {deck.scale} deck")
+        four = cards_domain(card, (4,))
+        solution = Domain(
+            lambda cards: four.accepts(cards) and tuple(deck.by_id[c].type for c in cards) == TYPES,
+            f"a tuple of four card ids, one of each type in the order {', '.join(TYPES)}",
+        )
+        return {
+            Lay: {"group": choice_domain(deck.groups, f"a group: {', '.join(deck.groups)}")},
+            Ask: {
+                "target": choice_domain(self.seats, f"a seat from 0 to {self.players - 1}"),
+                "scope": choice_domain(SCOPES),
+                "subject": Domain(
+                    lambda subject: is_subject(subject, deck),
+                    "a Subject of this deck, as parse_subject('type:weapon', deck) gives",
+                ),
+            },
+            Pass: {"cards": cards_domain(card, range(1, len(deck.ids) + 1))},
+            Accuse: {"cards": solution},
+            Solution: {"cards": solution},
+        }
 
     def describe(self, observation: Observation) -> str:
         kind, get = observation.kind, observation.get
@@ -390,5 +424,5 @@ class Alibi(Game):
             return f"the game ended ({get('reason')}): {winners} won"
         return f"{kind}: {dict(observation.fields)}"
 
-    def _state_from_dict(self, data: Mapping[str, JsonValue]) -> AlibiState:
-        return AlibiState.from_dict(self, data, random.Random(0))
+    def _state_from_dict(self, data: JsonValue, read: JsonReader) -> AlibiState:
+        return AlibiState.from_dict(self, data, read)

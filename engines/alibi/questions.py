@@ -10,8 +10,10 @@ carry the set itself, and a solver needs no deck knowledge to turn an answer int
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from engines.alibi.deck import TYPES, Deck
+from engines.core import Domain, cards_domain, choice_domain, one_of, quote
 
 SCOPES: tuple[str, ...] = ("hand", "seen")
 KINDS: tuple[str, ...] = ("type", "group", "detail", "cards")
@@ -25,7 +27,7 @@ class Subject:
     value: str | tuple[str, ...]
 
     def __post_init__(self) -> None:
-        if isinstance(self.value, tuple):
+        if isinstance(self.value, tuple) and all(isinstance(card, str) for card in self.value):
             object.__setattr__(self, "value", tuple(sorted(self.value)))
 
     def __str__(self) -> str:
@@ -65,14 +67,29 @@ def parse_subject(text: str, deck: Deck) -> Subject:
         cards = tuple(value.split(","))
         unknown = [card for card in cards if card not in deck.by_id]
         if unknown:
-            raise ValueError(f"unknown card {unknown[0]!r}")
+            raise ValueError(f"unknown card {quote(unknown[0])}")
         if len(set(cards)) != len(cards):
             raise ValueError("a card is named twice")
         return Subject(kind, cards)
     known = {"type": TYPES, "group": deck.groups, "detail": deck.details}[kind]
     if value not in known:
-        raise ValueError(f"unknown {kind} {value!r}")
+        raise ValueError(f"unknown {kind} {quote(value)}")
     return Subject(kind, value)
+
+
+def is_subject(value: object, deck: Deck) -> bool:
+    """Whether `value` is a Subject of `deck`, as `parse_subject` would build it."""
+    if type(value) is not Subject or not one_of(value.kind, KINDS):
+        return False
+    if value.kind == "cards":
+        return _card_lists(deck).accepts(value.value)
+    known = {"type": TYPES, "group": deck.groups, "detail": deck.details}[value.kind]
+    return type(value.value) is str and value.value in known
+
+
+@cache
+def _card_lists(deck: Deck) -> Domain:
+    return cards_domain(choice_domain(deck.ids), range(1, len(deck.ids) + 1))
 
 
 def question_words(scope: str, subject: Subject, deck: Deck) -> str:

@@ -27,14 +27,24 @@ about any list of distinct cards, any pass of the right size from the hand, any 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 from math import comb, prod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
-from engines.alibi.actions import Accuse, AlibiAction, Ask, Lay, Pass, Solution
-from engines.alibi.deck import TYPES, Card
-from engines.core import Action, JsonValue, Observation, Seat, State
+from engines.alibi.actions import Accuse, Ask, Lay, Pass, Solution
+from engines.alibi.deck import TYPES
+from engines.core import (
+    Action,
+    JsonReader,
+    JsonValue,
+    LogEntry,
+    Observation,
+    Seat,
+    State,
+    is_int,
+    one_of,
+)
 
 if TYPE_CHECKING:
     from engines.alibi.game import Alibi
@@ -152,20 +162,15 @@ class AlibiState(State):
     def _illegal_reason(self, action: Action) -> str | None:
         """Why `action` breaks the rules now, or None: checked by structure, since passes and
         card-list questions are too many to list."""
-        if not isinstance(action, Lay | Ask | Pass | Accuse | Solution):
-            return f"{action!r} is not an Alibi action; parse text with parse_action"
         seat, deck = self.to_move, self.game.deck
         assert isinstance(seat, int)
-        named = _cards_named(action)
-        unknown = [card for card in named if card not in deck.by_id]
-        if unknown:
-            return f"{action} is not legal: {unknown[0]!r} is not a card of the {deck.scale} deck"
         if self.phase == "passing":
             r = self.round
             if not isinstance(action, Pass):
                 return f"{action} is not legal now: player {seat} must choose {r} cards to pass"
             if len(action.cards) != r:
                 return f"{action} is not legal: after round {r} each player passes {r} cards"
+            # Distinct known cards: `Game.check_action` has seen to that.
             missing = [card for card in action.cards if card not in self._hands[seat]]
             if missing:
                 return f"{action} is not legal: player {seat} does not hold {missing[0]}"
@@ -173,29 +178,23 @@ class AlibiState(State):
         if self.phase == "solutions":
             if not isinstance(action, Solution):
                 return f"{action} is not legal now: player {seat} must write a solution"
-            return _check_one_per_type(action, deck.by_id)
+            return None
         if isinstance(action, Pass | Solution):
             verb = "pass" if isinstance(action, Pass) else "write a solution"
             return f"{action} is not legal now: players {verb} only when the game calls for it"
         if isinstance(action, Lay):
-            if action.group not in deck.group_names:
-                return f"{action} is not legal: no group {action.group!r} in the {deck.scale} deck"
             if not set(deck.of_group(action.group)) <= set(self._hands[seat]):
                 return f"{action} is not legal: player {seat} does not hold all three cards"
             return None
         if isinstance(action, Ask):
             return self._why_not_ask(action, seat)
-        return _check_one_per_type(action, deck.by_id)
+        return None
 
     def _why_not_ask(self, action: Ask, seat: int) -> str | None:
         if action.target == seat:
             return f"{action} is not legal: player {seat} cannot ask themselves"
-        if not 0 <= action.target < self.game.players:
-            return f"{action} is not legal: there is no player {action.target}"
         subject = action.subject
         cards = subject.cards(self.game.deck)
-        if not cards:
-            return f"{action} is not legal: {subject} names no cards of this deck"
         if len(cards) == 1 and self.game.options["single_card_questions"] == "forbidden":
             return f"{action} is not legal: single-card questions are forbidden in this game"
         return None
@@ -335,7 +334,7 @@ class AlibiState(State):
     def _do_passes(self) -> None:
         """Everyone passes left at once: chosen cards, or the whole of a short hand."""
         r = self.round
-        given = [self._chosen.get(s, tuple(self._hands[s])) for s in self.game.seats]
+        given = [self._chosen.get(s, tuple(self._hands[s])) for s in range(self.game.players)]
         for seat, cards in enumerate(given):
             self._hands[seat] = [card for card in self._hands[seat] if card not in cards]
         for seat, cards in enumerate(given):
@@ -374,7 +373,7 @@ class AlibiState(State):
         """Open the box and name the winners (rules: "Accusation and end")."""
         self.phase = "over"
         self._emit(Observation.of("box", cards=list(self._box)))
-        seats = list(self.game.seats)
+        seats = list(range(self.game.players))
         totals = [self.points(seat) for seat in seats]
         if self.game.options["end_variant"] == "solutions":
             for seat in seats:
@@ -387,7 +386,9 @@ class AlibiState(State):
                         points=totals[seat] - self.scores[seat],
                     )
                 )
-        if self.game.options["end_variant"] == "first-accuser" and self.accusation == self._box:
+        right = self.accusation == self._box and self.accuser is not None
+        if self.game.options["end_variant"] == "first-accuser" and right:
+            assert self.accuser is not None
             self._winners = (self.accuser,)
         else:
             eligible = seats
@@ -451,42 +452,193 @@ class AlibiState(State):
         }
 
     @classmethod
-    def from_dict(
-        cls, game: Alibi, data: Mapping[str, JsonValue], rng: random.Random
-    ) -> AlibiState:
-        state = cls(game, rng, data["hands"], data["box"], data["dealer"])
-        state._seen = [set(seen) for seen in data["seen"]]
-        state.start = data["start"]
-        state.laid = [list(groups) for groups in data["laid"]]
-        state.scores = list(data["scores"])
-        state.round = data["round"]
-        state.turn = data["turn"]
-        state.played = data["played"]
-        state.current = data["current"]
-        state.phase = data["phase"]
-        state.passers = list(data["passers"])
-        state._chosen = {seat: tuple(cards) for seat, cards in data["chosen"]}
-        state.accuser = data["accuser"]
-        accusation = data["accusation"]
-        state.accusation = None if accusation is None else tuple(accusation)
-        state.writers = list(data["writers"])
-        state._solutions = {seat: tuple(cards) for seat, cards in data["solutions"]}
-        state._winners = tuple(data["winners"])
+    def from_dict(cls, game: Alibi, value: JsonValue, read: JsonReader) -> AlibiState:
+        """The state `_to_dict` wrote, each field checked by `read` (InvalidState)."""
+        data = read.mapping(value, "state", _KEYS)
+        deck, n, seats = game.deck, game.players, game.seats
+
+        def per_seat(key: str, allowed: Sequence[str]) -> list[list[str]]:
+            lists = read.array(data[key], f"state.{key}", n)
+            return [
+                read.choices(item, f"state.{key}[{i}]", allowed) for i, item in enumerate(lists)
+            ]
+
+        def cards_of(item: JsonValue, path: str) -> tuple[str, ...] | None:
+            return None if item is None else _read_solution(item, path, game, read)
+
+        hands = per_seat("hands", deck.ids)
+        box = cards_of(data["box"], "state.box")
+        dealer = read.choice(data["dealer"], "state.dealer", seats)
+        state = cls(game, random.Random(0), hands, box or (), dealer)
+        state._seen = [set(seen) for seen in per_seat("seen", deck.ids)]
+        state.laid = per_seat("laid", deck.groups)
+        state.start = read.choice(data["start"], "state.start", seats)
+        state.scores = [
+            read.number(x, f"state.scores[{i}]")
+            for i, x in enumerate(read.array(data["scores"], "state.scores", n))
+        ]
+        state.round = read.number(data["round"], "state.round", 1)
+        state.turn = read.number(data["turn"], "state.turn", 1)
+        state.played = read.number(data["played"], "state.played", 0, n)
+        state.current = read.choice(data["current"], "state.current", seats)
+        state.phase = read.choice(data["phase"], "state.phase", PHASES)
+        state.passers = read.choices(data["passers"], "state.passers", seats)
+        state._chosen = _read_by_seat(data["chosen"], "state.chosen", game, read, solutions=False)
+        state.accuser = (
+            None
+            if data["accuser"] is None
+            else read.choice(data["accuser"], "state.accuser", seats)
+        )
+        state.accusation = cards_of(data["accusation"], "state.accusation")
+        state.writers = read.choices(data["writers"], "state.writers", seats)
+        state._solutions = _read_by_seat(
+            data["solutions"], "state.solutions", game, read, solutions=True
+        )
+        state._winners = tuple(read.choices(data["winners"], "state.winners", seats))
+        if box is None:
+            read.fail("state.box", None, "four card ids, one of each type in type order")
+        waiting = {"passing": ("passers", state.passers), "solutions": ("writers", state.writers)}
+        if state.phase in waiting and not waiting[state.phase][1]:
+            read.fail(
+                f"state.{waiting[state.phase][0]}", [], f"the seats still to act in {state.phase}"
+            )
         return state
 
+    # --- invariants ------------------------------------------------------------------------
+    def _broken_invariants(self) -> list[str]:
+        broken = self._broken_cards() + self._broken_course()
+        sizes, points, answers = self._summarise_log(self._tally, self._nothing_recorded())
+        if sizes is None or list(sizes) != self.hand_sizes:
+            broken.append(f"the hand sizes {self.hand_sizes} are not those recorded, {sizes}")
+        if list(points) != self.scores:
+            broken.append(f"the set scores {self.scores} are not those recorded, {list(points)}")
+        if answers + 1 != self.turn:
+            broken.append(f"turn {self.turn} does not follow the {answers} questions answered")
+        return broken
 
-def _cards_named(action: AlibiAction) -> tuple[str, ...]:
-    if isinstance(action, Ask):
-        value = action.subject.value
-        return value if isinstance(value, tuple) else ()
-    if isinstance(action, Lay):
-        return ()
-    return action.cards
+    def _broken_cards(self) -> list[str]:
+        """Every card in exactly one place; nobody has seen a card of the box."""
+        deck, broken = self.game.deck, []
+        laid = [card for groups in self.laid for g in groups for card in deck.of_group(g)]
+        places = [card for hand in self._hands for card in hand] + laid + list(self._box)
+        if len(places) != len(deck.ids) or set(places) != set(deck.ids):
+            broken.append("every card is in a hand, a laid set or the box, exactly once")
+        if tuple(deck.by_id[card].type for card in self._box) != TYPES:
+            broken.append(f"the box holds one card of each type, in the order {TYPES}")
+        box = set(self._box)
+        for seat, hand in enumerate(self._hands):
+            if hand != sorted(hand) or not self._seen[seat].issuperset(hand):
+                broken.append(f"player {seat}'s hand is sorted and seen by them")
+            if self._seen[seat] & box:
+                broken.append(f"player {seat} has seen a card of the box")
+        for seat, cards in self._chosen.items():
+            if seat not in self.passers and set(cards) <= set(self._hands[seat]):
+                continue
+            broken.append(f"player {seat} chose to pass cards of their hand, once")
+        return broken
+
+    def _broken_course(self) -> list[str]:
+        """The round, the turn and whose decision it is, phase by phase."""
+        options, n, broken = self.game.options, self.game.players, []
+        phase, limit = self.phase, options["round_limit"]
+        dealt = len(self.game.deck.ids) - len(TYPES)
+        if self.start != (self.dealer + dealt + 1) % n:
+            broken.append("the player left of the last card dealt starts")
+        if limit is not None and self.round > limit:
+            broken.append(f"the game ends after round {limit}")
+        if self.turn != (self.round - 1) * n + self.played + 1:
+            broken.append(f"turn {self.turn} is not turn {self.played + 1} of round {self.round}")
+        if phase == "turns" and (
+            self.played >= n or self.current != (self.start + self.played) % n
+        ):
+            broken.append("turns go left from the starting player, once each per round")
+        if phase != "passing" and (self.passers or self._chosen):
+            broken.append("cards are chosen to pass only after a round")
+        if phase == "passing":
+            order = self._order_from(self.start)
+            due = [s for s in order if len(self._hands[s]) > self.round and s not in self._chosen]
+            if self.played != n or self.passers != due:
+                broken.append("after the round each long hand chooses its pass, in turn order")
+        if (self.accuser is None) != (self.accusation is None):
+            broken.append("an accusation has an accuser")
+        if phase in ("turns", "passing") and self.accuser is not None:
+            broken.append("an accusation ends the turns")
+        broken += self._broken_solutions()
+        return broken
+
+    def _broken_solutions(self) -> list[str]:
+        """Written solutions exist only in their variant, one per seat by the end."""
+        variant = self.game.options["end_variant"] == "solutions"
+        seats, broken = set(self.game.seats), []
+        if not variant and (self._solutions or self.writers):
+            broken.append("solutions are written only in the variant 'solutions'")
+        if self.phase != "solutions" and self.writers:
+            broken.append("players write solutions only in the solutions phase")
+        if set(self.writers) & set(self._solutions):
+            broken.append("each player writes one solution")
+        if variant and self.phase == "over" and set(self._solutions) != seats:
+            broken.append("at the end every player has written a solution")
+        if (
+            self.accuser is not None
+            and variant
+            and self._solutions.get(self.accuser) != self.accusation
+        ):
+            broken.append("the accuser's accusation is his solution")
+        return broken
+
+    def _nothing_recorded(self) -> Tally:
+        return None, (0,) * self.game.players, 0
+
+    def _tally(self, tally: Tally, entry: LogEntry) -> Tally:
+        """Hand sizes since the last public count, set points and questions, recorded."""
+        sizes, points, answers = tally
+        obs, to = entry
+        n = self.game.players
+        if to is not None:
+            return tally
+        if obs.kind == "hands":
+            recorded = obs.get("sizes")
+            valid = isinstance(recorded, tuple) and len(recorded) == n
+            return (recorded if valid else None), points, answers
+        if obs.kind == "answer":
+            return sizes, points, answers + 1
+        seat, gained = obs.get("seat"), obs.get("points")
+        if obs.kind != "lay" or not one_of(seat, range(n)) or not is_int(gained):
+            return tally
+        scores = tuple(p + gained * (s == seat) for s, p in enumerate(points))
+        if sizes is not None:
+            sizes = tuple(size - 3 * (s == seat) for s, size in enumerate(sizes))
+        return sizes, scores, answers
 
 
-def _check_one_per_type(action: Accuse | Solution, by_id: Mapping[str, Card]) -> str | None:
-    """Accusations built in code (not parsed) must still name one card of each type, in order."""
-    kinds = tuple(by_id[card].type for card in action.cards)
-    if kinds != TYPES:
-        return f"{action} is not legal: name one card of each type, in the order {TYPES}"
-    return None
+Tally: TypeAlias = tuple[tuple[int, ...] | None, tuple[int, ...], int]
+PHASES = ("turns", "passing", "solutions", "over")
+_KEYS = ("hands", "seen", "box", "dealer", "start", "laid", "scores", "round", "turn", "played",
+         "current", "phase", "passers", "chosen", "accuser", "accusation", "writers",
+         "solutions", "winners")  # fmt: skip
+
+
+def _read_solution(value: JsonValue, path: str, game: Alibi, read: JsonReader) -> tuple[str, ...]:
+    """Four card ids, one of each type in type order (a box, an accusation, a solution)."""
+    cards = read.choices(value, path, game.deck.ids)
+    if tuple(game.deck.by_id[card].type for card in cards) != TYPES:
+        read.fail(path, value, f"four card ids, one of each type in the order {', '.join(TYPES)}")
+    return tuple(cards)
+
+
+def _read_by_seat(
+    value: JsonValue, path: str, game: Alibi, read: JsonReader, solutions: bool
+) -> dict[int, tuple[str, ...]]:
+    """[seat, cards] pairs, each seat once: chosen passes or written solutions."""
+    chosen: dict[int, tuple[str, ...]] = {}
+    for i, pair in enumerate(read.array(value, path)):
+        seat, cards = read.array(pair, f"{path}[{i}]", 2)
+        seat = read.choice(seat, f"{path}[{i}][0]", game.seats)
+        if seat in chosen:
+            read.fail(path, value, "each seat at most once")
+        where = f"{path}[{i}][1]"
+        if solutions:
+            chosen[seat] = _read_solution(cards, where, game, read)
+        else:
+            chosen[seat] = tuple(read.choices(cards, where, game.deck.ids))
+    return chosen

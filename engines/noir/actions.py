@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engines.core import Action, InvalidAction
+from engines.core import Action, InvalidAction, quote
 from engines.noir.rules import LINES
 
 
@@ -98,8 +98,13 @@ USAGE = (
     "(rows and columns count from 1)"
 )
 
-_NAMED = {"kill": Kill, "identity": Identity, "exonerate": Exonerate, "arrest": Arrest}
-_BARE = {"disguise": Disguise, "draw": Draw}
+_NAMED: dict[str, type[Kill | Identity | Exonerate | Arrest]] = {
+    "kill": Kill,
+    "identity": Identity,
+    "exonerate": Exonerate,
+    "arrest": Arrest,
+}
+_BARE: dict[str, type[Disguise | Draw]] = {"disguise": Disguise, "draw": Draw}
 _VERBS = (*_NAMED, *_BARE, "shift", "citizen-arrest")
 
 
@@ -110,18 +115,18 @@ def parse(text: str, suspects: Sequence[str]) -> NoirAction:
     by_lower = {name.lower(): name for name in suspects}
 
     def bad(why: str) -> InvalidAction:
-        return InvalidAction(f"cannot read {text!r}: {why}; actions are: {USAGE}")
+        return InvalidAction(f"cannot read {quote(text)}: {why}; actions are: {USAGE}")
 
     def name(word: str) -> str:
         if word not in by_lower:
-            raise bad(f"no suspect is called {word!r}; the suspects are {', '.join(suspects)}")
+            raise bad(f"no suspect is called {quote(word)}; the suspects are {', '.join(suspects)}")
         return by_lower[word]
 
     if not words:
         raise bad("it is empty")
     verb, args = lowered[0], lowered[1:]
     if verb not in _VERBS:
-        raise bad(f"unknown action {words[0]!r}")
+        raise bad(f"unknown action {quote(words[0])}")
     if verb in _BARE and not args:
         return _BARE[verb]()
     if verb in _NAMED and len(args) == 1:
@@ -131,8 +136,8 @@ def parse(text: str, suspects: Sequence[str]) -> NoirAction:
     if verb == "shift" and len(args) == 3 and args[0] in LINES:
         line, number, direction = args
         if not (number.isascii() and number.isdigit()) or int(number) < 1:
-            raise bad(f"{number!r} is not a {line} number (they count from 1)")
+            raise bad(f"{quote(number)} is not a {line} number (they count from 1)")
         if direction not in LINES[line]:
-            raise bad(f"a {line} shifts {' or '.join(LINES[line])}, not {direction!r}")
+            raise bad(f"a {line} shifts {' or '.join(LINES[line])}, not {quote(direction)}")
         return Shift(line, int(number), direction)
-    raise bad(f"wrong words after {words[0]!r}")
+    raise bad(f"wrong words after {quote(words[0])}")

@@ -6,16 +6,20 @@ import random
 from collections.abc import Mapping, Sequence
 
 from engines.core import (
+    POSITIVE,
     Action,
     ConfigError,
+    Domain,
     Game,
     IllegalAction,
     InformationSet,
+    JsonReader,
     JsonValue,
     Metadata,
     Observation,
     Option,
     Seat,
+    choice_domain,
     positive_int,
 )
 from engines.noir.actions import (
@@ -35,6 +39,7 @@ from engines.noir.rules import (
     HAND,
     INSPECTOR,
     KILLER,
+    LINES,
     SEATS,
     SIZES,
     Grid,
@@ -263,7 +268,7 @@ class Noir(Game):
                          stand_in if separate else None)  # fmt: skip
         view._deck_top, view._killer_top = (HAND, 1) if separate else (HAND + 1, 0)
         view._killer = ""
-        last = None
+        last: Shift | None = None
         for obs in info.observations:
             kind = obs.kind
             if kind in ("shift", "collapse"):
@@ -305,7 +310,9 @@ class Noir(Game):
             elif kind == "end":
                 view.over = True
             if kind in _TURN_ENDING:
-                last = self._action_of(obs, view._inspector) if kind == "shift" else None
+                last = (
+                    Shift(obs["line"], obs["index"], obs["direction"]) if kind == "shift" else None
+                )
                 view.current = other_seat(view.current)
             elif kind == "collapse":
                 last = None  # no shift undoes a collapse
@@ -317,8 +324,33 @@ class Noir(Game):
         return view
 
     # --- notation and words ----------------------------------------------------------------
-    def parse_action(self, text: str) -> NoirAction:
+    def _parse_action(self, text: str) -> NoirAction:
         return parse(text, self.suspects)
+
+    def _action_domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
+        suspect = choice_domain(
+            self.suspects, f"a suspect of this grid: {', '.join(self.suspects)}"
+        )
+        directions = tuple(direction for pair in LINES.values() for direction in pair)
+        return {
+            Kill: {"suspect": suspect},
+            Disguise: {},
+            Shift: {
+                "line": choice_domain(tuple(LINES)),
+                "index": POSITIVE,
+                "direction": choice_domain(directions),
+            },
+            Identity: {"suspect": suspect},
+            Draw: {},
+            Exonerate: {"suspect": suspect},
+            Arrest: {"suspect": suspect},
+            CitizenArrest: {"suspect": suspect, "agent": suspect},
+        }
+
+    def _action_problem(self, action: Action) -> str | None:
+        if isinstance(action, Shift) and action.direction not in LINES[action.line]:
+            return f"a {action.line} shifts {' or '.join(LINES[action.line])}"
+        return None
 
     def describe(self, observation: Observation) -> str:
         kind, get = observation.kind, observation.get
@@ -364,5 +396,5 @@ class Noir(Game):
             return f"The game ended ({get('reason')}): {winners} won"
         return f"{kind}: {dict(observation.fields)}"
 
-    def _state_from_dict(self, data: Mapping[str, JsonValue]) -> NoirState:
-        return NoirState.from_dict(self, data, random.Random(0))
+    def _state_from_dict(self, data: JsonValue, read: JsonReader) -> NoirState:
+        return NoirState.from_dict(self, data, read)

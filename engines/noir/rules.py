@@ -11,6 +11,8 @@ from collections.abc import Collection, Mapping
 from functools import lru_cache
 from typing import TypeAlias
 
+import networkx as nx  # type: ignore[import-untyped]  # no stubs in the test extra yet
+
 Grid: TypeAlias = tuple[tuple[str, ...], ...]
 """The current grid, top row first; every row has the same length."""
 
@@ -82,17 +84,24 @@ def positions(grid: Grid) -> Mapping[str, tuple[int, int]]:
     return {name: (r, c) for r, row in enumerate(grid) for c, name in enumerate(row)}
 
 
+@lru_cache(maxsize=64)
+def _blocks(rows: int, columns: int) -> Mapping[tuple[int, int], tuple[tuple[int, int], ...]]:
+    """Each cell's block on a rows x columns grid: itself and its neighbours, reading order.
+
+    The grid is a king's graph (neighbours by side or corner, no wrap-around): the strong
+    product of a path of rows and a path of columns. Cached per shape, which a game meets
+    only a few times, so play never walks the graph.
+    """
+    graph = nx.strong_product(nx.path_graph(rows), nx.path_graph(columns))
+    return {cell: tuple(sorted([cell, *graph.neighbors(cell)])) for cell in graph}
+
+
 def block(grid: Grid, name: str) -> list[str]:
     """`name` and its neighbours by side or corner, in reading order; no wrap-around."""
     where = positions(grid)
     if name not in where:
         return []
-    r0, c0 = where[name]
-    return [
-        grid[r][c]
-        for r in range(max(r0 - 1, 0), min(r0 + 2, len(grid)))
-        for c in range(max(c0 - 1, 0), min(c0 + 2, len(grid[r])))
-    ]
+    return [grid[r][c] for r, c in _blocks(len(grid), len(grid[0]))[where[name]]]
 
 
 def neighbours(grid: Grid, name: str) -> list[str]:
@@ -105,5 +114,4 @@ def adjacent(grid: Grid, a: str, b: str) -> bool:
     where = positions(grid)
     if a == b or a not in where or b not in where:
         return False
-    (r1, c1), (r2, c2) = where[a], where[b]
-    return max(abs(r1 - r2), abs(c1 - c2)) == 1
+    return where[b] in _blocks(len(grid), len(grid[0]))[where[a]]

@@ -9,11 +9,20 @@ the card he drew.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
-from engines.core import Action, JsonValue, Observation, Seat, State
+from engines.core import (
+    Action,
+    InvalidAction,
+    JsonReader,
+    JsonValue,
+    LogEntry,
+    Observation,
+    Seat,
+    State,
+)
 from engines.noir.actions import (
     Arrest,
     CitizenArrest,
@@ -473,30 +482,175 @@ class NoirState(State):
         }
 
     @classmethod
-    def from_dict(cls, game: Noir, data: Mapping[str, JsonValue], rng: random.Random) -> NoirState:
-        state = cls(game, rng, _grid(data["grid"]), data["deck"], data["killer_deck"])
-        state.dead = list(data["dead"])
-        state.exonerated = list(data["exonerated"])
-        state.revealed = list(data["revealed"])
-        state.spent = list(data["spent"])
-        state.discarded = list(data["discarded"])
-        state.current = data["current"]
-        state.phase = data["phase"]
-        state.drawn = data["drawn"]
-        if data["protected"] is not None:
-            protected = game.parse_action(data["protected"])
-            assert isinstance(protected, Shift)
-            state.protected = protected
-        state.turns = data["turns"]
-        state.over = data["over"]
-        state.reason = data["reason"]
-        state._winners = tuple(data["winners"])
-        state._deck_top = data["deck_top"]
-        state._killer_top = data["killer_top"]
-        state._killer = data["killer"]
-        state._inspector = data["inspector"]
-        state._hand = list(data["hand"])
+    def from_dict(cls, game: Noir, value: JsonValue, read: JsonReader) -> NoirState:
+        """The state `_to_dict` wrote, each field checked by `read` (InvalidState)."""
+        data = read.mapping(value, "state", _KEYS)
+        names = game.suspects
+        separate = game.options["deck"] == "separate"
+        deck = read.choices(data["deck"], "state.deck", names)
+        killer_deck = data["killer_deck"]
+        if separate or killer_deck is not None:
+            if not separate:
+                read.fail("state.killer_deck", killer_deck, "null: the option deck is 'shared'")
+            killer_deck = read.choices(killer_deck, "state.killer_deck", names)
+        state = cls(
+            game, random.Random(0), _read_grid(data["grid"], names, read), deck, killer_deck
+        )
+        for key in ("dead", "exonerated", "revealed", "spent", "discarded", "hand"):
+            setattr(
+                state,
+                "_hand" if key == "hand" else key,
+                read.choices(data[key], f"state.{key}", names),
+            )
+        state.current = read.choice(data["current"], "state.current", SEATS)
+        state.phase = read.choice(data["phase"], "state.phase", PHASES)
+        state.drawn = read.flag(data["drawn"], "state.drawn")
+        state.protected = _read_shift(game, data["protected"], read)
+        state.turns = read.number(data["turns"], "state.turns")
+        state.over = read.flag(data["over"], "state.over")
+        state.reason = read.text(data["reason"], "state.reason")
+        state._winners = tuple(read.choices(data["winners"], "state.winners", SEATS))
+        state._deck_top = read.number(data["deck_top"], "state.deck_top", 0, len(deck))
+        tops = 0 if killer_deck is None else len(killer_deck)
+        state._killer_top = read.number(data["killer_top"], "state.killer_top", 0, tops)
+        state._killer = read.choice(data["killer"], "state.killer", names)
+        if data["inspector"] is not None:
+            state._inspector = read.choice(data["inspector"], "state.inspector", names)
         return state
+
+    # --- invariants ------------------------------------------------------------------------
+    def _broken_invariants(self) -> list[str]:
+        broken = self._broken_grid() + self._broken_cards() + self._broken_turn()
+        kills, told, arrested = self._summarise_log(_tally, _NOTHING_RECORDED)
+        if list(kills) != self.dead:
+            broken.append(f"the dead {self.dead} are not the kills recorded, {list(kills)}")
+        if told != self._killer:
+            broken.append(f"the killer was last told his identity is {told!r}, not {self._killer}")
+        if self._winners == (INSPECTOR,) and not arrested:
+            broken.append("the inspector wins only by a recorded arrest of the killer")
+        return broken
+
+    def _broken_grid(self) -> list[str]:
+        """A rectangle of distinct suspects, no all-dead line left, only the dead gone."""
+        grid, dead = self.grid, set(self.dead)
+        flat = [name for row in grid for name in row]
+        broken = []
+        if not grid or any(len(row) != len(grid[0]) for row in grid) or not grid[0]:
+            return ["the grid is a rectangle of suspects"]
+        if len(set(flat)) != len(flat):
+            broken.append("each suspect is on the grid at most once")
+        if any(dead.issuperset(line) for line in (*grid, *zip(*grid, strict=True))):
+            broken.append("no row or column of dead suspects stays on the grid")
+        if not set(self.game.suspects) - set(flat) <= dead:
+            broken.append("only dead suspects leave the grid")
+        if self._killer not in flat or self._killer in dead:
+            broken.append(f"the killer's identity {self._killer} is alive on the grid")
+        last = self.protected
+        if last is not None and last.index > (len(grid) if last.line == "row" else len(grid[0])):
+            broken.append(f"the protected shift {last} is a shift of this grid")
+        return broken
+
+    def _broken_cards(self) -> list[str]:
+        """Every card of each deck is in exactly one place: deck, hand, table or identity."""
+        inspector = self._inspector
+        inspectors = self._hand + self.exonerated + self.spent + ([inspector] if inspector else [])
+        killers = [self._killer, *self.revealed, *self.discarded]
+        remaining = list(self._deck[self._deck_top :])
+        names = sorted(self.game.suspects)
+        broken = []
+        if self._killer_deck is None:
+            if sorted(remaining + inspectors + killers) != names:
+                broken.append("each card is in the deck, a hand, on the table or an identity, once")
+        else:
+            first = self._killer_deck[0]
+            if sorted(remaining + inspectors) != sorted(set(names) - {first}):
+                broken.append(f"the inspector's cards are every card but {first}, each once")
+            if sorted([*self._killer_deck[self._killer_top :], *killers]) != names:
+                broken.append("the killer's cards are every card, each once")
+        if inspector is not None and inspector in self.dead and self._winners != (KILLER,):
+            broken.append("a dead inspector has lost the game")
+        if len(self.spent) > (CITIZEN_ARRESTS if self.game.options["citizen_arrest"] else 0):
+            broken.append(f"at most {CITIZEN_ARRESTS} arrests with a citizen, in the variant")
+        return broken
+
+    def _broken_turn(self) -> list[str]:
+        """The phase, the hand and whose turn it is agree with the number of turns played."""
+        phase, hand, broken = self.phase, len(self._hand), []
+        if (phase == "play") != (self._inspector is not None):
+            broken.append("the inspector has an identity exactly once he has chosen it")
+        if phase != "play" and (self.turns != (phase == "identity") or self.kills != self.turns):
+            broken.append(f"the {phase} phase is the first turn of its seat")
+        if (phase != "play" and hand != HAND) or (phase == "play" and hand > HAND - 1 + self.drawn):
+            broken.append(
+                f"the inspector holds {HAND} cards, then one fewer, one more after a draw"
+            )
+        if self.drawn and (phase != "play" or self.current != INSPECTOR):
+            broken.append("only the inspector draws, in play, on his own turn")
+        if self.protected is not None and not self.game.options["reverse_shift_ban"]:
+            broken.append("no shift is protected without the reverse-shift ban")
+        if not self.over:
+            if self.current != SEATS[self.turns % 2]:
+                broken.append(f"after {self.turns} turns it is the {SEATS[self.turns % 2]}'s turn")
+            if self.kills >= self.game.kills_to_win:
+                broken.append(f"{self.game.kills_to_win} kills end the game")
+            if self.turns >= self.game.options["turn_limit"]:
+                broken.append("the turn limit ends the game")
+        elif len(self._winners) == 2 and self.turns < self.game.options["turn_limit"]:
+            broken.append("both seats win only at the turn limit")
+        elif self._winners == (KILLER,):
+            caught = self._inspector is not None and self._inspector in self.dead
+            if not caught and self.kills < self.game.kills_to_win:
+                broken.append("the killer wins by the kill count or by killing the inspector")
+        return broken
+
+
+_KEYS = ("grid", "dead", "exonerated", "revealed", "spent", "discarded", "current", "phase",
+         "drawn", "protected", "turns", "over", "reason", "winners", "deck", "deck_top",
+         "killer_deck", "killer_top", "killer", "inspector", "hand")  # fmt: skip
+PHASES = ("opening", "identity", "play")
+
+
+def _read_grid(value: JsonValue, names: Sequence[str], read: JsonReader) -> Grid:
+    """A non-empty rectangle of suspects' names, rows top first."""
+    rows = read.array(value, "state.grid")
+    grid = tuple(tuple(read.choices(row, f"state.grid[{i}]", names)) for i, row in enumerate(rows))
+    if not grid or not grid[0] or any(len(row) != len(grid[0]) for row in grid):
+        read.fail("state.grid", value, "a non-empty rectangle of suspects, row by row")
+    return grid
+
+
+def _read_shift(game: Noir, value: JsonValue, read: JsonReader) -> Shift | None:
+    """The protected shift, as its notation, or null."""
+    if value is None:
+        return None
+    try:
+        shift = game.parse_action(read.text(value, "state.protected"))
+    except InvalidAction:
+        shift = None
+    if not isinstance(shift, Shift):
+        read.fail("state.protected", value, "null or a shift such as 'shift row 2 left'")
+    return shift
+
+
+Tally: TypeAlias = tuple[tuple[str, ...], str, bool]
+_NOTHING_RECORDED: Tally = ((), "", False)
+
+
+def _tally(tally: Tally, entry: LogEntry) -> Tally:
+    """The kills recorded (each with its count), the killer's last identity told, and whether
+    an arrest caught him, after one more entry of the log."""
+    kills, told, arrested = tally
+    obs, to = entry
+    kind = obs.kind
+    if kind == "kill":
+        count_ok = obs.get("kills") == len(kills) + 1
+        return (*kills, obs.get("suspect") if count_ok else "?"), told, arrested
+    if kind == "identity" and to == (KILLER,):
+        suspect = obs.get("suspect")
+        return kills, suspect if isinstance(suspect, str) else "?", arrested
+    if kind in ("arrest", "citizen-arrest") and obs.get("success") is True:
+        return kills, told, True
+    return tally
 
 
 @lru_cache(maxsize=64)
@@ -510,7 +664,3 @@ def _all_shifts(rows: int, columns: int) -> tuple[Shift, ...]:
         for index in range(1, counts[line] + 1)
         for direction in directions
     )
-
-
-def _grid(rows: Sequence[Sequence[str]]) -> Grid:
-    return tuple(tuple(row) for row in rows)
