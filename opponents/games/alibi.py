@@ -72,9 +72,10 @@ class SolverBot(SeatedBot):
     chance that an opponent can name the box before its next turn (their notepads, read off
     posterior samples) makes waiting worth less than guessing now.
 
-    `time_budget` (seconds, default 2) is a soft bound: once a third of it is spent on the
-    deduction, questions are scored on fewer posterior samples. A move takes 0.2 s at the
-    median in 4-player games (benchmarks/alibi.py).
+    Its work is a fixed number of posterior samples (`samples` says how many the last move
+    drew), so a seed fixes its move. `time_budget` (seconds, default 2) is a safety ceiling:
+    only when the deduction alone took a third of it are questions scored on a third of the
+    samples. A move takes 0.2 s at the median in 4-player games (benchmarks/alibi.py).
     """
 
     patience = 0.9
