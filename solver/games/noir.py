@@ -36,7 +36,10 @@ Killer's model (the inspector's identity I), once chosen:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,6 +51,7 @@ from engines.noir.rules import HAND, INSPECTOR, KILLER, block, suspects
 from solver.deduction import Deduction
 from solver.hints import Hint, percent
 from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member
+from solver.sampling import EnumeratedWorlds
 
 KILLER_VAR, INSPECTOR_VAR = "killer", "inspector"
 UNCHOSEN = "-"
@@ -191,32 +195,49 @@ def inspector_constraints(info: InformationSet, capacity: bool = True) -> list[C
         elif kind == "canvas" and obs["seat"] == INSPECTOR:
             near = [s for s in names if adjacent(grid, s, obs["suspect"]) == obs["adjacent"]]
             found.append(member(INSPECTOR_VAR, near, i))
-    if separate and capacity:
+    if capacity:
         found += _hand_capacity(info, found)
     return found
 
 
-def _inspector_slots(
-    info: InformationSet, identity: str | None, upto: int | None = None
-) -> list[str] | None:
-    """The inspector's deck, top first, in an order the killer's observations allow, or None.
+@dataclass(frozen=True)
+class DeckBounds:
+    """Where each card of the inspector's deck may lie, as far as the killer's record says.
 
-    His deck's places are drawn in order (four at setup, one per draw); each card he used
-    (exonerated, an agent) or was seen to hold (separate decks: a failed disguise onto it) must
-    lie among the places drawn by then, each card a successful disguise drew (separate decks)
-    among those drawn after, `identity` among the first four. Cards the killer drew from a
-    shared deck have no place. Earliest deadline first finds an order whenever one exists.
-    Only the first `upto` observations count (all when None).
+    `cards` is the deck (the killer's known cards left out), `lo[c] <= place < hi[c]` for every
+    card: a card he used (exonerated, an agent) or was seen to hold (separate decks: a failed
+    disguise onto it) lies among the places drawn by then, and a card a successful disguise
+    drew (separate decks) among those drawn after.
     """
+
+    cards: tuple[str, ...]
+    lo: Mapping[str, int]
+    hi: Mapping[str, int]
+
+    def with_identity(self, identity: str | None) -> DeckBounds | None:
+        """The bounds with `identity` among his first four cards (None if not in his deck)."""
+        if identity is None:
+            return self
+        if identity not in self.hi:
+            return None
+        return DeckBounds(self.cards, self.lo, {**self.hi, identity: min(self.hi[identity], HAND)})
+
+
+def _deck_bounds(info: InformationSet, upto: int | None = None) -> DeckBounds | None:
+    """The bounds the first `upto` observations (all when None) put on the inspector's deck, or
+    None when a card he used or held cannot be in it."""
     observations = info.observations[:upto]
     names, separate = _names(info), _separate(info)
     mine = [o["suspect"] for o in info.observations if o.kind == "identity" and o["seat"] == KILLER]
     if not separate:
         mine += [o["drawn"] for o in info.observations if o.kind == "disguise" and not o["success"]]
-    cards = [n for n in names if n not in (mine[:1] if separate else mine)]
+    cards = tuple(n for n in names if n not in (mine[:1] if separate else mine))
     lo = dict.fromkeys(cards, 0)
     hi = dict.fromkeys(cards, len(cards))
-    drawn, dead, innocent, spent = HAND, set(), set(), set()
+    drawn = HAND
+    dead: set[str] = set()
+    innocent: set[str] = set()
+    spent: set[str] = set()
     first = True
     for obs in observations:
         kind = obs.kind
@@ -238,10 +259,24 @@ def _inspector_slots(
             first = False
     if set(hi) != set(cards) or set(lo) != set(cards):
         return None  # a card he used or held is not in his deck
-    if identity is not None:
-        if identity not in hi:
-            return None
-        hi[identity] = min(hi[identity], HAND)
+    return DeckBounds(cards, lo, hi)
+
+
+def _inspector_slots(
+    info: InformationSet, identity: str | None, upto: int | None = None
+) -> list[str] | None:
+    """The inspector's deck, top first, in an order the killer's observations allow, or None.
+
+    His deck's places are drawn in order (four at setup, one per draw); the cards must keep
+    within their `DeckBounds`, `identity` among the first four. Cards the killer drew from a
+    shared deck have no place. Earliest deadline first finds an order whenever one exists.
+    Only the first `upto` observations count (all when None).
+    """
+    found = _deck_bounds(info, upto)
+    bounds = None if found is None else found.with_identity(identity)
+    if bounds is None:
+        return None
+    cards, lo, hi = bounds.cards, bounds.lo, bounds.hi
     order: list[str] = []
     waiting = sorted(cards, key=lambda c: (lo[c], hi[c], c))
     ready: list[str] = []
@@ -258,10 +293,73 @@ def _inspector_slots(
     return order
 
 
+def deck_orders(info: InformationSet, identity: str | None) -> int:
+    """How many orders of the inspector's deck the killer's record allows with `identity`.
+
+    This is the prior weight of `identity` (every order of a shuffled deck is equally likely,
+    and his choice among his four cards is not weighted): a failed disguise onto an alive card
+    proves he holds it, so that card is likelier his identity than one that must share his
+    first four places with it.
+    """
+    found = _deck_bounds(info)
+    bounds = None if found is None else found.with_identity(identity)
+    return 0 if bounds is None else count_orders(bounds)
+
+
+def count_orders(bounds: DeckBounds) -> int:
+    """The orders of `bounds.cards` that keep each card within its bounds, exactly.
+
+    With deadlines alone the count is a product: sorted by deadline, the i-th card (from 0) has
+    hi - i places left. A lower bound lo is a difference, [place < hi] - [place < lo], so the
+    count is a signed sum over which cards take their lower bound as a deadline. Cards with a
+    lower bound and no deadline of their own are summed by a sweep over deadlines that counts
+    only how many cards are placed; the few with both are enumerated.
+    """
+    cards, lo, hi = bounds.cards, bounds.lo, bounds.hi
+    if any(lo[c] >= hi[c] for c in cards):
+        return 0
+    size = len(cards)
+    fixed = [hi[c] for c in cards if lo[c] == 0 and hi[c] < size]
+    open_ended = [lo[c] for c in cards if lo[c] > 0 and hi[c] == size]
+    both = [c for c in cards if lo[c] > 0 and hi[c] < size]
+    total = 0
+    for picks in itertools.product((False, True), repeat=len(both)):
+        deadlines = fixed + [lo[c] if low else hi[c] for c, low in zip(both, picks, strict=True)]
+        sign = -1 if sum(picks) % 2 else 1
+        total += sign * _signed_sweep(size, deadlines, open_ended)
+    return total
+
+
+def _signed_sweep(size: int, deadlines: Sequence[int], lower: Sequence[int]) -> int:
+    """Sum over subsets S of the `lower` cards of (-1)^|S| times the number of orders of `size`
+    cards in which `deadlines` and the lower bounds of S (as deadlines) hold; the rest of the
+    cards may lie anywhere."""
+    ways = {0: 1}  # cards placed so far -> signed count
+    due = Counter(deadlines)
+    for value in sorted(set(deadlines) | set(lower)):
+        after: dict[int, int] = {}
+        for placed, weight in ways.items():
+            for j in range(due[value]):
+                weight *= max(0, value - placed - j)
+            if weight:
+                after[placed + due[value]] = after.get(placed + due[value], 0) + weight
+        for _ in range(lower.count(value)):
+            branched: dict[int, int] = {}
+            for placed, weight in after.items():
+                branched[placed] = branched.get(placed, 0) + weight
+                taken = -weight * max(0, value - placed)
+                if taken:
+                    branched[placed + 1] = branched.get(placed + 1, 0) + taken
+            after = branched
+        ways = after
+    return sum(weight * math.factorial(size - placed) for placed, weight in ways.items())
+
+
 def _hand_capacity(info: InformationSet, direct: Sequence[Constraint]) -> list[Constraint]:
-    """Separate decks: rule out identities his hand could not have held with what was seen."""
+    """Rule out identities his hand could not have held with what was seen."""
     found: list[Constraint] = []
     chosen = chosen_at(info.observations)
+    assert chosen is not None
     for name in _names(info):
         if not all(c.holds({INSPECTOR_VAR: name}) for c in direct):
             continue
@@ -273,6 +371,62 @@ def _hand_capacity(info: InformationSet, direct: Sequence[Constraint]) -> list[C
         )  # fmt: skip
         found.append(_not(INSPECTOR_VAR, name, first))
     return found
+
+
+# --- the prior ------------------------------------------------------------------------------
+class WeightedWorlds(EnumeratedWorlds):
+    """The consistent identities, each weighted by its prior: the deck orders that give it.
+
+    Counts are exact integers, up to a factor common to every world of one information set
+    (the undrawn rest of the killer's own deck, for instance), so ratios are exact posteriors.
+    """
+
+    def __init__(self, var: str, weights: Mapping[str, int]) -> None:
+        super().__init__([{var: value} for value in weights])
+        self.var = var
+        self.weights = dict(weights)
+
+    def total(self) -> int:
+        return sum(self.weights.values())
+
+    def count(self, fact: Fact) -> int:
+        return sum(w for value, w in self.weights.items() if fact.holds_in({self.var: value}))
+
+    def probability(self, fact: Fact) -> float:
+        return self.count(fact) / self.total()
+
+    def sample(self, n: int, rng: random.Random) -> list[World]:
+        values = list(self.weights)
+        cumulative = list(itertools.accumulate(self.weights[v] for v in values))
+        total = cumulative[-1]
+        picks = (bisect.bisect_right(cumulative, rng.randrange(total)) for _ in range(n))
+        return [{self.var: values[i]} for i in picks]
+
+
+def prior_weight(info: InformationSet, identity: str) -> int:
+    """The deck orders (with his choice of identity) that make `identity` the opponent's.
+
+    Inspector's view: every card either deck gave is seen except the killer's current
+    identity, so each consistent identity leaves the same number of orders: weight 1. Killer's
+    view: the inspector's deck is counted by `deck_orders`, which sees whether the identity is
+    also a card the record proves he held.
+    """
+    if info.seat == INSPECTOR or identity == UNCHOSEN:
+        return 1
+    return deck_orders(info, identity)
+
+
+def world_set(model: Model, compiled: object) -> WeightedWorlds:
+    """Every consistent identity of the opponent with its prior weight (`prior_weight`)."""
+    var = model.variables[0]
+    weights = {}
+    for value in var.domain:
+        if model.consistent({var.name: value}):
+            assert isinstance(value, str)
+            weight = prior_weight(model.info, value)
+            if weight:
+                weights[value] = weight
+    return WeightedWorlds(var.name, weights)
 
 
 # --- the module's interface -----------------------------------------------------------------
@@ -308,7 +462,8 @@ def hidden_for(info: InformationSet, identity: str) -> dict[str, JsonValue]:
         formers = [o["former"] for o in info.observations if o.kind == "disguise" and o["success"]]
         identities = iter([*formers, identity])
         first = next(identities)
-        killers, mine = [first], []
+        killers: list[str] = [first]
+        mine: list[str] = []
         for obs in info.observations:
             if obs.kind in ("hand", "drew"):
                 mine += obs["cards"] if obs.kind == "hand" else [obs["suspect"]]
@@ -402,10 +557,11 @@ def public_inspector_candidates(info: InformationSet) -> list[str]:
 
 def posterior(deduction: Deduction) -> dict[str, float]:
     """Each possible identity of the opponent and its probability, likeliest first."""
-    var = deduction.model.variables[0].name
-    counts = Counter(world[var] for world in deduction.worlds.worlds)
-    total = sum(counts.values())
-    return {name: n / total for name, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))}
+    worlds = deduction.worlds
+    assert isinstance(worlds, WeightedWorlds)  # this module's `world_set` made it
+    total = worlds.total()
+    ranked = sorted(worlds.weights.items(), key=lambda x: (-x[1], x[0]))
+    return {name: n / total for name, n in ranked}
 
 
 def entropy(probabilities: Iterable[float]) -> float:
