@@ -19,7 +19,7 @@ import time
 import engines
 import opponents
 import solver
-from engines.alibi import Accuse
+from engines.alibi import Accuse, AlibiState
 from solver.games.alibi import advice, position
 
 
@@ -28,9 +28,10 @@ def random_game(players: int, seed: int, rounds: int, seat: int | None = None) -
     accusations, up to the end of `rounds`: of the seat to move, or of `seat` when given."""
     game = engines.make("alibi", players=players)
     state, rng = game.new_game(seed), random.Random(seed)
+    assert isinstance(state, AlibiState)
     found = []
-    while not state.is_over and state.round <= rounds:
-        viewer = state.to_move if seat is None else seat
+    while (mover := state.to_move) is not None and state.round <= rounds:
+        viewer = mover if seat is None else seat
         found.append((state.round, state.information_set(viewer), state.clone()))
         actions = [a for a in state.legal_actions() if not isinstance(a, Accuse)]
         state.apply(rng.choice(actions))
@@ -95,7 +96,11 @@ def calibration(games: int, bins: int = 10) -> tuple[float, list[tuple[float, fl
                 row[2] += 1
     total = sum(row[2] for row in table)
     ece = sum(abs(row[0] - row[1]) for row in table) / total
-    return ece, [(row[0] / row[2], row[1] / row[2], row[2]) for row in table if row[2]], positions
+    return (
+        ece,
+        [(row[0] / row[2], row[1] / row[2], int(row[2])) for row in table if row[2]],
+        positions,
+    )
 
 
 def arena(games: int, workers: int) -> None:
@@ -115,7 +120,9 @@ def arena(games: int, workers: int) -> None:
     for k, name in enumerate(result.lineup):
         low, high = result.entry_interval(k)
         made = [s for s in result.summaries_of(k) if s]
-        right = [s["accused_in_round"] for s in made if s["accused_right"]]
+        right = [
+            r for s in made if s["accused_right"] and isinstance(r := s["accused_in_round"], int)
+        ]
         rounds = (
             f"median {statistics.median(right):g}, range {min(right)}-{max(right)}"
             if right

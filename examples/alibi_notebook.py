@@ -28,8 +28,7 @@ def main(seed: int = 3, players: int = 4, deck: str = "full", rounds: int = 4) -
         print(line)
         lines.append(line)
 
-    while not state.is_over and state.round <= rounds:
-        mover = state.to_move
+    while (mover := state.to_move) is not None and state.round <= rounds:
         if mover == 0 and state.phase == "turns":
             info = state.information_set(0)
             d = solver.deduce(info)
