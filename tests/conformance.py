@@ -1,7 +1,8 @@
 """The conformance suite every engine passes (pgx's api_test, OpenSpiel's random_sim_test).
 
 A game's test module builds an `EngineSpec` and calls `check_random_game` from a hypothesis
-test. Each step of a random legal game is checked for: the game's own invariants, exact JSON
+test. Each step of a random legal game is checked for: the engine's own invariants
+(`State.check_invariants`) and the test's checks of each transition, exact JSON
 round-trips of the state and of both seats' information sets, `str(action)` /
 `game.parse_action` round-trips for every legal action, an illegal action refused with
 `IllegalAction` and the state left unchanged, and the no-leak property.
@@ -24,7 +25,8 @@ class EngineSpec:
 
     Attributes:
         game: the configured game under test.
-        invariants: asserts the game's invariants, given the previous and the current state.
+        transitions: asserts what must hold from the previous state to the current one (the
+            state's own invariants are the engine's `check_invariants`, called beside it).
         twin: given a state, the actions that led to it and a seat, returns another state
             reached by the same actions that differs only in what that seat cannot know
             (or None when no such state exists). Used for the no-leak property.
@@ -33,7 +35,7 @@ class EngineSpec:
     """
 
     game: Game
-    invariants: Callable[[State | None, State], None]
+    transitions: Callable[[State | None, State], None]
     twin: Callable[[State, Sequence[Action], Seat, random.Random], State | None]
     illegal_candidates: Callable[[State], Sequence[Action]]
     max_steps: int = 10_000
@@ -47,7 +49,8 @@ def check_random_game(spec: EngineSpec, seed: int, choices: Callable[[int], int]
     previous: State | None = None
     rng = random.Random(seed)
     for _ in range(spec.max_steps):
-        spec.invariants(previous, state)
+        state.check_invariants()
+        spec.transitions(previous, state)
         check_json(game, state)
         if state.is_over:
             assert state.legal_actions() == []

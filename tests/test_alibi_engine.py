@@ -82,30 +82,11 @@ def dealt(state: AlibiState) -> list[list[str]]:
 
 
 # --- the conformance suite -------------------------------------------------------------------
-def invariants(previous: State | None, state: State) -> None:
-    """Cards conserved, public sizes and scores right, every new answer true."""
+def transitions(previous: State | None, state: State) -> None:
+    """Every new answer true and scores never falling (each state's own invariants, cards
+    conserved, public sizes and scores as recorded, are the engine's)."""
     assert isinstance(state, AlibiState)
-    deck, n = state.game.deck, state.game.players
-    laid = [card for groups in state.laid for g in groups for card in deck.of_group(g)]
-    places = [card for hand in state._hands for card in hand] + laid + list(state.box())
-    assert sorted(places) == sorted(deck.ids), "every card is in exactly one place"
-    assert tuple(deck.by_id[card].type for card in state.box()) == TYPES
-    sizes = list(public(state, "hands")[-1]["sizes"])
-    after = state._log.index(next(e for e in reversed(state._log) if e[0].kind == "hands"))
-    points = [0] * n
-    for obs, to in state._log:
-        if obs.kind == "lay" and to is None:
-            points[obs["seat"]] += obs["points"]
-    for obs, _ in state._log[after:]:
-        if obs.kind == "lay":
-            sizes[obs["seat"]] -= 3
-    assert sizes == state.hand_sizes, "the public hand sizes are the true ones"
-    assert points == state.scores, "set scores are the sums of the laid sets' points"
-    for seat in state.game.seats:
-        assert set(state._hands[seat]) <= state._seen[seat]
-        assert not state._seen[seat] & set(state.box()), "nobody has held a box card"
-    limit = state.game.options["round_limit"]
-    assert limit is None or state.round <= limit
+    deck = state.game.deck
     if previous is not None:
         assert isinstance(previous, AlibiState)
         for obs, _ in state._log[len(previous._log) :]:
@@ -116,6 +97,11 @@ def invariants(previous: State | None, state: State) -> None:
         assert all(a >= b for a, b in zip(state.scores, previous.scores, strict=True))
     if state.is_over:
         assert public(state, "box")[0]["cards"] == tuple(state.box())
+
+
+def check_step(previous: State | None, state: State) -> None:
+    state.check_invariants()
+    transitions(previous, state)
 
 
 def twin(state: State, history: Sequence[Action], seat: Any, rng: random.Random) -> AlibiState:
@@ -195,7 +181,7 @@ CONFIGS = {
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_random_small_deck_games_conform(options: dict, seed: int, data: st.DataObject) -> None:
     game = engines.make("alibi", deck="small", **options)
-    spec = EngineSpec(game, invariants, twin, illegal_candidates, max_steps=500)
+    spec = EngineSpec(game, transitions, twin, illegal_candidates, max_steps=500)
     check_random_game(spec, seed, lambda n: data.draw(st.integers(0, n - 1)))
 
 
@@ -203,7 +189,7 @@ def test_random_small_deck_games_conform(options: dict, seed: int, data: st.Data
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_random_full_deck_games_conform(seed: int, data: st.DataObject) -> None:
     spec = EngineSpec(
-        engines.make("alibi", players=5, round_limit=2), invariants, twin, illegal_candidates
+        engines.make("alibi", players=5, round_limit=2), transitions, twin, illegal_candidates
     )
     check_random_game(spec, seed, lambda n: data.draw(st.integers(0, n - 1)))
 
@@ -219,13 +205,13 @@ def test_three_hundred_random_games_keep_their_invariants() -> None:
         game = engines.make("alibi", **configs[seed % 3])
         state, rng, previous = game.new_game(seed), random.Random(seed), None
         while not state.is_over:
-            invariants(previous, state)
+            check_step(previous, state)
             previous = state.clone()
             legal = state.legal_actions()
             if rng.random() < 0.1:
                 assert game.legal_actions_for(state.information_set(state.to_move)) == legal
             state.apply(rng.choice(legal))
-        invariants(previous, state)
+        check_step(previous, state)
         endings[public(state, "end")[0]["reason"]] += 1
         assert state.winners
     assert endings["accusation"] > 20 and endings["round limit"] > 20
@@ -472,7 +458,7 @@ def test_accusation_names_one_card_per_type_in_any_order() -> None:
     with pytest.raises(InvalidAction, match="one of each type"):
         GAME.parse_action("accuse slim-slant-noon car-front-seat poison-arsenic poison-cyanide")
     state = arranged()
-    with pytest.raises(IllegalAction, match="one card of each type"):
+    with pytest.raises(InvalidAction, match="one of each type"):
         state.apply(Accuse(("car-trunk", "slim-slant-noon", "poison-arsenic", "rage-jealousy")))
 
 
@@ -563,7 +549,7 @@ def test_unreadable_actions_are_invalid_and_quote_the_text(text: str, why: str) 
 def test_the_small_deck_does_not_know_full_deck_cards() -> None:
     with pytest.raises(InvalidAction, match="unknown card"):
         arranged().game.parse_action("ask 1 hand cards:boat-deck")
-    with pytest.raises(IllegalAction, match="not a card of the small deck"):
+    with pytest.raises(InvalidAction, match="card id of the small deck"):
         arranged().apply(Pass(("boat-deck",)))
 
 

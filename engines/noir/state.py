@@ -545,7 +545,7 @@ class NoirState(State):
             broken.append("only dead suspects leave the grid")
         if self._killer not in flat or self._killer in dead:
             broken.append(f"the killer's identity {self._killer} is alive on the grid")
-        last = self.protected
+        last = None if self.over else self.protected  # a last kill may shrink the grid
         if last is not None and last.index > (len(grid) if last.line == "row" else len(grid[0])):
             broken.append(f"the protected shift {last} is a shift of this grid")
         return broken

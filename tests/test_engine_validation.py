@@ -1,0 +1,442 @@
+"""The engines' validation layer: hand-built actions, states from JSON, information sets.
+
+Regression tests for each defect of issue 8 that was found from outside, then hypothesis tests
+that mutate legal states' JSON and legal actions' fields at random: every outcome is either a
+`SleuthError` (the state unchanged) or a state that passes its own invariants.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engines
+from engines import (
+    ConfigError,
+    IllegalAction,
+    InformationSet,
+    InvalidAction,
+    InvalidInformationSet,
+    InvalidState,
+    Observation,
+    SleuthError,
+    State,
+)
+from engines.alibi import AlibiState, Ask, Pass, Subject, parse_subject
+from engines.blue_lion import BlueLionState, Lay
+from engines.noir import Kill, NoirState, Shift
+
+CONFIGS: dict[str, dict[str, Any]] = {
+    "blue-lion": {},
+    "noir": {"grid": 3, "deck": "separate", "citizen_arrest": True},
+    "alibi": {"players": 3, "deck": "small", "end_variant": "solutions", "round_limit": 4},
+}
+
+
+def played(name: str, seed: int, moves: int) -> State:
+    """A game of `name` after up to `moves` random legal moves."""
+    state = engines.make(name, **CONFIGS[name]).new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+STATES = {
+    name: [played(name, seed, moves) for seed, moves in ((1, 6), (2, 25), (3, 10_000))]
+    for name in CONFIGS
+}
+
+
+def alibi_at_second_passing() -> AlibiState:
+    """The reproduction of the card duplication: 3 players, small deck, seed 2, round 2's
+    passing step reached by questions only."""
+    state = engines.make("alibi", players=3, deck="small").new_game(2)
+    assert isinstance(state, AlibiState)
+    rng = random.Random(2)
+    while not (state.phase == "passing" and state.round == 2):
+        if state.phase == "passing":
+            state.apply(rng.choice(state.legal_actions()))
+        else:
+            state.apply(rng.choice([a for a in state.legal_actions() if isinstance(a, Ask)]))
+    assert isinstance(state, AlibiState)
+    return state
+
+
+# --- hand-built actions -------------------------------------------------------------------------
+def test_alibi_pass_naming_a_card_twice_is_refused_and_duplicates_nothing() -> None:
+    state = alibi_at_second_passing()
+    seat = state.to_move
+    assert isinstance(seat, int)
+    card = state.hand(seat)[0]
+    before = state.to_json()
+    with pytest.raises(InvalidAction, match=r"Pass\.cards.*distinct"):
+        state.apply(Pass((card, card)))
+    assert state.to_json() == before
+    with pytest.raises(IllegalAction, match="passes 2 cards"):
+        state.apply(Pass((card,)))
+    other = next(c for c in state.game.deck.ids if c not in state.hand(seat))
+    with pytest.raises(IllegalAction, match="does not hold"):
+        state.apply(Pass((card, other)))
+    assert state.to_json() == before
+    state.apply(Pass(tuple(state.hand(seat)[:2])))
+    state.check_invariants()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("scope", "feel", r"Ask\.scope.*'hand', 'seen'"),
+        ("scope", None, r"Ask\.scope"),
+        ("target", True, r"Ask\.target.*seat from 0 to 2"),
+        ("target", 7, r"Ask\.target"),
+        ("subject", Subject("cards", ("car-trunk", "car-trunk")), r"Ask\.subject"),
+        ("subject", Subject("type", "colour"), r"Ask\.subject"),
+        ("subject", Subject("cards", ()), r"Ask\.subject"),
+        ("subject", "type:weapon", r"Ask\.subject.*parse_subject"),
+    ],
+)
+def test_alibi_questions_built_in_code_are_checked(field: str, value: Any, message: str) -> None:
+    state = played("alibi", 4, 0)
+    seat = state.to_move
+    assert isinstance(state, AlibiState) and isinstance(seat, int)
+    good = Ask((seat + 1) % 3, "hand", parse_subject("type:weapon", state.game.deck))
+    before = state.to_json()
+    with pytest.raises(InvalidAction, match=message):
+        state.apply(dataclasses.replace(good, **{field: value}))
+    assert state.to_json() == before
+    state.apply(good)
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (Shift("row", True, "left"), r"Shift\.index cannot be True"),
+        (Shift("diag", 1, "up"), r"Shift\.line cannot be 'diag'; allowed: 'row', 'column'"),
+        (Shift("row", 1, "up"), "a row shifts left or right"),
+        (Shift("row", 0, "left"), r"Shift\.index.*from 1"),
+        (Shift("row", 1.0, "left"), r"Shift\.index"),  # type: ignore[arg-type]
+        (Kill(5), r"Kill\.suspect cannot be 5"),  # type: ignore[arg-type]
+        (Kill("ada"), r"Kill\.suspect"),
+        (Kill("Yuri"), r"Kill\.suspect.*Ada"),  # not on a 3x3 grid
+    ],
+)
+def test_noir_actions_built_in_code_are_checked(action: Any, message: str) -> None:
+    state = played("noir", 5, 3)
+    before = state.to_json()
+    with pytest.raises(InvalidAction, match=message):
+        state.apply(action)
+    assert state.to_json() == before
+    engines.make("noir", **CONFIGS["noir"]).state_from_json(before).check_invariants()
+
+
+def test_blue_lion_actions_built_in_code_are_checked() -> None:
+    state = played("blue-lion", 5, 0)
+    before = state.to_json()
+    one: Any = 1
+    for action, message in [
+        (Lay("t1", None, one), r"Lay\.flip cannot be 1; allowed: True or False"),
+        (Lay("t7", None), r"Lay\.tile"),
+        (Lay("t1", "up"), r"Lay\.end"),
+        (dataclasses.replace(engines.blue_lion.Swap("t2", "t3"), second="t2"), "two different"),
+    ]:
+        with pytest.raises(InvalidAction, match=message):
+            state.apply(action)
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("value", [None, 7, b"pass", ["pass"], 1.5])
+def test_parse_action_of_anything_but_text_is_invalid(name: str, value: Any) -> None:
+    with pytest.raises(InvalidAction, match="an action is text"):
+        engines.make(name, **CONFIGS[name]).parse_action(value)
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_long_input_is_quoted_short(name: str) -> None:
+    game = engines.make(name, **CONFIGS[name])
+    for text in ("x" * 1_000_000, "kill " + "a" * 1_000_000, "ask 1 hand cards:" + "b" * 10**6):
+        with pytest.raises(InvalidAction) as error:
+            game.parse_action(text)
+        assert len(str(error.value)) < 600 and "..." in str(error.value)
+    with pytest.raises(InvalidState) as bad_state:
+        game.state_from_json("[" * 100_000)
+    assert len(str(bad_state.value)) < 300
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_other_games_actions_and_non_actions_are_refused(name: str) -> None:
+    state = STATES[name][0]
+    others = [s for n, states in STATES.items() if n != name for s in states[:1]]
+    foreign = [a for other in others for a in other.legal_actions()[:1]]
+    before = state.to_json()
+    for action in [*foreign, "pass", None, 3]:
+        with pytest.raises(InvalidAction, match=r"is (an action of another game|not an action)"):
+            state.apply(action)  # type: ignore[arg-type]
+    assert state.to_json() == before
+
+
+def test_a_bool_is_never_a_seat() -> None:
+    alibi, noir = STATES["alibi"][0], STATES["noir"][0]
+    for state, seat in [(alibi, True), (alibi, False), (alibi, 1.0), (noir, 0)]:
+        with pytest.raises(ConfigError, match="no seat"):
+            state.information_set(seat)  # type: ignore[arg-type]
+    assert alibi.information_set(1).seat == 1
+    with pytest.raises(ConfigError, match="no seat"):
+        STATES["blue-lion"][0].points(True)
+    with pytest.raises(ConfigError, match="no seat"):
+        alibi.game.seat_from_text(None)  # type: ignore[arg-type]
+
+
+# --- states from JSON ---------------------------------------------------------------------------
+def edited(state: State, edit: Any) -> str:
+    """The state's JSON after `edit(data)` changed the decoded document in place."""
+    data = json.loads(state.to_json())
+    edit(data)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_malformed_json_is_an_invalid_state_naming_the_problem(name: str) -> None:
+    state = STATES[name][1]
+    game, text = state.game, state.to_json()
+    cases = {
+        text[: len(text) // 2]: "not JSON",
+        "null": "an object with the keys",
+        "[]": "an object",
+        "{}": "has no key",
+        edited(state, lambda d: d.update(version=2)): "version 2 cannot be read.*version 1",
+        edited(state, lambda d: d.update(version=True)): "version True",
+        edited(state, lambda d: d.update(game="chess")): "game cannot be 'chess'",
+        edited(state, lambda d: d.update(extra=1)): "unknown key 'extra'",
+        edited(state, lambda d: d.pop("log")): "no key 'log'",
+        edited(state, lambda d: d["rng"].pop()): "rng cannot be",
+        edited(state, lambda d: d["rng"][1].__setitem__(624, 999)): r"rng\[1\]\[624\]",
+        edited(state, lambda d: d["log"].append([{"kind": "x"}, None])): r"log\[\d+\]\[0\]",
+        edited(state, lambda d: d["log"][0].__setitem__(1, ["nobody"])): r"log\[0\]\[1\]\[0\]",
+        edited(state, lambda d: d["state"].pop(next(iter(d["state"])))): "state has no key",
+        edited(state, lambda d: d["options"].pop()): "made with the options",
+    }
+    for bad, message in cases.items():
+        with pytest.raises(InvalidState, match=message):
+            game.state_from_json(bad)
+    assert game.state_from_json(text).to_json() == text
+
+
+def test_blue_lion_impossible_states_are_refused() -> None:
+    state = STATES["blue-lion"][1]
+    assert isinstance(state, BlueLionState)
+    load = state.game.state_from_json
+    with pytest.raises(InvalidState, match=r"state\.pairs\.t1"):
+        load(edited(state, lambda d: d["state"]["pairs"].update(t1=["L", "L"])))
+    tile = state.line[0] if state.line else state.pool[0]
+    with pytest.raises(InvalidState, match="exactly one place"):
+        load(edited(state, lambda d: d["state"]["pool"].append(tile)))
+    with pytest.raises(InvalidState, match="scores"):
+        load(edited(state, lambda d: d["state"]["scores"].update(lupin=5)))
+    with pytest.raises(InvalidState, match=r"state\.scores\.lupin cannot be True"):
+        load(edited(state, lambda d: d["state"]["scores"].update(lupin=True)))
+
+
+def test_noir_impossible_states_are_refused() -> None:
+    games = (played("noir", seed, 5) for seed in range(50))
+    state = next(s for s in games if isinstance(s, NoirState) and s.dead and not s.is_over)
+    load = state.game.state_from_json
+    with pytest.raises(InvalidState, match=r"killer.s identity .* is alive"):
+        load(edited(state, lambda d: d["state"].update(killer=state.dead[0])))
+    with pytest.raises(InvalidState, match=r"state\.killer cannot be 'Zed'"):
+        load(edited(state, lambda d: d["state"].update(killer="Zed")))
+    with pytest.raises(InvalidState, match=r"state\.deck_top cannot be 999"):
+        load(edited(state, lambda d: d["state"].update(deck_top=999)))
+    with pytest.raises(InvalidState, match="kills recorded"):
+        load(edited(state, lambda d: d["state"]["dead"].pop()))
+    with pytest.raises(InvalidState, match=r"state\.protected"):
+        load(edited(state, lambda d: d["state"].update(protected="shift row True left")))
+
+
+def test_alibi_impossible_states_are_refused() -> None:
+    state = STATES["alibi"][1]
+    assert isinstance(state, AlibiState)
+    load = state.game.state_from_json
+    box_card = state.box()[0]
+    with pytest.raises(InvalidState, match="exactly once"):
+        load(edited(state, lambda d: d["state"]["hands"][0].append(box_card)))
+    with pytest.raises(InvalidState, match="exactly once"):
+        load(edited(state, lambda d: d["state"]["hands"].__setitem__(1, d["state"]["hands"][0])))
+    with pytest.raises(InvalidState, match="each value at most once"):
+        load(edited(state, lambda d: d["state"]["hands"][0].append(d["state"]["hands"][0][0])))
+    with pytest.raises(InvalidState, match="one of each type"):
+        load(edited(state, lambda d: d["state"].update(box=list(reversed(d["state"]["box"])))))
+    with pytest.raises(InvalidState, match="set scores"):
+        load(edited(state, lambda d: d["state"]["scores"].__setitem__(0, 3)))
+
+
+def test_check_invariants_can_fail() -> None:
+    state = STATES["blue-lion"][1].clone()
+    assert isinstance(state, BlueLionState)
+    state.scores["fujiko"] += 1
+    with pytest.raises(InvalidState, match="scores"):
+        state.check_invariants()
+
+
+# --- information sets ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{}", "has no key"),
+        ("null", "an object"),
+        ("[1", "not JSON"),
+        ('{"game": 1, "options": [], "seat": 0, "observations": []}', "game cannot be 1"),
+        ('{"game": "alibi", "options": [], "seat": true, "observations": []}', "seat cannot"),
+        ('{"game": "alibi", "options": {}, "seat": 0, "observations": []}', "options cannot"),
+        ('{"game": "alibi", "options": [["a"]], "seat": 0, "observations": []}', "options"),
+        ('{"game": "alibi", "options": [], "seat": 0, "observations": {}}', "observations"),
+        ('{"game": "alibi", "options": [], "seat": 0, "observations": [{"kind": "x"}]}', "fields"),
+        (
+            '{"game": "alibi", "options": [], "seat": 0, '
+            '"observations": [{"kind": "x", "fields": [["a", {"b": 1}]]}]}',
+            r"fields\[0\]\[1\]",
+        ),
+        (
+            '{"game": "alibi", "options": [], "seat": 0, '
+            '"observations": [{"kind": "x", "fields": [["a", 1], ["a", 2]]}]}',
+            "each name once",
+        ),
+    ],
+)
+def test_malformed_information_sets_are_refused(text: str, message: str) -> None:
+    with pytest.raises(InvalidInformationSet, match=message):
+        InformationSet.from_json(text)
+
+
+def test_observation_from_dict_checks_structure() -> None:
+    malformed: list[Any] = [None, [], {"kind": 3, "fields": []}, {"kind": "x", "fields": [[1, 2]]}]
+    for data in malformed:
+        with pytest.raises(InvalidInformationSet):
+            Observation.from_dict(data)
+    assert Observation.from_dict({"kind": "x", "fields": [["a", [1, 2]]]}) == Observation.of(
+        "x", a=[1, 2]
+    )
+
+
+# --- random mutations ---------------------------------------------------------------------------
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 30),
+    st.floats(allow_nan=True),
+    st.text(max_size=6),
+)
+JSON_VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3), max_leaves=6)
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path to a value inside decoded JSON (the rng's words counted as one)."""
+    found = [prefix] if prefix else []
+    if prefix[:1] == ("rng",) and len(prefix) >= 2:
+        return found
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return found
+    for key, item in items:
+        found += paths(item, (*prefix, key))
+    return found
+
+
+def mutate(data: Any, path: tuple[Any, ...], how: str, new: Any) -> None:
+    """Delete, replace, retype, duplicate or drop the value at `path`, in place."""
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    key, old = path[-1], parent[path[-1]]
+    if how == "delete":
+        del parent[key]
+    elif how == "retype":
+        parent[key] = str(old) if not isinstance(old, str) else [old]
+    elif how == "duplicate" and isinstance(old, list) and old:
+        old.append(old[0])
+    elif how == "drop" and isinstance(old, list) and old:
+        old.pop()
+    else:
+        parent[key] = new
+
+
+def accepted_or_refused(load: Any, text: str) -> None:
+    """Loading either raises a SleuthError or gives a state that keeps its invariants."""
+    try:
+        state = load(text)
+    except SleuthError:
+        return
+    state.check_invariants()
+    assert load(state.to_json()).to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_state_json_is_refused_or_valid(name: str, data: st.DataObject) -> None:
+    state = data.draw(st.sampled_from(STATES[name]))
+    text = state.to_json()
+    if data.draw(st.integers(0, 9)) == 0:
+        accepted_or_refused(
+            state.game.state_from_json, text[: data.draw(st.integers(0, len(text)))]
+        )
+        return
+    document = json.loads(text)
+    path = data.draw(st.sampled_from(paths(document)))
+    how = data.draw(st.sampled_from(["delete", "replace", "retype", "duplicate", "drop"]))
+    parent: Any = document
+    for key in path[:-1]:
+        parent = parent[key]
+    siblings = [v for v in (parent.values() if isinstance(parent, dict) else parent)]
+    new = data.draw(st.one_of(JSON_VALUES, st.sampled_from(siblings)))
+    mutate(document, path, how, new)
+    accepted_or_refused(state.game.state_from_json, json.dumps(document))
+
+
+def field_values(state: State) -> list[Any]:
+    """Values of the right vocabulary: every field value of every legal action now."""
+    return [
+        getattr(action, field.name)
+        for action in state.legal_actions()
+        for field in dataclasses.fields(action)  # type: ignore[arg-type]
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_actions_are_refused_or_legal(name: str, data: st.DataObject) -> None:
+    state = data.draw(st.sampled_from([s for s in STATES[name] if not s.is_over])).clone()
+    legal = state.legal_actions()
+    action = data.draw(st.sampled_from(legal))
+    fields = dataclasses.fields(action)  # type: ignore[arg-type]
+    if fields:
+        field = data.draw(st.sampled_from(fields))
+        vocabulary = field_values(state) or [None]
+        value = data.draw(
+            st.one_of(
+                JSON_VALUES,
+                st.sampled_from(vocabulary),
+                st.tuples(st.sampled_from(vocabulary), st.sampled_from(vocabulary)),
+            )
+        )
+        action = dataclasses.replace(action, **{field.name: value})  # type: ignore[type-var]
+    before = state.to_json()
+    try:
+        state.apply(action)
+    except SleuthError:
+        assert state.to_json() == before, "a refused action changed the state"
+        return
+    state.check_invariants()
