@@ -6,8 +6,17 @@ solver.hints(info)
 """
 
 from solver.deduction import Deduction, deduce
-from solver.errors import Inconsistent, NotCertain
+from solver.errors import Inconsistent, NotCertain, SolverTimeout
 from solver.hints import Hint, hints
 from solver.model import Fact
 
-__all__ = ["Deduction", "Fact", "Hint", "Inconsistent", "NotCertain", "deduce", "hints"]
+__all__ = [
+    "Deduction",
+    "Fact",
+    "Hint",
+    "Inconsistent",
+    "NotCertain",
+    "SolverTimeout",
+    "deduce",
+    "hints",
+]

@@ -5,29 +5,59 @@ literals. Every observation gets an *enabling literal*: its constraints hold onl
 on, and queries switch observations on through CP-SAT assumptions. That makes one compiled
 model answer every question, including "which observations force this?" (the assumption core,
 shrunk to a minimal one), as the OR-Tools samples do.
+
+Queries leave the compiled model as they found it: a question such as "can this fact be
+true?" goes into one *query slot* made at compile time (a constraint `slot => some of these
+literals`, empty and so forcing `slot` false between queries), filled for one solve and emptied
+again. A lock makes each query atomic, so a `Compiled` (and the `Deduction` holding it) may be
+shared between threads.
+
+Every solve has a time limit, and every iterative query a total deadline: both are safety
+ceilings far above normal solve times (milliseconds), so answers never depend on the
+machine's speed; reaching one raises `SolverTimeout`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import cached_property
+from types import MappingProxyType
 
 from ortools.sat.python import cp_model
 
+from solver.errors import SolverTimeout
 from solver.model import Clause, Count, Fact, Lit, Model, Rules, Value, Var, World
 
 _FEASIBLE = (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
+SOLVE_SECONDS = 60.0
+"""The time limit of one CP-SAT solve (`max_time_in_seconds`), unless the game's
+`CPSAT_PARAMETERS` set their own. Normal solves take milliseconds: the limit only turns a
+solve that would run away (a hand-built contradiction CP-SAT's search proves slowly) into a
+`SolverTimeout`."""
+
+QUERY_SECONDS = 120.0
+"""The deadline of one iterative query (a minimal core, a backbone, an enumeration), all its
+solves together."""
+
+Literal = cp_model.IntVar  # a Boolean variable of the compiled model
+Index = Mapping[tuple[str, Value], int]  # each literal's CP-SAT variable index
+
 
 class Compiled:
-    """One CP-SAT model for one `Model`, reused across queries."""
+    """One CP-SAT model for one `Model`, reused across queries (and threads, one at a time)."""
 
     def __init__(self, model: Model, parameters: Mapping[str, object] | None = None) -> None:
         self.model = model
         self.parameters = dict(parameters or {})  # CP-SAT parameters for every solve
+        self.solve_seconds = float(str(self.parameters.pop("max_time_in_seconds", SOLVE_SECONDS)))
         self.witness: World | None = None  # a consistent world, once one is known
+        self._lock = threading.RLock()
         variables, constraints = model.variables, model.constraints
-        self._index: dict[tuple[str, Value], int] = {}  # each literal's CP-SAT variable index
+        self._index: dict[tuple[str, Value], int] = {}
         if model.base is None:
             self.cp = cp_model.CpModel()
         else:  # start from the compiled rules and add only what is particular to this model
@@ -37,44 +67,25 @@ class Compiled:
             variables = variables[len(model.base.variables) :]
             constraints = constraints[len(model.base.constraints) :]
         self.literal = _Literals(self.cp, self._index)
-        self._add_variables(variables)
-        self.enable: dict[int, cp_model.IntVar] = {
+        _add_variables(self.cp, self._index, self.literal, variables)
+        self.enable: dict[int, Literal] = {
             source: self.cp.new_bool_var(f"obs{source}") for source in model.sources()
         }
         for constraint in constraints:
             self._add(constraint)
+        self._slot = self.cp.new_bool_var("query")
+        self.cp.add_bool_or([]).only_enforce_if(self._slot)  # empty: the slot is off
+        self._slot_at = len(self.cp.proto.constraints) - 1
 
-    def _add_variables(self, variables: Iterable[Var]) -> None:
-        """One Boolean per value of each variable, exactly one of them true."""
-        for variable in variables:
-            bools = []
-            for value in variable.domain:
-                lit = self.cp.new_bool_var(f"{variable.name}={value}")
-                self.literal[(variable.name, value)] = lit
-                self._index[(variable.name, value)] = lit.index
-                bools.append(lit)
-            self.cp.add_exactly_one(bools)
-
-    def _lit(self, lit: Lit) -> cp_model.IntVar:
+    def _lit(self, lit: Lit) -> Literal:
         return self.literal[(lit.var, lit.value)]
 
     def _add(self, constraint: Count | Clause) -> None:
-        if isinstance(constraint, Count):
-            total = cp_model.LinearExpr.sum([self._lit(term) for term in constraint.terms])
-            if constraint.op == "==":
-                added = self.cp.add(total == constraint.bound)
-            elif constraint.op == "<=":
-                added = self.cp.add(total <= constraint.bound)
-            else:
-                added = self.cp.add(total >= constraint.bound)
-        else:
-            literals = [self._lit(lit) for lit in constraint.positive]
-            literals += [~self._lit(lit) for lit in constraint.negative]
-            added = self.cp.add_bool_or(literals)
+        added = _add_constraint(self.cp, self._lit, constraint)
         if constraint.source is not None:
             added.only_enforce_if(self.enable[constraint.source])
 
-    def fact_literals(self, fact: Fact) -> list[cp_model.IntVar]:
+    def fact_literals(self, fact: Fact) -> list[Literal]:
         """Literals of `fact`'s variable whose truth makes the fact true."""
         domain = self.model.var(fact.var).domain
         return [
@@ -84,20 +95,48 @@ class Compiled:
         ]
 
     # --- solving -------------------------------------------------------------------------
-    def _solver(self) -> cp_model.CpSolver:
+    def _solver(self, deadline: float | None, task: str) -> cp_model.CpSolver:
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = 0
         for name, value in self.parameters.items():
             setattr(solver.parameters, name, value)
+        limit = self.solve_seconds
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SolverTimeout(f"{self._what()}: {task} took more than {QUERY_SECONDS:g} s")
+            limit = min(limit, left)
+        solver.parameters.max_time_in_seconds = limit
         return solver
+
+    def _what(self) -> str:
+        info = self.model.info
+        return (
+            f"{info.game} information set of seat {info.seat!r} "
+            f"({len(info.observations)} observations)"
+        )
+
+    def _status(
+        self, solver: cp_model.CpSolver, status: cp_model.CpSolverStatus, task: str
+    ) -> cp_model.CpSolverStatus:
+        """The status, unless it is a time-out (SolverTimeout) or an invalid model (a bug)."""
+        if status == cp_model.UNKNOWN:
+            raise SolverTimeout(
+                f"{self._what()}: CP-SAT reached its time limit of "
+                f"{solver.parameters.max_time_in_seconds:g} s while {task}"
+            )
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT rejected the model: {self.cp.validate()}")
+        return status
 
     def _world(self, solver: cp_model.CpSolver | cp_model.CpSolverSolutionCallback) -> World:
         """The solution as a world, read off the solution vector by variable index."""
         solution = list(solver.response_proto.solution)
-        return {
-            name: next(value for value, i in values if solution[i]) for name, values in self._layout
-        }
+        found: dict[str, Value] = {}
+        for name, values in self._layout:
+            found[name] = next(value for value, i in values if solution[i])
+        return found
 
     @cached_property
     def _layout(self) -> list[tuple[str, list[tuple[Value, int]]]]:
@@ -106,73 +145,110 @@ class Compiled:
             for v in self.model.variables
         ]
 
-    def guard(self, literals: Sequence[cp_model.IntVar]) -> cp_model.IntVar:
-        """A fresh literal that, when assumed, forces at least one of `literals`."""
-        guard = self.cp.new_bool_var("query")
-        self.cp.add_bool_or(literals).only_enforce_if(guard)
-        return guard
+    @contextmanager
+    def _query(
+        self, sources: Iterable[int] | None, any_of: Sequence[Literal] | None
+    ) -> Iterator[None]:
+        """Assume the `sources` (all by default) and, with `any_of`, that one of them holds;
+        the model is as before on exit."""
+        enabled = list(self.enable) if sources is None else list(sources)
+        assumed = [self.enable[s] for s in enabled]
+        slot = self.cp.proto.constraints[self._slot_at].bool_or.literals
+        if any_of is not None:
+            slot.extend([lit.index for lit in any_of])
+            assumed.append(self._slot)
+        self.cp.clear_assumptions()
+        self.cp.add_assumptions(assumed)
+        try:
+            yield
+        finally:
+            self.cp.clear_assumptions()
+            slot.clear()
 
     def solve(
-        self, sources: Iterable[int] | None = None, extra: Sequence[cp_model.IntVar] = ()
+        self,
+        sources: Iterable[int] | None = None,
+        any_of: Sequence[Literal] | None = None,
+        deadline: float | None = None,
+        task: str = "checking that the observations are consistent",
     ) -> tuple[World | None, list[int]]:
-        """A world satisfying the enabled observations and `extra` literals, or None.
+        """A world satisfying the enabled observations and (with `any_of`) one of those
+        literals, or None.
 
         Returns the world (or None) and, when infeasible, a core: enabled sources sufficient
         for the infeasibility (not yet minimal).
-        """
-        enabled = list(self.enable) if sources is None else list(sources)
-        self.cp.clear_assumptions()
-        self.cp.add_assumptions([self.enable[s] for s in enabled] + list(extra))
-        solver = self._solver()
-        status = solver.solve(self.cp)
-        self.cp.clear_assumptions()
-        if status in _FEASIBLE:
-            return self._world(solver), []
-        if status != cp_model.INFEASIBLE:
-            raise RuntimeError(f"CP-SAT returned {solver.status_name(status)}")
-        by_index = {lit.index: source for source, lit in self.enable.items()}
-        found = solver.sufficient_assumptions_for_infeasibility()
-        core = [by_index[i] for i in found if i in by_index]
-        return None, sorted(core)
 
-    def minimal_core(self, extra: Sequence[cp_model.IntVar] = ()) -> list[int]:
-        """A minimal set of sources that, with `extra`, is infeasible (deletion-based).
+        Raises:
+            SolverTimeout: the solve reached its time limit, or `deadline` (a `time.monotonic`
+                instant) passed.
+        """
+        with self._lock, self._query(sources, any_of):
+            solver = self._solver(deadline, task)
+            status = self._status(solver, solver.solve(self.cp), task)
+            if status in _FEASIBLE:
+                return self._world(solver), []
+            by_index = {lit.index: source for source, lit in self.enable.items()}
+            found = solver.sufficient_assumptions_for_infeasibility()
+            return None, sorted(by_index[i] for i in found if i in by_index)
+
+    def minimal_core(self, any_of: Sequence[Literal] | None = None) -> list[int]:
+        """A minimal set of sources that, with `any_of`, is infeasible (deletion-based).
 
         Every member is necessary: dropping any one of them makes the rest satisfiable.
-        The caller guarantees that all sources together with `extra` are infeasible.
+        The caller guarantees that all sources together with `any_of` are infeasible.
+
+        Raises:
+            SolverTimeout: the solves together took more than QUERY_SECONDS.
         """
-        world, core = self.solve(None, extra)
-        assert world is None, "minimal_core needs an infeasible query"
-        necessary: list[int] = []
-        rest = list(core)
-        while rest:
-            candidate, rest = rest[0], rest[1:]
-            world, smaller = self.solve(necessary + rest, extra)
-            if world is None:
-                keep = set(smaller)
-                rest = [s for s in rest if s in keep]
-            else:
-                necessary.append(candidate)
-        return sorted(necessary)
+        task = "finding a minimal set of observations that contradict each other"
+        if any_of is not None:
+            task = "finding a minimal set of observations that force a fact"
+        deadline = time.monotonic() + QUERY_SECONDS
+        with self._lock:
+            world, core = self.solve(None, any_of, deadline, task)
+            assert world is None, "minimal_core needs an infeasible query"
+            necessary: list[int] = []
+            rest = list(core)
+            while rest:
+                candidate, rest = rest[0], rest[1:]
+                world, smaller = self.solve(necessary + rest, any_of, deadline, task)
+                if world is None:
+                    keep = set(smaller)
+                    rest = [s for s in rest if s in keep]
+                else:
+                    necessary.append(candidate)
+            return sorted(necessary)
 
     def enumerate(self, limit: int) -> list[World] | None:
-        """Every consistent world, or None if there are more than `limit`."""
-        worlds: list[World] = []
+        """Every consistent world, or None if there are more than `limit`.
+
+        Worlds are told apart by the model's own variables only, so helper variables of the
+        compilation can never make one world count twice.
+
+        Raises:
+            SolverTimeout: the enumeration took more than QUERY_SECONDS.
+        """
+        task = "listing the consistent worlds"
+        worlds: dict[tuple[Value, ...], World] = {}
         compiled = self
 
         class Collect(cp_model.CpSolverSolutionCallback):
             def on_solution_callback(self) -> None:
-                worlds.append(compiled._world(self))
+                world = compiled._world(self)
+                worlds.setdefault(tuple(world.values()), world)
                 if len(worlds) > limit:
                     self.stop_search()
 
-        self.cp.clear_assumptions()
-        self.cp.add_assumptions(list(self.enable.values()))
-        solver = self._solver()
-        solver.parameters.enumerate_all_solutions = True
-        solver.solve(self.cp, Collect())
-        self.cp.clear_assumptions()
-        return None if len(worlds) > limit else worlds
+        with self._lock, self._query(None, None):
+            solver = self._solver(time.monotonic() + QUERY_SECONDS, task)
+            solver.parameters.enumerate_all_solutions = True
+            status = solver.solve(self.cp, Collect())
+            if len(worlds) > limit:
+                return None
+            self._status(solver, status, task)
+            if status == cp_model.FEASIBLE:  # stopped early without passing the limit
+                raise RuntimeError(f"CP-SAT stopped listing worlds at {len(worlds)}")
+            return list(worlds.values())
 
     def possible_literals(
         self,
@@ -186,7 +262,12 @@ class Compiled:
         literal holds" either finds a new witness or proves all the rest impossible at once.
         With `variables`, only their literals are decided (the others may be missing). Each new
         witness is passed to `found` (a sampler may want to start there).
+
+        Raises:
+            SolverTimeout: the solves together took more than QUERY_SECONDS.
         """
+        task = "deciding which facts are possible"
+        deadline = time.monotonic() + QUERY_SECONDS
         possible = {(name, value) for world in witnesses for name, value in world.items()}
         wanted = {
             key: self.literal[key]
@@ -197,7 +278,7 @@ class Compiled:
             open_literals = [lit for key, lit in wanted.items() if key not in possible]
             if not open_literals:
                 return possible
-            world, _ = self.solve(None, [self.guard(open_literals)])
+            world, _ = self.solve(None, open_literals, deadline, task)
             if world is None:
                 return possible
             possible.update(world.items())
@@ -205,34 +286,72 @@ class Compiled:
                 found(world)
 
 
-class _Literals(dict):
+class _Literals(dict[tuple[str, Value], Literal]):
     """The literal of each (variable, value), wrapped on first use: a model cloned from its
     compiled rules has thousands, and a query touches few."""
 
-    def __init__(self, cp: cp_model.CpModel, index: dict[tuple[str, Value], int]) -> None:
+    def __init__(self, cp: cp_model.CpModel, index: Index) -> None:
         super().__init__()
         self._proto, self._index = cp.model_proto, index
 
-    def __missing__(self, key: tuple[str, Value]) -> cp_model.IntVar:
+    def __missing__(self, key: tuple[str, Value]) -> Literal:
         # what CpModel.get_bool_var_from_proto_index returns, without its checks: every
         # index here is one of our Booleans
         lit = self[key] = cp_model.IntVar(self._proto, self._index[key])
         return lit
 
 
-_RULES: dict[Rules, tuple[cp_model.CpModel, dict[tuple[str, Value], int]]] = {}  # by identity
+def _add_variables(
+    cp: cp_model.CpModel,
+    index: dict[tuple[str, Value], int],
+    literal: dict[tuple[str, Value], Literal],
+    variables: Iterable[Var],
+) -> None:
+    """One Boolean per value of each variable, exactly one of them true."""
+    for variable in variables:
+        bools = []
+        for value in variable.domain:
+            lit = cp.new_bool_var(f"{variable.name}={value}")
+            literal[(variable.name, value)] = lit
+            index[(variable.name, value)] = lit.index
+            bools.append(lit)
+        cp.add_exactly_one(bools)
+
+
+def _add_constraint(
+    cp: cp_model.CpModel, lit: Callable[[Lit], Literal], constraint: Count | Clause
+) -> cp_model.Constraint:
+    if isinstance(constraint, Count):
+        total = cp_model.LinearExpr.sum([lit(term) for term in constraint.terms])
+        if constraint.op == "==":
+            return cp.add(total == constraint.bound)
+        if constraint.op == "<=":
+            return cp.add(total <= constraint.bound)
+        return cp.add(total >= constraint.bound)
+    literals: list[cp_model.LiteralT] = [lit(term) for term in constraint.positive]
+    literals += [~lit(term) for term in constraint.negative]
+    return cp.add_bool_or(literals)
+
+
+_RULES: dict[Rules, tuple[cp_model.CpModel, Index]] = {}  # by identity
+_RULES_LOCK = threading.Lock()
 RULES_KEPT = 8
+"""Rules compiled once are kept for the last few shapes (`_RULES`, a module cache guarded by
+`_RULES_LOCK`). Callers only read what it holds: they clone the model and copy the index."""
 
 
-def _compiled_rules(rules: Rules) -> tuple[cp_model.CpModel, dict[tuple[str, Value], int]]:
+def _compiled_rules(rules: Rules) -> tuple[cp_model.CpModel, Index]:
     """The rules compiled once: a CP-SAT model to clone, and each literal's variable index."""
-    if rules not in _RULES:
-        shell = Compiled.__new__(Compiled)
-        shell.cp, shell.literal, shell._index = cp_model.CpModel(), {}, {}
-        shell._add_variables(rules.variables)
-        for constraint in rules.constraints:
-            shell._add(constraint)
-        if len(_RULES) >= RULES_KEPT:
-            _RULES.clear()
-        _RULES[rules] = (shell.cp, shell._index)
-    return _RULES[rules]
+    with _RULES_LOCK:
+        kept = _RULES.get(rules)
+        if kept is None:
+            cp = cp_model.CpModel()
+            index: dict[tuple[str, Value], int] = {}
+            literal: dict[tuple[str, Value], Literal] = {}
+            _add_variables(cp, index, literal, rules.variables)
+            for constraint in rules.constraints:
+                _add_constraint(cp, lambda term: literal[(term.var, term.value)], constraint)
+            if len(_RULES) >= RULES_KEPT:
+                _RULES.clear()
+            kept = _RULES[rules] = (cp, MappingProxyType(index))
+        return kept

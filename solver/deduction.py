@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import cached_property
 
@@ -11,6 +13,7 @@ from solver.cpsat import Compiled
 from solver.errors import Inconsistent, NotCertain
 from solver.model import Fact, Model, Value, World
 from solver.sampling import EnumeratedWorlds, WorldSet
+from solver.validation import validate
 
 ENUMERATION_LIMIT = 50_000
 """Worlds listed exactly up to this many. A game whose knowledge module has
@@ -64,8 +67,10 @@ class Deduction:
     def possible(self, fact: Fact) -> bool:
         """Whether some consistent world makes `fact` true."""
         if self._decided is not None and fact.var not in self._decided:
-            guard = self._compiled.guard(self._compiled.fact_literals(fact))
-            return self._compiled.solve(None, [guard])[0] is not None
+            literals = self._compiled.fact_literals(fact)
+            return (
+                self._compiled.solve(None, literals, task=f"deciding whether {fact}")[0] is not None
+            )
         return any((fact.var, value) in self._possible for value in self._values(fact))
 
     def is_certain(self, fact: Fact) -> bool:
@@ -129,8 +134,7 @@ class Deduction:
         """`explain`, as indices into the information set's observations."""
         if not self.is_certain(fact):
             raise NotCertain(f"{fact} is not certain, so nothing forces it")
-        guard = self._compiled.guard(self._compiled.fact_literals(~fact))
-        return self._compiled.minimal_core([guard])
+        return self._compiled.minimal_core(self._compiled.fact_literals(~fact))
 
     def describe(self, observations: list[Observation]) -> list[str]:
         return [self.game.describe(obs) for obs in observations]
@@ -156,21 +160,31 @@ def deduce(
     asking again, as a bot does right after the hints of the same position, costs nothing.
 
     Raises:
+        InvalidInformationSet: `info` is not an information set its game could produce.
         Inconsistent: the observations contradict each other; `.conflict` is a minimal set.
+        SolverTimeout: CP-SAT reached a time limit (solver.cpsat; a safety ceiling).
     """
-    remembered = _RECENT.get((info, enumeration_limit))
+    validate(info)
+    key = (info, enumeration_limit)
+    with _RECENT_LOCK:
+        remembered = _RECENT.get(key)
     if remembered is not None:  # it decides every fact, so it serves any `about` too
         return remembered
     found = _deduce(info, enumeration_limit, about)
     if about is None:
-        if len(_RECENT) >= RECENT_KEPT:
-            _RECENT.pop(next(iter(_RECENT)))
-        _RECENT[(info, enumeration_limit)] = found
+        with _RECENT_LOCK:
+            _RECENT[key] = found
+            while len(_RECENT) > RECENT_KEPT:
+                _RECENT.popitem(last=False)
     return found
 
 
-_RECENT: dict[tuple[InformationSet, int], Deduction] = {}  # oldest first
+_RECENT: OrderedDict[tuple[InformationSet, int], Deduction] = OrderedDict()  # oldest first
+_RECENT_LOCK = threading.Lock()
 RECENT_KEPT = 4
+"""Full deductions remembered (`_RECENT`, a module cache guarded by `_RECENT_LOCK`). A
+remembered Deduction is shared by every caller and thread that asks again: its queries never
+change it (solver.cpsat restores its model after each query and serialises them)."""
 
 
 def _deduce(
@@ -203,7 +217,9 @@ def _deduce(
                 decided if decided is not None else {v.name for v in model.variables}
             )
         witnesses = [witness]
-        if hasattr(worlds, "witnessed"):  # literals a sampler met on its way witness too
+        if worlds is not None and hasattr(
+            worlds, "witnessed"
+        ):  # literals a sampler met on its way witness too
             witnesses += [{name: value} for name, value in worlds.witnessed()]
         if worlds is not None and (decided is None or not hasattr(worlds, "witnessed")):
             # samples witness more (with `witnessed` covering the decided variables they

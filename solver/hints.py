@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engines import InformationSet
 from solver.model import Fact
+
+if TYPE_CHECKING:
+    from solver.deduction import Deduction
 
 
 @dataclass(frozen=True)
@@ -25,16 +29,25 @@ class Hint:
         return f"{self.text} (because {'; '.join(self.because)})"
 
 
-def hints(info: InformationSet, deduction=None, limit: int | None = None) -> list[Hint]:
+def hints(
+    info: InformationSet, deduction: Deduction | None = None, limit: int | None = None
+) -> list[Hint]:
     """Ranked hints for the seat of `info`: what is certain and why, what is likely, what to do.
 
     Raises:
+        InvalidInformationSet: `info` is not an information set its game could produce.
         Inconsistent: the observations contradict each other.
+        SolverTimeout: CP-SAT reached a time limit (a safety ceiling).
     """
     from solver.deduction import deduce
     from solver.games import knowledge_for
+    from solver.validation import validate
 
-    found = deduce(info) if deduction is None else deduction
+    if deduction is None:
+        found = deduce(info)  # validates
+    else:
+        found = deduction
+        validate(info)
     ranked = sorted(knowledge_for(info.game).hints(info, found), key=lambda h: -h.score)
     return ranked if limit is None else ranked[:limit]
 

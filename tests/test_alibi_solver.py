@@ -166,10 +166,10 @@ def test_true_history_is_a_consistent_world() -> None:
 def assert_forces_minimally(d: solver.Deduction, core: list[int], fact: Fact) -> None:
     """The observations `core` force `fact`, and none of them can be dropped."""
     compiled = d._compiled
-    guard = compiled.guard(compiled.fact_literals(~fact))
-    assert compiled.solve(core, [guard])[0] is None
+    against = compiled.fact_literals(~fact)
+    assert compiled.solve(core, against)[0] is None
     for k in core:
-        assert compiled.solve([s for s in core if s != k], [guard])[0] is not None
+        assert compiled.solve([s for s in core if s != k], against)[0] is not None
 
 
 def test_explanations_force_the_fact_and_are_minimal() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Mapping
 from fractions import Fraction
 
 import pytest
@@ -18,6 +19,7 @@ import engines
 import solver
 from engines import InformationSet, Observation
 from engines.blue_lion import PAIRS, TILES
+from engines.blue_lion.rules import other_face
 from solver import oracle
 from solver.games import blue_lion as knowledge
 
@@ -32,14 +34,38 @@ def seen_faces(observations: tuple[Observation, ...]) -> dict[str, set[str]]:
     return seen
 
 
-def brute_force(observations: tuple[Observation, ...]) -> list[dict[str, str]]:
-    """Model-free ground truth: every pair assignment showing all faces seen."""
-    seen = seen_faces(observations)
+def brute_force(
+    observations: tuple[Observation, ...], enabled: set[int] | None = None
+) -> list[dict[str, str]]:
+    """Model-free ground truth: every pair assignment under which the tile's toss and flips
+    show the faces seen. A tile lands on one face of its pair and each flip shows the other,
+    so its k-th event (toss or reveal) shows the toss face when k is even. With `enabled`,
+    only those observations are seen; the others still happened, unseen."""
+    shown: dict[str, list[tuple[int, str]]] = {tile: [] for tile in TILES}
+    for index, obs in enumerate(observations):
+        if obs.kind in ("toss", "reveal"):
+            shown[obs["tile"]].append((index, obs["face"]))
+
+    def explains(tile: str, pair: frozenset[str]) -> bool:
+        return any(
+            all(
+                face == (up if k % 2 == 0 else other_face(pair, up))
+                for k, (index, face) in enumerate(shown[tile])
+                if enabled is None or index in enabled
+            )
+            for up in pair
+        )
+
     return [
         {knowledge.variable(t): knowledge.PAIR_NAME[p] for t, p in zip(TILES, perm, strict=True)}
         for perm in itertools.permutations(PAIRS)
-        if all(seen[t] <= p for t, p in zip(TILES, perm, strict=True))
+        if all(explains(t, p) for t, p in zip(TILES, perm, strict=True))
     ]
+
+
+def pairs_only(world: Mapping[str, object]) -> list[tuple[str, object]]:
+    """A world's pair variables (the face variables are fixed by the observations)."""
+    return sorted((name, value) for name, value in world.items() if name.startswith("pair:"))
 
 
 def positions_met(games: int, seed: int = 0) -> list[tuple[InformationSet, engines.State]]:
@@ -79,9 +105,7 @@ def test_solver_equals_brute_force_on_every_position() -> None:
         truth = brute_force(info.observations)
         d = solver.deduce(info)
         by_constraint = oracle.worlds(d.model)
-        assert sorted(map(sorted, (w.items() for w in by_constraint))) == sorted(
-            map(sorted, (w.items() for w in truth))
-        )
+        assert sorted(map(pairs_only, by_constraint)) == sorted(map(pairs_only, truth))
         if d.total() != len(truth):
             mismatches.append((info, "total"))
         literals = [
@@ -118,8 +142,8 @@ def test_backbone_by_solution_elimination_equals_brute_force() -> None:
             assert d.is_certain(fact) == all(fact.holds_in(w) for w in truth)
 
 
-def forced_by(observations: list[Observation], fact: solver.Fact) -> bool:
-    return all(fact.holds_in(world) for world in brute_force(tuple(observations)))
+def forced_by(info: InformationSet, enabled: list[int], fact: solver.Fact) -> bool:
+    return all(fact.holds_in(world) for world in brute_force(info.observations, set(enabled)))
 
 
 def test_explanations_force_the_fact_and_are_minimal() -> None:
@@ -127,12 +151,12 @@ def test_explanations_force_the_fact_and_are_minimal() -> None:
     for info, _ in POSITIONS[::8]:
         d = solver.deduce(info)
         for fact in d.certain():
-            because = d.explain(fact)
-            assert forced_by(because, fact), f"{because} do not force {fact}"
+            because = d.explain_sources(fact)
+            assert forced_by(info, because, fact), f"{because} do not force {fact}"
             for i in range(len(because)):
                 fewer = because[:i] + because[i + 1 :]
-                assert not forced_by(fewer, fact), f"{because[i]} is not needed for {fact}"
-            assert all(obs in info.observations for obs in because)
+                assert not forced_by(info, fewer, fact), f"{because[i]} is not needed for {fact}"
+            assert d.explain(fact) == [info.observations[i] for i in because]
             explained += 1
     assert explained > 100
 
@@ -156,12 +180,55 @@ def test_contradictory_observations_raise_inconsistent_with_the_minimal_conflict
     bad = info.extended(*fabricated)
     with pytest.raises(solver.Inconsistent) as error:
         solver.deduce(bad)
-    conflict = error.value.conflict
-    assert conflict and all(obs in bad.observations for obs in conflict)
-    assert brute_force(tuple(conflict)) == [], "the conflict is itself contradictory"
-    for i in range(len(conflict)):
-        assert brute_force(tuple(conflict[:i] + conflict[i + 1 :])), "every member is needed"
+    assert_minimal_conflict(bad, error.value.conflict)
     assert str(error.value).startswith("these observations contradict each other: t")
+
+
+def assert_minimal_conflict(info: InformationSet, conflict: list[Observation]) -> None:
+    """The conflict is contradictory by the brute force, and every member is needed."""
+    indices = [info.observations.index(obs) for obs in conflict]
+    assert conflict and len(set(indices)) == len(conflict)
+    assert brute_force(info.observations, set(indices)) == [], "the conflict is contradictory"
+    for i in range(len(indices)):
+        assert brute_force(info.observations, set(indices[:i] + indices[i + 1 :])), (
+            "every member is needed"
+        )
+
+
+def flipped_to_the_face_already_up() -> InformationSet:
+    """`lay t1 flip`, then a reveal of t1 showing its toss face (issue 8, defect 2)."""
+    state = engines.make("blue-lion", first_player="lupin").new_game(0)
+    state.apply(GAME.parse_action("lay t1 flip"))
+    info = state.information_set("lupin")
+    toss = info.observations[0]
+    reveal = next(i for i, obs in enumerate(info.observations) if obs.kind == "reveal")
+    observations = list(info.observations)
+    observations[reveal] = Observation.of("reveal", tile="t1", face=toss["face"])
+    return InformationSet(info.game, info.options, info.seat, tuple(observations))
+
+
+def test_a_flip_showing_the_face_already_up_is_a_contradiction() -> None:
+    info = flipped_to_the_face_already_up()
+    assert brute_force(info.observations) == []
+    with pytest.raises(solver.Inconsistent) as error:
+        solver.deduce(info)
+    assert error.value.conflict == [info.observations[0], info.observations[-1]] or (
+        [o.kind for o in error.value.conflict] == ["toss", "reveal"]
+    )
+    assert_minimal_conflict(info, error.value.conflict)
+    with pytest.raises(solver.Inconsistent):
+        solver.hints(info)
+
+
+def test_a_flip_shows_the_other_face_so_the_pair_is_known() -> None:
+    state = engines.make("blue-lion", first_player="lupin").new_game(0)
+    state.apply(GAME.parse_action("lay t1 flip"))
+    info = state.information_set("fujiko")
+    d = solver.deduce(info)
+    assert d.total() == len(brute_force(info.observations))
+    assert {world[knowledge.variable("t1")] for world in d.worlds.worlds} == {
+        knowledge.PAIR_NAME[state._pairs["t1"]]
+    }
 
 
 def test_samples_are_consistent_and_uniform() -> None:
@@ -169,9 +236,9 @@ def test_samples_are_consistent_and_uniform() -> None:
     d = solver.deduce(info)
     truth = brute_force(info.observations)
     draws = d.sample(4000, seed=1)
-    counts = {tuple(sorted(w.items())): 0 for w in truth}
+    counts = {tuple(pairs_only(w)): 0 for w in truth}
     for world in draws:
-        counts[tuple(sorted(world.items()))] += 1
+        counts[tuple(pairs_only(world))] += 1
     expected = len(draws) / len(truth)
     chi_square = sum((c - expected) ** 2 / expected for c in counts.values())
     assert len(truth) == 16 and chi_square < 37.7  # 99.9% quantile, 15 degrees of freedom

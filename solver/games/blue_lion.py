@@ -1,21 +1,37 @@
 """Blue Lion's knowledge model (rules/blue_lion.md, "Inference").
 
 Hidden: each tile's pair of icons. Rules: the six tiles carry the six pairs, one each. Each
-toss or reveal says the tile carries that face. The toss is fair and independent, so every
-consistent assignment is equally likely and probabilities are ratios of counts.
+toss or reveal of a tile is an *event* that shows one face, and the face up at every event is a
+variable (`up:<tile>@<k>`): it is a face of the tile, and a flip shows the other face, so two
+consecutive events of a tile show different faces of its pair. Each observation pins its
+event's face. Explanations may switch an observation off; its event is then still a flip, just
+unseen. With every observation on, the faces are fixed, so worlds correspond one to one to
+pair assignments. The toss is fair and independent, so every consistent assignment is equally
+likely and probabilities are ratios of counts.
 """
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from itertools import pairwise, permutations
 
-from engines import Action, InformationSet, State
-from engines.blue_lion import ICONS, PAIRS, PATTERNS, TILES, BlueLion, BlueLionState
+from engines import (
+    Action,
+    IllegalAction,
+    InformationSet,
+    InvalidAction,
+    InvalidInformationSet,
+    State,
+)
+from engines.blue_lion import ICONS, PAIRS, PATTERNS, SEATS, TILES, BlueLion, BlueLionState
 from engines.blue_lion.rules import ICON_NAMES
 from solver.deduction import Deduction
 from solver.hints import Hint, percent
-from solver.model import Count, Fact, Lit, Model, Var, World, member
+from solver.model import Clause, Count, Fact, Lit, Model, Var, World, member
+from solver.sampling import EnumeratedWorlds
+from solver.validation import Checker, quote
 
 PAIR_NAME: dict[frozenset[str], str] = {
     pair: "".join(icon for icon in ICONS if icon in pair) for pair in PAIRS
@@ -23,11 +39,33 @@ PAIR_NAME: dict[frozenset[str], str] = {
 NAME_PAIR: dict[str, frozenset[str]] = {name: pair for pair, name in PAIR_NAME.items()}
 PAIR_NAMES: tuple[str, ...] = tuple(PAIR_NAME[pair] for pair in PAIRS)
 
+CPSAT_PARAMETERS = {
+    "cp_model_presolve": False,
+    "cp_model_probing_level": 0,
+    "linearization_level": 0,
+    "symmetry_level": 0,
+}
+"""The model is a few dozen clauses that CP-SAT's SAT core solves at once; presolve and its
+relatives cost several times the search on every query (explanations: about 4x faster)."""
+
 Pairs = dict[str, frozenset[str]]  # tile -> its two icons: one world, as the engine reads it
 
 
 def variable(tile: str) -> str:
     return f"pair:{tile}"
+
+
+def up_variable(tile: str, event: int) -> str:
+    return f"up:{tile}@{event}"
+
+
+def events(info: InformationSet) -> dict[str, list[tuple[int, str]]]:
+    """Each tile's toss and reveals in order: (observation index, face shown)."""
+    found: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for index, obs in enumerate(info.observations):
+        if obs.kind in ("toss", "reveal"):
+            found[obs["tile"]].append((index, obs["face"]))
+    return found
 
 
 def up_faces(info: InformationSet) -> dict[str, str]:
@@ -56,10 +94,11 @@ def build(info: InformationSet) -> Model:
     model.constraints = [
         Count(tuple(Lit(variable(tile), name) for tile in TILES), "==", 1) for name in PAIR_NAMES
     ]
-    for index, obs in enumerate(info.observations):
-        if obs.kind in ("toss", "reveal"):
-            names = [name for name in PAIR_NAMES if obs["face"] in name]
-            model.constraints.append(member(variable(obs["tile"]), names, source=index))
+    for tile, shown in events(info).items():
+        model.variables += [Var(up_variable(tile, k), ICONS) for k in range(len(shown))]
+        model.constraints += _face_rules(tile, len(shown))
+        for k, (index, face) in enumerate(shown):
+            model.constraints.append(member(up_variable(tile, k), [face], source=index))
     up = up_faces(info)
     model.facts = [
         back_fact(tile, up[tile], icon)
@@ -71,9 +110,29 @@ def build(info: InformationSet) -> Model:
     return model
 
 
+def _face_rules(tile: str, count: int) -> list[Clause]:
+    """Every event shows a face of the tile, and each flip the face that was not up."""
+    found = []
+    for k in range(count):
+        up = up_variable(tile, k)
+        for name in PAIR_NAMES:
+            found += [
+                Clause((), (Lit(variable(tile), name), Lit(up, icon)))
+                for icon in ICONS
+                if icon not in name
+            ]
+        if k:
+            before = up_variable(tile, k - 1)
+            found += [Clause((), (Lit(before, icon), Lit(up, icon))) for icon in ICONS]
+    return found
+
+
 def world_of(state: State) -> World:
     assert isinstance(state, BlueLionState)
-    return {variable(tile): PAIR_NAME[state._pairs[tile]] for tile in TILES}
+    world = {variable(tile): PAIR_NAME[state._pairs[tile]] for tile in TILES}
+    for tile, shown in events(state.information_set(SEATS[0])).items():
+        world.update({up_variable(tile, k): face for k, (_, face) in enumerate(shown)})
+    return world
 
 
 def pairs_of(world: World) -> Pairs:
@@ -86,10 +145,127 @@ def position(info: InformationSet, deduction: Deduction) -> tuple[BlueLionState,
     The returned state carries the first world's backs; search must re-bind them through
     `outcomes`, never read them.
     """
-    worlds = [pairs_of(world) for world in deduction.worlds.worlds]
+    listed = deduction.worlds
+    assert isinstance(listed, EnumeratedWorlds), "Blue Lion's worlds are always listed"
+    worlds = [pairs_of(world) for world in listed.worlds]
+    return _replay(info, worlds[0]), worlds
+
+
+# --- validation -----------------------------------------------------------------------------
+KINDS: dict[str, tuple[str, ...]] = {
+    "toss": ("tile", "face"),
+    "first": ("seat",),
+    "act": ("seat", "action"),
+    "reveal": ("tile", "face"),
+    "score": ("faces", "tiles", "seat", "points"),
+    "end": ("winners", "reason"),
+}
+
+
+def validate(info: InformationSet) -> None:
+    """Refuse what this game could not show a seat: unknown kinds, fields, tiles, faces or
+    seats, actions that are not legal where they stand, anything the replay would not show.
+
+    Faces that no pair assignment explains (a flip showing the face that was up) are left to
+    the solver, which explains the contradiction.
+
+    Raises:
+        InvalidInformationSet: naming the observation, the field and what is allowed.
+    """
+    check = Checker(info, KINDS)
+    for index, obs in enumerate(info.observations):
+        check.shape(index)
+        if obs.kind in ("toss", "reveal"):
+            check.choice(index, "tile", TILES)
+            check.choice(index, "face", ICONS)
+        elif obs.kind in ("first", "act", "score"):
+            check.choice(index, "seat", SEATS)
+        if obs.kind == "act":
+            check.text(index, "action")
+        elif obs.kind == "score":
+            check.choice(index, "faces", PATTERNS)
+            check.items(index, "tiles", TILES, {3}, "tiles")
+            check.choice(index, "points", sorted({p.points for p in PATTERNS.values()}))
+        elif obs.kind == "end":
+            check.items(index, "winners", SEATS, {1, 2}, "seats")
+            check.choice(index, "reason", ("target", "turn limit"))
+    heads = info.observations[: len(TILES)]
+    if [(obs.kind, obs.get("tile")) for obs in heads] != [("toss", tile) for tile in TILES]:
+        raise InvalidInformationSet(
+            f"blue-lion: an information set starts with the tosses of {', '.join(TILES)} in "
+            f"that order, not {quote([obs.kind for obs in heads])}"
+        )
+    pairs = _explaining(info)
+    if pairs is not None:
+        _replay(info, pairs)
+
+
+def _explaining(info: InformationSet) -> Pairs | None:
+    """A pair assignment showing every face seen, each flip the other face, or None."""
+    shown = events(info)
+    for perm in permutations(PAIRS):
+        pairs = dict(zip(TILES, perm, strict=True))
+        if all(_alternates(pairs[tile], [face for _, face in shown[tile]]) for tile in TILES):
+            return pairs
+    return None
+
+
+def _alternates(pair: frozenset[str], faces: Sequence[str]) -> bool:
+    return all(face in pair for face in faces) and all(a != b for a, b in pairwise(faces))
+
+
+def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
+    """The game `info` records, replayed with `pairs` as the backs; every observation must be
+    the one the game shows there.
+
+    Raises:
+        InvalidInformationSet: naming the first observation the game would not show.
+    """
     game = info.make_game()
     assert isinstance(game, BlueLion)
-    return game.reconstruct(info, worlds[0]), worlds
+    tosses = {obs["tile"]: obs["face"] for obs in info.observations[: len(TILES)]}
+    first = info.observations[len(TILES)] if len(info.observations) > len(TILES) else None
+    if first is None or first.kind != "first":
+        raise InvalidInformationSet(
+            f"blue-lion: observation {len(TILES)} must say who starts ('first') after the tosses"
+        )
+    state = game.arrange(random.Random(0), pairs, tosses, first["seat"])
+    for index, obs in enumerate(info.observations):
+        if obs.kind != "act" or index < len(state._log):
+            continue
+        _same_so_far(info, state, index)
+        if obs["seat"] != state.to_move:
+            raise InvalidInformationSet(
+                f"blue-lion: observation {index} (act): {obs['seat']} acts, but it is "
+                f"{state.to_move}'s turn"
+            )
+        try:
+            state.apply(game.parse_action(obs["action"]))
+        except (InvalidAction, IllegalAction) as error:
+            raise InvalidInformationSet(f"blue-lion: observation {index} (act): {error}") from None
+    _same_so_far(info, state, len(info.observations))
+    if len(state._log) != len(info.observations):
+        raise InvalidInformationSet(
+            f"blue-lion: the information set ends at observation {len(info.observations)}, "
+            f"but the game goes on to show: {game.describe(state._log[len(info.observations)][0])}"
+        )
+    return state
+
+
+def _same_so_far(info: InformationSet, state: BlueLionState, upto: int) -> None:
+    """The first `upto` observations are those the replayed game showed."""
+    shown = [obs for obs, _ in state._log]
+    for index in range(min(upto, len(shown))):
+        if info.observations[index] != shown[index]:
+            raise InvalidInformationSet(
+                f"blue-lion: observation {index} ({info.observations[index].kind}) is not what "
+                f"the game shows there: {state.game.describe(shown[index])}"
+            )
+    if upto > len(shown):
+        raise InvalidInformationSet(
+            f"blue-lion: observation {len(shown)} ({info.observations[len(shown)].kind}) "
+            "follows nothing the game did"
+        )
 
 
 def outcomes(
