@@ -16,6 +16,7 @@ in every branch, so the undrawn rests add one common factor and the ratios are e
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import random
@@ -24,7 +25,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engines
@@ -343,3 +344,174 @@ def test_contradictory_observations_raise_inconsistent_with_the_minimal_conflict
             fewer = indices[:i] + indices[i + 1 :]
             assert any(model.consistent({"killer": v}, fewer) for v in everything)
         assert str(error.value).startswith("these observations contradict each other: ")
+
+
+# --- malformed information sets ----------------------------------------------------------------
+def sample_info(seat: str, options: dict[str, object] | None = None) -> InformationSet:
+    """A real information set in mid-game (random moves, 3x3 separate decks with citizens)."""
+    game = engines.make("noir", **(options or {"grid": 3, "deck": "separate",
+                                               "citizen_arrest": True}))  # fmt: skip
+    assert isinstance(game, Noir)
+    states = random_game(game, 4)
+    return states[len(states) // 2].information_set(seat)
+
+
+def replaced(info: InformationSet, index: int, field: str, value: object) -> InformationSet:
+    obs = info.observations[index]
+    changed = Observation(obs.kind, tuple((k, value if k == field else v) for k, v in obs.fields))
+    observations = (*info.observations[:index], changed, *info.observations[index + 1 :])
+    return InformationSet(info.game, info.options, info.seat, observations)
+
+
+def rebuilt(info: InformationSet, **parts: object) -> InformationSet:
+    """`info` with some of its game, options, seat or observations replaced."""
+    fields = {"game": info.game, "options": info.options, "seat": info.seat,
+              "observations": info.observations, **parts}  # fmt: skip
+    return InformationSet(**fields)  # type: ignore[arg-type]
+
+
+def option(info: InformationSet, name: str, value: object) -> tuple[tuple[str, object], ...]:
+    return tuple((k, value if k == name else v) for k, v in info.options)
+
+
+def deduce_checked(info: InformationSet) -> None:
+    """What `solver.deduce` does once it validates: validate, then deduce and give hints."""
+    knowledge.validate(info)
+    solver.deduce(info)
+    solver.hints(info)
+
+
+def first(info: InformationSet, kind: str) -> int:
+    return next(i for i, obs in enumerate(info.observations) if obs.kind == kind)
+
+
+KILLER_INFO, INSPECTOR_INFO = sample_info("killer"), sample_info("inspector")
+SUSPECT = ("suspect", "field 'suspect'")
+
+
+def shared_disguise() -> InformationSet:
+    """A shared-deck information set where a disguise failed onto a living suspect."""
+    info = sample_info("killer", {"grid": 3})
+    alive = next(n for n in ("Ada", "Bruno", "Clara") if n not in knowledge.dead_cards(info))
+    return info.extended(Observation.of("disguise", seat="killer", success=False, drawn=alive))
+
+
+def malformed() -> list[tuple[str, InformationSet, str]]:
+    """(what is wrong, the information set, a part its message must name)."""
+    k, i = KILLER_INFO, INSPECTOR_INFO
+    kill, shift = first(k, "kill"), first(k, "shift")
+    rows = k.observations[0]["rows"]
+    obs = Observation.of
+    caught = obs("end", winners=["killer"], reason=knowledge.CAUGHT)
+    citizen = obs("citizen-arrest", seat="inspector", suspect="Ada", agent="Bruno", success=False)
+    stranger = obs("citizen-arrest", seat="inspector", suspect="Ada", agent="Zed", success=False)
+    return [
+        ("unknown suspect", replaced(k, kill, "suspect", "Zed"), "observation"),
+        ("suspect of a bigger grid", replaced(k, kill, "suspect", "Yuri"), "'suspect'"),
+        ("suspect not a string", replaced(k, kill, "suspect", 7), "'suspect'"),
+        ("kills not an int", replaced(k, kill, "kills", "1"), "'kills'"),
+        ("kills wrong", replaced(k, kill, "kills", 9), "'kills'"),
+        ("seat of a kill", replaced(k, kill, "seat", "inspector"), "'seat'"),
+        ("shift off the grid", replaced(k, shift, "index", 4), "'index'"),
+        ("shift index bool", replaced(k, shift, "index", True), "'index'"),
+        ("shift diag", replaced(k, shift, "line", "diag"), "'line'"),
+        ("shift row up", replaced(k, shift, "direction", "up"), "row"),
+        ("shift rows wrong", replaced(k, shift, "rows", rows), "'rows'"),
+        ("grid with unknown", replaced(k, 0, "rows", (("Ada", "Zed"),)), "'rows'"),
+        ("grid ragged", replaced(k, 0, "rows", (("Ada",), ("Bruno", "Clara"))), "'rows'"),
+        ("grid not a grid", replaced(k, 0, "rows", None), "'rows'"),
+        ("hand of three", replaced(i, 1, "cards", i.observations[1]["cards"][:3]), "'cards'"),
+        ("hand with a double", replaced(i, 1, "cards", ("Ada",) * 4), "'cards'"),
+        ("unknown kind", k.extended(obs("teleport", seat="killer")), "kind"),
+        ("private to him", k.extended(obs("drew", seat="inspector", suspect="Ada")), "see"),
+        ("missing field", k.extended(obs("arrest", seat="inspector", suspect="Ada")), "fields"),
+        ("extra field", k.extended(obs("draw", seat="inspector", n=1)), "fields"),
+        ("answer not a bool",
+         k.extended(obs("canvas", seat="killer", suspect="Ada", adjacent="yes")), "'adjacent'"),
+        ("wrong seat", rebuilt(k, seat="lupin"), "seat"),
+        ("seat a number", rebuilt(k, seat=0), "seat"),
+        ("observations a list", rebuilt(k, observations=list(k.observations)), "tuple"),
+        ("empty", rebuilt(k, observations=()), "setup"),
+        ("setup missing", rebuilt(k, observations=k.observations[1:]), "setup"),
+        ("not an observation", rebuilt(k, observations=(*k.observations, "kill Ada")), "Observ"),
+        ("options missing", rebuilt(k, options=(("grid", 3),)), "options"),
+        ("option value", rebuilt(k, options=option(k, "turn_limit", -1)), "turn_limit"),
+        ("options not pairs", rebuilt(k, options=(1, 2)), "options"),
+        ("another game", rebuilt(k, game="alibi"), "alibi"),
+        ("one deck, failed disguise onto the living", shared_disguise(), "dead"),
+        ("citizen arrest off",
+         rebuilt(k, options=option(k, "citizen_arrest", False),
+                 observations=(*k.observations, citizen)), "citizen_arrest"),
+        ("caught without a kill", rebuilt(k, observations=(*k.observations[:2], caught)), "kill"),
+        ("agent not in hand", i.extended(stranger), "Zed"),
+        ("end in the middle",
+         rebuilt(k, observations=(*k.observations[:3], caught, *k.observations[3:])), "end"),
+    ]  # fmt: skip
+
+
+MALFORMED = malformed()
+
+
+@pytest.mark.parametrize(("info", "named"), [(info, named) for _, info, named in MALFORMED],
+                         ids=[what for what, _, _ in MALFORMED])  # fmt: skip
+def test_malformed_information_sets_raise_invalid_information_set(
+    info: InformationSet, named: str
+) -> None:
+    with pytest.raises(InvalidInformationSet) as error:
+        knowledge.validate(info)
+    assert named in str(error.value)
+    assert len(str(error.value)) < 600
+    with pytest.raises(SleuthError):
+        deduce_checked(info)
+
+
+def test_real_information_sets_pass_validation() -> None:
+    for info, _, _ in POSITIONS:
+        knowledge.validate(info)
+    for options in ({}, {"deck": "separate", "citizen_arrest": True}):
+        for seat in ("killer", "inspector"):
+            knowledge.validate(sample_info(seat, options))
+
+
+ODD_VALUES = [None, True, False, 0, 1, 2, 7, -1, 2.5, "", "Ada", "Bruno", "Zed", "Yuri",
+              "killer", "inspector", "row", "column", "up", "left", (), ("Ada",),
+              (("Ada", "Bruno"),), ("Ada", "Bruno", "Clara", "Dora")]  # fmt: skip
+VALUES = st.sampled_from(ODD_VALUES)
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> InformationSet:
+    """A real information set with one to three random changes."""
+    info = draw(st.sampled_from([KILLER_INFO, INSPECTOR_INFO, *[p[0] for p in POSITIONS[::97]]]))
+    for _ in range(draw(st.integers(1, 3))):
+        observations = list(info.observations)
+        way = draw(st.sampled_from(["field", "drop", "copy", "swap", "kind", "seat", "option"]))
+        at = draw(st.integers(0, len(observations) - 1)) if observations else 0
+        if way == "field" and observations and observations[at].fields:
+            name = draw(st.sampled_from([k for k, _ in observations[at].fields]))
+            info = replaced(info, at, name, draw(VALUES))
+            continue
+        if way == "drop" and observations:
+            del observations[at]
+        elif way == "copy" and observations:
+            observations.insert(draw(st.integers(0, len(observations))), observations[at])
+        elif way == "swap" and len(observations) > 1:
+            other = draw(st.integers(0, len(observations) - 1))
+            observations[at], observations[other] = observations[other], observations[at]
+        elif way == "kind" and observations:
+            kind = draw(st.sampled_from(sorted({k.rstrip("+-") for k in knowledge.SCHEMAS})))
+            observations[at] = Observation(kind, observations[at].fields)
+        seat = draw(VALUES) if way == "seat" else info.seat
+        options = info.options
+        if way == "option":
+            name = draw(st.sampled_from([k for k, _ in options]))
+            options = tuple((k, draw(VALUES) if k == name else v) for k, v in options)
+        info = InformationSet(info.game, options, seat, tuple(observations))  # type: ignore[arg-type]
+    return info
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(mutated())
+def test_mutated_information_sets_raise_only_sleuth_errors(info: InformationSet) -> None:
+    with contextlib.suppress(SleuthError):
+        deduce_checked(info)

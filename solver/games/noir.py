@@ -41,13 +41,13 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engines import InformationSet, Observation, State
+from engines import ConfigError, InformationSet, InvalidInformationSet, Observation, State
 from engines.core import JsonValue
-from engines.noir import Grid, NoirState, adjacent, neighbours
-from engines.noir.rules import HAND, INSPECTOR, KILLER, block, suspects
+from engines.noir import Grid, NoirState, adjacent, collapsed, neighbours, shifted
+from engines.noir.rules import HAND, INSPECTOR, KILLER, LINES, block, suspects
 from solver.deduction import Deduction
 from solver.hints import Hint, percent
 from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member
@@ -427,6 +427,271 @@ def world_set(model: Model, compiled: object) -> WeightedWorlds:
             if weight:
                 weights[value] = weight
     return WeightedWorlds(var.name, weights)
+
+
+# --- validation -----------------------------------------------------------------------------
+Check = Callable[[JsonValue], str]
+"""A field's check: "" when the value is allowed, otherwise what is allowed."""
+
+ANY_SEAT = (KILLER, INSPECTOR)
+QUOTE_LIMIT = 80
+
+
+def quote(value: object) -> str:
+    """`repr(value)` for a message, cut to QUOTE_LIMIT characters."""
+    text = repr(value)
+    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 3] + "..."
+
+
+def _seat(*allowed: str) -> Check:
+    return lambda v: "" if isinstance(v, str) and v in allowed else " or ".join(map(repr, allowed))
+
+
+def _flag(value: JsonValue) -> str:
+    return "" if type(value) is bool else "true or false"
+
+
+def _count(value: JsonValue) -> str:
+    return "" if type(value) is int and value >= 1 else "a positive integer"
+
+
+def _text(value: JsonValue) -> str:
+    return "" if isinstance(value, str) else "a string"
+
+
+def _line(value: JsonValue) -> str:
+    return "" if isinstance(value, str) and value in LINES else "'row' or 'column'"
+
+
+def _direction(value: JsonValue) -> str:
+    words = [w for pair in LINES.values() for w in pair]
+    return "" if isinstance(value, str) and value in words else " or ".join(words)
+
+
+def _winners(value: JsonValue) -> str:
+    ok = isinstance(value, tuple) and value and all(isinstance(v, str) for v in value)
+    return "" if ok and set(value) <= set(ANY_SEAT) else "a list of seats (killer, inspector)"
+
+
+SCHEMAS: dict[str, dict[str, Check | str]] = {
+    "setup": {"rows": "grid"},
+    "identity": {"seat": _seat(*ANY_SEAT), "suspect": "name"},
+    "hand": {"seat": _seat(INSPECTOR), "cards": "hand"},
+    "chose-identity": {"seat": _seat(INSPECTOR)},
+    "kill": {"seat": _seat(KILLER), "suspect": "name", "kills": _count},
+    "canvas": {"seat": _seat(*ANY_SEAT), "suspect": "name", "adjacent": _flag},
+    "shift": {"seat": _seat(*ANY_SEAT), "line": _line, "index": _count, "direction": _direction,
+              "rows": "grid"},
+    "collapse": {"rows": "grid"},
+    "disguise+": {"seat": _seat(KILLER), "success": _flag, "former": "name"},
+    "disguise-": {"seat": _seat(KILLER), "success": _flag, "drawn": "name"},
+    "draw": {"seat": _seat(INSPECTOR)},
+    "drew": {"seat": _seat(INSPECTOR), "suspect": "name"},
+    "exonerate": {"seat": _seat(INSPECTOR), "suspect": "name"},
+    "arrest": {"seat": _seat(INSPECTOR), "suspect": "name", "success": _flag},
+    "citizen-arrest": {"seat": _seat(INSPECTOR), "suspect": "name", "agent": "name",
+                       "success": _flag},
+    "end": {"winners": _winners, "reason": _text},
+}  # fmt: skip
+"""Each observation kind's fields and what each may hold (a disguise's fields depend on its
+success); "name", "hand" and "grid" are checked against the game's suspects."""
+
+
+def validate(info: InformationSet) -> None:
+    """Check that `info` is an information set a Noir game with its options could produce.
+
+    Checks the seat, the options, and every observation's kind, fields and values (suspects of
+    this grid, grids of them, the seats allowed to see it, kinds the options allow, and what
+    the public record fixes: the grid after a shift or a collapse, the kill count). Whether the
+    observations agree about hidden cards is left to the solver (`solver.Inconsistent`).
+
+    Raises:
+        InvalidInformationSet: naming the observation's index, the field and what is allowed.
+    """
+    if not isinstance(info, InformationSet):
+        raise InvalidInformationSet(f"not an information set: {quote(info)}")
+    options = _validated_options(info)
+    if info.seat not in ANY_SEAT:
+        raise InvalidInformationSet(
+            f"noir: no seat {quote(info.seat)}; the seats are 'killer' and 'inspector'"
+        )
+    if not isinstance(info.observations, tuple) or not info.observations:
+        raise InvalidInformationSet(
+            f"noir: the observations must be a non-empty tuple of Observation, starting with "
+            f"the setup; got {quote(info.observations)}"
+        )
+    _Validator(info, options).run()
+
+
+def _validated_options(info: InformationSet) -> dict[str, JsonValue]:
+    """The options as a complete dict, or InvalidInformationSet naming what is wrong."""
+    try:
+        options = dict(info.options)
+    except (TypeError, ValueError):
+        raise InvalidInformationSet(
+            f"noir: options must be (name, value) pairs, not {quote(info.options)}"
+        ) from None
+    if info.game != "noir":
+        raise InvalidInformationSet(f"not a Noir information set: game {quote(info.game)}")
+    try:
+        game = info.make_game()
+    except ConfigError as error:
+        raise InvalidInformationSet(f"noir: {error}") from None
+    expected = dict(game.option_items())
+    if set(options) != set(expected):
+        missing = sorted(set(expected) - set(options))
+        raise InvalidInformationSet(
+            f"noir: the options must name every option ({', '.join(expected)}); missing: "
+            f"{', '.join(missing)}"
+        )
+    return options
+
+
+class _Validator:
+    """One pass over the observations, following the public record as the engine does."""
+
+    def __init__(self, info: InformationSet, options: Mapping[str, JsonValue]) -> None:
+        self.info, self.options = info, options
+        self.names = suspects(options["grid"])
+        self.grid: Grid = ()
+        self.dead: set[str] = set()
+        self.hand: list[str] = []
+        self.kills = 0
+
+    def fail(self, index: int, why: str) -> InvalidInformationSet:
+        obs = self.info.observations[index]
+        shown = quote(obs.kind if isinstance(obs, Observation) else obs)
+        return InvalidInformationSet(f"noir: observation {index} ({shown}): {why}")
+
+    def run(self) -> None:
+        last = len(self.info.observations) - 1
+        for index, obs in enumerate(self.info.observations):
+            if not isinstance(obs, Observation):
+                raise self.fail(index, "not an Observation")
+            self.check_fields(index, obs)
+            self.check_place(index, obs, last)
+            self.follow(index, obs)
+
+    def check_fields(self, index: int, obs: Observation) -> None:
+        if not isinstance(obs.kind, str) or obs.kind not in {k.rstrip("+-") for k in SCHEMAS}:
+            kinds = ", ".join(sorted({k.rstrip("+-") for k in SCHEMAS}))
+            raise self.fail(index, f"unknown kind; the kinds are {kinds}")
+        fields = obs.fields
+        if not isinstance(fields, tuple) or not all(
+            isinstance(f, tuple) and len(f) == 2 and isinstance(f[0], str) for f in fields
+        ):
+            raise self.fail(index, f"fields must be (name, value) pairs, not {quote(fields)}")
+        values = dict(fields)
+        kind = obs.kind
+        if kind == "disguise":
+            kind += "+" if values.get("success") is True else "-"
+        schema = SCHEMAS[kind]
+        if len(values) != len(fields) or set(values) != set(schema):
+            raise self.fail(
+                index, f"fields {', '.join(values) or 'none'}; allowed: {', '.join(schema)}"
+            )
+        for name, check in schema.items():
+            why = self.check_value(check, values[name])
+            if why:
+                raise self.fail(index, f"field {name!r} is {quote(values[name])}; allowed: {why}")
+
+    def check_value(self, check: Check | str, value: JsonValue) -> str:
+        if check == "name":
+            return "" if isinstance(value, str) and value in self.names else self.suspect_text()
+        if check == "hand":
+            ok = isinstance(value, tuple) and len(value) == HAND and len(set(value)) == HAND
+            ok = ok and all(isinstance(v, str) and v in self.names for v in value)
+            return "" if ok else f"{HAND} different suspects ({self.suspect_text()})"
+        if check == "grid":
+            return self.grid_problem(value)
+        assert callable(check)
+        return check(value)
+
+    def suspect_text(self) -> str:
+        return f"a suspect of this grid ({', '.join(self.names)})"
+
+    def grid_problem(self, value: JsonValue) -> str:
+        allowed = f"rows of equal length of different suspects ({', '.join(self.names)})"
+        if not isinstance(value, tuple) or not value:
+            return allowed
+        if not all(isinstance(row, tuple) and row and len(row) == len(value[0]) for row in value):
+            return allowed
+        cards = [card for row in value for card in row]
+        if len(set(cards)) != len(cards) or not all(
+            isinstance(card, str) and card in self.names for card in cards
+        ):
+            return allowed
+        return ""
+
+    def check_place(self, index: int, obs: Observation, last: int) -> None:
+        """Where the observation may stand, and who may see it."""
+        seat, kind, mine = self.info.seat, obs.kind, obs.get("seat")
+        if (index == 0) != (kind == "setup"):
+            raise self.fail(index, "the setup comes first, and only there")
+        if index == 1 and not (
+            (kind == "identity" and mine == KILLER == seat)
+            or (kind == "hand" and seat == INSPECTOR)
+        ):
+            wanted = "the killer's identity" if seat == KILLER else "the inspector's hand"
+            raise self.fail(index, f"the {seat}'s second observation is {wanted}")
+        private = kind in ("hand", "drew") or (kind == "identity" and mine == INSPECTOR)
+        if (private and seat != INSPECTOR) or (kind == "identity" and mine == KILLER != seat):
+            raise self.fail(index, f"the {seat} does not see this")
+        if kind == "hand" and index != 1:
+            raise self.fail(index, "the inspector's hand is dealt once, at setup")
+        if kind == "end" and index != last:
+            raise self.fail(index, "nothing follows the end of the game")
+        if kind == "citizen-arrest" and not self.options["citizen_arrest"]:
+            raise self.fail(index, "the option citizen_arrest is off")
+        if kind == "canvas" and mine == INSPECTOR and not self.options["kill_canvas"]:
+            raise self.fail(index, "the option kill_canvas is off: no canvas on a kill")
+        if kind == "end" and obs["reason"] == CAUGHT and not self.kills:
+            raise self.fail(index, "the inspector was killed, but no kill was seen")
+
+    def follow(self, index: int, obs: Observation) -> None:
+        """Keep the public record (grid, dead, kills) and the inspector's own hand."""
+        kind = obs.kind
+        if kind == "setup":
+            if sorted(c for row in obs["rows"] for c in row) != sorted(self.names) or len(
+                obs["rows"]
+            ) != len(obs["rows"][0]):
+                raise self.fail(index, f"field 'rows' must lay out every suspect of {self.names}")
+            self.grid = obs["rows"]
+        elif kind == "shift":
+            self.follow_shift(index, obs)
+        elif kind == "collapse":
+            if obs["rows"] != collapsed(self.grid, self.dead) or obs["rows"] == self.grid:
+                raise self.fail(index, "field 'rows' is not the grid without its all-dead lines")
+            self.grid = obs["rows"]
+        elif kind == "kill":
+            self.kills += 1
+            self.dead.add(obs["suspect"])
+            if obs["kills"] != self.kills:
+                raise self.fail(index, f"field 'kills' must count the kills: {self.kills}")
+        elif kind == "disguise" and not obs["success"] and self.options["deck"] == "shared":
+            if obs["drawn"] not in self.dead:
+                raise self.fail(index, "with one deck a disguise fails only onto a dead suspect")
+        elif kind == "hand":
+            self.hand = list(obs["cards"])
+        elif kind == "drew":
+            self.hand.append(obs["suspect"])
+        elif kind in ("exonerate", "identity", "citizen-arrest") and self.info.seat == INSPECTOR:
+            card = obs["agent"] if kind == "citizen-arrest" else obs["suspect"]
+            if card in self.hand:
+                self.hand.remove(card)
+            elif kind == "citizen-arrest" or obs.get("seat") == INSPECTOR:
+                raise self.fail(index, f"{card} is not in the hand ({', '.join(self.hand)})")
+
+    def follow_shift(self, index: int, obs: Observation) -> None:
+        line, number, direction = obs["line"], obs["index"], obs["direction"]
+        lines = len(self.grid) if line == "row" else len(self.grid[0])
+        if number > lines:
+            raise self.fail(index, f"field 'index' is {number}; the grid has {lines} {line}s")
+        if direction not in LINES[line]:
+            raise self.fail(index, f"a {line} shifts {' or '.join(LINES[line])}")
+        if obs["rows"] != shifted(self.grid, line, number - 1, direction):
+            raise self.fail(index, "field 'rows' is not the grid after that shift")
+        self.grid = obs["rows"]
 
 
 # --- the module's interface -----------------------------------------------------------------
