@@ -5,7 +5,10 @@ is the inspector's identity (variable "inspector", the single value "-" until he
 Every constraint says the identity lies, or does not lie, in a set of suspects, and is tagged
 with the observation that says so. A world is consistent exactly when some deal of the decks
 makes the engine replay everything the seat saw (tests/test_noir_solver.py checks this against
-a model-free search over deals); the prior is uniform over consistent identities.
+a model-free count of deals). Probabilities weight each consistent identity by the deals
+that give it (`prior_weight`): uniform for the inspector, who sees every card drawn but the
+killer's current identity; for the killer, the orders of the inspector's deck, which with
+separate decks favour a card a failed disguise proved he holds.
 
 Inspector's model (the killer's identity K), with t* the last successful disguise:
 - every kill: K is not the victim (the dead never come back);
@@ -27,7 +30,7 @@ Killer's model (the inspector's identity I), once chosen:
 - exonerated cards and agents used for an arrest with a citizen were in the hand, not I;
 - each arrest named I or a neighbour of I on the grid of that moment;
 - each canvas answer on a killed innocent: adjacent to the victim or not, on the grid as it fell;
-- separate decks only: a failed disguise onto an alive, not innocent, unspent card says the
+- separate decks: a failed disguise onto an alive, not innocent, unspent card says the
   inspector held it; a successful one says he did not. Whether his hand can hold all that
   with I among his first four cards is an assignment of cards to the places of his deck,
   decided per candidate (`_inspector_slots`); a candidate it rules out is tagged with the
