@@ -1,20 +1,39 @@
 """Brute-force ground truth with python-constraint: every consistent world, by enumeration.
 
 Independent of CP-SAT, so the tests can compare every solver answer with it exactly. Only for
-small configurations: it lists all worlds.
+small configurations: it lists all worlds. python-constraint is a test dependency
+(`pip install 'sleuth[test]'`), imported on first use; nothing the installed product runs
+imports this module.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
+from types import ModuleType
 
-import constraint
+from engines import SleuthError
+from solver.model import Clause, Count, Fact, Lit, Model, World
 
-from solver.model import Clause, Count, Fact, Model, World
+
+def _constraint() -> ModuleType:
+    """python-constraint, or a SleuthError saying how to install it."""
+    try:
+        import constraint
+    except ImportError:
+        raise SleuthError(
+            "solver.oracle needs python-constraint2, a test dependency: pip install 'sleuth[test]'"
+        ) from None
+    return constraint
 
 
 def worlds(model: Model) -> list[World]:
-    """Every world satisfying all of `model`'s constraints."""
+    """Every world satisfying all of `model`'s constraints.
+
+    Raises:
+        SleuthError: python-constraint2 is not installed.
+    """
+    constraint = _constraint()
     problem = constraint.Problem()
     for variable in model.variables:
         problem.addVariable(variable.name, list(variable.domain))
@@ -24,19 +43,20 @@ def worlds(model: Model) -> list[World]:
             if not item.holds({}):
                 return []
             continue
-        problem.addConstraint(_checker(item, names), names)
-    return problem.getSolutions()
+        problem.addConstraint(constraint.FunctionConstraint(_checker(item, names)), names)
+    found: list[World] = problem.getSolutions()
+    return found
 
 
-def _literals(item: Count | Clause) -> tuple:
+def _literals(item: Count | Clause) -> tuple[Lit, ...]:
     return item.terms if isinstance(item, Count) else item.positive + item.negative
 
 
-def _checker(item: Count | Clause, names: list[str]):
+def _checker(item: Count | Clause, names: list[str]) -> Callable[..., bool]:
     def check(*values: object) -> bool:
         return item.holds(dict(zip(names, values, strict=True)))
 
-    return constraint.FunctionConstraint(check)
+    return check
 
 
 def probability(found: list[World], fact: Fact) -> Fraction:

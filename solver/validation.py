@@ -15,7 +15,7 @@ conflict, which a person at a table can act on.
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from typing import NoReturn
 
 import engines
@@ -129,7 +129,7 @@ class Checker:
     """Checks one game's observations field by field, each failure naming the observation's
     index, its field and what is allowed (for the knowledge modules' `validate`)."""
 
-    def __init__(self, info: InformationSet, kinds: dict[str, Collection[str]]) -> None:
+    def __init__(self, info: InformationSet, kinds: Mapping[str, Collection[str]]) -> None:
         """`kinds`: the observation kinds this seat may see, each with its field names (a
         field named with a trailing "?" may be absent)."""
         self.info = info

@@ -16,7 +16,7 @@ from solver.games.alibi.advice import hints
 from solver.games.alibi.chain import HistoryChain
 from solver.games.alibi.counting import CountedHistories, count_histories
 from solver.games.alibi.model import build, paths_of, world_from
-from solver.games.alibi.position import Position, Trajectory, parse
+from solver.games.alibi.position import Position, Trajectory, parse, validate
 from solver.model import Model, World
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "hints",
     "history_of",
     "query_variables",
+    "validate",
     "world_of",
     "world_set",
 ]

@@ -11,12 +11,14 @@ the same thing, and the rules' prior makes each equally likely (rules/alibi.md, 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
+from types import MappingProxyType
 
-from engines import InformationSet
-from engines.alibi import TYPES, Deck, load_deck
+from engines import InformationSet, InvalidInformationSet, Observation
+from engines.alibi import SCOPES, TYPES, Deck, hand_sizes, load_deck, parse_subject
+from solver.validation import Checker, quote
 
 Trajectory = tuple[int, ...]
 
@@ -33,9 +35,13 @@ class Answer:
     value: int
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Position:
-    """The parsed information set: deck, seats, known locations, counts and answers."""
+    """The parsed information set: deck, seats, known locations, counts and answers.
+
+    Read-only (its containers are tuples, frozensets and read-only mappings): `parse` hands the
+    same Position to every caller and thread that parses the same information set.
+    """
 
     info: InformationSet
     deck: Deck
@@ -43,25 +49,16 @@ class Position:
     me: int
     epoch: int  # the current epoch
     seen_sets: bool  # whether "seen" counts cards laid in sets
-    last: list[int] = field(default_factory=list)  # last epoch each card is in play
-    laid_by: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # card: seat, epoch, src
-    known: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # (c, e): loc, src
-    known_again: list[tuple[int, int, int, int]] = field(default_factory=list)  # c, e, loc, src
-    mine: list[set[int]] = field(default_factory=list)  # my hand at each epoch
-    sizes: dict[int, tuple[tuple[int, ...], int]] = field(default_factory=dict)  # e: sizes, src
-    passes: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # r, giver: k, src
-    deal_source: int = 0
-    answers: list[Answer] = field(default_factory=list)
-    box_seen: tuple[tuple[int, ...], int] | None = None  # the opened box, and its observation
-
-    def learn(self, card: int, epoch: int, loc: int, source: int) -> None:
-        """Record that observation `source` shows `card` at `loc` in `epoch`. The first
-        observation to show it keeps it in `known`; later ones go to `known_again`, so each
-        observation keeps its own constraint however many observations follow it."""
-        if (card, epoch) in self.known:
-            self.known_again.append((card, epoch, loc, source))
-        else:
-            self.known[(card, epoch)] = (loc, source)
+    last: tuple[int, ...]  # last epoch each card is in play
+    laid_by: Mapping[int, tuple[int, int, int]]  # card: seat, epoch, source
+    known: Mapping[tuple[int, int], tuple[int, int]]  # (card, epoch): location, source
+    known_again: tuple[tuple[int, int, int, int], ...]  # card, epoch, location, source
+    mine: tuple[frozenset[int], ...]  # my hand at each epoch
+    sizes: Mapping[int, tuple[tuple[int, ...], int]]  # epoch: sizes, source
+    passes: Mapping[tuple[int, int], tuple[int, int]]  # (round, giver): count, source
+    deal_source: int
+    answers: tuple[Answer, ...]
+    box_seen: tuple[tuple[int, ...], int] | None  # the opened box, and its observation
 
     @property
     def box(self) -> int:
@@ -73,13 +70,13 @@ class Position:
         return self.deck.ids
 
     @cached_property
-    def index(self) -> dict[str, int]:
-        return {card: i for i, card in enumerate(self.ids)}
+    def index(self) -> Mapping[str, int]:
+        return MappingProxyType({card: i for i, card in enumerate(self.ids)})
 
     @cached_property
-    def kind(self) -> list[int]:
+    def kind(self) -> tuple[int, ...]:
         """Each card's type, as an index into TYPES."""
-        return [TYPES.index(card.type) for card in self.deck.cards]
+        return tuple(TYPES.index(card.type) for card in self.deck.cards)
 
     def alive(self, card: int, epoch: int) -> bool:
         return epoch <= self.last[card]
@@ -106,7 +103,7 @@ class Position:
         return answer.target in trajectory[: answer.epoch + 1]
 
     @cached_property
-    def forced(self) -> dict[tuple[int, int], bool]:
+    def forced(self) -> Mapping[tuple[int, int], bool]:
         """Passes that leave no choice, by (round, giver): True when the giver's whole hand
         goes (a short hand), False when nothing goes (an empty one)."""
         laid: dict[tuple[int, int], int] = defaultdict(int)  # (epoch, seat): cards laid
@@ -119,7 +116,7 @@ class Position:
                 count = self.passes.get((r, p), (0, 0))[0]
                 if count in (0, held):
                     found[(r, p)] = count > 0
-        return found
+        return MappingProxyType(found)
 
     def steps(self, card: int, epoch: int, before: int | None) -> list[int]:
         """Where `card` may be at `epoch` when it was at `before` (None at the deal): allowed
@@ -189,69 +186,120 @@ class Position:
 
 @lru_cache(maxsize=16)
 def parse(info: InformationSet) -> Position:
-    """The position `info` describes (observations in order, tagged by their index)."""
-    options = dict(info.options)
-    deck = load_deck(options.get("deck", "full"))
-    me = info.seat
-    assert isinstance(me, int)
-    seating = next(obs for obs in info.observations if obs.kind == "seating")
-    epoch = sum(1 for obs in info.observations if obs.kind == "hands" and obs["round"] > 0)
-    seen_sets = options.get("seen_includes_sets", True)
-    pos = Position(info, deck, seating["players"], me, epoch, seen_sets)
-    index = pos.index
-    pos.last = [epoch] * len(deck.ids)
-    pos.mine = [set() for _ in range(epoch + 1)]
-    hand: set[int] = set()
-    laid_by_me: set[int] = set()  # cards I laid in the current epoch
-    current = 0
+    """The position `info` describes (observations in order, tagged by their index).
 
-    def close(upto: int) -> None:
+    Cached (lru_cache, which is safe for threads); the Position is read-only, so sharing it
+    is safe. `info` must have passed `validate`.
+    """
+    return _Parser(info).position()
+
+
+class _Parser:
+    """Reads the observations in order into the parts of a Position."""
+
+    def __init__(self, info: InformationSet) -> None:
+        self.info = info
+        options = dict(info.options)
+        self.deck = load_deck(options.get("deck", "full"))
+        self.index = {card: i for i, card in enumerate(self.deck.ids)}
+        me = info.seat
+        assert isinstance(me, int)
+        self.me = me
+        self.epoch = sum(1 for obs in info.observations if obs.kind == "hands" and obs["round"] > 0)
+        self.seen_sets = bool(options.get("seen_includes_sets", True))
+        self.last = [self.epoch] * len(self.deck.ids)
+        self.mine: list[frozenset[int]] = [frozenset()] * (self.epoch + 1)
+        self.laid_by: dict[int, tuple[int, int, int]] = {}
+        self.known: dict[tuple[int, int], tuple[int, int]] = {}
+        self.known_again: list[tuple[int, int, int, int]] = []
+        self.sizes: dict[int, tuple[tuple[int, ...], int]] = {}
+        self.passes: dict[tuple[int, int], tuple[int, int]] = {}
+        self.answers: list[Answer] = []
+        self.deal_source = 0
+        self.box_seen: tuple[tuple[int, ...], int] | None = None
+        self.hand: set[int] = set()
+        self.laid_by_me: set[int] = set()  # cards I laid in the current epoch
+        self.current = 0
+
+    def learn(self, card: int, epoch: int, loc: int, source: int) -> None:
+        """Record that observation `source` shows `card` at `loc` in `epoch`. The first
+        observation to show it keeps it in `known`; later ones go to `known_again`, so each
+        observation keeps its own constraint however many observations follow it."""
+        if (card, epoch) in self.known:
+            self.known_again.append((card, epoch, loc, source))
+        else:
+            self.known[(card, epoch)] = (loc, source)
+
+    def close(self, upto: int) -> None:
         """Record my hands of the epochs before `upto` (called before their passes apply)."""
-        nonlocal current, laid_by_me
-        while current < upto:
-            pos.mine[current] = hand | laid_by_me
-            current, laid_by_me = current + 1, set()
+        while self.current < upto:
+            self.mine[self.current] = frozenset(self.hand | self.laid_by_me)
+            self.current, self.laid_by_me = self.current + 1, set()
 
-    for i, obs in enumerate(info.observations):
-        kind = obs.kind
-        cards = [index[card] for card in obs.get("cards") or ()]
+    def read(self, i: int, obs: Observation) -> None:
+        kind, me = obs.kind, self.me
+        cards = [self.index[card] for card in obs.get("cards") or ()]
         if kind == "deal":
-            pos.deal_source = i
-            hand |= set(cards)
+            self.deal_source = i
+            self.hand |= set(cards)
             for card in cards:
-                pos.learn(card, 0, me, i)
+                self.learn(card, 0, me, i)
         elif kind == "hands":
-            close(obs["round"])
-            pos.sizes[obs["round"]] = (tuple(obs["sizes"]), i)
+            self.close(obs["round"])
+            self.sizes[obs["round"]] = (tuple(obs["sizes"]), i)
         elif kind == "lay":
             for card in cards:
-                pos.laid_by[card] = (obs["seat"], current, i)
-                pos.last[card] = current
-                pos.learn(card, current, obs["seat"], i)
+                self.laid_by[card] = (obs["seat"], self.current, i)
+                self.last[card] = self.current
+                self.learn(card, self.current, obs["seat"], i)
             if obs["seat"] == me:
-                hand -= set(cards)
-                laid_by_me |= set(cards)
+                self.hand -= set(cards)
+                self.laid_by_me |= set(cards)
         elif kind == "pass":
             r, giver, receiver = obs["round"], obs["giver"], obs["receiver"]
-            close(r)
-            pos.passes[(r, giver)] = (obs["count"], i)
+            self.close(r)
+            self.passes[(r, giver)] = (obs["count"], i)
             for card in cards:
-                pos.learn(card, r - 1, giver, i)
-                pos.learn(card, r, receiver, i)
+                self.learn(card, r - 1, giver, i)
+                self.learn(card, r, receiver, i)
             if giver == me:
-                hand -= set(cards)
+                self.hand -= set(cards)
             if receiver == me:
-                hand |= set(cards)
+                self.hand |= set(cards)
         elif kind == "answer":
-            pos.answers.append(
-                Answer(i, obs["target"], obs["scope"], tuple(cards), current, obs["answer"])
+            self.answers.append(
+                Answer(i, obs["target"], obs["scope"], tuple(cards), self.current, obs["answer"])
             )
         elif kind == "box":
-            pos.box_seen = (tuple(cards), i)
-    close(epoch)
-    pos.mine[epoch] = hand | laid_by_me
-    pos.answers = [_counted_cards(pos, answer) for answer in pos.answers]
-    return pos
+            self.box_seen = (tuple(cards), i)
+
+    def position(self) -> Position:
+        info = self.info
+        seating = info.observations[0]
+        for i, obs in enumerate(info.observations):
+            self.read(i, obs)
+        self.close(self.epoch)
+        self.mine[self.epoch] = frozenset(self.hand | self.laid_by_me)
+        pos = Position(
+            info,
+            self.deck,
+            seating["players"],
+            self.me,
+            self.epoch,
+            self.seen_sets,
+            tuple(self.last),
+            MappingProxyType(self.laid_by),
+            MappingProxyType(self.known),
+            tuple(self.known_again),
+            tuple(self.mine),
+            MappingProxyType(self.sizes),
+            MappingProxyType(self.passes),
+            self.deal_source,
+            tuple(self.answers),
+            self.box_seen,
+        )
+        answers = tuple(_counted_cards(pos, answer) for answer in pos.answers)
+        return replace(pos, answers=answers)
 
 
 def _counted_cards(pos: Position, answer: Answer) -> Answer:
@@ -262,13 +310,214 @@ def _counted_cards(pos: Position, answer: Answer) -> Answer:
     """
     kept = []
     for card in answer.cards:
-        laid = pos.laid_by.get(card)
-        before = laid is not None and laid[2] < answer.source
+        layer, _, laid_at = pos.laid_by.get(card, (None, None, answer.source))
+        before = laid_at < answer.source
         if answer.scope == "hand":
             if pos.alive(card, answer.epoch) and not before:
                 kept.append(card)
-        elif not (before and not pos.seen_sets and laid[0] == answer.target):
+        elif not (before and not pos.seen_sets and layer == answer.target):
             kept.append(card)
     return Answer(
         answer.source, answer.target, answer.scope, tuple(kept), answer.epoch, answer.value
     )
+
+
+# --- validation -----------------------------------------------------------------------------
+KINDS: dict[str, tuple[str, ...]] = {
+    "seating": ("players", "dealer", "start"),
+    "deal": ("seat", "cards"),
+    "hands": ("round", "sizes"),
+    "lay": ("seat", "group", "cards", "points", "round", "turn"),
+    "answer": ("asker", "target", "scope", "subject", "cards", "answer", "round", "turn"),
+    "accuse": ("seat", "cards", "round", "turn"),
+    "choose_pass": ("seat", "round", "count", "cards?"),
+    "pass": ("giver", "receiver", "round", "count", "cards?"),
+    "choose_solution": ("seat", "cards?"),
+    "box": ("cards",),
+    "solution": ("seat", "cards", "correct", "points"),
+    "end": ("reason", "winners", "set_points", "totals"),
+}
+
+
+def validate(info: InformationSet) -> None:
+    """Refuse what this game could not show a seat: unknown kinds or fields, cards or groups
+    not in the deck of the options, seats out of range, counts and answers out of range, cards
+    named twice, passes to anyone but the left neighbour, hand sizes that lose or make cards,
+    and observations out of their order (seating, my deal, the hands of round 0, then rounds
+    each closed by their hands).
+
+    Raises:
+        InvalidInformationSet: naming the observation, the field and what is allowed.
+    """
+    _Validator(info).run()
+
+
+class _Validator:
+    """One pass over the observations, keeping what the order checks need."""
+
+    def __init__(self, info: InformationSet) -> None:
+        self.info = info
+        self.check = Checker(info, KINDS)
+        options = dict(info.options)
+        self.deck = load_deck(options.get("deck", "full"))
+        self.players = int(options.get("players", 4))
+        self.seats = tuple(range(self.players))
+        self.me = int(info.seat)  # the shared checks made it a seat number
+        self.epoch = -1  # the last epoch whose hands were seen (-1: none yet)
+        self.laid: set[str] = set()
+        self.passed: set[tuple[int, int]] = set()
+        self.dealer = 0  # set by the seating
+
+    def run(self) -> None:
+        observations = self.info.observations
+        head = [obs.kind for obs in observations[:3]]
+        if head != ["seating", "deal", "hands"]:
+            raise InvalidInformationSet(
+                "alibi: an information set starts with the seating, the seat's deal and the "
+                f"hand sizes, not {quote(head)}"
+            )
+        for index, obs in enumerate(observations):
+            self.check.shape(index)
+            getattr(self, f"_{obs.kind}")(index)
+
+    def _seat(self, index: int, field: str) -> int:
+        return self.check.number(index, field, 0, self.players - 1)
+
+    def _cards(self, index: int, sizes: set[int] | None = None) -> tuple[str, ...]:
+        cards = self.check.items(index, "cards", self.deck.ids, sizes, f"{self.deck.scale} cards")
+        return tuple(str(card) for card in cards)
+
+    def _round(self, index: int) -> None:
+        """Turns and passes belong to the round after the last hand sizes seen."""
+        self.check.choice(index, "round", (self.epoch + 1,))
+
+    def _seating(self, index: int) -> None:
+        if index:
+            self.check.refuse(index, "the seating comes first and once")
+        self.check.choice(index, "players", (self.players,))
+        dealer = self._seat(index, "dealer")
+        chosen = dict(self.info.options).get("dealer", "random")
+        if chosen != "random":
+            self.check.choice(index, "dealer", (chosen,))
+        self.dealer = dealer
+        self._seat(index, "start")
+
+    def _deal(self, index: int) -> None:
+        if index != 1:
+            self.check.refuse(index, "the deal comes once, right after the seating")
+        self.check.choice(index, "seat", (self.info.seat,))
+        size = hand_sizes(len(self.deck.ids) - len(TYPES), self.players, self.dealer)
+        self._cards(index, {size[self.me]})
+
+    def _hands(self, index: int) -> None:
+        self.check.choice(index, "round", (self.epoch + 1,))
+        total = len(self.deck.ids) - len(TYPES) - len(self.laid)
+        sizes = self.info.observations[index]["sizes"]
+        if not (
+            isinstance(sizes, tuple)
+            and len(sizes) == self.players
+            and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in sizes)
+            and sum(sizes) == total
+        ):
+            self.check.fail(
+                index, "sizes", sizes, f"{self.players} hand sizes adding up to {total}"
+            )
+        if self.epoch == -1:
+            dealt = self.info.observations[1]["cards"]
+            if sizes[self.me] != len(dealt):
+                self.check.fail(index, "sizes", sizes, f"hand {self.me} of {len(dealt)} cards")
+        self.epoch += 1
+
+    def _lay(self, index: int) -> None:
+        self._seat(index, "seat")
+        group = self.check.choice(index, "group", self.deck.groups)
+        cards = self._cards(index, {3})
+        if cards != self.deck.of_group(str(group)):
+            self.check.fail(index, "cards", cards, f"the cards of {group}")
+        if self.laid & set(cards):
+            self.check.refuse(index, f"{group} was laid before")
+        self.laid |= set(cards)
+        self.check.number(index, "points", 0, 7)
+        self._round(index)
+        self.check.number(index, "turn", 0, 10**6)
+
+    def _answer(self, index: int) -> None:
+        asker = self._seat(index, "asker")
+        target = self._seat(index, "target")
+        if asker == target:
+            self.check.fail(index, "target", target, "another seat than the asker")
+        self.check.choice(index, "scope", SCOPES)
+        text = self.check.text(index, "subject")
+        try:
+            subject = parse_subject(text, self.deck)
+        except ValueError as error:
+            self.check.fail(index, "subject", text, str(error))
+        cards = self._cards(index)
+        if cards != subject.cards(self.deck):
+            self.check.fail(index, "cards", cards, f"the cards of {text}")
+        self.check.number(index, "answer", 0, len(cards))
+        self._round(index)
+        self.check.number(index, "turn", 0, 10**6)
+
+    def _accuse(self, index: int) -> None:
+        self._seat(index, "seat")
+        self._four(index)
+        self._round(index)
+        self.check.number(index, "turn", 0, 10**6)
+
+    def _four(self, index: int) -> None:
+        """One card of each type, in type order (an accusation, a solution, the box)."""
+        cards = self._cards(index, {len(TYPES)})
+        if tuple(self.deck.by_id[card].type for card in cards) != TYPES:
+            self.check.fail(index, "cards", cards, f"one card of each type, in order {TYPES}")
+
+    def _choose_pass(self, index: int) -> None:
+        seat = self._seat(index, "seat")
+        self._round(index)
+        count = self.check.number(index, "count", 0, self.epoch + 1)
+        self._passed_cards(index, count, seat == self.me)
+
+    def _pass(self, index: int) -> None:
+        giver = self._seat(index, "giver")
+        self.check.choice(index, "receiver", ((giver + 1) % self.players,))
+        self._round(index)
+        count = self.check.number(index, "count", 1, self.epoch + 1)
+        if (self.epoch + 1, giver) in self.passed:
+            self.check.refuse(index, f"player {giver} passes once a round")
+        self.passed.add((self.epoch + 1, giver))
+        self._passed_cards(index, count, self.me in (giver, (giver + 1) % self.players))
+
+    def _passed_cards(self, index: int, count: int, mine: bool) -> None:
+        """The seat sees the cards of the passes it gives or receives, and only those."""
+        if not mine:
+            if "cards" in dict(self.info.observations[index].fields):
+                self.check.refuse(index, "the cards of others' passes are not seen")
+            return
+        if count and self.info.observations[index].get("cards") is None:
+            self.check.refuse(index, "the seat sees the cards it passes or receives")
+        if count:
+            self._cards(index, {count})
+
+    def _choose_solution(self, index: int) -> None:
+        seat = self._seat(index, "seat")
+        if seat == self.me:
+            self._four(index)
+        elif self.info.observations[index].get("cards") is not None:
+            self.check.refuse(index, "others' written solutions are not seen")
+
+    def _box(self, index: int) -> None:
+        self._four(index)
+
+    def _solution(self, index: int) -> None:
+        self._seat(index, "seat")
+        self._four(index)
+        self.check.number(index, "correct", 0, len(TYPES))
+        self.check.number(index, "points", 0, 10**6)
+
+    def _end(self, index: int) -> None:
+        self.check.choice(index, "reason", ("accusation", "round limit"))
+        self.check.items(index, "winners", self.seats, None, "seats")
+        for name in ("set_points", "totals"):
+            value = self.info.observations[index][name]
+            if not (isinstance(value, tuple) and len(value) == self.players):
+                self.check.fail(index, name, value, f"{self.players} whole numbers")
