@@ -57,12 +57,7 @@ def validate(info: object) -> InformationSet:
         _check_observation(info.game, index, obs)
     from solver.games import knowledge_for
 
-    knowledge = knowledge_for(info.game)
-    # Every knowledge module defines `validate`; Noir's is being written (issue 8), so until it
-    # lands its information sets get the shared checks only.
-    check = getattr(knowledge, "validate", None)
-    if check is not None:
-        check(info)
+    knowledge_for(info.game).validate(info)  # every knowledge module defines it
     return info
 
 

@@ -136,7 +136,7 @@ def world_of(state: State) -> World:
 
 
 def pairs_of(world: World) -> Pairs:
-    return {tile: NAME_PAIR[world[variable(tile)]] for tile in TILES}
+    return {tile: NAME_PAIR[str(world[variable(tile)])] for tile in TILES}
 
 
 def position(info: InformationSet, deduction: Deduction) -> tuple[BlueLionState, list[Pairs]]:
@@ -321,7 +321,9 @@ def _back_hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
             because = tuple(deduction.describe(deduction.explain(fact)))
             found.append(Hint(f"{fact.text} (certain)", fact, 1.0, because, "certain", 3.0))
         else:
-            others = ", ".join(f"{ICON_NAMES[f.args[1]]} {percent(p)}" for p, f in chances[1:] if p)
+            others = ", ".join(
+                f"{ICON_NAMES[str(f.args[1])]} {percent(p)}" for p, f in chances[1:] if p
+            )
             text = f"{fact.text}: {percent(best)}" + (f" (else {others})" if others else "")
             found.append(Hint(text, fact, best, (), "likely", 1.0 + best))
     return found
@@ -334,7 +336,7 @@ def _move_hints(state: BlueLionState, worlds: Sequence[Pairs], seat: object) -> 
     looks further ahead.
     """
     mover = state.to_move
-    whose = "you" if mover == seat else mover.capitalize()
+    whose = "you" if mover == seat else str(mover).capitalize()
     valued = []
     for action in state.legal_actions():
         effects: dict[str, float] = defaultdict(float)

@@ -45,7 +45,7 @@ def history_of(state: AlibiState) -> tuple[Position, list[Trajectory]]:
     """The true trajectories of every card in a full-truth state (from its complete log)."""
     pos = parse(state.information_set(0))
     at = [pos.box] * len(pos.ids)
-    for seat in state.game.seats:
+    for seat in range(pos.players):
         for obs in state.information_set(seat).observations:
             if obs.kind == "deal":
                 for card in obs["cards"]:

@@ -112,16 +112,21 @@ class CountedHistories:
 
     def count(self, fact: Fact) -> int:
         kind, _, rest = fact.var.partition(":")
+        hits: int
         if kind in ("box", "at"):  # facts on one card's box or current place: from tallies
             if kind == "box":
                 hits = sum(
-                    self._tally(self.pos.index[card], 0).get(self.pos.box, 0)
+                    self._tally(self.pos.index[str(card)], 0).get(self.pos.box, 0)
                     for card in fact.values
                 )
             else:
                 name, _, at = rest.partition("@")
                 tally = self._tally(self.pos.index[name], int(at))
-                hits = sum(w for loc, w in tally.items() if place(self.pos, loc) in fact.values)
+                hits = sum(
+                    w
+                    for loc, w in tally.items()
+                    if loc is not None and place(self.pos, loc) in fact.values
+                )
             return self._total - hits if fact.negated else hits
         hits = sum(
             weight
@@ -275,8 +280,8 @@ def layered(
     for i in range(len(options) - 1, -1, -1):
         nxt = back[i + 1]
         back[i] = {}
-        for state, moved in moves[i].items():
-            ways = sum(nxt.get(then, 0) for _, then in moved)
+        for state, reachable in moves[i].items():
+            ways = sum(nxt.get(then, 0) for _, then in reachable)
             if ways:
                 back[i][state] = ways
     if not back[0]:

@@ -112,18 +112,18 @@ def _observed(pos: Position, model: Model) -> list[Clause | Count]:
         found.append(Count(terms, "==", count, source))
     seen_made: set[str] = set()
     for answer in pos.answers:
-        terms = []
+        counted: list[Lit] = []
         for c in answer.cards:
             if answer.scope == "hand":
-                terms.append(Lit(at_var(ids[c], answer.epoch), answer.target))
+                counted.append(Lit(at_var(ids[c], answer.epoch), answer.target))
                 continue
             name = seen_var(ids[c], answer.target, answer.epoch)
-            terms.append(Lit(name, 1))
+            counted.append(Lit(name, 1))
             if name not in seen_made:
                 seen_made.add(name)
                 model.variables.append(Var(name, (0, 1)))
                 found += _seen_rules(pos, c, answer.target, answer.epoch, name)
-        found.append(Count(tuple(terms), "==", answer.value, answer.source))
+        found.append(Count(tuple(counted), "==", answer.value, answer.source))
     if pos.box_seen is not None:
         cards, source = pos.box_seen
         for c in cards:
@@ -202,12 +202,17 @@ def world_from(pos: Position, paths: list[Trajectory], model: Model | None = Non
     return world
 
 
+def location(pos: Position, value: Value) -> int:
+    """A model value as a location code (the inverse of `place`)."""
+    if value == BOX:
+        return pos.box
+    assert isinstance(value, int)
+    return value
+
+
 def paths_of(pos: Position, world: World) -> list[Trajectory]:
     """The trajectories a world describes (the inverse of `world_from`)."""
     return [
-        tuple(
-            pos.box if world[at_var(card, e)] == BOX else int(world[at_var(card, e)])
-            for e in range(pos.last[c] + 1)
-        )
+        tuple(location(pos, world[at_var(card, e)]) for e in range(pos.last[c] + 1))
         for c, card in enumerate(pos.ids)
     ]
