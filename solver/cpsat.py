@@ -244,10 +244,11 @@ class Compiled:
             solver.parameters.enumerate_all_solutions = True
             status = solver.solve(self.cp, Collect())
             if len(worlds) > limit:
-                return None
-            self._status(solver, status, task)
-            if status == cp_model.FEASIBLE:  # stopped early without passing the limit
-                raise RuntimeError(f"CP-SAT stopped listing worlds at {len(worlds)}")
+                return None  # stopped on purpose
+            if status == cp_model.FEASIBLE:  # stopped by the time limit after some worlds
+                status = cp_model.UNKNOWN
+            if self._status(solver, status, task) == cp_model.INFEASIBLE:
+                return []
             return list(worlds.values())
 
     def possible_literals(

@@ -77,6 +77,14 @@ def test_a_time_out_names_what_was_being_solved(monkeypatch: pytest.MonkeyPatch)
         d._compiled.minimal_core(d._compiled.fact_literals(d.facts[0]))
 
 
+def test_an_enumeration_cut_short_by_its_limit_is_an_error_not_a_short_list() -> None:
+    from solver.cpsat import Compiled
+
+    model = solver.deduce(played(BLUE_LION, 0, 0, "lupin")).model
+    with pytest.raises(SolverTimeout, match="listing the consistent worlds"):
+        Compiled(model, {"max_time_in_seconds": 1e-9}).enumerate(100)
+
+
 # --- plumbing (defect 8) --------------------------------------------------------------------
 def model_size(d: solver.Deduction) -> tuple[int, int, str]:
     proto = d._compiled.cp.proto

@@ -229,6 +229,12 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
         raise InvalidInformationSet(
             f"blue-lion: observation {len(TILES)} must say who starts ('first') after the tosses"
         )
+    chosen = game.options["first_player"]
+    if chosen != "random" and first["seat"] != chosen:
+        raise InvalidInformationSet(
+            f"blue-lion: observation {len(TILES)} (first): {first['seat']!r} starts, but the "
+            f"option first_player is {chosen!r}"
+        )
     state = game.arrange(random.Random(0), pairs, tosses, first["seat"])
     for index, obs in enumerate(info.observations):
         if obs.kind != "act" or index < len(state._log):
