@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping
 from functools import lru_cache
 from typing import TypeAlias
 
-import networkx as nx  # type: ignore[import-untyped]  # no stubs in the test extra yet
+import networkx as nx
 
 Grid: TypeAlias = tuple[tuple[str, ...], ...]
 """The current grid, top row first; every row has the same length."""
