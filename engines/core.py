@@ -43,6 +43,11 @@ class IllegalAction(SleuthError, ValueError):
     """A well-formed action the rules forbid now; the state is left unchanged."""
 
 
+class NotToMove(IllegalAction):
+    """A seat asked for its moves (`Game.legal_actions_for`) when it is not its turn, or when
+    the game is over."""
+
+
 class InvalidState(SleuthError, ValueError):
     """JSON (or data) that is not a state the rules of this game can reach; the message names
     the field that is wrong and what it may be."""
@@ -588,8 +593,23 @@ class Game(ABC):
         """The legal actions of the seat to move, from what that seat knows alone.
 
         Legality never depends on what the mover cannot see, so bots can list their moves
-        from an information set. Raises ValueError if `info` is not the mover's.
+        from an information set.
+
+        Raises:
+            ConfigError: `info.seat` is not a seat of this game.
+            NotToMove: it is not that seat's turn, or the game is over.
         """
+        seat = self.check_seat(info.seat)
+        view = self._view(info)
+        if view.to_move is None:
+            raise NotToMove(f"{self.name}: the game is over; seat {seat!r} has no move")
+        if not one_of(view.to_move, (seat,)):
+            raise NotToMove(f"{self.name}: it is seat {view.to_move!r}'s turn, not {seat!r}'s")
+        return view.legal_actions()
+
+    def _view(self, info: InformationSet) -> State:
+        """Hook: a state agreeing with `info` on all that the seat's own legal actions depend
+        on (the public record and the seat's own cards); the rest may be anything."""
         raise NotImplementedError(f"{self.name} cannot list legal actions from an information set")
 
     def action_from_json(self, text: str) -> Action:

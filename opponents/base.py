@@ -13,7 +13,7 @@ from collections.abc import Collection
 from importlib import import_module
 from typing import Protocol
 
-from engines import Action, ConfigError, Game, InformationSet, Seat, SleuthError
+from engines import Action, ConfigError, Game, InformationSet, NotToMove, Seat, SleuthError
 
 QUOTE = 80
 """Quoted input is cut to this many characters in error messages."""
@@ -61,14 +61,9 @@ class SeatedBot(ABC):
         """The seat's legal actions, after checking that `info` is the seat's, its turn."""
         self._check_owner(info)
         try:
-            legal = self.game.legal_actions_for(info)
-        except SleuthError:
-            raise
-        except ValueError as error:  # the engines' "not this seat's turn"
+            return self.game.legal_actions_for(info)
+        except NotToMove as error:
             raise WrongInformationSet(f"{self._who()} cannot act now: {error}") from None
-        if not legal:
-            raise WrongInformationSet(f"{self._who()} has no legal action: the game is over")
-        return legal
 
     def _check_owner(self, info: object) -> None:
         if not isinstance(info, InformationSet):

@@ -679,7 +679,7 @@ def test_legal_actions_from_the_information_set_alone() -> None:
     game = state.game
     assert state.phase == "passing" and state.to_move == 1
     assert game.legal_actions_for(state.information_set(1)) == state.legal_actions()
-    with pytest.raises(ValueError, match="player 0 is not to move; player 1 is"):
+    with pytest.raises(engines.NotToMove, match="seat 1's turn, not 0's"):
         game.legal_actions_for(state.information_set(0))
     play(state, *ROUND_2[5:], "ask 0 hand type:place", "ask 1 hand type:place")
     assert game.legal_actions_for(state.information_set(1)) == state.legal_actions()
@@ -716,5 +716,5 @@ def test_reconstruct_rebuilds_the_state_and_rejects_contradicting_guesses() -> N
             assert again.information_set(seat) == info and again._hands == state._hands
     hidden = hidden_of(state)
     hidden["hands"][0][0], hidden["hands"][1][0] = hidden["hands"][1][0], hidden["hands"][0][0]
-    with pytest.raises(ValueError, match="contradicts"):
+    with pytest.raises(engines.InvalidState, match="contradicts"):
         game.reconstruct(state.information_set(0), hidden)

@@ -336,7 +336,7 @@ def test_reconstruct_rebuilds_the_state_and_rejects_contradicting_backs() -> Non
     assert GAME.reconstruct(info, state._pairs).information_set("fujiko") == info
     wrong = {t: p for t, p in zip(TILES, reversed(PAIRS), strict=True)}
     if any(state.up[t] not in wrong[t] for t in TILES):
-        with pytest.raises(ValueError):
+        with pytest.raises(engines.InvalidState):
             GAME.reconstruct(info, wrong)
 
 

@@ -33,7 +33,7 @@ def test_legal_actions_from_the_information_set_equal_the_engines(game: engines.
         info = state.information_set(state.to_move)
         assert game.legal_actions_for(info) == state.legal_actions()
         other = "killer" if state.to_move == "inspector" else "inspector"
-        with pytest.raises(ValueError, match="not the"):
+        with pytest.raises(engines.NotToMove, match="turn, not"):
             game.legal_actions_for(state.information_set(other))
 
 

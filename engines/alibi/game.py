@@ -25,6 +25,7 @@ from engines.core import (
     Game,
     IllegalAction,
     InformationSet,
+    InvalidState,
     JsonReader,
     JsonValue,
     Metadata,
@@ -203,17 +204,17 @@ class Alibi(Game):
         """A new game with the dealt hands and the box given (for tests and teaching).
 
         Raises:
-            ValueError: the box is not one card per type in type order, the cards are not the
+            InvalidState: the box is not one card per type in type order, the cards are not the
                 deck's, or the hand sizes are not those of a deal from the dealer's left.
         """
         deck = self.deck
         if tuple(deck.by_id[card].type for card in box) != TYPES:
-            raise ValueError(f"the box must hold one card of each type, in order {TYPES}")
+            raise InvalidState(f"the box must hold one card of each type, in order {TYPES}")
         if sorted([*box, *(c for hand in hands for c in hand)]) != sorted(deck.ids):
-            raise ValueError("the hands and the box must hold every card of the deck once")
+            raise InvalidState("the hands and the box must hold every card of the deck once")
         sizes = hand_sizes(len(deck.ids) - len(TYPES), self.players, dealer)
         if [len(hand) for hand in hands] != sizes:
-            raise ValueError(f"dealing from the left of player {dealer} gives hands of {sizes}")
+            raise InvalidState(f"dealing from the left of player {dealer} gives hands of {sizes}")
         state = AlibiState(self, rng, hands, box, dealer)
         state._emit(
             Observation.of("seating", players=self.players, dealer=dealer, start=state.start)
@@ -233,7 +234,7 @@ class Alibi(Game):
         for the solutions written so far.
 
         Raises:
-            ValueError: the guess contradicts `info` (a card the seat saw elsewhere, an answer
+            InvalidState: the guess contradicts `info` (a card the seat saw elsewhere, an answer
                 that would differ, an action that would be illegal).
         """
         seating = next(obs for obs in info.observations if obs.kind == "seating")
@@ -245,12 +246,12 @@ class Alibi(Game):
                 action = self._replayed(obs, hidden)
                 if action is not None:
                     if state.to_move != obs.get("seat", obs.get("asker")):
-                        raise ValueError(f"{self.describe(obs)}, out of turn in this guess")
+                        raise InvalidState(f"{self.describe(obs)}, out of turn in this guess")
                     state.apply(action)
         except (IllegalAction, KeyError, IndexError, TypeError) as error:
-            raise ValueError(f"the guess contradicts the information set: {error}") from None
+            raise InvalidState(f"the guess contradicts the information set: {error}") from None
         if state.information_set(info.seat) != info:
-            raise ValueError("the guess contradicts something the seat saw")
+            raise InvalidState("the guess contradicts something the seat saw")
         return state
 
     def _replayed(self, obs: Observation, hidden: Mapping[str, Any]) -> AlibiAction | None:
@@ -268,18 +269,6 @@ class Alibi(Game):
             solutions = {int(s): cards for s, cards in dict(hidden.get("solutions", {})).items()}
             return Solution(tuple(obs.get("cards") or solutions[obs["seat"]]))
         return None
-
-    def legal_actions_for(self, info: InformationSet) -> list[Action]:
-        """The legal actions of the seat to move, listed from its information set alone.
-
-        Raises:
-            ValueError: `info`'s seat is not the one to move (or the game is over for it).
-        """
-        self.check_seat(info.seat)
-        view = self._view(info)
-        if view.to_move != info.seat:
-            raise ValueError(f"player {info.seat} is not to move; player {view.to_move} is")
-        return view.legal_actions()
 
     def _view(self, info: InformationSet) -> AlibiState:
         """A state agreeing with `info` on all that the seat's own legal actions depend on: the

@@ -25,6 +25,7 @@ from engines.core import (
     Domain,
     Game,
     InformationSet,
+    InvalidState,
     JsonReader,
     JsonValue,
     Metadata,
@@ -119,19 +120,21 @@ class BlueLion(Game):
         """The state `info` describes, with the hidden tile pairs taken from `pairs`.
 
         Raises:
-            ValueError: `pairs` contradicts a face seen in `info`.
+            InvalidState: `pairs` contradicts a face seen in `info`.
         """
         up = {obs["tile"]: obs["face"] for obs in info.observations if obs.kind == "toss"}
         first = next(obs["seat"] for obs in info.observations if obs.kind == "first")
         for tile, face in up.items():
             if face not in pairs[tile]:
-                raise ValueError(f"{tile} landed showing {face}, not one of {sorted(pairs[tile])}")
+                raise InvalidState(
+                    f"{tile} landed showing {face}, not one of {sorted(pairs[tile])}"
+                )
         state = self.arrange(random.Random(0), pairs, up, first)
         for obs in info.observations:
             if obs.kind == "act":
                 state.apply(self.parse_action(obs["action"]))
         if state.information_set(info.seat).observations != info.observations:
-            raise ValueError("these tile pairs contradict a face seen during the game")
+            raise InvalidState("these tile pairs contradict a face seen during the game")
         return state
 
     def public_state(self, info: InformationSet) -> BlueLionState:
@@ -147,13 +150,10 @@ class BlueLion(Game):
         for perm in permutations(PAIRS):
             if all(seen[tile] <= pair for tile, pair in zip(TILES, perm, strict=True)):
                 return self.reconstruct(info, dict(zip(TILES, perm, strict=True)))
-        raise ValueError("no assignment of the six pairs shows every face seen")
+        raise InvalidState("no assignment of the six pairs shows every face seen")
 
-    def legal_actions_for(self, info: InformationSet) -> list[Action]:
-        state = self.public_state(info)
-        if state.to_move != info.seat:
-            raise ValueError(f"it is {state.to_move}'s turn, not {info.seat}'s")
-        return state.legal_actions()
+    def _view(self, info: InformationSet) -> BlueLionState:
+        return self.public_state(info)
 
     def _parse_action(self, text: str) -> BlueLionAction:
         return parse(text)

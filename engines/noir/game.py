@@ -13,6 +13,7 @@ from engines.core import (
     Game,
     IllegalAction,
     InformationSet,
+    InvalidState,
     JsonReader,
     JsonValue,
     Metadata,
@@ -160,24 +161,26 @@ class Noir(Game):
         holds every suspect and `deck` all but the killer's first identity, `killer_deck[0]`.
 
         Raises:
-            ValueError: the grid or a deck does not hold the right suspects.
+            InvalidState: the grid or a deck does not hold the right suspects.
         """
         size, names = self.options["grid"], sorted(self.suspects)
         rows: Grid = tuple(tuple(row) for row in grid)
         if len(rows) != size or any(len(row) != size for row in rows):
-            raise ValueError(f"the grid must be {size} rows of {size} suspects")
+            raise InvalidState(f"the grid must be {size} rows of {size} suspects")
         if sorted(name for row in rows for name in row) != names:
-            raise ValueError(f"the grid must hold each of {', '.join(self.suspects)} once")
+            raise InvalidState(f"the grid must hold each of {', '.join(self.suspects)} once")
         separate = self.options["deck"] == "separate"
         if separate != (killer_deck is not None):
-            raise ValueError("the killer has his own deck exactly when the option deck is separate")
+            raise InvalidState(
+                "the killer has his own deck exactly when the option deck is separate"
+            )
         expected = names
         if killer_deck is not None:
             if sorted(killer_deck) != names:
-                raise ValueError("the killer's deck must hold each suspect once")
+                raise InvalidState("the killer's deck must hold each suspect once")
             expected = sorted(set(names) - {killer_deck[0]})
         if sorted(deck) != expected:
-            raise ValueError(f"the deck must hold each of {', '.join(expected)} once")
+            raise InvalidState(f"the deck must hold each of {', '.join(expected)} once")
         state = NoirState(self, rng, rows, deck, killer_deck)
         state._deal()
         return state
@@ -193,13 +196,13 @@ class Noir(Game):
         hand and every draw; the actions are replayed from the observations.
 
         Raises:
-            ValueError: `hidden` is malformed or contradicts an observation in `info`.
+            InvalidState: `hidden` is malformed or contradicts an observation in `info`.
         """
         if info.game != self.name or dict(info.options) != dict(self.option_items()):
-            raise ValueError(f"the information set is not of this game ({self!r})")
+            raise InvalidState(f"the information set is not of this game ({self!r})")
         setups = [obs for obs in info.observations if obs.kind == "setup"]
         if not setups:
-            raise ValueError("the information set has no setup")
+            raise InvalidState("the information set has no setup")
         identity = hidden.get("inspector_identity")
         if identity is None and info.seat == INSPECTOR:
             identity = next(
@@ -208,7 +211,7 @@ class Noir(Game):
                 None,
             )  # fmt: skip
         if "deck" not in hidden:
-            raise ValueError("the guess needs the deck order ('deck')")
+            raise InvalidState("the guess needs the deck order ('deck')")
         killer_deck = hidden.get("killer_deck")
         state = self.arrange(random.Random(0), setups[0]["rows"], hidden["deck"], killer_deck)
         for obs in info.observations:
@@ -218,9 +221,9 @@ class Noir(Game):
             try:
                 state.apply(action)
             except IllegalAction as error:
-                raise ValueError(f"the guess makes a seen action impossible: {error}") from None
+                raise InvalidState(f"the guess makes a seen action impossible: {error}") from None
         if state.information_set(info.seat).observations != info.observations:
-            raise ValueError("the guess contradicts what the information set saw")
+            raise InvalidState("the guess contradicts what the information set saw")
         return state
 
     def _action_of(self, obs: Observation, identity: str | None) -> NoirAction | None:
@@ -234,7 +237,9 @@ class Noir(Game):
             return Disguise()
         if kind == "chose-identity":
             if identity is None:
-                raise ValueError("the guess needs the inspector's identity ('inspector_identity')")
+                raise InvalidState(
+                    "the guess needs the inspector's identity ('inspector_identity')"
+                )
             return Identity(identity)
         if kind == "draw":
             return Draw()
@@ -245,17 +250,6 @@ class Noir(Game):
         if kind == "citizen-arrest":
             return CitizenArrest(obs["suspect"], obs["agent"])
         return None
-
-    def legal_actions_for(self, info: InformationSet) -> list[Action]:
-        """The legal actions of the seat to move, listed from its information set alone.
-
-        Raises:
-            ValueError: `info`'s seat is not the one to move (or the game is over).
-        """
-        view = self._view(info)
-        if view.to_move != info.seat:
-            raise ValueError(f"it is not the {info.seat}'s turn")
-        return view.legal_actions()
 
     def _view(self, info: InformationSet) -> NoirState:
         """A state agreeing with `info` on all that the seat's own legal actions depend on: the
