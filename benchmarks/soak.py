@@ -337,7 +337,11 @@ def draw_position(
         options = data.draw(st.sampled_from(options_pool), label="options")
     game = make_game(name, options)
     steps = data.draw(st.integers(0, 150), label="steps")
-    return game, seed, steps, play_to(game, seed, steps)
+    state = play_to(game, seed, steps)
+    while state.is_over:  # the game was shorter: an earlier moment, so that every try counts
+        steps //= 2
+        state = play_to(game, seed, steps)
+    return game, seed, steps, state
 
 
 # --- phase 2: mutated JSON states --------------------------------------------------------------
