@@ -22,6 +22,7 @@ The exit status is 1 when anything failed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import random
@@ -503,7 +504,9 @@ def mutate_info(data: st.DataObject, info: InformationSet, game: Game, words: li
         else:
             position = data.draw(st.integers(0, len(obs.fields) - 1))
             key, value = obs.fields[position]
-            new = engines.core.freeze(mutant_value(data.draw, value, words))
+            new = mutant_value(data.draw, value, words)
+            with contextlib.suppress(TypeError):  # a dict stays, as careless code could build it
+                new = engines.core.freeze(new)
             fields_ = list(obs.fields)
             fields_[position] = (key, new)
             observations[index] = Observation(obs.kind, tuple(fields_))
