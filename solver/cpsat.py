@@ -43,7 +43,7 @@ QUERY_SECONDS = 120.0
 """The deadline of one iterative query (a minimal core, a backbone, an enumeration), all its
 solves together."""
 
-Literal = cp_model.IntVar  # a Boolean variable of the compiled model
+BoolVar = cp_model.IntVar  # a Boolean variable of the compiled model
 Index = Mapping[tuple[str, Value], int]  # each literal's CP-SAT variable index
 
 
@@ -53,7 +53,9 @@ class Compiled:
     def __init__(self, model: Model, parameters: Mapping[str, object] | None = None) -> None:
         self.model = model
         self.parameters = dict(parameters or {})  # CP-SAT parameters for every solve
-        self.solve_seconds = float(str(self.parameters.pop("max_time_in_seconds", SOLVE_SECONDS)))
+        limit = self.parameters.pop("max_time_in_seconds", SOLVE_SECONDS)
+        assert isinstance(limit, int | float), "max_time_in_seconds is a number of seconds"
+        self.solve_seconds = float(limit)  # a game's CPSAT_PARAMETERS may set its own
         self.witness: World | None = None  # a consistent world, once one is known
         self._lock = threading.RLock()
         variables, constraints = model.variables, model.constraints
@@ -68,7 +70,7 @@ class Compiled:
             constraints = constraints[len(model.base.constraints) :]
         self.literal = _Literals(self.cp, self._index)
         _add_variables(self.cp, self._index, self.literal, variables)
-        self.enable: dict[int, Literal] = {
+        self.enable: dict[int, BoolVar] = {
             source: self.cp.new_bool_var(f"obs{source}") for source in model.sources()
         }
         for constraint in constraints:
@@ -77,7 +79,7 @@ class Compiled:
         self.cp.add_bool_or([]).only_enforce_if(self._slot)  # empty: the slot is off
         self._slot_at = len(self.cp.proto.constraints) - 1
 
-    def _lit(self, lit: Lit) -> Literal:
+    def _lit(self, lit: Lit) -> BoolVar:
         return self.literal[(lit.var, lit.value)]
 
     def _add(self, constraint: Count | Clause) -> None:
@@ -85,7 +87,7 @@ class Compiled:
         if constraint.source is not None:
             added.only_enforce_if(self.enable[constraint.source])
 
-    def fact_literals(self, fact: Fact) -> list[Literal]:
+    def fact_literals(self, fact: Fact) -> list[BoolVar]:
         """Literals of `fact`'s variable whose truth makes the fact true."""
         domain = self.model.var(fact.var).domain
         return [
@@ -147,7 +149,7 @@ class Compiled:
 
     @contextmanager
     def _query(
-        self, sources: Iterable[int] | None, any_of: Sequence[Literal] | None
+        self, sources: Iterable[int] | None, any_of: Sequence[BoolVar] | None
     ) -> Iterator[None]:
         """Assume the `sources` (all by default) and, with `any_of`, that one of them holds;
         the model is as before on exit."""
@@ -168,7 +170,7 @@ class Compiled:
     def solve(
         self,
         sources: Iterable[int] | None = None,
-        any_of: Sequence[Literal] | None = None,
+        any_of: Sequence[BoolVar] | None = None,
         deadline: float | None = None,
         task: str = "checking that the observations are consistent",
     ) -> tuple[World | None, list[int]]:
@@ -191,7 +193,7 @@ class Compiled:
             found = solver.sufficient_assumptions_for_infeasibility()
             return None, sorted(by_index[i] for i in found if i in by_index)
 
-    def minimal_core(self, any_of: Sequence[Literal] | None = None) -> list[int]:
+    def minimal_core(self, any_of: Sequence[BoolVar] | None = None) -> list[int]:
         """A minimal set of sources that, with `any_of`, is infeasible (deletion-based).
 
         Every member is necessary: dropping any one of them makes the rest satisfiable.
@@ -287,7 +289,7 @@ class Compiled:
                 found(world)
 
 
-class _Literals(dict[tuple[str, Value], Literal]):
+class _Literals(dict[tuple[str, Value], BoolVar]):
     """The literal of each (variable, value), wrapped on first use: a model cloned from its
     compiled rules has thousands, and a query touches few."""
 
@@ -295,7 +297,7 @@ class _Literals(dict[tuple[str, Value], Literal]):
         super().__init__()
         self._proto, self._index = cp.model_proto, index
 
-    def __missing__(self, key: tuple[str, Value]) -> Literal:
+    def __missing__(self, key: tuple[str, Value]) -> BoolVar:
         # what CpModel.get_bool_var_from_proto_index returns, without its checks: every
         # index here is one of our Booleans
         lit = self[key] = cp_model.IntVar(self._proto, self._index[key])
@@ -305,7 +307,7 @@ class _Literals(dict[tuple[str, Value], Literal]):
 def _add_variables(
     cp: cp_model.CpModel,
     index: dict[tuple[str, Value], int],
-    literal: dict[tuple[str, Value], Literal],
+    literal: dict[tuple[str, Value], BoolVar],
     variables: Iterable[Var],
 ) -> None:
     """One Boolean per value of each variable, exactly one of them true."""
@@ -320,7 +322,7 @@ def _add_variables(
 
 
 def _add_constraint(
-    cp: cp_model.CpModel, lit: Callable[[Lit], Literal], constraint: Count | Clause
+    cp: cp_model.CpModel, lit: Callable[[Lit], BoolVar], constraint: Count | Clause
 ) -> cp_model.Constraint:
     if isinstance(constraint, Count):
         total = cp_model.LinearExpr.sum([lit(term) for term in constraint.terms])
@@ -348,7 +350,7 @@ def _compiled_rules(rules: Rules) -> tuple[cp_model.CpModel, Index]:
         if kept is None:
             cp = cp_model.CpModel()
             index: dict[tuple[str, Value], int] = {}
-            literal: dict[tuple[str, Value], Literal] = {}
+            literal: dict[tuple[str, Value], BoolVar] = {}
             _add_variables(cp, index, literal, rules.variables)
             for constraint in rules.constraints:
                 _add_constraint(cp, lambda term: literal[(term.var, term.value)], constraint)
