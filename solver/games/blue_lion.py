@@ -115,12 +115,10 @@ def _face_rules(tile: str, count: int) -> list[Clause]:
     found = []
     for k in range(count):
         up = up_variable(tile, k)
-        for name in PAIR_NAMES:
-            found += [
-                Clause((), (Lit(variable(tile), name), Lit(up, icon)))
-                for icon in ICONS
-                if icon not in name
-            ]
+        found += [
+            Clause(tuple(Lit(variable(tile), n) for n in PAIR_NAMES if icon in n), (Lit(up, icon),))
+            for icon in ICONS
+        ]
         if k:
             before = up_variable(tile, k - 1)
             found += [Clause((), (Lit(before, icon), Lit(up, icon))) for icon in ICONS]
