@@ -14,8 +14,8 @@ from importlib import import_module
 from typing import Protocol
 
 from engines import Action, ConfigError, Game, InformationSet, NotToMove, Seat, SleuthError
+from engines.core import quote
 
-QUOTE = 80
 """Quoted input is cut to this many characters in error messages."""
 
 
@@ -32,12 +32,6 @@ class Bot(Protocol):
     def act(self, info: InformationSet) -> Action:
         """The action to play; `info` is this bot's seat's information set, its turn to move."""
         ...
-
-
-def quote(value: object) -> str:
-    """`repr(value)`, cut to `QUOTE` characters."""
-    text = repr(value)
-    return text if len(text) <= QUOTE else text[: QUOTE - 1] + "…"
 
 
 class SeatedBot(ABC):

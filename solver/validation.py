@@ -14,22 +14,12 @@ conflict, which a person at a table can act on.
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Collection, Iterable, Mapping
 from typing import NoReturn
 
 import engines
 from engines import ConfigError, Game, InformationSet, InvalidInformationSet, Observation
-
-QUOTE_LIMIT = 80  # characters of a bad value quoted in a message
-
-
-def quote(value: object) -> str:
-    """`repr(value)` for a message, cut to QUOTE_LIMIT characters."""
-    short = reprlib.Repr()
-    short.maxstring = short.maxother = QUOTE_LIMIT
-    text = short.repr(value)
-    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 3] + "..."
+from engines.core import quote
 
 
 def validate(info: object) -> InformationSet:

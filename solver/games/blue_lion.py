@@ -27,11 +27,12 @@ from engines import (
 )
 from engines.blue_lion import ICONS, PAIRS, PATTERNS, SEATS, TILES, BlueLion, BlueLionState
 from engines.blue_lion.rules import ICON_NAMES
+from engines.core import quote
 from solver.deduction import Deduction
 from solver.hints import Hint, percent
 from solver.model import Clause, Count, Fact, Lit, Model, Var, World, member
 from solver.sampling import EnumeratedWorlds
-from solver.validation import Checker, quote
+from solver.validation import Checker
 
 PAIR_NAME: dict[frozenset[str], str] = {
     pair: "".join(icon for icon in ICONS if icon in pair) for pair in PAIRS

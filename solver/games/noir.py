@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engines import ConfigError, InformationSet, InvalidInformationSet, Observation, State
-from engines.core import JsonValue
+from engines.core import JsonValue, quote
 from engines.noir import Grid, NoirState, adjacent, collapsed, neighbours, shifted
 from engines.noir.rules import HAND, INSPECTOR, KILLER, LINES, block, suspects
 from solver.deduction import Deduction
@@ -437,13 +437,6 @@ Check = Callable[[JsonValue], str]
 """A field's check: "" when the value is allowed, otherwise what is allowed."""
 
 ANY_SEAT = (KILLER, INSPECTOR)
-QUOTE_LIMIT = 80
-
-
-def quote(value: object) -> str:
-    """`repr(value)` for a message, cut to QUOTE_LIMIT characters."""
-    text = repr(value)
-    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 3] + "..."
 
 
 def _seat(*allowed: str) -> Check:

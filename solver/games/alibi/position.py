@@ -18,7 +18,8 @@ from types import MappingProxyType
 
 from engines import InformationSet, InvalidInformationSet, Observation
 from engines.alibi import SCOPES, TYPES, Deck, hand_sizes, load_deck, parse_subject
-from solver.validation import Checker, quote
+from engines.core import quote
+from solver.validation import Checker
 
 Trajectory = tuple[int, ...]
 
