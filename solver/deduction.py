@@ -10,9 +10,9 @@ from functools import cached_property
 
 from engines import Game, InformationSet, Observation
 from solver.cpsat import Compiled
-from solver.errors import Inconsistent, NotCertain
+from solver.errors import Inconsistent, NotCertain, NotCounted
 from solver.model import Fact, Model, Value, World
-from solver.sampling import EnumeratedWorlds, WorldSet
+from solver.sampling import EnumeratedWorlds, Estimate, WorldSet, estimate
 from solver.validation import validate
 
 ENUMERATION_LIMIT = 50_000
@@ -56,7 +56,10 @@ class Deduction:
     @property
     def worlds(self) -> WorldSet:
         if self._worlds is None:
-            raise NotImplementedError(f"{self.info.game}: no world counter for this position")
+            raise NotCounted(
+                f"{self.info.game}: this position's worlds are too many to list and the game "
+                "has no counter: certain and possible facts are exact, probabilities unavailable"
+            )
         return self._worlds
 
     # --- certainty -----------------------------------------------------------------------
@@ -93,6 +96,12 @@ class Deduction:
         if self.is_certain(fact):
             return 1.0
         return self.worlds.probability(fact)
+
+    def estimate(self, fact: Fact) -> Estimate:
+        """`probability(fact)` with what is known of its error: exact (`.exact`) when the
+        deduction decides or counts it, else the estimate with its standard error, effective
+        sample size and whether the estimate ever reached the fact. `str()` labels it."""
+        return estimate(self, fact)
 
     def count(self, fact: Fact) -> int:
         """How many consistent worlds make `fact` true (exact world sets only)."""

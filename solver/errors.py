@@ -24,3 +24,8 @@ class NotCertain(SleuthError, ValueError):
 
 class SolverTimeout(SleuthError, RuntimeError):
     """A CP-SAT solve reached its time limit (a safety ceiling, never a normal outcome)."""
+
+
+class NotCounted(SleuthError, NotImplementedError):
+    """Exact counts (or probabilities) were asked of a position whose worlds are only
+    estimated, or not counted at all; the message says what the position offers instead."""

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
+from solver.errors import NotCounted
 from solver.hints import percent
 from solver.model import Fact, Value, World
 
@@ -119,7 +120,7 @@ def estimate(deduction: Deduction, fact: Fact) -> Estimate:
     if worlds.exact:
         return Estimate(worlds.probability(fact))
     if not isinstance(worlds, EstimatingWorldSet):
-        raise NotImplementedError(f"{deduction.info.game}: an estimate without its error")
+        raise NotCounted(f"{deduction.info.game}: this position's probabilities carry no error")
     return worlds.estimate(fact)
 
 

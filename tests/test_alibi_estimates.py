@@ -211,3 +211,27 @@ def test_sample_says_what_it_returns_and_does_it(chain_only: None) -> None:
     sizes = [estimate(d, f).effective_size for f in d.facts if f.kind == "InBox"]
     measured = [size for size in sizes if size is not None]
     assert measured and max(measured) <= len(chain.records)
+
+
+def test_deduction_estimate_is_labelled_and_counts_are_refused_when_estimated(
+    chain_only: None,
+) -> None:
+    info = estimated_positions(games=1)[0]
+    d = solver.deduce(info, enumeration_limit=CHAIN_LIMIT)
+    fact = next(f for f in d.facts if f.kind == "InBox" and d.possible(f) and not d.is_certain(f))
+    found = d.estimate(fact)
+    assert isinstance(found, solver.Estimate) and not found.exact
+    assert found.value == pytest.approx(d.probability(fact)) and str(found).startswith("estimated")
+    with pytest.raises(solver.NotCounted, match="estimated"):
+        d.count(fact)
+    with pytest.raises(solver.NotCounted):
+        d.total()
+
+
+def test_deduction_estimate_is_exact_when_the_worlds_are_counted() -> None:
+    info = estimated_positions(games=1)[0]
+    d = solver.deduce(info)
+    assert d.exact
+    for fact in d.facts[:40]:
+        found = d.estimate(fact)
+        assert found.exact and found.error == 0 and found.value == d.probability(fact)

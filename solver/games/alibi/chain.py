@@ -41,6 +41,7 @@ from operator import itemgetter
 
 import numpy as np
 
+from solver.errors import NotCounted
 from solver.games.alibi.counting import Coordinates, Option, _literals, _makes, draw, layered
 from solver.games.alibi.model import BOX, paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory
@@ -286,10 +287,16 @@ class HistoryChain:
 
     # --- the WorldSet protocol ---------------------------------------------------------------
     def total(self) -> int:
-        raise NotImplementedError("the chain estimates probabilities; it does not count")
+        raise NotCounted(
+            "alibi: this position's probabilities are estimated (d.exact is False), so there "
+            "are no exact counts; use d.probability or d.estimate"
+        )
 
     def count(self, fact: Fact) -> int:
-        raise NotImplementedError("the chain estimates probabilities; it does not count")
+        raise NotCounted(
+            "alibi: this position's probabilities are estimated (d.exact is False), so there "
+            "are no exact counts; use d.probability or d.estimate"
+        )
 
     def probability(self, fact: Fact) -> float:
         """The estimated chance of a fact that is possible and not certain; never 0 or 1 (see
