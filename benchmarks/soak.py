@@ -9,6 +9,8 @@ A *failure* is any of:
 - an exception that is not a `SleuthError` (a bare KeyError, TypeError, AssertionError...);
 - an invariant break: a legal move, or a mutated state or action the engine accepted, after
   which `state.check_invariants()` fails or the JSON no longer round-trips exactly;
+- an accepted mutated state that the rules could not have reached: a seat's record that the
+  game could not produce, or one that contradicts the state's own hidden truth;
 - a refused action that changed the state;
 - a hang: a `deduce` + `hints` call that outlives the solver's time limit (a hard alarm stops
   it at `HANG_SECONDS`, so the harness itself never hangs).
@@ -42,6 +44,10 @@ from hypothesis import strategies as st
 import engines
 import solver
 from engines import Action, Game, InformationSet, Observation, SleuthError, State
+from solver.cpsat import Compiled
+from solver.games import knowledge_for
+from solver.model import Model, member
+from solver.validation import validate
 
 PHASES = ("games", "json", "actions", "info")
 HANG_SECONDS = 120.0
@@ -150,6 +156,35 @@ def check_round_trip(game: Game, state: State) -> str | None:
         info = state.information_set(seat)
         if InformationSet.from_json(info.to_json()) != info:
             return f"{seat}'s information set does not round-trip"
+    return None
+
+
+def unreachable_because(state: State) -> str | None:
+    """Why the rules could not have reached `state`, as far as its seats' records show, or None.
+
+    Each seat's information set must be one the game could produce (the solver's validation),
+    and the state's own truth must be one of the worlds that information set allows (CP-SAT,
+    with the true world pinned). A loaded state whose record contradicts its hidden cards, or
+    an edited log, fails here even when every field is well-formed.
+    """
+    knowledge = knowledge_for(state.game.name)
+    truth = knowledge.world_of(state)
+    for seat in state.game.seats:
+        info = state.information_set(seat)
+        try:
+            validate(info)
+        except SleuthError as error:
+            return f"{seat}'s record is not one the game produces: {describe_error(error)}"
+        model = knowledge.build(info)
+        names = {variable.name for variable in model.variables}
+        pinned = Model(
+            info,
+            list(model.variables),
+            list(model.constraints) + [member(n, [v]) for n, v in truth.items() if n in names],
+            base=model.base,
+        )
+        if Compiled(pinned).solve()[0] is None:
+            return f"{seat}'s observations contradict the state's hidden truth"
     return None
 
 
@@ -382,6 +417,9 @@ def soak_json(name: str, examples: int, seed: int) -> Tally:
             loaded.check_invariants()
             if why := check_round_trip(game, loaded):
                 raise AssertionError(why)
+            if why := unreachable_because(loaded):
+                tally.fail(f"accepted an unreachable state ({why}): {where}")
+                return
             play_on(loaded, random.Random(game_seed), MOVES_AFTER_ACCEPT)
             tally.count("accepted")
         except Exception as error:
