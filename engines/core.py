@@ -241,21 +241,17 @@ class Observation:
         return {"kind": self.kind, "fields": [[key, thaw(value)] for key, value in self.fields]}
 
     @classmethod
-    def from_dict(
-        cls, data: JsonValue, path: str = "observation", read: JsonReader | None = None
-    ) -> Observation:
-        """The observation `to_dict` wrote; raises InvalidInformationSet (or `read`'s error)
-        naming a bad field.
+    def from_dict(cls, data: JsonValue, path: str = "observation") -> Observation:
+        """The observation `to_dict` wrote; raises InvalidInformationSet naming a bad field.
 
         Only the structure is checked here (a kind, [name, value] pairs of plain JSON); what
         the fields must hold is each game's business (the solver checks it).
         """
-        read = read or _INFO
-        data = read.mapping(data, path, ("kind", "fields"))
-        kind = read.text(data["kind"], f"{path}.kind")
+        data = _INFO.mapping(data, path, ("kind", "fields"))
+        kind = _INFO.text(data["kind"], f"{path}.kind")
         if not kind:
-            read.fail(f"{path}.kind", kind, "the name of a kind of observation")
-        fields = read.pairs(data["fields"], f"{path}.fields")
+            _INFO.fail(f"{path}.kind", kind, "the name of a kind of observation")
+        fields = _INFO.pairs(data["fields"], f"{path}.fields")
         return cls(kind, tuple((key, freeze(value)) for key, value in fields))
 
 
@@ -412,6 +408,38 @@ class Metadata:
     max_length: str = ""
 
 
+@dataclass(frozen=True)
+class Setup:
+    """How a state began: the arguments `arrange` was given (as JSON text, so nothing can
+    change them) and the state of the RNG it was given. Clones share it.
+
+    A state is its setup plus the actions applied since, so JSON stores both and loading
+    replays them: a loaded state is always one the rules reach.
+    """
+
+    arguments: str
+    rng: tuple[Any, ...]
+
+    @classmethod
+    def record(cls, rng: random.Random, **arguments: JsonValue) -> Setup:
+        """The setup of a game `arrange` starts with `arguments` (JSON-able) and `rng`."""
+        return cls(json.dumps(arguments, sort_keys=True), rng.getstate())
+
+    def replaced(self, **arguments: JsonValue) -> Setup:
+        """The same setup with some arguments changed (a determinization's hidden cards)."""
+        return Setup(json.dumps({**self.to_dict(), **arguments}, sort_keys=True), self.rng)
+
+    def to_dict(self) -> dict[str, JsonValue]:
+        """The arguments, without the RNG."""
+        arguments: dict[str, JsonValue] = json.loads(self.arguments)
+        return arguments
+
+    def to_json_value(self) -> dict[str, JsonValue]:
+        """The arguments and, under "rng", the generator's state."""
+        version, words, gauss = self.rng
+        return {**self.to_dict(), "rng": [version, list(words), gauss]}
+
+
 StateT = TypeVar("StateT", bound="State")
 T = TypeVar("T")
 LogEntry: TypeAlias = "tuple[Observation, tuple[Seat, ...] | None]"
@@ -420,8 +448,8 @@ LogEntry: TypeAlias = "tuple[Observation, tuple[Seat, ...] | None]"
 class Game(ABC):
     """A configured game: the factory of states and the parser of actions.
 
-    Subclasses declare `metadata` and `options` and implement `new_game`, `_state_from_dict`,
-    `parse_action` and `describe`.
+    Subclasses declare `metadata` and `options` and implement `new_game`, `arrange`,
+    `_arrange_from_dict`, `parse_action` and `describe`.
     """
 
     metadata: ClassVar[Metadata]
@@ -542,18 +570,32 @@ class Game(ABC):
         """One plain English sentence saying what `observation` records."""
 
     @abstractmethod
-    def _state_from_dict(self, data: JsonValue, read: JsonReader) -> State:
-        """Hook: rebuild a state from the game-specific part of its JSON, checking every field
-        with `read` (which raises InvalidState naming the field)."""
+    def _arrange_from_dict(
+        self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader
+    ) -> State:
+        """Hook: `arrange(rng, ...)` with the arguments `Setup.to_dict` wrote, each read with
+        `read` (which raises InvalidState naming the field); `arrange` refuses impossible
+        setups (call it through `_arranged`)."""
+
+    def _arranged(self, arrange: Callable[[], StateT], read: JsonReader) -> StateT:
+        """`arrange()`, its refusal of an impossible setup said as a refusal of the JSON."""
+        try:
+            return arrange()
+        except InvalidState as error:
+            raise InvalidState(f"{read.what}: setup is not a possible start: {error}") from None
 
     def state_from_json(self, text: str) -> State:
-        """The state `State.to_json` wrote, checked to be one the rules can reach.
+        """The state `State.to_json` wrote, rebuilt by replaying its setup and actions.
+
+        Every rule is checked by the replay itself, so a loaded state is one the rules reach;
+        the derived fields ("state", "rng", "log") must then be exactly the replayed ones.
 
         Raises:
             InvalidState: `text` is not JSON; or not a state of this game, its version, its
                 options; or a field is missing, unknown or holds a value it may not (the
-                message names it and what is allowed); or the loaded state breaks a rule
-                invariant (see `State.check_invariants`).
+                message names it and what is allowed); or the setup is impossible, an action
+                cannot be replayed (the message names its index), or the derived fields differ
+                from the replayed state's (the message names the first difference).
         """
         what = f"{self.name} state"
         read = JsonReader(InvalidState, what)
@@ -571,23 +613,38 @@ class Game(ABC):
                 f"{what}: made with the options {quote(data['options'])}, not this game's "
                 f"{quote(options)}; load it with engines.make({self.name!r}, **those options)"
             )
-        state = self._state_from_dict(data["state"], read)
-        state._rng = _rng_from_json(data["rng"], read)
-        state._log = self._log_from_json(data["log"], read)
+        state = self._replay(data["setup"], data["actions"], read)
+        replayed = json.loads(state.to_json())
+        for key in _DERIVED_KEYS:
+            difference = first_difference(data[key], replayed[key], key)
+            if difference is not None:
+                raise InvalidState(
+                    f"{what}: the state does not follow from its setup and actions: {difference}"
+                )
         state.check_invariants()
         return state
 
-    def _log_from_json(
-        self, value: JsonValue, read: JsonReader
-    ) -> list[tuple[Observation, tuple[Seat, ...] | None]]:
-        """Each entry is [observation, null (everyone) or the list of seats that saw it]."""
-        log: list[tuple[Observation, tuple[Seat, ...] | None]] = []
-        for i, entry in enumerate(read.array(value, "log")):
-            obs, to = read.array(entry, f"log[{i}]", 2)
-            observation = Observation.from_dict(obs, f"log[{i}][0]", read)
-            seats = None if to is None else tuple(read.choices(to, f"log[{i}][1]", self.seats))
-            log.append((observation, seats))
-        return log
+    def _replay(self, setup: JsonValue, actions: JsonValue, read: JsonReader) -> State:
+        """The state `setup` starts, after each of `actions` (notation) applied by the rules."""
+        if setup is None:
+            raise InvalidState(
+                f"{read.what}: setup cannot be null; only a state played from a start can be "
+                "loaded (a view made from an information set has no setup)"
+            )
+        if not isinstance(setup, dict) or "rng" not in setup:
+            read.fail("setup", setup, "an object of the arguments of arrange and 'rng'")
+        rng = _rng_from_json(setup["rng"], read, "setup.rng")
+        state = self._arrange_from_dict(
+            {key: value for key, value in setup.items() if key != "rng"}, rng, read
+        )
+        for i, notation in enumerate(read.array(actions, "actions")):
+            try:
+                state.apply(self.parse_action(read.text(notation, f"actions[{i}]")))
+            except (InvalidAction, IllegalAction) as error:
+                raise InvalidState(
+                    f"{read.what}: actions[{i}] {quote(notation)} cannot be replayed: {error}"
+                ) from None
+        return state
 
     def legal_actions_for(self, info: InformationSet) -> list[Action]:
         """The legal actions of the seat to move, from what that seat knows alone.
@@ -631,7 +688,34 @@ class Game(ABC):
         return f"engines.make({self.name!r}{args})"
 
 
-_STATE_KEYS = ("game", "version", "options", "state", "rng", "log")
+_STATE_KEYS = ("game", "version", "options", "setup", "actions", "state", "rng", "log")
+_DERIVED_KEYS = ("state", "rng", "log")
+"""What a loaded state's JSON must repeat exactly from its replay (written for readers)."""
+
+
+def first_difference(given: JsonValue, expected: JsonValue, path: str) -> str | None:
+    """The path of the first place where decoded JSON `given` differs from `expected` (types
+    compared too: True is not 1), said with both values; None when they are the same."""
+    if type(given) is type(expected):
+        if isinstance(given, dict):
+            for key in sorted(given.keys() | expected.keys()):
+                if key not in given or key not in expected:
+                    return f"{path}.{key} is {'missing' if key not in given else 'unexpected'}"
+                found = first_difference(given[key], expected[key], f"{path}.{key}")
+                if found is not None:
+                    return found
+            return None
+        if isinstance(given, list):
+            for i, (a, b) in enumerate(zip(given, expected, strict=False)):
+                found = first_difference(a, b, f"{path}[{i}]")
+                if found is not None:
+                    return found
+            if len(given) == len(expected):
+                return None
+            return f"{path} has {len(given)} items, not {len(expected)}"
+        if given == expected:
+            return None
+    return f"{path} is {quote(given)}, not {quote(expected)}"
 
 
 def _rng_to_json(rng: random.Random) -> list[JsonValue]:
@@ -639,21 +723,21 @@ def _rng_to_json(rng: random.Random) -> list[JsonValue]:
     return [version, list(words), gauss]
 
 
-def _rng_from_json(value: JsonValue, read: JsonReader) -> random.Random:
+def _rng_from_json(value: JsonValue, read: JsonReader, path: str = "rng") -> random.Random:
     """The generator `_rng_to_json` wrote: [3, 624 words and a position, the spare gauss]."""
-    version, words, gauss = read.array(value, "rng", 3)
-    read.choice(version, "rng[0]", (3,))
-    words = read.array(words, "rng[1]", 625)
+    version, words, gauss = read.array(value, path, 3)
+    read.choice(version, f"{path}[0]", (3,))
+    words = read.array(words, f"{path}[1]", 625)
     if not all(type(word) is int and 0 <= word < 2**32 for word in words):
-        read.fail("rng[1]", words, "624 whole numbers from 0 to 2**32 - 1, then 0 to 624")
-    read.number(words[-1], "rng[1][624]", 0, 624)
+        read.fail(f"{path}[1]", words, "624 whole numbers from 0 to 2**32 - 1, then 0 to 624")
+    read.number(words[-1], f"{path}[1][624]", 0, 624)
     if not (gauss is None or type(gauss) is float):
-        read.fail("rng[2]", gauss, "null or a number")
+        read.fail(f"{path}[2]", gauss, "null or a number")
     rng = random.Random()
     try:
         rng.setstate((version, tuple(words), gauss))
     except (ValueError, TypeError, OverflowError) as error:
-        read.fail("rng", value, f"a state of Python's random.Random ({error})")
+        read.fail(path, value, f"a state of Python's random.Random ({error})")
     return rng
 
 
@@ -670,6 +754,8 @@ class State(ABC):
         self._rng_shared = False
         self._log: list[tuple[Observation, tuple[Seat, ...] | None]] = []
         self._log_summary: tuple[int, object, Any] | None = None
+        self._setup: Setup | None = None  # None only for a view made by `Game._view`
+        self._actions: list[Action] = []  # applied since the setup, in order
 
     # --- what each game provides -------------------------------------------------------
     @property
@@ -784,6 +870,7 @@ class State(ABC):
         if reason is not None:
             raise IllegalAction(reason)
         self._apply(action)
+        self._actions.append(action)
 
     def _illegal_reason(self, action: Action) -> str | None:
         """Hook: why `action` breaks the rules now, or None when it is legal.
@@ -796,6 +883,7 @@ class State(ABC):
     def apply_trusted(self, action: Action) -> None:
         """Apply an action taken from `legal_actions()` without checking it again (for search)."""
         self._apply(action)
+        self._actions.append(action)
 
     def apply_text(self, text: str) -> Action:
         """Parse `text` and apply it; returns the action. Raises InvalidAction/IllegalAction."""
@@ -820,11 +908,15 @@ class State(ABC):
 
     # --- serialisation -------------------------------------------------------------------
     def to_json(self) -> str:
+        """The setup and the actions (what `Game.state_from_json` replays), then the current
+        state, the RNG and the observation log derived from them, for readers."""
         return json.dumps(
             {
                 "game": self.game.name,
                 "version": self.game.metadata.version,
                 "options": [[key, thaw(value)] for key, value in self.game.option_items()],
+                "setup": None if self._setup is None else self._setup.to_json_value(),
+                "actions": [str(action) for action in self._actions],
                 "state": self._to_dict(),
                 "rng": _rng_to_json(self._rng),
                 "log": [[obs.to_dict(), None if to is None else list(to)] for obs, to in self._log],
@@ -846,7 +938,10 @@ class State(ABC):
         return self._rng
 
     def _copy_core_into(self, other: State) -> None:
-        """Give a clone its own log and a copy-on-write share of the RNG (for `clone`)."""
+        """Give a clone its own log and actions, the same setup, and a copy-on-write share of
+        the RNG (for `clone`)."""
         other._rng = self._rng
         other._rng_shared = self._rng_shared = True
         other._log = list(self._log)
+        other._setup = self._setup
+        other._actions = list(self._actions)

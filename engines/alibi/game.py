@@ -32,6 +32,7 @@ from engines.core import (
     Observation,
     Option,
     Seat,
+    Setup,
     cards_domain,
     choice_domain,
     positive_int,
@@ -75,7 +76,7 @@ class Alibi(Game):
         title="Alibi",
         seats="0..n-1, clockwise (the left of seat s is s + 1)",
         hidden="the box, the other players' hands, and what others passed among themselves",
-        version=1,
+        version=2,
         max_length="round_limit rounds (default 20)",
     )
     options_spec = (
@@ -216,6 +217,9 @@ class Alibi(Game):
         if [len(hand) for hand in hands] != sizes:
             raise InvalidState(f"dealing from the left of player {dealer} gives hands of {sizes}")
         state = AlibiState(self, rng, hands, box, dealer)
+        state._setup = Setup.record(
+            rng, hands=[list(hand) for hand in hands], box=list(box), dealer=dealer
+        )
         state._emit(
             Observation.of("seating", players=self.players, dealer=dealer, start=state.start)
         )
@@ -413,5 +417,15 @@ class Alibi(Game):
             return f"the game ended ({get('reason')}): {winners} won"
         return f"{kind}: {dict(observation.fields)}"
 
-    def _state_from_dict(self, data: JsonValue, read: JsonReader) -> AlibiState:
-        return AlibiState.from_dict(self, data, read)
+    def _arrange_from_dict(
+        self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader
+    ) -> AlibiState:
+        setup = read.mapping(setup, "setup", ("hands", "box", "dealer"))
+        ids = self.deck.ids
+        hands = [
+            read.choices(hand, f"setup.hands[{seat}]", ids)
+            for seat, hand in enumerate(read.array(setup["hands"], "setup.hands", self.players))
+        ]
+        box = read.choices(setup["box"], "setup.box", ids)
+        dealer = read.choice(setup["dealer"], "setup.dealer", self.seats)
+        return self._arranged(lambda: self.arrange(rng, hands, box, dealer), read)

@@ -36,7 +36,6 @@ from engines.alibi.actions import Accuse, Ask, Lay, Pass, Solution
 from engines.alibi.deck import TYPES
 from engines.core import (
     Action,
-    JsonReader,
     JsonValue,
     LogEntry,
     Observation,
@@ -451,59 +450,6 @@ class AlibiState(State):
             "winners": list(self._winners),
         }
 
-    @classmethod
-    def from_dict(cls, game: Alibi, value: JsonValue, read: JsonReader) -> AlibiState:
-        """The state `_to_dict` wrote, each field checked by `read` (InvalidState)."""
-        data = read.mapping(value, "state", _KEYS)
-        deck, n, seats = game.deck, game.players, game.seats
-
-        def per_seat(key: str, allowed: Sequence[str]) -> list[list[str]]:
-            lists = read.array(data[key], f"state.{key}", n)
-            return [
-                read.choices(item, f"state.{key}[{i}]", allowed) for i, item in enumerate(lists)
-            ]
-
-        def cards_of(item: JsonValue, path: str) -> tuple[str, ...] | None:
-            return None if item is None else _read_solution(item, path, game, read)
-
-        hands = per_seat("hands", deck.ids)
-        box = cards_of(data["box"], "state.box")
-        dealer = read.choice(data["dealer"], "state.dealer", seats)
-        state = cls(game, random.Random(0), hands, box or (), dealer)
-        state._seen = [set(seen) for seen in per_seat("seen", deck.ids)]
-        state.laid = per_seat("laid", deck.groups)
-        state.start = read.choice(data["start"], "state.start", seats)
-        state.scores = [
-            read.number(x, f"state.scores[{i}]")
-            for i, x in enumerate(read.array(data["scores"], "state.scores", n))
-        ]
-        state.round = read.number(data["round"], "state.round", 1)
-        state.turn = read.number(data["turn"], "state.turn", 1)
-        state.played = read.number(data["played"], "state.played", 0, n)
-        state.current = read.choice(data["current"], "state.current", seats)
-        state.phase = read.choice(data["phase"], "state.phase", PHASES)
-        state.passers = read.choices(data["passers"], "state.passers", seats)
-        state._chosen = _read_by_seat(data["chosen"], "state.chosen", game, read, solutions=False)
-        state.accuser = (
-            None
-            if data["accuser"] is None
-            else read.choice(data["accuser"], "state.accuser", seats)
-        )
-        state.accusation = cards_of(data["accusation"], "state.accusation")
-        state.writers = read.choices(data["writers"], "state.writers", seats)
-        state._solutions = _read_by_seat(
-            data["solutions"], "state.solutions", game, read, solutions=True
-        )
-        state._winners = tuple(read.choices(data["winners"], "state.winners", seats))
-        if box is None:
-            read.fail("state.box", None, "four card ids, one of each type in type order")
-        waiting = {"passing": ("passers", state.passers), "solutions": ("writers", state.writers)}
-        if state.phase in waiting and not waiting[state.phase][1]:
-            read.fail(
-                f"state.{waiting[state.phase][0]}", [], f"the seats still to act in {state.phase}"
-            )
-        return state
-
     # --- invariants ------------------------------------------------------------------------
     def _broken_invariants(self) -> list[str]:
         broken = self._broken_cards() + self._broken_course()
@@ -612,33 +558,3 @@ class AlibiState(State):
 
 
 Tally: TypeAlias = tuple[tuple[int, ...] | None, tuple[int, ...], int]
-PHASES = ("turns", "passing", "solutions", "over")
-_KEYS = ("hands", "seen", "box", "dealer", "start", "laid", "scores", "round", "turn", "played",
-         "current", "phase", "passers", "chosen", "accuser", "accusation", "writers",
-         "solutions", "winners")  # fmt: skip
-
-
-def _read_solution(value: JsonValue, path: str, game: Alibi, read: JsonReader) -> tuple[str, ...]:
-    """Four card ids, one of each type in type order (a box, an accusation, a solution)."""
-    cards = read.choices(value, path, game.deck.ids)
-    if tuple(game.deck.by_id[card].type for card in cards) != TYPES:
-        read.fail(path, value, f"four card ids, one of each type in the order {', '.join(TYPES)}")
-    return tuple(cards)
-
-
-def _read_by_seat(
-    value: JsonValue, path: str, game: Alibi, read: JsonReader, solutions: bool
-) -> dict[int, tuple[str, ...]]:
-    """[seat, cards] pairs, each seat once: chosen passes or written solutions."""
-    chosen: dict[int, tuple[str, ...]] = {}
-    for i, pair in enumerate(read.array(value, path)):
-        seat, cards = read.array(pair, f"{path}[{i}]", 2)
-        seat = read.choice(seat, f"{path}[{i}][0]", game.seats)
-        if seat in chosen:
-            read.fail(path, value, "each seat at most once")
-        where = f"{path}[{i}][1]"
-        if solutions:
-            chosen[seat] = _read_solution(cards, where, game, read)
-        else:
-            chosen[seat] = tuple(read.choices(cards, where, game.deck.ids))
-    return chosen

@@ -17,7 +17,7 @@ from engines.blue_lion.actions import (
     Swap,
     parse,
 )
-from engines.blue_lion.rules import ICON_NAMES, PAIRS, SEATS, TILES
+from engines.blue_lion.rules import ICON_NAMES, ICONS, PAIRS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState
 from engines.core import (
     BOOL,
@@ -32,8 +32,11 @@ from engines.core import (
     Observation,
     Option,
     Seat,
+    Setup,
     choice_domain,
+    one_of,
     positive_int,
+    quote,
 )
 
 
@@ -45,7 +48,7 @@ class BlueLion(Game):
         title="Blue Lion",
         seats="lupin, fujiko",
         hidden="the backs of unturned tiles, hidden from both players alike",
-        version=1,
+        version=2,
         max_length="turn_limit turns (default 200)",
     )
     options_spec = (
@@ -107,8 +110,20 @@ class BlueLion(Game):
         up: Mapping[str, str],
         first: str,
     ) -> BlueLionState:
-        """A new game with the tiles, faces and first player given (for tests and teaching)."""
+        """A new game with the tiles, faces and first player given (for tests and teaching).
+
+        Raises:
+            InvalidState: the tiles do not carry the six pairs of icons once each, a tile does
+                not show one of its own faces, or `first` is not a seat.
+        """
+        _check_setup(pairs, up, first)
         state = BlueLionState(self, rng, pairs, up, first)
+        state._setup = Setup.record(
+            rng,
+            pairs={tile: sorted(pair) for tile, pair in pairs.items()},
+            up=dict(up),
+            first=first,
+        )
         for tile in TILES:
             state._emit(Observation.of("toss", tile=tile, face=up[tile]))
         state._emit(Observation.of("first", seat=first))
@@ -195,5 +210,33 @@ class BlueLion(Game):
             return f"the game ended ({get('reason')}): {winners} won"
         return f"{kind}: {dict(observation.fields)}"
 
-    def _state_from_dict(self, data: JsonValue, read: JsonReader) -> BlueLionState:
-        return BlueLionState.from_dict(self, data, read)
+    def _arrange_from_dict(
+        self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader
+    ) -> BlueLionState:
+        setup = read.mapping(setup, "setup", ("pairs", "up", "first"))
+        pairs = read.mapping(setup["pairs"], "setup.pairs", TILES)
+        up = read.mapping(setup["up"], "setup.up", TILES)
+        faces = {}
+        for tile in TILES:
+            faces[tile] = frozenset(read.choices(pairs[tile], f"setup.pairs.{tile}", ICONS))
+            if len(faces[tile]) != 2:
+                read.fail(f"setup.pairs.{tile}", pairs[tile], "two different icons of L, F, Z, B")
+            read.choice(up[tile], f"setup.up.{tile}", ICONS)
+        first = read.choice(setup["first"], "setup.first", SEATS)
+        return self._arranged(lambda: self.arrange(rng, faces, up, first), read)
+
+
+def _check_setup(pairs: Mapping[str, frozenset[str]], up: Mapping[str, str], first: str) -> None:
+    """What `arrange` refuses: see its docstring."""
+    if sorted(pairs) != list(TILES) or sorted(map(sorted, pairs.values())) != _PAIRS:
+        raise InvalidState(
+            f"the tiles {', '.join(TILES)} must carry the six pairs of two different icons, "
+            f"each once, not {quote(dict(pairs))}"
+        )
+    if sorted(up) != list(TILES) or any(up[tile] not in pairs[tile] for tile in TILES):
+        raise InvalidState(f"each tile must show one of its own two faces, not {quote(dict(up))}")
+    if not one_of(first, SEATS):
+        raise InvalidState(f"the first player cannot be {quote(first)}; allowed: lupin, fujiko")
+
+
+_PAIRS = sorted(map(sorted, PAIRS))

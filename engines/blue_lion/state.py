@@ -23,7 +23,6 @@ from engines.blue_lion.actions import (
     Swap,
 )
 from engines.blue_lion.rules import (
-    ICONS,
     PAIRS,
     SEATS,
     TILES,
@@ -34,8 +33,6 @@ from engines.blue_lion.rules import (
 )
 from engines.core import (
     Action,
-    InvalidAction,
-    JsonReader,
     JsonValue,
     LogEntry,
     Observation,
@@ -263,6 +260,10 @@ class BlueLionState(State):
         """
         clone = self.clone()
         clone._pairs = dict(pairs)
+        if self._setup is not None:
+            clone._setup = self._setup.replaced(
+                pairs={tile: sorted(pair) for tile, pair in pairs.items()}
+            )
         return clone
 
     def clone(self) -> BlueLionState:
@@ -295,36 +296,6 @@ class BlueLionState(State):
             "winners": list(self._winners),
             "over": self.over,
         }
-
-    @classmethod
-    def from_dict(cls, game: BlueLion, value: JsonValue, read: JsonReader) -> BlueLionState:
-        """The state `_to_dict` wrote, each field checked by `read` (InvalidState)."""
-        data = read.mapping(value, "state", _KEYS)
-        pairs = read.mapping(data["pairs"], "state.pairs", TILES)
-        up = read.mapping(data["up"], "state.up", TILES)
-        faces = {}
-        for tile in TILES:
-            path = f"state.pairs.{tile}"
-            faces[tile] = frozenset(read.choices(pairs[tile], path, ICONS))
-            if len(faces[tile]) != 2:
-                read.fail(path, pairs[tile], "two different icons of L, F, Z, B")
-            read.choice(up[tile], f"state.up.{tile}", sorted(faces[tile]))
-        state = cls(
-            game, random.Random(0), faces, up, read.choice(data["current"], "state.current", SEATS)
-        )
-        state.pool = read.choices(data["pool"], "state.pool", TILES)
-        state.line = read.choices(data["line"], "state.line", TILES)
-        state.aside = read.choices(data["aside"], "state.aside", TILES)
-        state.returning = read.choices(data["returning"], "state.returning", TILES)
-        scores = read.mapping(data["scores"], "state.scores", SEATS)
-        state.scores = {seat: read.number(scores[seat], f"state.scores.{seat}") for seat in SEATS}
-        state.main_done = read.flag(data["main_done"], "state.main_done")
-        state.passed = read.flag(data["passed"], "state.passed")
-        state.last_main = _main_action(game, data["last_main"], read)
-        state.turns = read.number(data["turns"], "state.turns")
-        state._winners = tuple(read.choices(data["winners"], "state.winners", SEATS))
-        state.over = read.flag(data["over"], "state.over")
-        return state
 
     # --- invariants ------------------------------------------------------------------------
     def _broken_invariants(self) -> list[str]:
@@ -388,8 +359,6 @@ class BlueLionState(State):
         return broken
 
 
-_KEYS = ("pairs", "up", "pool", "line", "aside", "returning", "scores", "current", "main_done",
-         "passed", "last_main", "turns", "winners", "over")  # fmt: skip
 _PAIRS = frozenset(PAIRS)
 
 
@@ -405,19 +374,3 @@ def _tally(tally: tuple[int, int, int], entry: LogEntry) -> tuple[int, int, int]
     if obs.kind == "act" and obs.get("action") == "pass":
         return (lupin, fujiko, passes + 1)
     return tally
-
-
-def _main_action(game: BlueLion, value: JsonValue, read: JsonReader) -> BlueLionAction | None:
-    """The previous main action, as its notation, or null before the first one."""
-    if value is None:
-        return None
-    try:
-        action = game.parse_action(read.text(value, "state.last_main"))
-    except InvalidAction:
-        read.fail(
-            "state.last_main", value, "null or the notation of a lay, pass, move, swap or flip"
-        )
-    if isinstance(action, Return):
-        read.fail("state.last_main", value, "a main action (a return is not one)")
-    assert isinstance(action, Lay | Pass | MoveEnd | Swap | Flip)
-    return action

@@ -20,6 +20,7 @@ from engines.core import (
     Observation,
     Option,
     Seat,
+    Setup,
     choice_domain,
     positive_int,
 )
@@ -95,7 +96,7 @@ class Noir(Game):
         title="Noir: Killer vs Inspector",
         seats="killer, inspector",
         hidden="the killer's identity, the inspector's identity and hand, the deck order",
-        version=1,
+        version=2,
         max_length="turn_limit turns (default 500)",
     )
     options_spec = (
@@ -182,6 +183,12 @@ class Noir(Game):
         if sorted(deck) != expected:
             raise InvalidState(f"the deck must hold each of {', '.join(expected)} once")
         state = NoirState(self, rng, rows, deck, killer_deck)
+        state._setup = Setup.record(
+            rng,
+            grid=[list(row) for row in rows],
+            deck=list(deck),
+            killer_deck=None if killer_deck is None else list(killer_deck),
+        )
         state._deal()
         return state
 
@@ -390,5 +397,17 @@ class Noir(Game):
             return f"The game ended ({get('reason')}): {winners} won"
         return f"{kind}: {dict(observation.fields)}"
 
-    def _state_from_dict(self, data: JsonValue, read: JsonReader) -> NoirState:
-        return NoirState.from_dict(self, data, read)
+    def _arrange_from_dict(
+        self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader
+    ) -> NoirState:
+        setup = read.mapping(setup, "setup", ("grid", "deck", "killer_deck"))
+        names = self.suspects
+        grid = [
+            read.choices(row, f"setup.grid[{i}]", names)
+            for i, row in enumerate(read.array(setup["grid"], "setup.grid"))
+        ]
+        deck = read.choices(setup["deck"], "setup.deck", names)
+        killer_deck = setup["killer_deck"]
+        if killer_deck is not None:
+            killer_deck = read.choices(killer_deck, "setup.killer_deck", names)
+        return self._arranged(lambda: self.arrange(rng, grid, deck, killer_deck), read)

@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from engines.core import (
     Action,
-    InvalidAction,
-    JsonReader,
     JsonValue,
     LogEntry,
     Observation,
@@ -481,43 +479,6 @@ class NoirState(State):
             "hand": self._hand,
         }
 
-    @classmethod
-    def from_dict(cls, game: Noir, value: JsonValue, read: JsonReader) -> NoirState:
-        """The state `_to_dict` wrote, each field checked by `read` (InvalidState)."""
-        data = read.mapping(value, "state", _KEYS)
-        names = game.suspects
-        separate = game.options["deck"] == "separate"
-        deck = read.choices(data["deck"], "state.deck", names)
-        killer_deck = data["killer_deck"]
-        if separate or killer_deck is not None:
-            if not separate:
-                read.fail("state.killer_deck", killer_deck, "null: the option deck is 'shared'")
-            killer_deck = read.choices(killer_deck, "state.killer_deck", names)
-        state = cls(
-            game, random.Random(0), _read_grid(data["grid"], names, read), deck, killer_deck
-        )
-        for key in ("dead", "exonerated", "revealed", "spent", "discarded", "hand"):
-            setattr(
-                state,
-                "_hand" if key == "hand" else key,
-                read.choices(data[key], f"state.{key}", names),
-            )
-        state.current = read.choice(data["current"], "state.current", SEATS)
-        state.phase = read.choice(data["phase"], "state.phase", PHASES)
-        state.drawn = read.flag(data["drawn"], "state.drawn")
-        state.protected = _read_shift(game, data["protected"], read)
-        state.turns = read.number(data["turns"], "state.turns")
-        state.over = read.flag(data["over"], "state.over")
-        state.reason = read.text(data["reason"], "state.reason")
-        state._winners = tuple(read.choices(data["winners"], "state.winners", SEATS))
-        state._deck_top = read.number(data["deck_top"], "state.deck_top", 0, len(deck))
-        tops = 0 if killer_deck is None else len(killer_deck)
-        state._killer_top = read.number(data["killer_top"], "state.killer_top", 0, tops)
-        state._killer = read.choice(data["killer"], "state.killer", names)
-        if data["inspector"] is not None:
-            state._inspector = read.choice(data["inspector"], "state.inspector", names)
-        return state
-
     # --- invariants ------------------------------------------------------------------------
     def _broken_invariants(self) -> list[str]:
         broken = self._broken_grid() + self._broken_cards() + self._broken_turn()
@@ -602,34 +563,6 @@ class NoirState(State):
             if not caught and self.kills < self.game.kills_to_win:
                 broken.append("the killer wins by the kill count or by killing the inspector")
         return broken
-
-
-_KEYS = ("grid", "dead", "exonerated", "revealed", "spent", "discarded", "current", "phase",
-         "drawn", "protected", "turns", "over", "reason", "winners", "deck", "deck_top",
-         "killer_deck", "killer_top", "killer", "inspector", "hand")  # fmt: skip
-PHASES = ("opening", "identity", "play")
-
-
-def _read_grid(value: JsonValue, names: Sequence[str], read: JsonReader) -> Grid:
-    """A non-empty rectangle of suspects' names, rows top first."""
-    rows = read.array(value, "state.grid")
-    grid = tuple(tuple(read.choices(row, f"state.grid[{i}]", names)) for i, row in enumerate(rows))
-    if not grid or not grid[0] or any(len(row) != len(grid[0]) for row in grid):
-        read.fail("state.grid", value, "a non-empty rectangle of suspects, row by row")
-    return grid
-
-
-def _read_shift(game: Noir, value: JsonValue, read: JsonReader) -> Shift | None:
-    """The protected shift, as its notation, or null."""
-    if value is None:
-        return None
-    try:
-        shift = game.parse_action(read.text(value, "state.protected"))
-    except InvalidAction:
-        shift = None
-    if not isinstance(shift, Shift):
-        read.fail("state.protected", value, "null or a shift such as 'shift row 2 left'")
-    return shift
 
 
 Tally: TypeAlias = tuple[tuple[str, ...], str, bool]
