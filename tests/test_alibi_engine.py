@@ -714,6 +714,7 @@ def test_reconstruct_rebuilds_the_state_and_rejects_contradicting_guesses() -> N
             info = state.information_set(seat)
             again = game.reconstruct(info, hidden_of(state))
             assert again.information_set(seat) == info and again._hands == state._hands
+            assert game.state_from_json(again.to_json()).to_json() == again.to_json()
     hidden = hidden_of(state)
     hidden["hands"][0][0], hidden["hands"][1][0] = hidden["hands"][1][0], hidden["hands"][0][0]
     with pytest.raises(engines.InvalidState, match="contradicts"):

@@ -332,12 +332,30 @@ def test_reconstruct_rebuilds_the_state_and_rejects_contradicting_backs() -> Non
     for _ in range(30):
         state.apply(rng.choice(state.legal_actions()))
     info = state.information_set("fujiko")
-    assert GAME.reconstruct(info, state._pairs).to_json() != ""
-    assert GAME.reconstruct(info, state._pairs).information_set("fujiko") == info
+    rebuilt = GAME.reconstruct(info, state._pairs)
+    assert rebuilt.information_set("fujiko") == info and rebuilt._actions == state._actions
+    assert GAME.state_from_json(rebuilt.to_json()).to_json() == rebuilt.to_json()
     wrong = {t: p for t, p in zip(TILES, reversed(PAIRS), strict=True)}
     if any(state.up[t] not in wrong[t] for t in TILES):
         with pytest.raises(engines.InvalidState):
             GAME.reconstruct(info, wrong)
+
+
+def test_arrange_refuses_impossible_tiles() -> None:
+    """A setup the toss cannot give is refused at once (so no JSON can load it either)."""
+    pairs = dict(zip(TILES, PAIRS, strict=True))
+    up = {tile: min(pair) for tile, pair in pairs.items()}
+    rng = random.Random(0)
+    for bad_pairs, bad_up, first, message in [
+        ({**pairs, "t1": frozenset("L")}, up, "lupin", "six pairs"),
+        ({**pairs, "t1": pairs["t2"]}, up, "lupin", "six pairs"),
+        (pairs, {**up, "t1": max(pairs["t1"]) + "x"}, "lupin", "one of its own two faces"),
+        (pairs, {**up, "t1": next(f for f in "LFZB" if f not in pairs["t1"])}, "lupin", "faces"),
+        (pairs, up, "zenigata", "first player"),
+    ]:
+        with pytest.raises(engines.InvalidState, match=message):
+            GAME.arrange(rng, bad_pairs, bad_up, first)
+    assert GAME.arrange(rng, pairs, up, "fujiko").to_move == "fujiko"
 
 
 def test_look_alike_option_values_are_refused() -> None:

@@ -545,7 +545,8 @@ def test_reconstruct_rebuilds_the_state_and_rejects_contradictions() -> None:
             state.apply(rng.choice(state.legal_actions()))
         for seat in game.seats:
             rebuilt = game.reconstruct(state.information_set(seat), state.hidden())
-            assert rebuilt._to_dict() == state._to_dict()
+            assert rebuilt._to_dict() == state._to_dict() and rebuilt._actions == state._actions
+            assert game.state_from_json(rebuilt.to_json()).to_json() == rebuilt.to_json()
     state = play(arrange("Emil Ada Bruno Clara Dora"), "kill Ida", "identity Ada")
     hidden = state.hidden()
     with pytest.raises(ValueError, match="inspector_identity"):
