@@ -54,6 +54,8 @@ HANG_SECONDS = 120.0
 """The hard ceiling of one deduce + hints call; far above the solver's own time limit."""
 KEPT_FAILURES = 12
 ROUND_TRIP_EVERY = 50
+MAX_MOVES = 10_000
+"""A random game still running after this many moves counts as a hang."""
 MOVES_AFTER_ACCEPT = 20
 """Random legal moves played on from an accepted mutated state, invariants checked after each."""
 
@@ -216,10 +218,13 @@ def soak_games(name: str, first_seed: int, count: int) -> Tally:
             state = game.new_game(seed=seed)
             state.check_invariants()
             steps = 0
-            while not state.is_over:
+            while not state.is_over and steps < MAX_MOVES:
                 state.apply(rng.choice(state.legal_actions()))
                 state.check_invariants()
                 steps += 1
+            if not state.is_over:
+                tally.fail(f"{where}: did not end within {MAX_MOVES} moves")
+                continue
             if not state.winners:
                 tally.fail(f"{where}: ended without naming its winners")
                 continue
