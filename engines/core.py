@@ -614,12 +614,14 @@ class Game(ABC):
                 f"{quote(options)}; load it with engines.make({self.name!r}, **those options)"
             )
         state = self._replay(data["setup"], data["actions"], read)
-        replayed = json.loads(state.to_json())
-        for key in _DERIVED_KEYS:
-            difference = first_difference(data[key], replayed[key], key)
-            if difference is not None:
+        for key, value in state._derived().items():
+            # Equal texts are equal values, types included (True is "true", 1.0 is "1.0").
+            expected = json.dumps(value, sort_keys=True)
+            if json.dumps(data[key], sort_keys=True) != expected:
+                difference = first_difference(data[key], json.loads(expected), key)
                 raise InvalidState(
-                    f"{what}: the state does not follow from its setup and actions: {difference}"
+                    f"{what}: the state does not follow from its setup and actions: "
+                    f"{difference or key}"
                 )
         state.check_invariants()
         return state
@@ -689,8 +691,6 @@ class Game(ABC):
 
 
 _STATE_KEYS = ("game", "version", "options", "setup", "actions", "state", "rng", "log")
-_DERIVED_KEYS = ("state", "rng", "log")
-"""What a loaded state's JSON must repeat exactly from its replay (written for readers)."""
 
 
 def first_difference(given: JsonValue, expected: JsonValue, path: str) -> str | None:
@@ -917,12 +917,18 @@ class State(ABC):
                 "options": [[key, thaw(value)] for key, value in self.game.option_items()],
                 "setup": None if self._setup is None else self._setup.to_json_value(),
                 "actions": [str(action) for action in self._actions],
-                "state": self._to_dict(),
-                "rng": _rng_to_json(self._rng),
-                "log": [[obs.to_dict(), None if to is None else list(to)] for obs, to in self._log],
+                **self._derived(),
             },
             sort_keys=True,
         )
+
+    def _derived(self) -> dict[str, JsonValue]:
+        """What follows from the setup and the actions: the state, the RNG, the log."""
+        return {
+            "state": self._to_dict(),
+            "rng": _rng_to_json(self._rng),
+            "log": [[obs.to_dict(), None if to is None else list(to)] for obs, to in self._log],
+        }
 
     @property
     def rng(self) -> random.Random:

@@ -73,8 +73,8 @@ def check_random_game(spec: EngineSpec, seed: int, choices: Callable[[int], int]
 
 def check_json(game: Game, state: State) -> None:
     text = state.to_json()
-    again = game.state_from_json(text)
-    assert again.to_json() == text
+    again = game.state_from_json(text)  # replays the setup and every action so far
+    assert again.to_json() == text and again._actions == state._actions
     assert again.legal_actions() == state.legal_actions()
     for seat in game.seats:
         info = state.information_set(seat)
