@@ -296,6 +296,7 @@ def vocabulary(state: State) -> list[Any]:
     for seat in state.game.seats:
         walk([obs.to_dict()["fields"] for obs in state.information_set(seat).observations[-40:]])
     for action in state.legal_actions()[:60]:
+        found.add(str(action))
         if dataclasses.is_dataclass(action):
             walk([getattr(action, f.name) for f in dataclasses.fields(action)])
     return sorted(found, key=repr)[:400]
@@ -386,6 +387,10 @@ def draw_position(
 
 
 # --- phase 2: mutated JSON states --------------------------------------------------------------
+SECTIONS = ("setup", "actions", "state", "log")
+"""The parts of a state's JSON that a mutation picks first (the rest: anywhere)."""
+
+
 def soak_json(name: str, examples: int, seed: int) -> Tally:
     tally, began = Tally(), time.perf_counter()
 
@@ -399,14 +404,12 @@ def soak_json(name: str, examples: int, seed: int) -> Tally:
         elif how == "junk":
             mutated = data.draw(st.sampled_from(["null", "[]", "{}", "1", '"x"', "", "nan"]))
         else:
-            section = data.draw(st.sampled_from(["state", "state", "state", "log", "other"]))
+            section = data.draw(st.sampled_from([*SECTIONS, "anywhere"]))
             words = vocabulary(state)
-            if section == "other":
+            if section == "anywhere" or not tree.get(section):
                 tree = mutate_tree(data.draw, tree, words)
-            elif section == "log" and tree["log"]:
-                tree["log"] = mutate_tree(data.draw, tree["log"][-30:], words)
             else:
-                tree["state"] = mutate_tree(data.draw, tree["state"], words)
+                tree[section] = mutate_tree(data.draw, tree[section], words)
             mutated = json.dumps(tree)
         where = f"{name} {game.options} seed {game_seed} step {steps}: {cut(mutated)}"
         tally.tries += 1
