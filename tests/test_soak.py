@@ -1,0 +1,60 @@
+"""The soak harness (benchmarks/soak.py) on a few games and mutations per engine: it must run,
+find nothing, and count what it tried, so that its long runs stay trustworthy."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import engines
+
+
+def load_soak() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
+    spec = importlib.util.spec_from_file_location("soak", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["soak"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+soak = load_soak()
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_random_games_keep_their_invariants(name: str) -> None:
+    tally = soak.soak_games(name, first_seed=0, count=50)
+    assert tally.failures == [] and tally.outcomes.get("played") == 50
+    assert tally.outcomes.get("round-tripped") == 1  # seed 0, one game in ROUND_TRIP_EVERY
+
+
+@pytest.mark.parametrize("phase", ["json", "actions", "info"])
+@pytest.mark.parametrize("name", engines.names())
+def test_mutations_raise_only_sleuth_errors(name: str, phase: str) -> None:
+    run = {"json": soak.soak_json, "actions": soak.soak_actions, "info": soak.soak_info}[phase]
+    tally = run(name, 25, 0)
+    assert tally.failures == [] and tally.tries == 25
+    assert sum(tally.outcomes.values()) == 25
+
+
+def test_a_broken_invariant_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(state: engines.State) -> None:
+        raise engines.InvalidState("broken on purpose")
+
+    monkeypatch.setattr(engines.State, "check_invariants", broken)
+    tally = soak.soak_games("blue-lion", first_seed=0, count=3)
+    assert tally.failure_count == 3 and "broken on purpose" in tally.failures[0]
+
+
+def test_a_bare_exception_from_the_solver_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    def crash(info: object, *args: object, **kwargs: object) -> None:
+        raise KeyError("a bare error")
+
+    monkeypatch.setattr(soak.solver, "deduce", crash)
+    tally = soak.soak_info("noir", 5, 0)
+    assert tally.failure_count == 5 and "KeyError" in tally.failures[0]
