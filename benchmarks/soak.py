@@ -54,8 +54,10 @@ HANG_SECONDS = 120.0
 """The hard ceiling of one deduce + hints call; far above the solver's own time limit."""
 KEPT_FAILURES = 12
 ROUND_TRIP_EVERY = 50
-MAX_MOVES = 10_000
-"""A random game still running after this many moves counts as a hang."""
+MAX_MOVES = 100_000
+"""A random game still running after this many moves counts as a hang. Alibi without a round
+limit ends only on an accusation, which random players rarely make: about 6 games in 100,000
+run past 10,000 moves (one ended after 12,606, in round 3,133)."""
 MOVES_AFTER_ACCEPT = 20
 """Random legal moves played on from an accepted mutated state, invariants checked after each."""
 
@@ -666,7 +668,10 @@ def report(phase: str, name: str, tally: Tally) -> str:
             f"max {ordered[-1]:.2f} s"
         )
     elif phase == "games" and tally.durations:
-        detail = f"{statistics.mean(tally.durations):.0f} moves a game"
+        detail = (
+            f"{statistics.mean(tally.durations):.0f} moves a game, "
+            f"the longest {max(tally.durations)}"
+        )
     cells = [name, phase, tally.tries, tally.failure_count, outcomes, f"{tally.seconds:.0f} s"]
     return "| " + " | ".join(map(str, [*cells, detail])) + " |"
 
