@@ -282,3 +282,35 @@ def test_mutated_information_sets_are_answered_or_refused(info: InformationSet) 
         patch.setattr(solver.cpsat, "SOLVE_SECONDS", 10.0)
         patch.setattr(solver.cpsat, "QUERY_SECONDS", 20.0)
         deduce_and_hint(info)
+
+
+# --- found by benchmarks/soak.py: records the game cannot produce, which crashed the chain ------
+def alibi_mid_game(seed: int = 144, steps: int = 72) -> InformationSet:
+    game = engines.make("alibi", players=4, deck="small")
+    state = game.new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        state.apply(rng.choice(state.legal_actions()))
+    return state.information_set(1)
+
+
+def without(info: InformationSet, index: int) -> InformationSet:
+    kept = info.observations[:index] + info.observations[index + 1 :]
+    return InformationSet(info.game, info.options, info.seat, kept)
+
+
+def test_a_pass_left_out_of_the_record_is_refused() -> None:
+    info = alibi_mid_game()
+    passes = [i for i, obs in enumerate(info.observations) if obs.kind == "pass"]
+    assert len(passes) >= 8
+    for index in passes:
+        with pytest.raises(InvalidInformationSet, match="is a pass missing"):
+            solver.deduce(without(info, index))
+
+
+def test_passes_without_the_hand_sizes_after_them_are_refused() -> None:
+    info = alibi_mid_game()
+    last = max(i for i, obs in enumerate(info.observations) if obs.kind == "hands")
+    assert info.observations[last - 1].kind == "pass"
+    with pytest.raises(InvalidInformationSet, match="followed by the hand sizes"):
+        solver.deduce(without(info, last))

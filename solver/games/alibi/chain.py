@@ -162,6 +162,8 @@ class HistoryChain:
             kind = int(rnd() * 4)
             boxed = self._boxed[kind]
             others = self._of_type[kind]
+            if not others:  # every other card of the type is pinned where it is
+                return None
             partner = others[int(rnd() * len(others))]
             if partner == boxed or len(paths[partner]) != len(paths[boxed]):
                 return None

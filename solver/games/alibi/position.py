@@ -368,6 +368,10 @@ class _Validator:
         self.laid: set[str] = set()
         self.passed: set[tuple[int, int]] = set()
         self.dealer = 0  # set by the seating
+        # what changes hand sizes between two "hands" observations, which must add up
+        self.sizes: tuple[int, ...] | None = None  # the last hand sizes seen
+        self.laid_now = [0] * self.players  # cards each seat laid since then
+        self.given_now = [0] * self.players  # cards each seat passed since then
 
     def run(self) -> None:
         observations = self.info.observations
@@ -380,6 +384,11 @@ class _Validator:
         for index, obs in enumerate(observations):
             self.check.shape(index)
             getattr(self, f"_{obs.kind}")(index)
+        if any(self.given_now):  # the game records the new hand sizes with the passes
+            raise InvalidInformationSet(
+                f"alibi: the passes of round {self.epoch + 1} must be followed by the hand "
+                "sizes after them (a 'hands' observation)"
+            )
 
     def _seat(self, index: int, field: str) -> int:
         return self.check.number(index, field, 0, self.players - 1)
@@ -427,10 +436,34 @@ class _Validator:
             dealt = self.info.observations[1]["cards"]
             if sizes[self.me] != len(dealt):
                 self.check.fail(index, "sizes", sizes, f"hand {self.me} of {len(dealt)} cards")
+        else:
+            self._sizes_follow(index, sizes)
+        self.sizes = tuple(sizes)
+        self.laid_now = [0] * self.players
+        self.given_now = [0] * self.players
         self.epoch += 1
 
+    def _sizes_follow(self, index: int, sizes: tuple[int, ...]) -> None:
+        """Each hand after a passing step is the one before, less the sets its holder laid and
+        the cards it passed, plus the cards its right neighbour passed: a pass left out of the
+        record (or one too many) shows here."""
+        assert self.sizes is not None
+        n = self.players
+        expected = tuple(
+            self.sizes[s] - self.laid_now[s] - self.given_now[s] + self.given_now[(s - 1) % n]
+            for s in range(n)
+        )
+        if tuple(sizes) != expected:
+            self.check.fail(
+                index,
+                "sizes",
+                sizes,
+                f"{expected}: the sizes before, less the sets laid and the cards passed, plus "
+                "the cards received, as recorded (is a pass missing?)",
+            )
+
     def _lay(self, index: int) -> None:
-        self._seat(index, "seat")
+        self.laid_now[self._seat(index, "seat")] += 3
         group = self.check.choice(index, "group", self.deck.groups)
         cards = self._cards(index, {3})
         if cards != self.deck.of_group(str(group)):
@@ -486,6 +519,7 @@ class _Validator:
         if (self.epoch + 1, giver) in self.passed:
             self.check.refuse(index, f"player {giver} passes once a round")
         self.passed.add((self.epoch + 1, giver))
+        self.given_now[giver] += count
         self._passed_cards(index, count, self.me in (giver, (giver + 1) % self.players))
 
     def _passed_cards(self, index: int, count: int, mine: bool) -> None:
