@@ -16,7 +16,7 @@ import json
 import random
 import reprlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, NoReturn, TypeAlias, TypeVar
@@ -56,6 +56,21 @@ class InvalidState(SleuthError, ValueError):
 class InvalidInformationSet(SleuthError, ValueError):
     """An information set that this game could not have produced: an unknown game, option,
     seat, observation kind, field or value; the message names it and what is allowed."""
+
+
+class IncompleteInformationSet(InvalidInformationSet):
+    """A record that is a true beginning of an information set but stops where the game
+    still owes it something (a tile laid but not yet its reveal, passes but not yet the new
+    hand sizes); `waiting_for` says what. The assistant keeps such entries and waits."""
+
+    def __init__(self, message: str, waiting_for: str) -> None:
+        super().__init__(message)
+        self.waiting_for = waiting_for
+
+
+class InvalidObservation(SleuthError, ValueError):
+    """Typed text that is not an observation this seat can make; the message quotes it and
+    says what is allowed (with "did you mean" for a near-miss name)."""
 
 
 QUOTE_LIMIT = 80
@@ -568,6 +583,72 @@ class Game(ABC):
     @abstractmethod
     def describe(self, observation: Observation) -> str:
         """One plain English sentence saying what `observation` records."""
+
+    # --- typed observations (the assistant's notation) -----------------------------------
+    def parse_entry(
+        self, text: object, seat: object, before: Sequence[Observation] = ()
+    ) -> tuple[Observation, ...]:
+        """The observations one typed line records, as `seat` saw them.
+
+        `before` is what the seat observed earlier; a line may leave out what follows from
+        it (the grid after a shift, the round of an answer). One line may record several
+        observations (a whole toss), so this returns a tuple.
+
+        Raises:
+            InvalidObservation: not text, empty, not this game's notation, a name that is not
+                one (with "did you mean"), or something `seat` cannot have seen.
+            ConfigError: `seat` is not a seat of this game.
+        """
+        seat = self.check_seat(seat)
+        if not isinstance(text, str):
+            raise InvalidObservation(
+                f"{self.name}: an entry is text, not {type(text).__name__} {quote(text)}"
+            )
+        if not text.strip():
+            raise InvalidObservation(f"{self.name}: the entry is empty; type what you saw")
+        return self._parse_entry(text.strip(), seat, tuple(before))
+
+    def parse_observation(
+        self, text: object, seat: object, before: Sequence[Observation] = ()
+    ) -> Observation:
+        """`parse_entry` for a line that records exactly one observation."""
+        found = self.parse_entry(text, seat, before)
+        if len(found) != 1:
+            raise InvalidObservation(
+                f"{self.name}: {quote(text)} records {len(found)} observations, not one"
+            )
+        return found[0]
+
+    def observation_text(self, observation: Observation) -> str:
+        """`observation` as a person types it; `parse_entry` reads it back (given the
+        observations before it)."""
+        return self._observation_text(observation)
+
+    def notation_help(self) -> list[tuple[str, str]]:
+        """Each form a person can type, with an example, and what it records."""
+        return self._notation_help()
+
+    def notation_words(self) -> list[str]:
+        """The words of the notation (kinds, names) that Tab completes."""
+        return self._notation_words()
+
+    def _parse_entry(
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
+        """Hook: the observations `text` records (stripped, non-empty)."""
+        raise ConfigError(f"{self.name}: observations cannot be typed for this game yet")
+
+    def _observation_text(self, observation: Observation) -> str:
+        """Hook: the typed form of `observation`."""
+        raise ConfigError(f"{self.name}: observations cannot be typed for this game yet")
+
+    def _notation_help(self) -> list[tuple[str, str]]:
+        """Hook: (form with an example, what it records), one per kind a person types."""
+        return []
+
+    def _notation_words(self) -> list[str]:
+        """Hook: the words Tab completes."""
+        return []
 
     @abstractmethod
     def _arrange_from_dict(
