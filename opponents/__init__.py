@@ -9,7 +9,7 @@ res.win_rate(seat, entry=k)                            # entry k's games in that
 """
 
 from opponents.arena import ArenaResult, GameRecord, arena, wilson
-from opponents.base import BOT_NAMES, Bot, RandomBot, SeatedBot, WrongInformationSet, make
+from opponents.base import BOT_NAMES, Bot, RandomBot, SeatedBot, WrongInformationSet, make, notepad
 
 __all__ = [
     "BOT_NAMES",
@@ -21,5 +21,6 @@ __all__ = [
     "WrongInformationSet",
     "arena",
     "make",
+    "notepad",
     "wilson",
 ]

@@ -15,8 +15,7 @@ from typing import Protocol
 
 from engines import Action, ConfigError, Game, InformationSet, NotToMove, Seat, SleuthError
 from engines.core import quote
-
-"""Quoted input is cut to this many characters in error messages."""
+from solver import Hint
 
 
 class WrongInformationSet(SleuthError, ValueError):
@@ -134,6 +133,18 @@ def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: 
         raise ConfigError(f"no {name} bot for {game.name} yet; try 'random'") from None
     bot: SeatedBot = module.make(name, game, seat, rng, **options)
     return bot
+
+
+def notepad(info: InformationSet) -> list[Hint]:
+    """What a careful person with pen and paper has crossed off at `info` (the direct
+    eliminations the heuristic bot keeps), as hints of kind "notepad"; [] for a game whose
+    bots keep no notepad."""
+    try:
+        module = import_module(_GAME_MODULES[info.game])
+    except KeyError:
+        return []
+    found: list[Hint] = getattr(module, "notepad", lambda _: [])(info)
+    return found
 
 
 def check_options(bot: str, options: Collection[str], allowed: Collection[str]) -> None:

@@ -1,0 +1,22 @@
+"""`sleuth assist`: the deduction notebook for a physical game, usable without a terminal.
+
+s = Session.new("alibi", seat=0, players=4)        # also dir=, name=, level=
+s.add("..."); s.edit(n, "..."); s.delete(n); s.insert(n, "..."); s.undo()
+s.entries; s.information_set(); s.deduction(); s.hints(level); s.conflict
+Session.open(name, dir=None); Session.stored(dir=None)
+"""
+
+from sleuth.assist.levels import DEFAULT_LEVEL, LEVELS
+from sleuth.assist.session import Conflict, Entry, Reading, Session
+from sleuth.assist.store import SessionError, SessionRecord
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "Conflict",
+    "Entry",
+    "Reading",
+    "Session",
+    "SessionError",
+    "SessionRecord",
+]

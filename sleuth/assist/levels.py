@@ -1,0 +1,48 @@
+"""Hint levels: how much of the solver's help a person wants at the table.
+
+- `notepad`: only what pen and paper give (cards seen, direct eliminations), the notepad the
+  heuristic bots keep;
+- `certain`: plus every certain fact (each one's minimal reason on request);
+- `odds`: plus probabilities, labelled exact or estimated;
+- `advice`: plus the best question or move and its expected information.
+"""
+
+from __future__ import annotations
+
+import opponents
+import solver
+from engines import InformationSet
+from sleuth.assist.store import SessionError
+
+LEVELS = ("notepad", "certain", "odds", "advice")
+DEFAULT_LEVEL = "odds"
+
+_KINDS = {
+    "certain": {"certain"},
+    "odds": {"certain", "likely"},
+}
+"""Hint kinds each level shows from the game's own hints; `advice` shows them all."""
+
+
+def check_level(level: object) -> str:
+    if level not in LEVELS:
+        raise SessionError(f"unknown hint level {level!r}; the levels are {', '.join(LEVELS)}")
+    assert isinstance(level, str)
+    return level
+
+
+def hints_at(level: str, info: InformationSet, deduction: solver.Deduction) -> list[solver.Hint]:
+    """The hints `level` shows for `info`: the notepad first, then the solver's, best first."""
+    found = opponents.notepad(info)
+    if level == "notepad":
+        return found
+    ranked = solver.hints(info, deduction)
+    kinds = _KINDS.get(level)
+    chosen = [hint for hint in ranked if kinds is None or hint.kind in kinds]
+    shown = {hint.fact for hint in found + chosen if hint.fact is not None}
+    rest = [
+        solver.Hint(f"{fact.text} (certain)", fact, 1.0, (), "certain", 0.5)
+        for fact in deduction.certain()
+        if fact not in shown
+    ]
+    return found + chosen + rest

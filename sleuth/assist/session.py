@@ -1,0 +1,346 @@
+"""The table-side notebook, with no terminal in it: a log of typed entries, replayed into an
+information set, read by the solver.
+
+A `Session` is event-sourced: every change (add, insert, edit, delete, undo) is appended to
+the session's log in SQLite and committed before the caller can show anything, and the
+entries are the log folded (sleuth.assist.log). Each entry's text is read by the game's
+notation (`Game.parse_entry`) with the observations before it as context, so editing an early
+entry re-reads everything after it.
+
+What the record says is one of:
+- `empty`: nothing typed yet;
+- `waiting`: a true beginning of a game that still owes an observation (a tile laid, not yet
+  its reveal); deductions are for the longest complete beginning;
+- `ok`: complete and consistent; deductions are for the whole record;
+- `conflict`: the entries contradict each other; the entries are kept, the conflict names the
+  entries involved and which of them alone could be the typo, and deductions are for the
+  longest consistent beginning.
+A change that no game could produce (a name that is not one, a hand of the wrong size, an
+entry the seat cannot have seen) is refused with one line, and the session is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import engines
+import solver
+from engines import (
+    Game,
+    IncompleteInformationSet,
+    InformationSet,
+    InvalidInformationSet,
+    InvalidObservation,
+    Observation,
+    Seat,
+)
+from engines.core import JsonValue
+from sleuth.assist.levels import DEFAULT_LEVEL, check_level, hints_at
+from sleuth.assist.log import apply_event, fold
+from sleuth.assist.store import Event, SessionError, SessionRecord, Store
+from solver.diagnosis import diagnose
+from solver.validation import validate
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One typed line: its number in the log (from 1), the text as typed, and what it records.
+
+    `first` is the index of its first observation in the session's information set.
+    """
+
+    number: int
+    text: str
+    observations: tuple[Observation, ...]
+    first: int
+
+    @property
+    def sources(self) -> range:
+        return range(self.first, self.first + len(self.observations))
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Entries (numbers from 1) that contradict each other, every one needed; `repairs` are
+    those that alone could be wrong (without that entry the rest is consistent)."""
+
+    entries: tuple[int, ...]
+    repairs: tuple[int, ...]
+
+    def __str__(self) -> str:
+        listed = _numbers(self.entries)
+        if not self.repairs:
+            return f"entries {listed} contradict each other; no single entry alone explains it"
+        blamed = " or ".join(f"entry {n}" for n in self.repairs)
+        return f"entries {listed} contradict each other; {blamed} is probably mistyped"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the solver makes of the record now (see the module docstring for `status`).
+
+    `usable` is the information set deductions are shown for: the whole record when `ok`, else
+    its longest complete and consistent beginning (`entries` entries long), or None.
+    """
+
+    status: str
+    usable: InformationSet | None
+    entries: int
+    deduction: solver.Deduction | None
+    waiting_for: str | None = None
+    conflict: Conflict | None = None
+
+
+class Session:
+    """A notebook for one seat of one physical game. Build with `Session.new` or `Session.open`."""
+
+    def __init__(self, store: Store, record: SessionRecord, events: Sequence[Event]) -> None:
+        self._store = store
+        self.name = record.name
+        self.game: Game = engines.make(record.game, **dict(record.options))
+        self.seat: Seat = self.game.check_seat(record.seat)
+        self._level = check_level(record.level)
+        self._history = fold(events)
+        self._entries = self._read(self._history[-1], [])
+        self._reading: Reading | None = None
+
+    # --- making and finding sessions -------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        game: str,
+        seat: object = None,
+        *,
+        dir: Path | str | None = None,
+        name: str | None = None,
+        level: str = DEFAULT_LEVEL,
+        **options: JsonValue,
+    ) -> Session:
+        """A new, empty session, stored at once.
+
+        `seat` defaults to the game's first seat; `options` configure the game (players=4,
+        ...); `name` defaults to the game's name and a number.
+
+        Raises:
+            ConfigError: an unknown game, option or seat.
+            SessionError: the name is taken or not allowed, or the directory cannot be used.
+        """
+        made = engines.make(game, **options)
+        chosen = made.seats[0] if seat is None else made.check_seat(seat)
+        check_level(level)
+        store = Store(dir)
+        name = name if name is not None else _free_name(store, made.name)
+        store.create(name, made.name, made.option_items(), chosen, level)
+        record, events = store.load(name)
+        return cls(store, record, events)
+
+    @classmethod
+    def open(cls, name: str, dir: Path | str | None = None) -> Session:
+        """The stored session `name`, as it was after its last committed change.
+
+        Raises:
+            SessionError: no session has that name here (the message lists those there are).
+        """
+        store = Store(dir)
+        record, events = store.load(name)
+        return cls(store, record, events)
+
+    @staticmethod
+    def stored(dir: Path | str | None = None) -> list[SessionRecord]:
+        """The sessions stored in `dir` (default: the user's data directory), oldest first."""
+        store = Store(dir)
+        try:
+            return store.sessions()
+        finally:
+            store.close()
+
+    def close(self) -> None:
+        self._store.close()
+
+    # --- the log ---------------------------------------------------------------------------
+    @property
+    def entries(self) -> list[Entry]:
+        return list(self._entries)
+
+    def add(self, text: str) -> Entry:
+        """Append an entry. Raises InvalidObservation (or InvalidInformationSet) and changes
+        nothing when it is not something this seat can have seen here."""
+        self._change(Event("add", None, text))
+        return self._entries[-1]
+
+    def insert(self, number: int, text: str) -> Entry:
+        """Insert an entry before entry `number` (a forgotten line); later entries move down."""
+        self._change(Event("insert", number, text))
+        return self._entries[number - 1]
+
+    def edit(self, number: int, text: str) -> Entry:
+        """Replace entry `number` (a typo); everything after it is read again."""
+        self._change(Event("edit", number, text))
+        return self._entries[number - 1]
+
+    def delete(self, number: int) -> None:
+        self._change(Event("delete", number))
+
+    def undo(self) -> None:
+        """Take back the latest change not yet taken back (SessionError when there is none)."""
+        self._change(Event("undo"))
+
+    def _change(self, event: Event) -> None:
+        """Check `event` against the whole record, store it, then make it current."""
+        history = apply_event(self._history, event)
+        entries = self._read(history[-1], self._entries)
+        try:
+            validate(self._info(entries))
+        except IncompleteInformationSet:
+            pass  # a beginning still owed something: kept, and the reading says what
+        except InvalidInformationSet as error:
+            raise InvalidInformationSet(
+                f"{_what(event)} would make the record impossible: {error}"
+            ) from None
+        self._store.append(self.name, event)
+        self._history, self._entries, self._reading = history, entries, None
+
+    def _read(self, texts: Sequence[str], known: Sequence[Entry]) -> list[Entry]:
+        """Entries for `texts`, re-reading only from the first text that changed."""
+        same = 0
+        while same < min(len(texts), len(known)) and texts[same] == known[same].text:
+            same += 1
+        entries = list(known[:same])
+        observations = [obs for entry in entries for obs in entry.observations]
+        for number, text in enumerate(texts[same:], start=same + 1):
+            try:
+                found = self.game.parse_entry(text, self.seat, tuple(observations))
+            except InvalidObservation as error:
+                if number == same + 1:  # the entry being typed
+                    raise
+                raise InvalidObservation(
+                    f"entry {number} ({text!r}) would no longer read: {error}"
+                ) from None
+            entries.append(Entry(number, text, found, len(observations)))
+            observations.extend(found)
+        return entries
+
+    def _info(self, entries: Sequence[Entry]) -> InformationSet:
+        return InformationSet(
+            self.game.name,
+            self.game.option_items(),
+            self.seat,
+            tuple(obs for entry in entries for obs in entry.observations),
+        )
+
+    # --- what it all means -----------------------------------------------------------------
+    def information_set(self) -> InformationSet:
+        """Every entry's observations, in order (possibly incomplete or contradictory)."""
+        return self._info(self._entries)
+
+    def export(self) -> str:
+        """The information set as JSON (`InformationSet.from_json` reads it)."""
+        return self.information_set().to_json()
+
+    @property
+    def level(self) -> str:
+        return self._level
+
+    @level.setter
+    def level(self, level: str) -> None:
+        self._store.set_level(self.name, check_level(level))
+        self._level = level
+
+    def reading(self) -> Reading:
+        """What the record says now (computed once per change)."""
+        if self._reading is None:
+            self._reading = self._read_record()
+        return self._reading
+
+    @property
+    def conflict(self) -> Conflict | None:
+        return self.reading().conflict
+
+    def deduction(self) -> solver.Deduction | None:
+        """The deduction for `reading().usable`, or None before the record can be read."""
+        return self.reading().deduction
+
+    def hints(self, level: str | None = None) -> list[solver.Hint]:
+        """Hints at `level` (default: the session's) for the usable record, best first."""
+        reading = self.reading()
+        if reading.usable is None or reading.deduction is None:
+            return []
+        return hints_at(check_level(level or self._level), reading.usable, reading.deduction)
+
+    def explain(self, fact: solver.Fact) -> list[int]:
+        """The numbers of the entries that together force `fact` (minimal).
+
+        Raises:
+            NotCertain: `fact` is not certain (or nothing can be read yet).
+        """
+        deduction = self.deduction()
+        if deduction is None:
+            raise solver.NotCertain("nothing is certain before the record can be read")
+        sources = deduction.explain_sources(fact)
+        return sorted({self._entry_of(source) for source in sources})
+
+    def _entry_of(self, source: int) -> int:
+        for entry in self._entries:
+            if source in entry.sources:
+                return entry.number
+        raise SessionError(f"observation {source} is in no entry")  # an internal mismatch
+
+    def _read_record(self) -> Reading:
+        if not self._entries:
+            return Reading("empty", None, 0, None)
+        info = self.information_set()
+        try:
+            validate(info)
+        except IncompleteInformationSet as waiting:
+            return self._prefix_reading("waiting", len(self._entries) - 1, waiting.waiting_for)
+        except InvalidInformationSet as error:  # only a record stored by an older version
+            return self._prefix_reading("invalid", len(self._entries) - 1, str(error))
+        try:
+            return Reading("ok", info, len(self._entries), solver.deduce(info))
+        except solver.Inconsistent:
+            found = diagnose(info, [entry.sources for entry in self._entries])
+            assert found is not None, "deduce and diagnose disagree about consistency"
+            conflict = Conflict(
+                tuple(n + 1 for n in found.conflict), tuple(n + 1 for n in found.repairs)
+            )
+            prefix = self._prefix_reading("conflict", max(found.conflict), None)
+            return Reading(
+                "conflict", prefix.usable, prefix.entries, prefix.deduction, None, conflict
+            )
+
+    def _prefix_reading(self, status: str, longest: int, waiting_for: str | None) -> Reading:
+        """`status`, with deductions for the longest complete, consistent beginning of at most
+        `longest` entries."""
+        for count in range(longest, 0, -1):
+            prefix = self._info(self._entries[:count])
+            try:
+                validate(prefix)
+                deduction = solver.deduce(prefix)
+            except (InvalidInformationSet, solver.Inconsistent):
+                continue
+            return Reading(status, prefix, count, deduction, waiting_for)
+        return Reading(status, None, 0, None, waiting_for)
+
+
+def _free_name(store: Store, game: str) -> str:
+    taken = store.names()
+    number = 1
+    while f"{game}-{number}" in taken:
+        number += 1
+    return f"{game}-{number}"
+
+
+def _what(event: Event) -> str:
+    if event.op == "add":
+        return "this entry"
+    if event.op == "undo":
+        return "undoing"
+    verb = {"insert": "inserting before", "edit": "editing", "delete": "deleting"}[event.op]
+    return f"{verb} entry {event.position}"
+
+
+def _numbers(numbers: Sequence[int]) -> str:
+    texts = [str(n) for n in numbers]
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
