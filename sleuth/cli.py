@@ -91,6 +91,25 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="the game's seed (default random)")
     _add_game_options(play)
 
+    assist = commands.add_parser(
+        "assist",
+        help="the notebook for a game at a real table: type what you saw, see what follows",
+        description="Type what your seat saw and heard; see what is certain, how likely each "
+        "hidden possibility is, and what to ask or do. Every entry is saved at once.",
+    )
+    assist.add_argument("game", nargs="?", default=None, help=game_help + " for a new session")
+    assist.add_argument("--seat", default=None, help="your seat (default: the first)")
+    assist.add_argument("--name", default=None, help="the new session's name (default GAME-N)")
+    assist.add_argument(
+        "--level", default=None, help="hint level: notepad, certain, odds (default) or advice"
+    )
+    assist.add_argument("--dir", default=None, help="where sessions are kept (default: user data)")
+    which = assist.add_mutually_exclusive_group()
+    which.add_argument("--list", action="store_true", help="list the saved sessions")
+    which.add_argument("--resume", metavar="NAME", help="go on with a saved session")
+    which.add_argument("--export", metavar="NAME", help="print a session's information set (JSON)")
+    _add_game_options(assist)
+
     arena = commands.add_parser("arena", help="a tournament between bots, with a results table")
     arena.add_argument("game", help=game_help)
     arena.add_argument(
@@ -128,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             game = _game(args)
             seat = game.seat_from_text(args.seat) if args.seat else game.seats[0]
             return play(console, game, seat, args.bot, args.seed)
+        elif args.command == "assist":
+            from sleuth.assist.command import assist
+
+            return assist(console, args)
         elif args.command == "arena":
             from sleuth.commands import run_arena
 

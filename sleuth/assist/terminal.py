@@ -1,0 +1,266 @@
+"""`sleuth assist` at the terminal: type what your seat saw, see what follows from it.
+
+Every change is committed to the session's database before anything is computed or shown, so
+end of input, Ctrl-C or a killed process never loses an entry whose hints appeared. Ctrl-C
+while the solver works abandons that computation and returns to the prompt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+import solver
+from engines import InformationSet, InvalidObservation, SleuthError
+from sleuth import views
+from sleuth.assist.levels import LEVELS
+from sleuth.assist.session import Session
+from sleuth.assist.store import SessionError
+
+SHOWN_HINTS = 12
+"""Hints listed after each change; `hints` lists them all."""
+
+COMMANDS = (
+    ("TEXT", "record what you saw (see the notation below); `add TEXT` does the same"),
+    ("log", "the numbered entries"),
+    ("edit N TEXT", "replace entry N (a typo); later entries are read again"),
+    ("insert N TEXT", "insert a forgotten entry before entry N"),
+    ("delete N", "remove entry N"),
+    ("undo", "take back the last change"),
+    ("hints", "every hint, not only the first few"),
+    ("why N", "the entries that force certain hint N"),
+    ("level L", f"how much help: {', '.join(LEVELS)}"),
+    ("export", "the information set as JSON"),
+    ("help", "this list and the notation"),
+    ("quit", "leave (everything is already saved)"),
+)
+_WORDS = ("add", "log", "edit", "insert", "delete", "undo", "hints", "why", "level", "export",
+          "help", "quit")  # fmt: skip
+
+
+class Notebook:
+    """The loop: read a line, change the session or answer a command, show the result."""
+
+    def __init__(self, console: Console, session: Session, read: Callable[[str], str]) -> None:
+        self.console = console
+        self.session = session
+        self.read = read
+        self.shown: list[solver.Hint] = []
+
+    def run(self) -> int:
+        s = self.session
+        self.console.print(
+            f"Session [bold]{s.name}[/bold]: {s.game.metadata.title}, you are "
+            f"{_seat_name(s.seat)}; hint level {s.level}. Type `help` for the notation."
+        )
+        if s.entries:
+            self.show_log()
+            self.refresh()
+        while True:
+            try:
+                line = self.read(f"{len(s.entries) + 1}> ")
+            except EOFError:
+                break
+            except KeyboardInterrupt:
+                self.console.print()
+                break
+            try:
+                if not self.command(line.strip()):
+                    break
+            except KeyboardInterrupt:
+                self.console.print("(interrupted; every entry so far is saved)", style="yellow")
+            except SleuthError as error:
+                self.console.print(f"refused: {error}", style="red", soft_wrap=True)
+        self.console.print(f"Saved. Resume with: sleuth assist --resume {s.name}")
+        return 0
+
+    def command(self, line: str) -> bool:
+        """Carry out one line; False to leave."""
+        if not line:
+            return True
+        word, _, rest = line.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        s = self.session
+        if word in ("quit", "exit", "q"):
+            return False
+        if word == "help":
+            self.show_help()
+        elif word == "log":
+            self.show_log()
+        elif word == "hints":
+            self.show_hints(len(self.shown) or SHOWN_HINTS, recompute=not self.shown)
+        elif word == "why":
+            self.why(rest)
+        elif word == "level":
+            s.level = rest
+            self.console.print(f"hint level: {s.level}")
+            self.refresh()
+        elif word == "export":
+            self.console.print(s.export(), soft_wrap=True, markup=False)
+        elif word == "undo":
+            s.undo()
+            self.console.print("undone")
+            self.refresh()
+        elif word == "delete":
+            s.delete(_number(rest, "delete N"))
+            self.refresh()
+        elif word in ("edit", "insert"):
+            number_text, _, text = rest.partition(" ")
+            number = _number(number_text, f"{word} N TEXT")
+            entry = (s.edit if word == "edit" else s.insert)(number, expand_files(text))
+            self.echo(entry.number)
+            self.refresh()
+        else:
+            text = rest if word == "add" else line
+            entry = s.add(expand_files(text))
+            self.echo(entry.number)
+            self.refresh()
+        return True
+
+    # --- output ----------------------------------------------------------------------------
+    def echo(self, number: int) -> None:
+        entry = self.session.entries[number - 1]
+        for obs in entry.observations:
+            self.console.print(Text(f"  {number}. {self.session.game.describe(obs)}", style="dim"))
+
+    def refresh(self) -> None:
+        """After a stored change: the record's status, its view and hints."""
+        reading = self.session.reading()
+        if reading.status == "waiting":
+            self.console.print(f"waiting for {reading.waiting_for}", style="yellow")
+        elif reading.status == "invalid":
+            self.console.print(f"this record does not read: {reading.waiting_for}", style="red")
+        elif reading.conflict is not None:
+            self.console.print(f"contradiction: {reading.conflict}", style="bold red")
+            for number in reading.conflict.entries:
+                self.console.print(f"  {number}. {self.session.entries[number - 1].text}")
+        if reading.status != "ok" and reading.usable is not None:
+            self.console.print(
+                f"(deductions below are for entries 1 to {reading.entries})", style="dim"
+            )
+        if reading.usable is not None:
+            self.show_view(reading.usable)
+        self.show_hints(SHOWN_HINTS, recompute=True)
+
+    def show_view(self, info: InformationSet) -> None:
+        game = self.session.game
+        view = None
+        if self.session.level in ("odds", "advice"):
+            view = views.heat_map(game, info)
+        if view is None:
+            view = views.position(game, info)
+        if view is not None:
+            self.console.print(view)
+
+    def show_hints(self, limit: int, recompute: bool) -> None:
+        if recompute:
+            self.shown = self.session.hints()
+        if not self.shown:
+            if self.session.reading().usable is not None:
+                self.console.print("nothing to add yet", style="dim")
+            return
+        table = Table(show_header=False, box=None, padding=(0, 1))
+        for number, hint in enumerate(self.shown[:limit], start=1):
+            row = Text(f"{number:>2}. {hint.text}")
+            if hint.kind == "notepad" and hint.because:
+                row.append(f"  ({'; '.join(hint.because[:2])})", style="dim")
+            table.add_row(row)
+        self.console.print(table)
+        if len(self.shown) > limit:
+            self.console.print(f"... and {len(self.shown) - limit} more: `hints`", style="dim")
+
+    def why(self, rest: str) -> None:
+        number = _number(rest, "why N")
+        if not 1 <= number <= len(self.shown):
+            raise SessionError(f"there is no hint {number}; the hints are 1 to {len(self.shown)}")
+        hint = self.shown[number - 1]
+        if hint.fact is None or hint.probability != 1.0:
+            raise SessionError(f"hint {number} is not a certain fact, so nothing forces it")
+        entries = self.session.explain(hint.fact)
+        if not entries:
+            self.console.print(f"{hint.fact.text}: the rules alone force it")
+            return
+        self.console.print(f"{hint.fact.text}, because of entries {', '.join(map(str, entries))}:")
+        for n in entries:
+            self.console.print(f"  {n}. {self.session.entries[n - 1].text}", markup=False)
+
+    def show_log(self) -> None:
+        reading = self.session.reading()
+        blamed = set(reading.conflict.entries) if reading.conflict else set()
+        for entry in self.session.entries:
+            mark = " !" if entry.number in blamed else "  "
+            self.console.print(
+                Text(f"{mark}{entry.number:>3}. {entry.text}", style="red" if mark.strip() else "")
+            )
+
+    def show_help(self) -> None:
+        table = Table(title="commands", box=None, padding=(0, 2), title_justify="left")
+        for form, meaning in COMMANDS:
+            table.add_row(form, meaning)
+        self.console.print(table)
+        notation = Table(title="what to type", box=None, padding=(0, 2), title_justify="left")
+        for form, meaning in self.session.game.notation_help():
+            notation.add_row(Text(form), Text(meaning))
+        self.console.print(notation)
+        self.console.print(
+            "Names may be shortened to any unique beginning of each part (bl-kn for "
+            "blade-knife); Tab completes them. @FILE stands for the words in that file.",
+            style="dim",
+        )
+
+
+def expand_files(text: str) -> str:
+    """`text` with each @PATH word replaced by the words of that file (a hand, a grid).
+
+    Raises:
+        InvalidObservation: a file that cannot be read.
+    """
+    words = []
+    for word in text.split():
+        if word.startswith("@") and len(word) > 1:
+            try:
+                words.append(" ".join(Path(word[1:]).expanduser().read_text().split()))
+            except (OSError, UnicodeDecodeError) as error:
+                raise InvalidObservation(f"cannot read {word[1:]!r}: {error}") from None
+        else:
+            words.append(word)
+    return " ".join(words)
+
+
+def line_reader(console: Console, words: Sequence[str]) -> Callable[[str], str]:
+    """`input` with Tab completion of `words` when the terminal has readline, else plain."""
+    try:
+        import readline
+    except ImportError:  # Windows without pyreadline: no completion, everything else works
+        return console.input
+    vocabulary = sorted(set(words) | set(_WORDS))
+
+    def complete(text: str, state: int) -> str | None:
+        found = [w for w in vocabulary if w.lower().startswith(text.lower())]
+        return found[state] + " " if state < len(found) else None
+
+    readline.set_completer_delims(" \t/,;")
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+    return input
+
+
+def _number(text: str, form: str) -> int:
+    word = text.split()[0] if text.split() else ""
+    if not word.isdigit():
+        raise SessionError(f"expected an entry number: {form}")
+    return int(word)
+
+
+def _seat_name(seat: object) -> str:
+    return seat.capitalize() if isinstance(seat, str) else f"player {seat}"
+
+
+def run(console: Console, session: Session) -> int:
+    """The notebook on the terminal for `session`, until `quit` or end of input."""
+    reader = line_reader(console, session.game.notation_words())
+    return Notebook(console, session, reader).run()
