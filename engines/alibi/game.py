@@ -10,6 +10,7 @@ from typing import Any
 
 from engines.alibi.actions import Accuse, AlibiAction, Ask, Lay, Pass, Solution, parse
 from engines.alibi.deck import SCALES, TYPES, Deck, load_deck
+from engines.alibi.notation import HELP, Notation, observation_text
 from engines.alibi.questions import (
     SCOPES,
     is_subject,
@@ -335,6 +336,25 @@ class Alibi(Game):
     # --- notation and words --------------------------------------------------------------
     def _parse_action(self, text: str) -> AlibiAction:
         return parse(text, self.deck, self.players)
+
+    @cached_property
+    def _notation(self) -> Notation:
+        return Notation(self)
+
+    def _parse_entry(
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
+        assert isinstance(seat, int)
+        return (self._notation.parse(text, seat, before),)
+
+    def _observation_text(self, observation: Observation) -> str:
+        return observation_text(observation)
+
+    def _notation_help(self) -> list[tuple[str, str]]:
+        return list(HELP)
+
+    def _notation_words(self) -> list[str]:
+        return self._notation.words()
 
     def _action_domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
         deck = self.deck

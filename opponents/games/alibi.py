@@ -10,23 +10,62 @@ from typing import Any
 
 import numpy as np
 
-from engines import Action, InformationSet, Seat
+from engines import Action, InformationSet, Observation, Seat
 from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Subject
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
-from solver import Deduction, deduce
+from solver import Deduction, Hint, deduce
 from solver.games.alibi.advice import SAMPLES, Samples, best_questions
+from solver.games.alibi.model import in_box
 from solver.games.alibi.position import parse
 
 
 def crossed_off(info: InformationSet) -> set[str]:
     """The notepad: cards held, cards laid, and every card of an answer of "all of them"."""
-    crossed: set[str] = set()
+    return set(crossings(info))
+
+
+def crossings(info: InformationSet) -> dict[str, list[Observation]]:
+    """Each card the notepad crosses off, with the observations that cross it off, in order."""
+    found: dict[str, list[Observation]] = {}
     for obs in info.observations:
-        cards = set(obs.get("cards") or ())
+        cards = obs.get("cards") or ()
         full_answer = obs.kind == "answer" and cards and obs["answer"] == len(cards)
         if obs.kind in ("deal", "lay", "pass") or full_answer:
-            crossed |= cards
-    return crossed
+            for card in cards:
+                found.setdefault(card, []).append(obs)
+    return found
+
+
+def notepad(info: InformationSet) -> list[Hint]:
+    """What a careful person with pen and paper has crossed off, as hints: first each type
+    whose last card left must be in the box, then every card crossed off (by type, in deck
+    order), each with the sentences of the observations that crossed it off."""
+    if not info.observations:
+        return []
+    game = info.make_game()
+    assert isinstance(game, Alibi)
+    deck, pos, crossed = game.deck, parse(info), crossings(info)
+
+    def because(observations: Sequence[Observation]) -> tuple[str, ...]:
+        return tuple(game.describe(obs) for obs in dict.fromkeys(observations))
+
+    solved, out = [], []
+    for kind in TYPES:
+        cards = deck.of_type(kind)
+        left = [card for card in cards if card not in crossed]
+        if len(left) == 1:
+            card = deck.by_id[left[0]]
+            sources = [obs for other in cards if other in crossed for obs in crossed[other]]
+            text = f"{card.name} is in the box: every other {kind} card is crossed off"
+            fact = in_box(pos, pos.index[card.id])
+            solved.append(Hint(text, fact, 1.0, because(sources), "notepad", 1.0))
+        for card_id in cards:
+            if card_id in crossed:
+                card = deck.by_id[card_id]
+                fact = in_box(pos, pos.index[card_id])
+                text = f"{card.name} is not in the box"
+                out.append(Hint(text, fact, 0.0, because(crossed[card_id]), "notepad", 0.0))
+    return solved + out
 
 
 def box_of(cards: Sequence[str]) -> tuple[str, str, str, str]:

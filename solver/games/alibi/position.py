@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from types import MappingProxyType
 
-from engines import InformationSet, InvalidInformationSet, Observation
+from engines import IncompleteInformationSet, InformationSet, InvalidInformationSet, Observation
 from engines.alibi import SCOPES, TYPES, Deck, hand_sizes, load_deck, parse_subject
 from engines.core import quote
 from solver.validation import Checker
@@ -340,6 +340,10 @@ KINDS: dict[str, tuple[str, ...]] = {
 }
 
 
+HEAD = ("seating", "deal", "hands")
+HEAD_WAITING = ("the seating", "the seat's deal", "the hand sizes after the deal")
+
+
 def validate(info: InformationSet) -> None:
     """Refuse what this game could not show a seat: unknown kinds or fields, cards or groups
     not in the deck of the options, seats out of range, counts and answers out of range, cards
@@ -347,7 +351,13 @@ def validate(info: InformationSet) -> None:
     and observations out of their order (seating, my deal, the hands of round 0, then rounds
     each closed by their hands).
 
+    A true beginning of such a record that stops where the game still owes an observation
+    (before the deal or its hand sizes, or between the passes and the hand sizes after them)
+    is incomplete rather than wrong.
+
     Raises:
+        IncompleteInformationSet: the record is such a beginning; `waiting_for` says what the
+            game owes it.
         InvalidInformationSet: naming the observation, the field and what is allowed.
     """
     _Validator(info).run()
@@ -375,20 +385,31 @@ class _Validator:
 
     def run(self) -> None:
         observations = self.info.observations
-        head = [obs.kind for obs in observations[:3]]
-        if head != ["seating", "deal", "hands"]:
+        head = [obs.kind for obs in observations[: len(HEAD)]]
+        if head != list(HEAD[: len(head)]):
             raise InvalidInformationSet(
                 "alibi: an information set starts with the seating, the seat's deal and the "
                 f"hand sizes, not {quote(head)}"
             )
         for index, obs in enumerate(observations):
             self.check.shape(index)
+            if any(self.given_now) and obs.kind not in ("pass", "hands"):
+                self._passes_unfinished(index)
             getattr(self, f"_{obs.kind}")(index)
-        if any(self.given_now):  # the game records the new hand sizes with the passes
-            raise InvalidInformationSet(
-                f"alibi: the passes of round {self.epoch + 1} must be followed by the hand "
-                "sizes after them (a 'hands' observation)"
-            )
+        if len(observations) < len(HEAD):
+            waiting = HEAD_WAITING[len(observations)]
+            raise IncompleteInformationSet(f"alibi: the record waits for {waiting}", waiting)
+        if any(self.given_now):  # the game owes the new hand sizes after the passes
+            waiting = f"the hand sizes after the passes of round {self.epoch + 1}"
+            raise IncompleteInformationSet(f"alibi: the record waits for {waiting}", waiting)
+
+    def _passes_unfinished(self, index: int) -> None:
+        """Only more passes, then the hand sizes, may follow a pass."""
+        self.check.refuse(
+            index,
+            f"the passes of round {self.epoch + 1} must be followed by the hand sizes after "
+            "them (a 'hands' observation)",
+        )
 
     def _seat(self, index: int, field: str) -> int:
         return self.check.number(index, field, 0, self.players - 1)

@@ -1,0 +1,700 @@
+"""Alibi's typed notation: what a person at a real table types for what their seat saw.
+
+One line per observation, in the words people use at the table ("2 asks 3 seen deck: 0").
+Everything that follows from the lines before is left out and derived here: the round and the
+turn of a question, the cards its subject covers, the start player, the count of a pass, the
+points of a set, the end's scores. Cards, groups and details may be shortened to a unique
+prefix of each hyphen part ("al-do" for alleyway-doorway); "me" stands for the seat's number.
+Typed card lists may come in any order; the observations keep the engine's order.
+
+Each line is checked against the rules and against what the seat can see (only its own deal,
+only the cards of the passes it gives or receives), so a bad line is refused with one line
+that quotes it and says what is allowed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engines.alibi.deck import TYPES, Deck
+from engines.alibi.questions import SCOPES, Subject
+from engines.alibi.state import set_points
+from engines.core import InvalidObservation, Observation, quote
+from engines.notation import Vocabulary, read_int
+
+if TYPE_CHECKING:
+    from engines.alibi.game import Alibi
+
+_SEPARATORS = re.compile(r"[\s,;:=]+")
+VERBS = ("asks", "lays", "accuses", "chooses", "passes", "writes", "reveals")
+_PAST = {
+    "asked": "asks",
+    "laid": "lays",
+    "accused": "accuses",
+    "chose": "chooses",
+    "passed": "passes",
+    "wrote": "writes",
+    "revealed": "reveals",
+}
+KEYWORDS = ("dealer", "deal", "hands", "box", "end")
+_KEYWORD_ALIASES = {"sizes": "hands", "winners": "end"}
+SUBJECT_KINDS = ("type", "group", "detail", "cards")
+
+
+def words_of(text: str) -> list[str]:
+    """The words of a line: split on spaces, commas, semicolons, colons and "="."""
+    return [word for word in _SEPARATORS.split(text.strip().lower()) if word]
+
+
+# --- what the seat knows before a line ------------------------------------------------------
+@dataclass
+class Table:
+    """The public course of the game and the seat's own hand, folded from the earlier
+    observations: what the notation derives the left-out fields from."""
+
+    game: Alibi
+    me: int
+    kinds: int = 0  # observations read
+    dealer: int | None = None
+    dealt: bool = False
+    epoch: int = -1  # the last round whose hand sizes were seen (0: the deal's)
+    sizes: list[int] = field(default_factory=list)
+    laid_now: list[int] = field(default_factory=list)  # cards laid since the last sizes
+    chosen: dict[int, tuple[str, ...]] = field(default_factory=dict)  # this round's choices
+    given: dict[int, int] = field(default_factory=dict)  # this round's passes: giver, count
+    received: set[str] = field(default_factory=set)  # what the seat got in this round's passes
+    played: int = 0  # questions asked this round
+    asked: int = 0  # questions asked in the game
+    hand: set[str] = field(default_factory=set)
+    laid: set[str] = field(default_factory=set)  # groups
+    scores: list[int] = field(default_factory=list)
+    accuser: int | None = None
+    accusation: tuple[str, ...] = ()
+    written: set[int] = field(default_factory=set)
+    box: tuple[str, ...] = ()
+    revealed: dict[int, int] = field(default_factory=dict)  # seat: solution points
+    over: bool = False
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def deck(self) -> Deck:
+        return self.game.deck
+
+    @property
+    def round(self) -> int:
+        return self.epoch + 1
+
+    @property
+    def turn(self) -> int:
+        return self.asked + 1
+
+    @property
+    def start(self) -> int:
+        assert self.dealer is not None
+        return (self.dealer + len(self.deck.ids) - len(TYPES) + 1) % self.players
+
+    @property
+    def variant(self) -> bool:
+        return bool(self.game.options["end_variant"] == "solutions")
+
+    def held(self, seat: int) -> int:
+        """How many cards `seat` holds now, by the public record."""
+        return self.sizes[seat] - self.laid_now[seat]
+
+    def order(self, first: int) -> list[int]:
+        return [(first + i) % self.players for i in range(self.players)]
+
+    def writers(self) -> list[int]:
+        """Who writes a solution once the game ends (variant "solutions")."""
+        if self.accuser is not None:
+            return [s for s in self.order(self.accuser) if s != self.accuser]
+        return self.order(self.start)
+
+    def limit_reached(self) -> bool:
+        limit = self.game.options["round_limit"]
+        return self.played == self.players and limit is not None and self.round >= limit
+
+    def phase(self) -> str:
+        """setup, turns, passing, solutions, box, results (solutions shown), end or over."""
+        if self.over:
+            return "over"
+        if self.box:
+            return "results" if self.variant and len(self.revealed) < self.players else "end"
+        if self.epoch < 0:
+            return "setup"
+        if self.accuser is not None or self.limit_reached():
+            unwritten = set(self.writers()) - self.written
+            return "solutions" if self.variant and unwritten else "box"
+        return "passing" if self.played == self.players else "turns"
+
+    def mover(self) -> int:
+        return (self.start + self.played) % self.players
+
+    def must_choose(self) -> list[int]:
+        """The seats that still have to choose their pass (they hold more than r cards)."""
+        return [
+            s for s in self.order(self.start) if self.held(s) > self.round and s not in self.chosen
+        ]
+
+    def pass_count(self, giver: int) -> int:
+        """How many cards `giver` passes this round: the chosen r, or a short whole hand."""
+        return min(self.round, self.held(giver))
+
+    def sizes_after_passes(self) -> list[int]:
+        n = self.players
+        return [
+            self.held(s) - self.given.get(s, 0) + self.given.get((s - 1) % n, 0) for s in range(n)
+        ]
+
+    def winners(self) -> tuple[int, ...]:
+        """The winners by the rules, once the box is open (state.py `_finish`)."""
+        totals = self.totals()
+        right = self.accuser is not None and self.accusation == self.box
+        if not self.variant and right:
+            assert self.accuser is not None
+            return (self.accuser,)
+        eligible = list(range(self.players))
+        wrong = self.accuser is not None and not self.variant
+        if wrong and not self.game.options["wrong_accuser_can_win"]:
+            eligible = [s for s in eligible if s != self.accuser]
+        best = max(totals[s] for s in eligible)
+        return tuple(s for s in eligible if totals[s] == best)
+
+    def totals(self) -> list[int]:
+        return [points + self.revealed.get(s, 0) for s, points in enumerate(self.scores)]
+
+    # --- folding one observation ----------------------------------------------------------
+    def read(self, obs: Observation) -> None:
+        self.kinds += 1
+        reader = getattr(self, f"_read_{obs.kind}", None)
+        if reader is not None:
+            reader(obs)
+
+    def _read_seating(self, obs: Observation) -> None:
+        self.dealer = obs.get("dealer")
+        self.scores = [0] * self.players
+
+    def _read_deal(self, obs: Observation) -> None:
+        self.dealt = True
+        self.hand = set(obs.get("cards") or ())
+
+    def _read_hands(self, obs: Observation) -> None:
+        self.epoch = obs.get("round", self.epoch + 1)
+        self.sizes = list(obs.get("sizes") or [0] * self.players)
+        self.laid_now = [0] * self.players
+        self.chosen, self.given, self.received, self.played = {}, {}, set(), 0
+
+    def _read_lay(self, obs: Observation) -> None:
+        seat, cards = obs.get("seat"), set(obs.get("cards") or ())
+        self.laid.add(obs.get("group"))
+        self.laid_now[seat] += len(cards)
+        self.scores[seat] += obs.get("points", 0)
+        if seat == self.me:
+            self.hand -= cards
+
+    def _read_answer(self, obs: Observation) -> None:
+        self.played += 1
+        self.asked += 1
+
+    def _read_accuse(self, obs: Observation) -> None:
+        self.accuser, self.accusation = obs.get("seat"), tuple(obs.get("cards") or ())
+        self.written.add(obs.get("seat"))
+
+    def _read_choose_pass(self, obs: Observation) -> None:
+        self.chosen[obs.get("seat")] = tuple(obs.get("cards") or ())
+
+    def _read_pass(self, obs: Observation) -> None:
+        giver, cards = obs.get("giver"), set(obs.get("cards") or ())
+        self.given[giver] = obs.get("count", 0)
+        if giver == self.me:
+            self.hand -= cards
+        if obs.get("receiver") == self.me:
+            self.hand |= cards
+            self.received |= cards
+
+    def _read_choose_solution(self, obs: Observation) -> None:
+        self.written.add(obs.get("seat"))
+
+    def _read_box(self, obs: Observation) -> None:
+        self.box = tuple(obs.get("cards") or ())
+
+    def _read_solution(self, obs: Observation) -> None:
+        self.revealed[obs.get("seat")] = obs.get("points", 0)
+
+    def _read_end(self, obs: Observation) -> None:
+        self.over = True
+
+
+def dealt_sizes(table: Table) -> list[int]:
+    """The hand sizes of the deal (imported here: game.py imports this module)."""
+    from engines.alibi.game import hand_sizes
+
+    assert table.dealer is not None
+    return hand_sizes(len(table.deck.ids) - len(TYPES), table.players, table.dealer)
+
+
+def table_of(game: Alibi, seat: int, before: tuple[Observation, ...]) -> Table:
+    table = Table(game, seat)
+    for obs in before:
+        table.read(obs)
+    return table
+
+
+# --- reading a line --------------------------------------------------------------------------
+class Notation:
+    """The vocabularies of one configured game, and the readers of each form."""
+
+    def __init__(self, game: Alibi) -> None:
+        self.game = game
+        deck = game.deck
+        self.deck = deck
+        self.cards = Vocabulary("card", deck.ids)
+        self.keywords = Vocabulary("kind of entry", (*KEYWORDS, *_KEYWORD_ALIASES))
+        self.verbs = Vocabulary("verb", VERBS)
+        self.scopes = Vocabulary("scope", SCOPES)
+        self.subjects = Vocabulary("subject", (*TYPES, *deck.groups, *deck.details, *deck.ids))
+        self.named = {
+            "type": Vocabulary("type", TYPES),
+            "group": Vocabulary("group", deck.groups),
+            "detail": Vocabulary("detail", deck.details),
+        }
+
+    def words(self) -> list[str]:
+        """What Tab completes: the kinds of entry, verbs, scopes, and every name."""
+        fixed = (*KEYWORDS, *VERBS, "start", "to", "me", "winners", *SCOPES)
+        return list(dict.fromkeys((*fixed, *self.subjects.names)))
+
+    # --- the line ---------------------------------------------------------------------------
+    def parse(self, text: str, seat: int, before: tuple[Observation, ...]) -> Observation:
+        words = words_of(text)
+        table = table_of(self.game, seat, before)
+        first = words[0]
+        if first in ("me", "i") or first.isdigit():
+            if len(words) < 2:
+                raise InvalidObservation(
+                    f"{quote(text)}: after the player, say what they did: {', '.join(VERBS)}"
+                )
+            actor = self.seat(first, table, "the player")
+            verb = _PAST.get(words[1]) or self.verbs.read(words[1])
+            return getattr(self, f"_{verb}")(actor, words[2:], table)
+        if not first.isalpha():
+            raise InvalidObservation(
+                f"{quote(text)} does not start with a player or one of: {', '.join(KEYWORDS)}"
+            )
+        keyword = self.keywords.read(first)
+        keyword = _KEYWORD_ALIASES.get(keyword, keyword)
+        return getattr(self, f"_{keyword}")(words[1:], table)
+
+    def seat(self, word: str, table: Table, what: str) -> int:
+        if word in ("me", "i"):
+            return table.me
+        return read_int(word, what, 0, table.players - 1)
+
+    def card_list(self, words: list[str], what: str) -> list[str]:
+        if not words:
+            raise InvalidObservation(f"{what}: no card is named")
+        return list(self.cards.read_all(words))
+
+    def four(self, words: list[str], what: str) -> list[str]:
+        """One card of each type, in type order, typed in any order."""
+        cards = self.card_list(words, what)
+        by_type = {self.deck.by_id[card].type: card for card in cards}
+        if len(cards) != len(TYPES) or len(by_type) != len(TYPES):
+            raise InvalidObservation(
+                f"{what} names four cards, one of each type ({', '.join(TYPES)}), not "
+                f"{quote(' '.join(words))}"
+            )
+        return [by_type[kind] for kind in TYPES]
+
+    # --- setup ------------------------------------------------------------------------------
+    def _dealer(self, words: list[str], table: Table) -> Observation:
+        if table.kinds:
+            raise InvalidObservation("the seating (dealer D) is the first entry, and only once")
+        if len(words) not in (1, 3) or (len(words) == 3 and words[1] != "start"):
+            raise InvalidObservation(
+                f"expected 'dealer D' or 'dealer D start S', not {quote(' '.join(words))}"
+            )
+        dealer = self.seat(words[0], table, "the dealer")
+        fixed = self.game.options["dealer"]
+        if fixed != "random" and dealer != fixed:
+            raise InvalidObservation(f"this game was set up with player {fixed} as the dealer")
+        table.dealer = dealer
+        if len(words) == 3 and self.seat(words[2], table, "the start player") != table.start:
+            raise InvalidObservation(
+                f"with player {dealer} dealing, the last card goes to the player right of "
+                f"player {table.start}, so player {table.start} starts"
+            )
+        return Observation.of("seating", players=table.players, dealer=dealer, start=table.start)
+
+    def _deal(self, words: list[str], table: Table) -> Observation:
+        if table.dealer is None or table.dealt:
+            raise InvalidObservation(
+                "your deal comes right after the seating (dealer D), and only once"
+            )
+        if words and words[0].isdigit():
+            if self.seat(words[0], table, "the seat dealt") != table.me:
+                raise InvalidObservation(
+                    f"you see only your own deal (you are player {table.me}), not player "
+                    f"{words[0]}'s"
+                )
+            words = words[1:]
+        size = dealt_sizes(table)[table.me]
+        cards = self.card_list(words, "your deal")
+        if len(cards) != size:
+            raise InvalidObservation(
+                f"with player {table.dealer} dealing you (player {table.me}) get {size} cards, "
+                f"not {len(cards)}"
+            )
+        return Observation.of("deal", seat=table.me, cards=sorted(cards))
+
+    def _hands(self, words: list[str], table: Table) -> Observation:
+        phase = table.phase()
+        if table.dealer is None or not table.dealt:
+            raise InvalidObservation("the hand sizes come after the seating and your deal")
+        if table.epoch < 0:
+            expected, when = dealt_sizes(table), "the deal"
+        elif phase == "passing" and not table.must_choose() and table.given:
+            expected, when = table.sizes_after_passes(), f"the passes of round {table.round}"
+        else:
+            raise InvalidObservation(
+                "the hand sizes are counted after the deal and after each round's passes"
+                + (f" (round {table.round} is still being played)" if phase == "turns" else "")
+            )
+        sizes = [read_int(word, "a hand size", 0, len(self.deck.ids)) for word in words]
+        if sizes and sizes != expected:
+            raise InvalidObservation(
+                f"after {when} the hands hold {' '.join(map(str, expected))} cards (players 0 "
+                f"to {table.players - 1}), not {' '.join(words)}: is an entry missing?"
+            )
+        return Observation.of("hands", round=table.round, sizes=expected)
+
+    # --- turns ------------------------------------------------------------------------------
+    def on_turn(self, actor: int, table: Table, doing: str) -> None:
+        """Refuse a move out of turn."""
+        phase = table.phase()
+        if phase != "turns":
+            raise InvalidObservation(f"player {actor} cannot {doing} now: {_no_turns(phase)}")
+        if actor != table.mover():
+            raise InvalidObservation(
+                f"it is player {table.mover()}'s turn in round {table.round}, not player "
+                f"{actor}'s (is a question missing?)"
+            )
+
+    def _asks(self, asker: int, words: list[str], table: Table) -> Observation:
+        form = "A asks T hand|seen SUBJECT: N"
+        if len(words) < 4:
+            raise InvalidObservation(
+                f"expected '{form}' (e.g. 2 asks 3 seen deck: 0), not {quote(' '.join(words))}"
+            )
+        self.on_turn(asker, table, "ask")
+        target = self.seat(words[0], table, "the player asked")
+        if target == asker:
+            raise InvalidObservation(f"player {asker} cannot ask themselves")
+        scope = self.scopes.read(words[1])
+        subject = self.subject(words[2:-1])
+        cards = subject.cards(self.deck)
+        if len(cards) == 1 and self.game.options["single_card_questions"] == "forbidden":
+            raise InvalidObservation(
+                f"single-card questions ({quote(str(subject))}) are forbidden in this game"
+            )
+        answer = read_int(words[-1], "the answer", 0, len(cards))
+        return Observation.of(
+            "answer",
+            asker=asker,
+            target=target,
+            scope=scope,
+            subject=str(subject),
+            cards=list(cards),
+            answer=answer,
+            round=table.round,
+            turn=table.turn,
+        )
+
+    def subject(self, words: list[str]) -> Subject:
+        """A type, group or detail (typed alone), or one or more cards; "kind:" may lead."""
+        if not words:
+            raise InvalidObservation("the question names no subject")
+        if len(words) > 1 and words[0] in SUBJECT_KINDS:
+            kind = words[0]
+            if kind == "cards":
+                return Subject("cards", tuple(self.card_list(words[1:], "the question")))
+            if len(words) != 2:
+                raise InvalidObservation(f"a question about a {kind} names one {kind}")
+            return Subject(kind, self.named[kind].read(words[1]))
+        if len(words) > 1:
+            return Subject("cards", tuple(self.card_list(words, "the question")))
+        return self.one_word_subject(words[0])
+
+    def one_word_subject(self, word: str) -> Subject:
+        """A full name of any kind; else the type, group or detail it abbreviates; else a card."""
+        for kind, vocabulary in self.named.items():
+            if word in vocabulary.names:
+                return Subject(kind, word)
+        if word in self.deck.by_id:
+            return Subject("cards", (word,))
+        found = []
+        for kind, vocabulary in self.named.items():
+            try:
+                found.append(Subject(kind, vocabulary.read(word)))
+            except InvalidObservation as error:
+                if "could be any" in str(error):
+                    raise
+        if len(found) > 1:
+            names = ", ".join(str(subject.value) for subject in found)
+            raise InvalidObservation(f"{quote(word)} could be any of: {names}")
+        if found:
+            return found[0]
+        try:
+            return Subject("cards", (self.cards.read(word),))
+        except InvalidObservation as error:
+            if "could be any" in str(error):
+                raise
+        raise InvalidObservation(
+            f"{quote(word)} is not a type, group, detail or card{self.subjects.suggestion(word)}"
+            " (a question names a type: weapon, a group: poison, a detail: noon, or cards)"
+        )
+
+    def _lays(self, seat: int, words: list[str], table: Table) -> Observation:
+        if len(words) != 1:
+            raise InvalidObservation(
+                f"expected 'S lays GROUP' (e.g. 1 lays poison), not {quote(' '.join(words))}"
+            )
+        self.on_turn(seat, table, "lay a set")
+        group = self.named["group"].read(words[0])
+        if group in table.laid:
+            raise InvalidObservation(f"the {group} set was laid before")
+        cards = self.deck.of_group(group)
+        missing = [card for card in cards if card not in table.hand]
+        if seat == table.me and missing:
+            raise InvalidObservation(f"you cannot lay {group}: you do not hold {missing[0]}")
+        return Observation.of(
+            "lay",
+            seat=seat,
+            group=group,
+            cards=list(cards),
+            points=set_points(table.round, self.deck.type_of_group(group)),
+            round=table.round,
+            turn=table.turn,
+        )
+
+    def _accuses(self, seat: int, words: list[str], table: Table) -> Observation:
+        self.on_turn(seat, table, "accuse")
+        cards = self.four(words, "an accusation")
+        return Observation.of("accuse", seat=seat, cards=cards, round=table.round, turn=table.turn)
+
+    # --- passing ----------------------------------------------------------------------------
+    def _chooses(self, seat: int, words: list[str], table: Table) -> Observation:
+        phase, r = table.phase(), table.round
+        if phase != "passing" or table.given:
+            raise InvalidObservation(
+                "players choose the cards to pass after every player has had a turn, before "
+                "the passes"
+            )
+        if seat not in table.must_choose():
+            why = "has chosen already" if seat in table.chosen else f"holds at most {r} cards"
+            raise InvalidObservation(f"player {seat} {why}: no choice to make in round {r}")
+        fields = {"seat": seat, "round": r, "count": r}
+        if seat != table.me:
+            if words:
+                raise InvalidObservation(
+                    f"you do not see which cards player {seat} chooses; type '{seat} chooses'"
+                )
+            return Observation.of("choose_pass", **fields)
+        cards = self.card_list(words, "your pass")
+        self.own_cards(cards, table, f"after round {r} you pass {r} cards", r)
+        return Observation.of("choose_pass", **fields, cards=sorted(cards))
+
+    def own_cards(self, cards: list[str], table: Table, rule: str, count: int) -> None:
+        if len(cards) != count:
+            raise InvalidObservation(f"{rule}, not {len(cards)}")
+        missing = [card for card in cards if card not in table.hand]
+        if missing:
+            raise InvalidObservation(f"you do not hold {missing[0]}")
+
+    def _passes(self, giver: int, words: list[str], table: Table) -> Observation:
+        r, n = table.round, table.players
+        if table.phase() != "passing" or table.must_choose():
+            waiting = table.must_choose()
+            raise InvalidObservation(
+                "cards are passed after every player has had a turn and chosen their pass"
+                + (f" (player {waiting[0]} has not chosen yet)" if waiting else "")
+            )
+        if giver in table.given:
+            raise InvalidObservation(f"player {giver} has passed already in round {r}")
+        receiver = (giver + 1) % n
+        if words and words[0] == "to":
+            words = words[1:]
+            if not words:
+                raise InvalidObservation(f"expected 'S passes to {receiver} [CARDS]'")
+        if words and (words[0].isdigit() or words[0] in ("me", "i")):
+            if self.seat(words[0], table, "the receiver") != receiver:
+                raise InvalidObservation(f"player {giver} passes to the left, to player {receiver}")
+            words = words[1:]
+        count = table.pass_count(giver)
+        if count <= 0:
+            raise InvalidObservation(f"player {giver} holds no card to pass")
+        fields = {"giver": giver, "receiver": receiver, "round": r, "count": count}
+        if table.me not in (giver, receiver):
+            if words:
+                raise InvalidObservation(
+                    f"you do not see the cards player {giver} passes to player {receiver}; "
+                    f"type '{giver} passes to {receiver}'"
+                )
+            return Observation.of("pass", **fields)
+        return Observation.of("pass", **fields, cards=self.passed(giver, words, table, count))
+
+    def passed(self, giver: int, words: list[str], table: Table, count: int) -> list[str]:
+        """The cards of a pass the seat gives (its choice, or its whole short hand) or
+        receives (typed)."""
+        if giver == table.me:
+            mine = sorted(table.chosen.get(giver) or table.hand - table.received)
+            if words and sorted(self.card_list(words, "your pass")) != mine:
+                raise InvalidObservation(f"you pass {' '.join(mine)}")
+            return mine
+        cards = self.card_list(words, f"the cards player {giver} passes you")
+        if len(cards) != count:
+            raise InvalidObservation(f"player {giver} passes you {count} cards, not {len(cards)}")
+        held = [card for card in cards if card in table.hand]
+        if held:
+            raise InvalidObservation(f"you hold {held[0]} already")
+        return sorted(cards)
+
+    # --- the end ----------------------------------------------------------------------------
+    def _writes(self, seat: int, words: list[str], table: Table) -> Observation:
+        if table.phase() != "solutions" or seat not in set(table.writers()) - table.written:
+            raise InvalidObservation(
+                f"player {seat} has no solution to write now (in the variant 'solutions' "
+                "everyone but the accuser writes one once the game ends)"
+            )
+        if seat != table.me:
+            if words:
+                raise InvalidObservation(f"you do not see player {seat}'s written solution")
+            return Observation.of("choose_solution", seat=seat)
+        return Observation.of("choose_solution", seat=seat, cards=self.four(words, "a solution"))
+
+    def _box(self, words: list[str], table: Table) -> Observation:
+        if table.phase() != "box":
+            raise InvalidObservation("the box is opened once, when the game ends")
+        return Observation.of("box", cards=self.four(words, "the box"))
+
+    def _reveals(self, seat: int, words: list[str], table: Table) -> Observation:
+        if table.phase() != "results" or seat in table.revealed:
+            raise InvalidObservation(
+                "the written solutions are shown once each, after the box is opened"
+            )
+        cards = self.four(words, "a solution")
+        correct = sum(a == b for a, b in zip(cards, table.box, strict=True))
+        return Observation.of(
+            "solution",
+            seat=seat,
+            cards=cards,
+            correct=correct,
+            points=correct * self.game.options["solution_points"],
+        )
+
+    def _end(self, words: list[str], table: Table) -> Observation:
+        if table.phase() != "end":
+            raise InvalidObservation("the game ends after the box is opened (and solutions shown)")
+        if words and words[0] in ("winners", "won", "win", "wins"):
+            words = words[1:]
+        expected = table.winners()
+        typed = tuple(sorted(self.seat(word, table, "a winner") for word in words))
+        if words and typed != tuple(sorted(expected)):
+            raise InvalidObservation(
+                f"by the rules the winners are {' '.join(map(str, expected))}, not "
+                f"{' '.join(words)}"
+            )
+        return Observation.of(
+            "end",
+            reason="accusation" if table.accuser is not None else "round limit",
+            winners=list(expected),
+            set_points=list(table.scores),
+            totals=table.totals(),
+        )
+
+
+def _no_turns(phase: str) -> str:
+    return {
+        "setup": "the seating, your deal and the hand sizes come first",
+        "passing": "the round is over; the passes and the hand sizes come next",
+        "over": "the game is over",
+    }.get(phase, "the game has ended")
+
+
+# --- writing a line --------------------------------------------------------------------------
+def subject_text(subject: Subject) -> str:
+    """A subject as typed: the name alone, or the cards."""
+    if isinstance(subject.value, tuple):
+        return " ".join(subject.value)
+    return subject.value
+
+
+def observation_text(obs: Observation) -> str:
+    """The line a person types for `obs` (canonical full names)."""
+    get, kind = obs.get, obs.kind
+    cards = " ".join(get("cards") or ())
+    if kind == "seating":
+        return f"dealer {get('dealer')}"
+    if kind == "deal":
+        return f"deal {cards}"
+    if kind == "hands":
+        return "hands " + " ".join(map(str, get("sizes")))
+    if kind == "answer":
+        kind_, _, value = str(get("subject")).partition(":")
+        subject = Subject(kind_, tuple(value.split(",")) if kind_ == "cards" else value)
+        return (
+            f"{get('asker')} asks {get('target')} {get('scope')} {subject_text(subject)}: "
+            f"{get('answer')}"
+        )
+    if kind == "lay":
+        return f"{get('seat')} lays {get('group')}"
+    if kind == "accuse":
+        return f"{get('seat')} accuses {cards}"
+    if kind == "choose_pass":
+        return f"{get('seat')} chooses {cards}".rstrip()
+    if kind == "pass":
+        line = f"{get('giver')} passes to {get('receiver')}"
+        return f"{line}: {cards}" if cards else line
+    if kind == "choose_solution":
+        return f"{get('seat')} writes {cards}".rstrip()
+    if kind == "box":
+        return f"box {cards}"
+    if kind == "solution":
+        return f"{get('seat')} reveals {cards}"
+    if kind == "end":
+        return "end winners " + " ".join(map(str, get("winners")))
+    raise InvalidObservation(f"alibi has no typed form for the observation kind {quote(kind)}")
+
+
+HELP: tuple[tuple[str, str], ...] = (
+    ("dealer 1", "the seating: who dealt (the start player follows; 'dealer 1 start 0' checks it)"),
+    (
+        "deal al-do bl-kn fi-pi ... (all your cards on one line)",
+        "your own hand as dealt; shorten each part of a name (al-do = alleyway-doorway)",
+    ),
+    (
+        "hands 19 19 18 18",
+        "the hand sizes after the deal or a round's passes ('hands' alone fills them in)",
+    ),
+    ("1 lays poison", "player 1 lays a set of three (points and round are filled in)"),
+    (
+        "2 asks 3 seen deck: 0",
+        "a question and its answer: hand or seen, then a type (weapon), group (poison), "
+        "detail (noon, deck) or cards (poison-arsenic car-trunk); round and turn follow",
+    ),
+    ("0 chooses bl-ha pr-va", "the cards you chose to pass after the round (others: '1 chooses')"),
+    (
+        "3 passes to 0: pride-vanity",
+        "a pass; you name the cards only of the passes you give or receive ('1 passes to 2')",
+    ),
+    ("2 accuses sl-sl-mo st-on po-ar ra-in", "an accusation: one card of each type, any order"),
+    ("box vi-to-mo st-on sm-pl gr-in", "the box, opened at the end"),
+    ("1 writes", "variant 'solutions': a player wrote a solution (yours: '0 writes' and 4 cards)"),
+    ("1 reveals sl-sl-mo st-on po-ar ra-in", "variant 'solutions': a written solution, shown"),
+    ("end winners 1 3", "the end and its winners (scores follow; 'end' alone fills them in)"),
+)
