@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import cached_property
 from itertools import permutations
 
 from engines.blue_lion.actions import (
@@ -17,6 +18,7 @@ from engines.blue_lion.actions import (
     Swap,
     parse,
 )
+from engines.blue_lion.notation import HELP, Notation, observation_text, words
 from engines.blue_lion.rules import ICON_NAMES, ICONS, PAIRS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState
 from engines.core import (
@@ -209,6 +211,25 @@ class BlueLion(Game):
             winners = " and ".join(seat.capitalize() for seat in get("winners"))
             return f"the game ended ({get('reason')}): {winners} won"
         return f"{kind}: {dict(observation.fields)}"
+
+    # --- the typed notation (engines/blue_lion/notation.py) --------------------------------
+    @cached_property
+    def _notation(self) -> Notation:
+        return Notation(self)
+
+    def _parse_entry(
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
+        return self._notation.parse(text, before)  # both seats see the same
+
+    def _observation_text(self, observation: Observation) -> str:
+        return observation_text(observation)
+
+    def _notation_help(self) -> list[tuple[str, str]]:
+        return list(HELP)
+
+    def _notation_words(self) -> list[str]:
+        return words()
 
     def _arrange_from_dict(
         self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader
