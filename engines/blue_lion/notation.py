@@ -393,8 +393,8 @@ def _waiting(record: Record) -> str | None:
     """What the record owes before anything else can be typed, said as the line to type."""
     if record.state is None:
         if len(record.toss) < len(TILES):
-            tile = TILES[len(record.toss)]
-            return f"the toss of {tile} comes first (toss {tile} FACE)"
+            next_tile = TILES[len(record.toss)]
+            return f"the toss of {next_tile} comes first (toss {next_tile} FACE)"
         return "who starts comes first (first lupin or first fujiko)"
     tile = record.flipped
     if tile is not None:
