@@ -20,9 +20,11 @@ from itertools import pairwise, permutations
 from engines import (
     Action,
     IllegalAction,
+    IncompleteInformationSet,
     InformationSet,
     InvalidAction,
     InvalidInformationSet,
+    Observation,
     State,
 )
 from engines.blue_lion import ICONS, PAIRS, PATTERNS, SEATS, TILES, BlueLion, BlueLionState
@@ -169,6 +171,9 @@ def validate(info: InformationSet) -> None:
     the solver, which explains the contradiction.
 
     Raises:
+        IncompleteInformationSet: a true beginning of a record that stops where the game
+            still shows something (the rest of the toss, who starts, a reveal, a score, the
+            end); `waiting_for` says what.
         InvalidInformationSet: naming the observation, the field and what is allowed.
     """
     check = Checker(info, KINDS)
@@ -189,10 +194,17 @@ def validate(info: InformationSet) -> None:
             check.items(index, "winners", SEATS, {1, 2}, "seats")
             check.choice(index, "reason", ("target", "turn limit"))
     heads = info.observations[: len(TILES)]
-    if [(obs.kind, obs.get("tile")) for obs in heads] != [("toss", tile) for tile in TILES]:
+    tossed = [("toss", tile) for tile in TILES]
+    if [(obs.kind, obs.get("tile")) for obs in heads] != tossed[: len(heads)]:
         raise InvalidInformationSet(
             f"blue-lion: an information set starts with the tosses of {', '.join(TILES)} in "
             f"that order, not {quote([obs.kind for obs in heads])}"
+        )
+    if len(heads) < len(TILES):
+        tile = TILES[len(heads)]
+        raise IncompleteInformationSet(
+            f"blue-lion: the record stops in the toss, before the toss of {tile}",
+            f"the toss of {tile}",
         )
     pairs = _explaining(info)
     if pairs is not None:
@@ -224,7 +236,11 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
     assert isinstance(game, BlueLion)
     tosses = {obs["tile"]: obs["face"] for obs in info.observations[: len(TILES)]}
     first = info.observations[len(TILES)] if len(info.observations) > len(TILES) else None
-    if first is None or first.kind != "first":
+    if first is None:
+        raise IncompleteInformationSet(
+            "blue-lion: the record stops after the toss, before who starts", "who starts"
+        )
+    if first.kind != "first":
         raise InvalidInformationSet(
             f"blue-lion: observation {len(TILES)} must say who starts ('first') after the tosses"
         )
@@ -250,11 +266,23 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
             raise InvalidInformationSet(f"blue-lion: observation {index} (act): {error}") from None
     _same_so_far(info, state, len(info.observations))
     if len(state._log) != len(info.observations):
-        raise InvalidInformationSet(
-            f"blue-lion: the information set ends at observation {len(info.observations)}, "
-            f"but the game goes on to show: {game.describe(state._log[len(info.observations)][0])}"
+        owed = _owed(game, state._log[len(info.observations)][0])
+        raise IncompleteInformationSet(
+            f"blue-lion: the record stops at observation {len(info.observations)}, before "
+            f"{owed}, which the game shows next",
+            owed,
         )
     return state
+
+
+def _owed(game: BlueLion, shown: Observation) -> str:
+    """What the game shows next, said without the face of a reveal (the replay's backs are
+    only one explanation of the record)."""
+    if shown.kind == "reveal":
+        return f"the face {shown['tile']} showed when turned over"
+    if shown.kind == "score":
+        return f"the score of {'-'.join(shown['faces'])} ({' '.join(shown['tiles'])})"
+    return f"the end of the game ({game.observation_text(shown)})"
 
 
 def _same_so_far(info: InformationSet, state: BlueLionState, upto: int) -> None:
