@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engines import Action, InformationSet, Seat
-from engines.blue_lion import ICONS, BlueLion, BlueLionState, Return
+from engines.blue_lion import ICONS, TILES, BlueLion, BlueLionState, Return
+from engines.blue_lion.rules import ICON_NAMES
 from opponents.base import (
     Bot,
     SeatedBot,
@@ -16,8 +17,8 @@ from opponents.base import (
     check_positive_int,
     check_time_budget,
 )
-from solver import deduce
-from solver.games.blue_lion import Pairs, outcomes, position
+from solver import Hint, deduce
+from solver.games.blue_lion import Pairs, back_fact, events, outcomes, position
 
 
 def net_gain(before: BlueLionState, after: BlueLionState, seat: Seat) -> int:
@@ -55,6 +56,82 @@ class HeuristicBot(SeatedBot):
             after.apply_trusted(action)
             total += net_gain(state, after, self.seat)
         return total / 3
+
+
+# --- the notepad ------------------------------------------------------------------------------
+Sources = tuple[int, ...]
+"""Indices of the observations a line of the notepad comes from."""
+
+
+def faces_seen(info: InformationSet) -> dict[str, dict[str, int]]:
+    """Each tile's faces seen so far, each with the observation that first showed it."""
+    seen: dict[str, dict[str, int]] = {tile: {} for tile in TILES}
+    for tile, shown in events(info).items():
+        for index, face in shown:
+            seen[tile].setdefault(face, index)
+    return seen
+
+
+def crossed_backs(info: InformationSet) -> dict[str, dict[str, tuple[str, Sources]]]:
+    """The backs pen and paper cross off, per tile showing one face: {icon: (why, sources)}.
+
+    Two direct rules, no chains: the pair of a tile whose both faces were seen is on no other
+    tile, and an icon seen on three tiles is on no other (each icon is on three tiles).
+    """
+    seen, shown_now = faces_seen(info), events(info)
+    known = {tile: faces for tile, faces in seen.items() if len(faces) == 2}
+    on_three: dict[str, list[str]] = {
+        icon: [tile for tile in TILES if icon in seen[tile]] for icon in ICONS
+    }
+    crossed: dict[str, dict[str, tuple[str, Sources]]] = {}
+    for tile in TILES:
+        if tile in known or not shown_now.get(tile):
+            continue
+        now, up = shown_now[tile][-1]
+        crossed[tile] = {}
+        for icon in ICONS:
+            owner = next((t for t, faces in known.items() if set(faces) == {up, icon}), None)
+            if owner is not None:
+                why = f"{owner} carries {ICON_NAMES[up]}-{ICON_NAMES[icon]} (both its faces seen)"
+                crossed[tile][icon] = (why, (now, *known[owner].values()))
+            elif icon != up and len(on_three[icon]) == 3:
+                why = f"{ICON_NAMES[icon]} is on three tiles already ({', '.join(on_three[icon])})"
+                crossed[tile][icon] = (why, tuple(seen[t][icon] for t in on_three[icon]))
+    return crossed
+
+
+def notepad(info: InformationSet) -> list[Hint]:
+    """What a careful person with pen and paper knows of the backs, as hints: first each back
+    known (both faces seen, or the other icons crossed off), then each back crossed off, by
+    tile, each with the sentences of the observations it comes from."""
+    game = info.make_game()
+    seen, shown_now = faces_seen(info), events(info)
+
+    def because(sources: Iterable[int]) -> tuple[str, ...]:
+        return tuple(game.describe(info.observations[i]) for i in sorted(set(sources)))
+
+    known, out = [], []
+    for tile, faces in seen.items():
+        if len(faces) == 2:
+            up = shown_now[tile][-1][1]
+            (back,) = set(faces) - {up}
+            text = f"{tile}'s back is {ICON_NAMES[back]}: both its faces have been seen"
+            known.append(
+                Hint(text, back_fact(tile, up, back), 1.0, because(faces.values()), "notepad", 1.0)
+            )
+    for tile, crossed in crossed_backs(info).items():
+        up = shown_now[tile][-1][1]
+        left = [icon for icon in ICONS if icon != up and icon not in crossed]
+        if len(left) == 1:
+            every = [i for _, found in crossed.values() for i in found]
+            text = f"{tile}'s back is {ICON_NAMES[left[0]]}: the other icons are crossed off"
+            known.append(
+                Hint(text, back_fact(tile, up, left[0]), 1.0, because(every), "notepad", 1.0)
+            )
+        for icon, (why, sources) in crossed.items():
+            text = f"{tile}'s back is not {ICON_NAMES[icon]}: {why}"
+            out.append(Hint(text, back_fact(tile, up, icon), 0.0, because(sources), "notepad"))
+    return known + out
 
 
 class OutOfWork(Exception):
