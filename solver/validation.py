@@ -14,6 +14,8 @@ conflict, which a person at a table can act on.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping
 from typing import NoReturn
 
@@ -45,10 +47,24 @@ def validate(info: object) -> InformationSet:
         )
     for index, obs in enumerate(info.observations):
         _check_observation(info.game, index, obs)
+    with _VALIDATED_LOCK:  # the shape is sound, so `info` hashes
+        if info in _VALIDATED:
+            return info
     from solver.games import knowledge_for
 
     knowledge_for(info.game).validate(info)  # every knowledge module defines it
+    with _VALIDATED_LOCK:
+        _VALIDATED[info] = None
+        while len(_VALIDATED) > VALIDATED_KEPT:
+            _VALIDATED.popitem(last=False)
     return info
+
+
+_VALIDATED: OrderedDict[InformationSet, None] = OrderedDict()  # oldest first
+_VALIDATED_LOCK = threading.Lock()
+VALIDATED_KEPT = 8
+"""Information sets that passed their game's check lately: deduce, hints and the assistant
+each validate the same record, and a game's check may replay the whole game."""
 
 
 def _game(info: InformationSet) -> Game:

@@ -190,7 +190,8 @@ class Session:
     def _change(self, event: Event) -> None:
         """Check `event` against the whole record, store it, then make it current."""
         history = apply_event(self._history, event)
-        entries = self._read(history[-1], self._entries)
+        changed = len(self._entries) if event.position is None else event.position - 1
+        entries = self._read(history[-1], self._entries[:changed])
         try:
             validate(self._info(entries))
         except IncompleteInformationSet:
@@ -203,7 +204,8 @@ class Session:
         self._history, self._entries, self._reading = history, entries, None
 
     def _read(self, texts: Sequence[str], known: Sequence[Entry]) -> list[Entry]:
-        """Entries for `texts`, re-reading only from the first text that changed."""
+        """Entries for `texts`, reusing the `known` entries up to the first text that differs
+        (a change passes those before the entry it touches) and reading the rest again."""
         same = 0
         while same < min(len(texts), len(known)) and texts[same] == known[same].text:
             same += 1
