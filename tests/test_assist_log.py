@@ -79,7 +79,7 @@ def test_names_are_checked_and_unique(tmp_path) -> None:
     store.create("one", "noir", (), "killer", "odds")
     with pytest.raises(SessionError, match="already a session named 'one'"):
         store.create("one", "noir", (), "killer", "odds")
-    with pytest.raises(SessionError, match="no session named 'two'.*known: one"):
+    with pytest.raises(SessionError, match=r"no session named 'two'.*known: one"):
         store.load("two")
     for bad in ("", "../x", "a b", "-x", "x" * 65, 7):
         with pytest.raises(SessionError, match="not a session name"):
