@@ -104,6 +104,7 @@ class Record:
         self.count = 0
         self.toss: dict[str, str] = {}
         self.seen: dict[str, list[str]] = {tile: [] for tile in TILES}
+        self.first: str | None = None
         self.state: BlueLionState | None = None
         self.flipping: tuple[Observation, BlueLionAction] | None = None
         """A move that turned a tile over, recorded before the reveal it owes."""
@@ -150,7 +151,8 @@ class Record:
                 raise self._refuse(obs, f"the toss of {tile} comes next")
             self.toss[tile] = str(obs.get("face"))
         elif obs.kind == "first" and obs.get("seat") in SEATS:
-            self.state = _table(self.game, self.toss, str(obs["seat"]))
+            self.first = str(obs["seat"])
+            self.state = _table(self.game, self.toss, self.first)
         else:
             raise self._refuse(obs, "who starts comes next")
 
@@ -243,6 +245,8 @@ class Notation:
     def parse(self, text: str, before: tuple[Observation, ...]) -> tuple[Observation, ...]:
         """The observations `text` records after `before` (see the module docstring)."""
         words = tokens(text.replace(":", " "))
+        if not words:
+            raise InvalidObservation(f"{quote(text)} says nothing; type what you saw")
         head = _head(words[0])
         record = self.record(before)
         if head == "toss":
@@ -345,7 +349,7 @@ def _first(args: Sequence[str], record: Record) -> Observation:
             f"first comes after the toss; the toss of {TILES[len(record.toss)]} is missing"
         )
     if record.state is not None:
-        raise InvalidObservation(f"{record.state._log[len(TILES)][0]['seat']} started already")
+        raise InvalidObservation(f"{record.first} started already")
     chosen = record.game.options["first_player"]
     if len(args) > 1 or (not args and chosen == "random"):
         raise InvalidObservation(
@@ -361,7 +365,8 @@ def _reveal(args: Sequence[str], record: Record) -> Observation:
     tile = record.flipped
     if tile is None:
         raise InvalidObservation(
-            "no tile was just turned over: a reveal follows lay/return ... flip or flip TILE"
+            _waiting(record)
+            or "no tile was just turned over: a reveal follows lay/return ... flip or flip TILE"
         )
     if len(args) not in (1, 2) or (len(args) == 2 and TILE_NAMES.read(args[0]) != tile):
         raise InvalidObservation(

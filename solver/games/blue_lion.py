@@ -251,10 +251,12 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
             f"option first_player is {chosen!r}"
         )
     state = game.arrange(random.Random(0), pairs, tosses, first["seat"])
+    checked = 0
     for index, obs in enumerate(info.observations):
         if obs.kind != "act" or index < len(state._log):
             continue
-        _same_so_far(info, state, index)
+        _same_so_far(info, state, checked, index)
+        checked = index
         if obs["seat"] != state.to_move:
             raise InvalidInformationSet(
                 f"blue-lion: observation {index} (act): {obs['seat']} acts, but it is "
@@ -264,7 +266,7 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
             state.apply(game.parse_action(obs["action"]))
         except (InvalidAction, IllegalAction) as error:
             raise InvalidInformationSet(f"blue-lion: observation {index} (act): {error}") from None
-    _same_so_far(info, state, len(info.observations))
+    _same_so_far(info, state, checked, len(info.observations))
     if len(state._log) != len(info.observations):
         owed = _owed(game, state._log[len(info.observations)][0])
         raise IncompleteInformationSet(
@@ -285,18 +287,19 @@ def _owed(game: BlueLion, shown: Observation) -> str:
     return f"the end of the game ({game.observation_text(shown)})"
 
 
-def _same_so_far(info: InformationSet, state: BlueLionState, upto: int) -> None:
-    """The first `upto` observations are those the replayed game showed."""
-    shown = [obs for obs, _ in state._log]
-    for index in range(min(upto, len(shown))):
-        if info.observations[index] != shown[index]:
+def _same_so_far(info: InformationSet, state: BlueLionState, start: int, upto: int) -> None:
+    """Observations `start` to `upto` are those the replayed game showed (those before
+    `start` were checked already: the log only grows)."""
+    log = state._log
+    for index in range(start, min(upto, len(log))):
+        if info.observations[index] != log[index][0]:
             raise InvalidInformationSet(
                 f"blue-lion: observation {index} ({info.observations[index].kind}) is not what "
-                f"the game shows there: {state.game.describe(shown[index])}"
+                f"the game shows there: {state.game.describe(log[index][0])}"
             )
-    if upto > len(shown):
+    if upto > len(log):
         raise InvalidInformationSet(
-            f"blue-lion: observation {len(shown)} ({info.observations[len(shown)].kind}) "
+            f"blue-lion: observation {len(log)} ({info.observations[len(log)].kind}) "
             "follows nothing the game did"
         )
 
