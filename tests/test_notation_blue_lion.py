@@ -291,6 +291,24 @@ def test_a_record_that_does_not_follow_the_rules_is_named() -> None:
         game.parse_entry("lay t2 left", "lupin", wrong)
 
 
+@pytest.mark.parametrize(
+    "odd",
+    [
+        Observation.of("act", seat=None, action=None),
+        Observation.of("act", seat="lupin", action=3),
+        Observation.of("score", faces=1),
+        Observation.of("end", winners="lupin", reason="target"),
+        Observation.of("deal", cards=("knife",)),
+    ],
+    ids=str,
+)
+def test_a_record_holding_what_blue_lion_never_shows_is_named(odd: Observation) -> None:
+    game = make()
+    before = typed(game, ["toss LFZLBZ", "first lupin"])
+    with pytest.raises(InvalidObservation, match="observation 7 before this entry"):
+        game.parse_entry("pass", "lupin", (*before, odd))
+
+
 def test_observations_of_no_blue_lion_kind_have_no_text() -> None:
     game = make()
     with pytest.raises(InvalidObservation, match="not a kind of blue-lion observation"):

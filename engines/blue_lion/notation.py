@@ -129,6 +129,10 @@ class Record:
         self.count += 1
 
     def _read(self, obs: Observation) -> None:
+        if not _well_formed(obs):
+            raise InvalidObservation(
+                f"observation {self.count} before this entry is not one of blue-lion: {quote(obs)}"
+            )
         if obs.kind in ("toss", "reveal"):
             self.seen.setdefault(str(obs.get("tile")), []).append(str(obs.get("face")))
         if self.state is None:
@@ -195,6 +199,35 @@ class Record:
             f"observation {self.count} before this entry ({self.game.describe(obs)}) does not "
             f"follow the record: {why}"
         )
+
+
+def _well_formed(obs: object) -> bool:
+    """An observation whose fields `describe` and the replay can read (the replay checks
+    the rest, scores and the end included, against what the game shows)."""
+    if not isinstance(obs, Observation):
+        return False
+    get = obs.get
+    if obs.kind in ("toss", "reveal"):
+        return _is_one(get("tile"), TILES) and _is_one(get("face"), ICONS)
+    if obs.kind in ("first", "act"):
+        return _is_one(get("seat"), SEATS) and (obs.kind == "first" or type(get("action")) is str)
+    if obs.kind == "score":
+        tiles = get("tiles")
+        return (
+            _is_one(get("faces"), PATTERNS)
+            and type(tiles) is tuple
+            and len(tiles) == 3
+            and all(_is_one(tile, TILES) for tile in tiles)
+            and _is_one(get("seat"), SEATS)
+        )
+    if obs.kind == "end":
+        winners = get("winners")
+        return type(winners) is tuple and all(_is_one(seat, SEATS) for seat in winners)
+    return False
+
+
+def _is_one(value: object, allowed: Collection[str]) -> bool:
+    return type(value) is str and value in allowed
 
 
 def _table(game: BlueLion, toss: dict[str, str], first: str) -> BlueLionState:
