@@ -24,6 +24,7 @@ from engines.core import (
     choice_domain,
     positive_int,
 )
+from engines.noir import notation
 from engines.noir.actions import (
     Arrest,
     CitizenArrest,
@@ -396,6 +397,22 @@ class Noir(Game):
             winners = " and ".join(str(seat).capitalize() for seat in get("winners"))
             return f"The game ended ({get('reason')}): {winners} won"
         return f"{kind}: {dict(observation.fields)}"
+
+    # --- typed observations (the assistant's notation, engines.noir.notation) --------------
+    def _parse_entry(
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
+        assert isinstance(seat, str)
+        return notation.parse_entry(self, text, seat, before)
+
+    def _observation_text(self, observation: Observation) -> str:
+        return notation.observation_text(observation)
+
+    def _notation_help(self) -> list[tuple[str, str]]:
+        return list(notation.HELP)
+
+    def _notation_words(self) -> list[str]:
+        return notation.words(self)
 
     def _arrange_from_dict(
         self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader

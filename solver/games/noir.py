@@ -47,9 +47,17 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engines import ConfigError, InformationSet, InvalidInformationSet, Observation, State
+from engines import (
+    ConfigError,
+    IncompleteInformationSet,
+    InformationSet,
+    InvalidInformationSet,
+    Observation,
+    State,
+)
 from engines.core import JsonValue, quote
-from engines.noir import Grid, NoirState, adjacent, collapsed, neighbours, shifted
+from engines.noir import Grid, Noir, NoirState, adjacent, collapsed, neighbours, shifted
+from engines.noir.notation import Record
 from engines.noir.rules import HAND, INSPECTOR, KILLER, LINES, block, suspects
 from solver.deduction import Deduction
 from solver.hints import Hint, percent
@@ -501,7 +509,12 @@ def validate(info: InformationSet) -> None:
     the public record fixes: the grid after a shift or a collapse, the kill count). Whether the
     observations agree about hidden cards is left to the solver (`solver.Inconsistent`).
 
+    A record that stops where the game still owes the seat an observation (the canvas after
+    an exoneration, the collapse after a kill, the card just drawn, the end of a game that is
+    over) is a true beginning, not a wrong record: it raises IncompleteInformationSet.
+
     Raises:
+        IncompleteInformationSet: the record stops early; `waiting_for` says what is owed.
         InvalidInformationSet: naming the observation's index, the field and what is allowed.
     """
     if not isinstance(info, InformationSet):
@@ -553,6 +566,9 @@ class _Validator:
         self.dead: set[str] = set()
         self.hand: list[str] = []
         self.kills = 0
+        game = info.make_game()
+        assert isinstance(game, Noir)
+        self.record = Record(game, str(info.seat))
 
     def fail(self, index: int, why: str) -> InvalidInformationSet:
         obs = self.info.observations[index]
@@ -567,6 +583,26 @@ class _Validator:
             self.check_fields(index, obs)
             self.check_place(index, obs, last)
             self.follow(index, obs)
+            self.check_owed(index, obs)
+            self.record.add(obs)
+        waiting_for = self.record.waiting_for()
+        if waiting_for is not None:
+            raise IncompleteInformationSet(
+                f"noir: the record stops before {waiting_for}", waiting_for
+            )
+
+    def check_owed(self, index: int, obs: Observation) -> None:
+        """What the game owed after the observations before (a canvas, a collapse, the end)
+        must come next, and as the game fixes it."""
+        if not self.record.owed:
+            return
+        owed = self.record.owed[0]
+        if obs.kind != owed.kind:
+            raise self.fail(index, f"{owed.waiting_for} ({owed.kind}) comes first")
+        if owed.kind in ("identity", "canvas", "drew") and obs["seat"] != owed.seat:
+            raise self.fail(index, f"field 'seat' must be {owed.seat!r}: {owed.waiting_for}")
+        if owed.kind == "canvas" and obs["suspect"] != owed.suspect:
+            raise self.fail(index, f"field 'suspect' must be {owed.suspect!r}")
 
     def check_fields(self, index: int, obs: Observation) -> None:
         if not isinstance(obs.kind, str) or obs.kind not in {k.rstrip("+-") for k in SCHEMAS}:

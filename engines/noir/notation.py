@@ -1,0 +1,765 @@
+"""Noir's typed notation: what a person at a real table types for what their seat saw.
+
+One line per thing seen, in the words of the game ("kill Ada", "inspector shift row 1 right",
+"canvas !"). What follows from the lines before is left out and derived here: the rows after a
+shift or a collapse, the kill count, who answers a canvas and about which card, who shifted
+(the seat to move), the outcome of what the typing seat can tell for itself (the killer knows
+whether an arrest caught him, either seat knows its own canvas answer). Suspects may be
+shortened to a unique prefix ("a" for Ada); rows of the grid are separated by "/".
+
+Each line is checked against the rules and what the seat can see: the killer never sees the
+inspector's hand, identity or drawn card, a grid holds each suspect of the game once, a hand
+holds four cards, and a line must wait for what the game still owes (a canvas after an
+exoneration, a collapse after a kill that empties a line) before the next action.
+
+`Record` folds a seat's observations into the public course of the game and that seat's own
+cards; the solver's validator uses it too, to tell a record that merely stops early (the game
+still owes it an observation) from a wrong one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from engines.core import InvalidObservation, Observation, quote
+from engines.noir.rules import (
+    HAND,
+    INSPECTOR,
+    KILLER,
+    LINES,
+    SEATS,
+    Grid,
+    adjacent,
+    block,
+    collapsed,
+    neighbours,
+    shifted,
+)
+from engines.notation import Vocabulary, read_int, tokens
+
+if TYPE_CHECKING:
+    from engines.noir.game import Noir
+
+CAUGHT = "the killer killed the inspector"
+END_REASONS: dict[str, str] = {
+    "inspector-killed": CAUGHT,
+    "kills": "the killer reached {kills} kills",
+    "arrest": "the inspector arrested the killer",
+    "citizen-arrest": "the inspector arrested the killer with a citizen",
+    "turn-limit": "the turn limit was reached",
+}
+"""The word typed after `end` for each way a game ends, and the engine's reason for it."""
+END_WINNERS: dict[str, tuple[str, ...]] = {
+    "inspector-killed": (KILLER,),
+    "kills": (KILLER,),
+    "arrest": (INSPECTOR,),
+    "citizen-arrest": (INSPECTOR,),
+    "turn-limit": SEATS,
+}
+
+KINDS = ("setup", "identity", "hand", "chose-identity", "kill", "canvas", "shift", "collapse",
+         "disguise", "draw", "drew", "exonerate", "arrest", "citizen-arrest", "end")  # fmt: skip
+_ALIASES = {"grid": "setup", "choose": "chose-identity", "!": "canvas", "?": "canvas"}
+_ACTIONS = ("kill", "shift", "disguise", "chose-identity", "draw", "exonerate", "arrest",
+            "citizen-arrest")  # fmt: skip
+"""The kinds that record a player's action (the rest are what the game shows after one)."""
+_TURN_ENDING = frozenset(_ACTIONS) - {"draw"}
+ANSWERS = {"!": True, "yes": True, "?": False, "no": False}
+OUTCOMES = ("missed", "caught")
+DISGUISES = ("innocent", "failed", "as")
+
+
+@dataclass(frozen=True)
+class Owed:
+    """An observation the game owes the seat before anything else happens: `kind`, the
+    fields known in advance, and `waiting_for`, what it is in words."""
+
+    kind: str
+    waiting_for: str
+    seat: str = ""
+    suspect: str = ""
+    rows: Grid = ()
+    answer: bool | None = None  # a canvas answer the seat knows itself
+
+
+@dataclass
+class Record:
+    """The public course of a game and the seat's own cards, folded from its observations."""
+
+    game: Noir
+    seat: str
+    seen: int = 0
+    grid: Grid = ()
+    dead: list[str] = field(default_factory=list)
+    innocent: set[str] = field(default_factory=set)
+    hand: list[str] = field(default_factory=list)  # the inspector's own cards in hand
+    held: set[str] = field(default_factory=set)  # every card the inspector has held
+    me: str | None = None  # the seat's own identity
+    turns: int = 0
+    chosen: bool = False
+    drawn: bool = False
+    draws: int = 0
+    disguises: int = 0
+    citizen_arrests: int = 0
+    protected: tuple[str, int, str] | None = None  # the last shift, not to be undone
+    owed: list[Owed] = field(default_factory=list)
+    reasons: tuple[str, ...] = ()  # the ways the game may have ended by now
+    over: bool = False
+
+    @classmethod
+    def of(cls, game: Noir, seat: str, observations: Sequence[Observation]) -> Record:
+        record = cls(game, seat)
+        for obs in observations:
+            record.add(obs)
+        return record
+
+    # --- what the record says now --------------------------------------------------------
+    @property
+    def to_move(self) -> str:
+        return SEATS[self.turns % 2]
+
+    @property
+    def kills(self) -> int:
+        return len(self.dead)
+
+    def waiting_for(self) -> str | None:
+        """What the game owes before the next action, if anything."""
+        return self.owed[0].waiting_for if self.owed else None
+
+    def deck_left(self, seat: str) -> int:
+        """Cards left in the deck `seat` draws from (every draw is public)."""
+        names = len(self.game.suspects)
+        if self.game.options["deck"] == "separate":
+            return names - 1 - self.disguises if seat == KILLER else names - 1 - HAND - self.draws
+        return names - 1 - HAND - self.draws - self.disguises
+
+    # --- folding ---------------------------------------------------------------------------
+    def add(self, obs: Observation) -> None:
+        """Fold one more observation in (checked elsewhere: the parser or the validator)."""
+        if self.owed and self.owed[0].kind == obs.kind:
+            self.owed.pop(0)
+        self.seen += 1
+        kind = obs.kind
+        if kind == "setup":
+            self.grid = obs["rows"]
+            self.owed = [_setup_owed(self.seat)]
+        elif kind in ("shift", "collapse"):
+            self.grid = obs["rows"]
+        elif kind == "identity":
+            self._identity(obs)
+        elif kind == "hand":
+            self.hand = list(obs["cards"])
+            self.held.update(self.hand)
+        elif kind == "drew":
+            self.hand.append(obs["suspect"])
+            self.held.add(obs["suspect"])
+        elif kind == "end":
+            self.over = True
+        if kind in _ACTIONS:
+            self._action(obs)
+
+    def _identity(self, obs: Observation) -> None:
+        if obs["seat"] != self.seat:
+            return
+        self.me = obs["suspect"]
+        if self.seat == INSPECTOR and self.me in self.hand:
+            self.hand.remove(self.me)
+
+    def _action(self, obs: Observation) -> None:
+        """An action: its own effects, what the game now owes, and the end of the turn."""
+        kind = obs.kind
+        caught: bool | None = False
+        self.reasons = ()
+        if kind == "kill":
+            caught = self._kill(obs["suspect"])
+        elif kind == "shift":
+            self._shift(obs)
+        elif kind == "disguise":
+            self.disguises += 1
+            if obs["success"]:
+                self.innocent.add(obs["former"])
+                if self.seat == KILLER:
+                    self.owed.append(Owed("identity", "your new identity", KILLER))
+        elif kind == "chose-identity":
+            self.chosen = True
+            if self.seat == INSPECTOR:
+                self.owed.append(Owed("identity", "your chosen identity", INSPECTOR))
+        elif kind == "draw":
+            self.drawn = True
+            self.draws += 1
+            if self.seat == INSPECTOR:
+                self.owed.append(Owed("drew", "the card you drew", INSPECTOR))
+        elif kind == "exonerate":
+            self._exonerate(obs["suspect"])
+        elif kind == "citizen-arrest":
+            self.citizen_arrests += 1
+            if obs["agent"] in self.hand:
+                self.hand.remove(obs["agent"])
+        if kind in _TURN_ENDING:
+            if kind != "shift":
+                self.protected = None
+            self.turns += 1
+            self._ending(obs, caught)
+
+    def _kill(self, victim: str) -> bool | None:
+        """The canvas and the collapse a kill brings; whether it caught the inspector (None
+        when the seat cannot tell)."""
+        if victim in self.innocent and self.game.options["kill_canvas"]:
+            answer = self._adjacent_to_me(victim) if self.seat == INSPECTOR else None
+            self.owed.append(Owed("canvas", f"the inspector's canvas on {victim}", INSPECTOR,
+                                  victim, answer=answer))  # fmt: skip
+        self.dead.append(victim)
+        self._owe_collapse(f"the collapse after the kill of {victim}")
+        if not self.chosen or victim in self.innocent:
+            return False
+        return victim == self.me if self.seat == INSPECTOR else None
+
+    def _shift(self, obs: Observation) -> None:
+        self._owe_collapse(f"the collapse after the shift of {obs['line']} {obs['index']}")
+        ban = self.game.options["reverse_shift_ban"] and not self.owed
+        self.protected = (obs["line"], obs["index"], obs["direction"]) if ban else None
+
+    def _owe_collapse(self, what: str) -> None:
+        rows, columns = len(self.grid), len(self.grid[0])
+        dead_on_grid = rows * columns - (len(self.game.suspects) - self.kills)
+        if dead_on_grid < min(rows, columns):
+            return  # too few dead cards left on the grid to fill a line (the common case)
+        smaller = _collapsed(self.grid, frozenset(self.dead))
+        if smaller != self.grid:
+            self.owed.append(Owed("collapse", what, rows=smaller))
+
+    def _exonerate(self, card: str) -> None:
+        self.innocent.add(card)
+        self.drawn = False
+        if card in self.hand:
+            self.hand.remove(card)
+        answer = self._adjacent_to_me(card) if self.seat == KILLER else None
+        self.owed.append(Owed("canvas", f"the killer's canvas on {card}", KILLER, card,
+                              answer=answer))  # fmt: skip
+
+    def _adjacent_to_me(self, card: str) -> bool | None:
+        """The canvas answer on `card` the seat knows itself (None before it has an identity)."""
+        return None if self.me is None else adjacent(self.grid, self.me, card)
+
+    def _ending(self, obs: Observation, caught: bool | None) -> None:
+        """The ways the game may have ended with this action, and whether it surely did."""
+        reasons: list[str] = []
+        if caught is not False:
+            reasons.append("inspector-killed")
+        if obs.kind == "kill" and self.kills >= self.game.kills_to_win and not caught:
+            reasons.append("kills")
+        if obs.kind in ("arrest", "citizen-arrest") and obs["success"]:
+            reasons.append(obs.kind)
+        forced = caught is True or bool(reasons and reasons[-1] != "inspector-killed")
+        if not forced and self.turns >= self.game.options["turn_limit"]:
+            reasons.append("turn-limit")
+            forced = True
+        self.reasons = tuple(reasons)
+        if forced:
+            self.owed.append(Owed("end", "the end of the game"))
+
+
+@lru_cache(maxsize=4096)
+def _collapsed(grid: Grid, dead: frozenset[str]) -> Grid:
+    """`collapsed`, cached: re-reading a record folds the same grids again and again."""
+    return collapsed(grid, dead)
+
+
+def _setup_owed(seat: str) -> Owed:
+    if seat == KILLER:
+        return Owed("identity", "your secret identity (identity NAME)", KILLER)
+    return Owed("hand", "your four cards (hand NAME NAME NAME NAME)", INSPECTOR)
+
+
+def end_word(reason: str) -> str | None:
+    """The word typed after `end` for the engine's `reason`."""
+    for word, text in END_REASONS.items():
+        if reason == text or (word == "kills" and reason.startswith("the killer reached ")):
+            return word
+    return None
+
+
+# --- typed form of an observation -------------------------------------------------------------
+def observation_text(obs: Observation) -> str:
+    """`obs` as a person types it, with full names."""
+    kind, get = obs.kind, obs.get
+    if kind == "setup":
+        return "setup " + " / ".join(" ".join(row) for row in get("rows"))
+    if kind == "hand":
+        return "hand " + " ".join(get("cards"))
+    if kind in ("identity", "kill", "drew", "exonerate"):
+        return f"{kind} {get('suspect')}"
+    if kind in ("chose-identity", "collapse", "draw"):
+        return kind
+    if kind == "canvas":
+        return f"canvas {get('suspect')} {'!' if get('adjacent') else '?'}"
+    if kind == "shift":
+        return f"{get('seat')} shift {get('line')} {get('index')} {get('direction')}"
+    if kind == "disguise" and get("success"):
+        return f"disguise innocent {get('former')}"
+    if kind == "disguise":
+        return f"disguise failed {get('drawn')}"
+    if kind == "arrest":
+        return f"arrest {get('suspect')} {OUTCOMES[bool(get('success'))]}"
+    if kind == "citizen-arrest":
+        return (f"citizen-arrest {get('suspect')} with {get('agent')} "
+                f"{OUTCOMES[bool(get('success'))]}")  # fmt: skip
+    word = end_word(str(get("reason"))) if kind == "end" else None
+    if word is None:
+        raise InvalidObservation(f"noir: {quote(obs)} is not an observation of this game")
+    return f"end {word}"
+
+
+# --- reading a typed line -----------------------------------------------------------------------
+@dataclass
+class Line:
+    """One typed line being read: its words after the kind, the seat typing, the record."""
+
+    text: str
+    seat: str
+    said: str | None  # the seat named at the start of the line, if any
+    kind: str
+    words: list[str]
+    record: Record
+    names: Vocabulary
+
+    def bad(self, why: str) -> InvalidObservation:
+        return InvalidObservation(f"noir: {quote(self.text)}: {why}")
+
+    def name(self, typed: str) -> str:
+        return self.names.read(typed)
+
+    def expect(self, low: int, high: int, form: str) -> None:
+        if not low <= len(self.words) <= high:
+            raise self.bad(f"the form is {form!r}")
+
+    def actor(self, who: str) -> None:
+        """Refuse a line that names a seat other than `who`, the one doing it."""
+        if self.said is not None and self.said != who:
+            raise self.bad(f"only the {who} does that ({self.kind})")
+
+    def private_to(self, who: str, what: str) -> None:
+        """Refuse what only `who` sees when another seat types it."""
+        if self.seat != who:
+            raise self.bad(f"the {self.seat} does not see {what}")
+
+
+def parse_entry(
+    game: Noir, text: str, seat: str, before: Sequence[Observation]
+) -> tuple[Observation, ...]:
+    """The observations `text` records for `seat`, after `before`."""
+    try:
+        record = Record.of(game, seat, before)
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+        raise InvalidObservation(
+            "noir: the observations before this line are not a Noir record"
+        ) from None
+    words = tokens(text.replace("/", " / ").replace("!", " ! ").replace("?", " ? "))
+    said = words[0].lower() if words[0].lower() in SEATS else None
+    if said is not None:
+        words = words[1:]
+    if not words:
+        raise InvalidObservation(f"noir: {quote(text)}: say what happened after the seat")
+    kind = _kind(words[0])
+    rest = words if words[0] in ("!", "?") else words[1:]
+    line = Line(text, seat, said, kind, rest, record, Vocabulary("suspect", game.suspects))
+    _check_private(line)
+    _check_order(line)
+    return _READERS[kind](line)
+
+
+_KIND_WORDS = Vocabulary("kind of entry", (*KINDS, *_ALIASES))
+
+
+def _kind(word: str) -> str:
+    typed = _KIND_WORDS.read(word)
+    return _ALIASES.get(typed, typed)
+
+
+def _check_order(line: Line) -> None:
+    """Refuse a line out of its place: before the setup, after the end, while the game owes
+    something else, or an action out of turn."""
+    record, kind = line.record, line.kind
+    if not record.seen and kind != "setup":
+        raise line.bad("the record starts with the grid: setup NAME NAME ... / NAME ...")
+    if record.seen and kind == "setup":
+        raise line.bad("the grid is laid out once, at the start")
+    if record.over:
+        raise line.bad("the game is over; nothing follows its end")
+    owed = record.owed[0] if record.owed else None
+    if owed is not None and kind != owed.kind:
+        raise line.bad(f"first comes {owed.waiting_for} ({owed.kind})")
+    if owed is None and kind in ("canvas", "collapse", "drew"):
+        raise line.bad(f"no {kind} is due now")
+    if kind in _ACTIONS:
+        _check_turn(line)
+
+
+def _check_private(line: Line) -> None:
+    """Refuse what only another seat sees: the inspector's hand and draws, the other seat's
+    identity."""
+    if line.kind in ("hand", "drew"):
+        line.private_to(INSPECTOR, "the inspector's cards")
+    if line.kind == "identity" and line.said not in (None, line.seat):
+        raise line.bad(f"the {line.seat} does not see the {line.said}'s identity")
+
+
+def _check_turn(line: Line) -> None:
+    record, kind = line.record, line.kind
+    actor = KILLER if kind in ("kill", "disguise") else INSPECTOR
+    if kind == "shift":
+        actor = line.said or record.to_move
+    line.actor(actor)
+    if record.to_move != actor:
+        raise line.bad(f"it is the {record.to_move}'s turn")
+    if record.turns == 0 and kind != "kill":
+        raise line.bad("the killer's first turn is a kill")
+    if record.turns == 1 and kind != "chose-identity":
+        raise line.bad("the inspector's first turn is choosing his identity (chose-identity)")
+    if record.turns > 1 and kind == "chose-identity":
+        raise line.bad("the inspector chose his identity already")
+    if record.drawn and kind != "exonerate":
+        raise line.bad("the inspector drew: now he exonerates a card (exonerate NAME)")
+
+
+# --- one reader per kind ----------------------------------------------------------------------
+def _setup(line: Line) -> tuple[Observation, ...]:
+    size = line.record.game.options["grid"]
+    rows = _rows(line, size)
+    if len(rows) != size or any(len(row) != size for row in rows):
+        shape = ", ".join(str(len(row)) for row in rows)
+        raise line.bad(
+            f"the grid is {size} rows of {size} suspects separated by '/'; got rows of {shape}"
+        )
+    names = line.names.read_all([word for row in rows for word in row])
+    grid = tuple(tuple(names[r * size : (r + 1) * size]) for r in range(size))
+    return (Observation.of("setup", rows=grid),)
+
+
+def _rows(line: Line, size: int) -> list[list[str]]:
+    """The typed rows: split at "/", or, with no "/", `size` names at a time."""
+    if "/" not in line.words:
+        words = line.words
+        if len(words) != size * size:
+            raise line.bad(f"the grid is {size * size} suspects, {size} rows separated by '/'")
+        return [words[r * size : (r + 1) * size] for r in range(size)]
+    rows: list[list[str]] = [[]]
+    for word in line.words:
+        if word == "/":
+            rows.append([])
+        else:
+            rows[-1].append(word)
+    return rows
+
+
+def _identity(line: Line) -> tuple[Observation, ...]:
+    line.expect(1, 1, "identity NAME")
+    record, name = line.record, line.name(line.words[0])
+    owed = record.owed[0] if record.owed else None
+    if owed is not None and owed.kind == "identity":
+        if name in record.dead:
+            raise line.bad(f"{name} is dead")
+        if line.seat == INSPECTOR and name not in record.hand:
+            raise line.bad(f"{name} is not in your hand ({', '.join(record.hand)})")
+        return (Observation.of("identity", seat=line.seat, suspect=name),)
+    if line.seat == INSPECTOR and record.turns == 1 and record.to_move == INSPECTOR:
+        return _chose(line, name)
+    raise line.bad(
+        "your identity is told at the start and, for the killer, after a successful disguise"
+    )
+
+
+def _chose_identity(line: Line) -> tuple[Observation, ...]:
+    line.expect(0, 1, "chose-identity [NAME]")
+    if not line.words:
+        return (Observation.of("chose-identity", seat=INSPECTOR),)
+    line.private_to(INSPECTOR, "which card the inspector chose")
+    return _chose(line, line.name(line.words[0]))
+
+
+def _chose(line: Line, name: str) -> tuple[Observation, ...]:
+    """The inspector chose `name`: the public choice and his own identity."""
+    record = line.record
+    if name not in record.hand or name in record.dead:
+        alive = [card for card in record.hand if card not in record.dead]
+        raise line.bad(f"{name} is not an alive card of your hand ({', '.join(alive)})")
+    return (Observation.of("chose-identity", seat=INSPECTOR),
+            Observation.of("identity", seat=INSPECTOR, suspect=name))  # fmt: skip
+
+
+def _hand(line: Line) -> tuple[Observation, ...]:
+    line.private_to(INSPECTOR, "the inspector's hand")
+    line.actor(INSPECTOR)
+    if len(line.words) != HAND:
+        raise line.bad(f"a hand is {HAND} cards (hand NAME NAME NAME NAME), not {len(line.words)}")
+    return (Observation.of("hand", seat=INSPECTOR, cards=line.names.read_all(line.words)),)
+
+
+def _kill(line: Line) -> tuple[Observation, ...]:
+    line.expect(1, 1, "kill NAME")
+    record, victim = line.record, line.name(line.words[0])
+    _alive_on_grid(line, victim)
+    if (
+        line.seat == KILLER
+        and record.me is not None
+        and victim not in neighbours(record.grid, record.me)
+    ):
+        raise line.bad(f"{victim} is not adjacent to your identity {record.me}")
+    return (Observation.of("kill", seat=KILLER, suspect=victim, kills=record.kills + 1),)
+
+
+def _alive_on_grid(line: Line, name: str) -> None:
+    if name in line.record.dead:
+        raise line.bad(f"{name} is dead")
+    if not any(name in row for row in line.record.grid):
+        raise line.bad(f"{name} is not on the grid")
+
+
+def _canvas(line: Line) -> tuple[Observation, ...]:
+    owed = line.record.owed[0]
+    line.actor(owed.seat)
+    line.expect(0, 2, "canvas [NAME] !|?")
+    words = list(line.words)
+    if words and words[-1].lower() not in ANSWERS:
+        if len(words) == 2:
+            raise line.bad(f"the answer is '!' (adjacent) or '?' (not), not {words[-1]!r}")
+        words.append("")
+    if len(words) == 2:
+        named = line.name(words[0])
+        if named != owed.suspect:
+            raise line.bad(f"the canvas due is on {owed.suspect}, not {named}")
+    answer = ANSWERS.get(words[-1].lower()) if words else None
+    if answer is None:
+        answer = owed.answer
+    if answer is None:
+        raise line.bad(f"say the answer on {owed.suspect}: canvas ! (adjacent) or canvas ?")
+    if owed.answer is not None and answer != owed.answer:
+        truth = "is" if owed.answer else "is not"
+        raise line.bad(f"your identity {truth} adjacent to {owed.suspect}")
+    return (Observation.of("canvas", seat=owed.seat, suspect=owed.suspect, adjacent=answer),)
+
+
+_LINE_WORDS = Vocabulary("line", tuple(LINES))
+
+
+def _shift(line: Line) -> tuple[Observation, ...]:
+    line.expect(3, 3, "[SEAT] shift row|column N left|right|up|down")
+    record = line.record
+    kind = _LINE_WORDS.read(line.words[0])
+    count = len(record.grid) if kind == "row" else len(record.grid[0])
+    across = len(record.grid[0]) if kind == "row" else len(record.grid)
+    index = read_int(line.words[1], f"the {kind}", 1, count)
+    direction = Vocabulary("direction", LINES[kind]).read(line.words[2])
+    if across < 2:
+        raise line.bad(f"a {kind} of one card cannot shift")
+    if _undoes(record, (kind, index, direction), across):
+        raise line.bad("it would undo the previous shift, and the reverse-shift ban is on")
+    rows = shifted(record.grid, kind, index - 1, direction)
+    seat = line.said or record.to_move
+    return (Observation.of("shift", seat=seat, line=kind, index=index, direction=direction,
+                           rows=rows),)  # fmt: skip
+
+
+def _undoes(record: Record, shift: tuple[str, int, str], length: int) -> bool:
+    """Whether `shift` restores the grid the protected shift changed."""
+    last = record.protected
+    if last is None or last[:2] != shift[:2]:
+        return False
+    return length == 2 or last[2] != shift[2]
+
+
+def _collapse(line: Line) -> tuple[Observation, ...]:
+    line.expect(0, 0, "collapse")
+    return (Observation.of("collapse", rows=line.record.owed[0].rows),)
+
+
+def _disguise(line: Line) -> tuple[Observation, ...]:
+    line.expect(1, 2, "disguise innocent NAME | disguise failed NAME | disguise as NAME")
+    line.actor(KILLER)
+    record = line.record
+    how = Vocabulary("way a disguise goes", DISGUISES).read(line.words[0])
+    if record.deck_left(KILLER) < 1:
+        raise line.bad("the killer's deck is empty: no disguise")
+    if len(line.words) == 1:
+        if how != "innocent" or line.seat != KILLER or record.me is None:
+            raise line.bad(f"name the card: disguise {how} NAME")
+        line.words.append(record.me)
+    name = line.name(line.words[1])
+    if how == "failed":
+        return _failed_disguise(line, name)
+    former = name if how == "innocent" else record.me
+    if how == "as":
+        line.private_to(KILLER, "the killer's new identity")
+        if name in record.dead or name in record.innocent or name == record.me:
+            raise line.bad(f"{name} cannot be a new identity: dead, innocent or yours")
+    if line.seat == KILLER and former != record.me:
+        raise line.bad(f"your identity, the one made innocent, is {record.me}, not {former}")
+    _alive_on_grid(line, str(former))
+    found = [Observation.of("disguise", seat=KILLER, success=True, former=former)]
+    if how == "as":
+        found.append(Observation.of("identity", seat=KILLER, suspect=name))
+    return tuple(found)
+
+
+def _failed_disguise(line: Line, drawn: str) -> tuple[Observation, ...]:
+    record = line.record
+    if record.game.options["deck"] == "shared" and drawn not in record.dead:
+        raise line.bad(f"with one deck a disguise fails only onto a dead card; {drawn} is alive")
+    if line.seat == INSPECTOR:
+        spoiled = {*record.dead, *record.innocent, *record.held}
+        if drawn not in spoiled:
+            raise line.bad(f"a disguise onto {drawn} (alive, not innocent, not yours) succeeds")
+    return (Observation.of("disguise", seat=KILLER, success=False, drawn=drawn),)
+
+
+def _draw(line: Line) -> tuple[Observation, ...]:
+    line.expect(0, 1, "draw [NAME]")
+    if line.record.deck_left(INSPECTOR) < 1:
+        raise line.bad("the deck is empty: exonerate a card of the hand directly")
+    found = [Observation.of("draw", seat=INSPECTOR)]
+    if line.words:
+        line.private_to(INSPECTOR, "the card the inspector drew")
+        found.append(_drawn(line, line.name(line.words[0])))
+    return tuple(found)
+
+
+def _drew(line: Line) -> tuple[Observation, ...]:
+    line.expect(1, 1, "drew NAME")
+    line.actor(INSPECTOR)
+    return (_drawn(line, line.name(line.words[0])),)
+
+
+def _drawn(line: Line, card: str) -> Observation:
+    if card in line.record.held:
+        raise line.bad(f"you held {card} already; each card is drawn once")
+    return Observation.of("drew", seat=INSPECTOR, suspect=card)
+
+
+def _exonerate(line: Line) -> tuple[Observation, ...]:
+    line.expect(1, 1, "exonerate NAME")
+    record, card = line.record, line.name(line.words[0])
+    if not record.drawn and record.deck_left(INSPECTOR):
+        raise line.bad("the deck has cards: the inspector draws first (draw), then exonerates")
+    if line.seat == INSPECTOR and card not in record.hand:
+        raise line.bad(f"{card} is not in your hand ({', '.join(record.hand) or 'empty'})")
+    return (Observation.of("exonerate", seat=INSPECTOR, suspect=card),)
+
+
+def _arrest(line: Line) -> tuple[Observation, ...]:
+    line.expect(1, 2, "arrest NAME [missed|caught]")
+    record, suspect = line.record, line.name(line.words[0])
+    _alive_on_grid(line, suspect)
+    if line.seat == INSPECTOR and suspect not in block(record.grid, str(record.me)):
+        raise line.bad(f"{suspect} is neither your identity {record.me} nor adjacent to it")
+    success = _outcome(line, suspect, line.words[1:])
+    return (Observation.of("arrest", seat=INSPECTOR, suspect=suspect, success=success),)
+
+
+def _citizen_arrest(line: Line) -> tuple[Observation, ...]:
+    form = "citizen-arrest NAME with AGENT [missed|caught]"
+    words = [word for word in line.words if word.lower() != "with"]
+    if not 2 <= len(words) <= 3:
+        raise line.bad(f"the form is {form!r}")
+    record = line.record
+    if not record.game.options["citizen_arrest"]:
+        raise line.bad("the variant 'arrest with a citizen' is off in this game")
+    if record.citizen_arrests >= 3:
+        raise line.bad("an arrest with a citizen is allowed 3 times, all used")
+    suspect, agent = line.name(words[0]), line.name(words[1])
+    _alive_on_grid(line, suspect)
+    if line.seat == INSPECTOR and agent not in record.hand:
+        raise line.bad(f"{agent} is not an agent in your hand ({', '.join(record.hand)})")
+    if suspect not in neighbours(record.grid, agent):
+        raise line.bad(f"{suspect} is not adjacent to the agent {agent}")
+    success = _outcome(line, suspect, words[2:])
+    return (Observation.of("citizen-arrest", seat=INSPECTOR, suspect=suspect, agent=agent,
+                           success=success),)  # fmt: skip
+
+
+def _outcome(line: Line, suspect: str, words: Sequence[str]) -> bool:
+    """Whether the arrest caught the killer: typed, or known to the killer himself."""
+    typed = Vocabulary("outcome", OUTCOMES).read(words[0]) == "caught" if words else None
+    if line.seat == INSPECTOR:
+        return bool(typed)
+    truth = suspect == line.record.me
+    if typed is not None and typed != truth:
+        raise line.bad(f"your identity is {line.record.me}: the arrest {OUTCOMES[truth]} you")
+    return truth
+
+
+def _end(line: Line) -> tuple[Observation, ...]:
+    line.expect(0, 1, f"end [{'|'.join(END_REASONS)}]")
+    record = line.record
+    possible = record.reasons if record.owed or "inspector-killed" in record.reasons else ()
+    if line.words:
+        word = Vocabulary("way the game ends", tuple(END_REASONS)).read(line.words[0])
+        if word not in possible:
+            raise line.bad(f"the game cannot have ended by {word} now{_ways(possible)}")
+    elif len(possible) == 1:
+        word = possible[0]
+    else:
+        raise line.bad(f"say how it ended: end {'|'.join(possible or END_REASONS)}")
+    reason = END_REASONS[word].format(kills=record.kills)
+    return (Observation.of("end", winners=END_WINNERS[word], reason=reason),)
+
+
+def _ways(possible: Sequence[str]) -> str:
+    return f"; it may have ended by {' or '.join(possible)}" if possible else "; it goes on"
+
+
+_READERS = {
+    "setup": _setup,
+    "identity": _identity,
+    "hand": _hand,
+    "chose-identity": _chose_identity,
+    "kill": _kill,
+    "canvas": _canvas,
+    "shift": _shift,
+    "collapse": _collapse,
+    "disguise": _disguise,
+    "draw": _draw,
+    "drew": _drew,
+    "exonerate": _exonerate,
+    "arrest": _arrest,
+    "citizen-arrest": _citizen_arrest,
+    "end": _end,
+}
+
+
+# --- help and words -------------------------------------------------------------------------
+HELP: list[tuple[str, str]] = [
+    ("setup Ada Bruno Clara Dora Emil / Finn Greta ...",
+     "the grid as laid out, row by row, rows separated by '/' (names may be shortened: a b c)"),
+    ("identity Ada", "your own secret identity (the killer's at the start or after a disguise)"),
+    ("hand Ada Bruno Clara Dora", "inspector: the four cards you drew at the start"),
+    ("chose-identity  or  chose-identity Dora",
+     "the inspector chose his identity (the inspector adds which card he took)"),
+    ("kill Ada", "the killer killed Ada (the kill count is counted for you)"),
+    ("canvas Ada !  or  canvas ?",
+     "the canvas answer due now: '!' adjacent, '?' not (the card is filled in)"),
+    ("inspector shift row 1 right", "a shift; the seat may be left out (the seat to move)"),
+    ("killer shift column 3 up", "a column shift (rows and columns count from 1, on the grid now)"),
+    ("collapse", "the all-dead rows or columns were removed (the new grid is worked out)"),
+    ("disguise innocent Ada", "the killer disguised: his old identity Ada is now innocent"),
+    ("disguise failed Ida", "the killer's disguise failed: he drew Ida and kept his identity"),
+    ("disguise as Bruno", "killer: you disguised and Bruno is your new identity"),
+    ("draw  or  draw Ida", "the inspector drew a card (the inspector adds which one)"),
+    ("drew Ida", "inspector: the card you drew"),
+    ("exonerate Bruno", "the inspector exonerated Bruno (the canvas answer comes next)"),
+    ("arrest Clara  or  arrest Clara caught",
+     "an arrest: missed unless 'caught' (the killer's outcome is filled in)"),
+    ("citizen-arrest Eve with Finn",
+     "variant: an arrest beside the agent Finn ('caught' if it caught the killer)"),
+    ("end  or  end kills",
+     "the game ended: inspector-killed, kills, arrest, citizen-arrest or turn-limit"),
+]  # fmt: skip
+
+
+def words(game: Noir) -> list[str]:
+    """The words Tab completes: kinds, seats, suspects and the other words of the forms."""
+    lines = [word for pair in LINES.items() for word in (pair[0], *pair[1])]
+    return [*KINDS, "grid", "choose", *SEATS, *game.suspects, *lines, *OUTCOMES, *DISGUISES,
+            "with", *END_REASONS]  # fmt: skip
