@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engines import Action, InformationSet, Seat
+from engines import Action, InformationSet, Observation, Seat
 from engines.noir import (
     Arrest,
     CitizenArrest,
@@ -39,12 +39,20 @@ from engines.noir.rules import (
     shifted,
 )
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
-from solver import deduce
+from solver import Hint, deduce
 from solver.games.noir import (
+    INSPECTOR_VAR,
+    KILLER_VAR,
+    Moment,
+    chosen_at,
     current_grid,
     dead_cards,
     exoneration_gain,
+    inspector_constraints,
+    inspector_fact,
     inspector_hand,
+    killer_constraints,
+    killer_fact,
     last_disguise,
     moments,
     own_identity,
@@ -52,6 +60,7 @@ from solver.games.noir import (
     public_inspector_candidates,
     public_killer_candidates,
 )
+from solver.model import Clause, Constraint, Fact
 
 Posterior = Mapping[str, float]
 SURVIVAL = 0.5
@@ -72,6 +81,132 @@ def innocent_cards(info: InformationSet) -> set[str]:
 
 def after_shift(grid: Grid, shift: Shift, dead: set[str]) -> Grid:
     return collapsed(shifted(grid, shift.line, shift.index - 1, shift.direction), dead)
+
+
+# --- the notepad ------------------------------------------------------------------------------
+def notepad(info: InformationSet) -> list[Hint]:
+    """What a careful person with pen and paper has crossed off, as hints: who the opponent
+    may still be, the heuristic bot's tip (the inspector: beside the last card a canvas
+    answered "!" for; the killer: at or beside the inspector's last arrest), then each suspect
+    crossed off, with the sentences of the observations that crossed it off.
+
+    The crossings are the direct eliminations of the knowledge model (a kill, a card held or
+    exonerated, a disguise, a failed arrest since the killer's last disguise); the solver's
+    adjacency reasoning is not on the notepad.
+    """
+    if not info.observations:
+        return []
+    game = info.make_game()
+    assert isinstance(game, Noir)
+    if info.seat == INSPECTOR:
+        crossed = crossings(killer_constraints(info), KILLER_VAR)
+        tip = _canvas_tip(info)
+        who, fact_of = "killer", killer_fact
+    else:
+        if chosen_at(info.observations) is None:
+            return []
+        crossed = crossings(inspector_constraints(info, capacity=False), INSPECTOR_VAR)
+        tip = _arrest_tip(info)
+        who, fact_of = "inspector", inspector_fact
+    sources = {i: info.observations[i] for found in crossed.values() for i in found}
+
+    def because(indices: Sequence[int]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(game.describe(sources[i]) for i in sorted(indices)))
+
+    left = [name for name in game.suspects if name not in crossed]
+    found = [_summary(who, left, fact_of, because(list(sources)))]
+    if tip is not None:
+        moment, near = tip
+        shown = [name for name in near if name in left]
+        found.append(Hint(f"{_tip_text(who, moment)}: one of {', '.join(shown) or 'none'}",
+                          None, None, (game.describe(moment.obs),), "notepad", 1.5))  # fmt: skip
+    for name in sorted(crossed, key=lambda n: (_rank(info, crossed[n]), game.suspects.index(n))):
+        reason = _reason(info, info.seat, crossed[name][0])
+        found.append(Hint(f"{name} is not the {who} ({reason})", fact_of(name), 0.0,
+                          because(crossed[name]), "notepad", 0.0))  # fmt: skip
+    return found
+
+
+def crossings(constraints: Sequence[Constraint], var: str) -> dict[str, list[int]]:
+    """Each value of `var` a constraint rules out by itself, with the indices of the
+    observations that do so."""
+    found: dict[str, list[int]] = {}
+    for constraint in constraints:
+        if not isinstance(constraint, Clause) or constraint.positive:
+            continue
+        if len(constraint.negative) == 1 and constraint.source is not None:
+            lit = constraint.negative[0]
+            if lit.var == var:
+                found.setdefault(str(lit.value), []).append(constraint.source)
+    return found
+
+
+def _summary(who: str, left: Sequence[str], fact_of: Callable[[str], Fact],
+             because: tuple[str, ...]) -> Hint:  # fmt: skip
+    if not left:
+        return Hint(f"Every suspect is crossed off as the {who}: an entry is wrong",
+                    None, None, because, "notepad", 2.0)  # fmt: skip
+    if len(left) == 1:
+        text = f"{left[0]} is the {who}: every other suspect is crossed off"
+        return Hint(text, fact_of(left[0]), 1.0, because, "notepad", 2.0)
+    return Hint(f"The {who} is one of {len(left)} not crossed off: {', '.join(left)}",
+                None, None, (), "notepad", 2.0)  # fmt: skip
+
+
+def _canvas_tip(info: InformationSet) -> tuple[Moment, list[str]] | None:
+    """The heuristic inspector's tip: the last canvas since the killer's last disguise, when it
+    answered "!": the killer was beside that card."""
+    since = last_disguise(info.observations)
+    canvases = [m for m in moments(info.observations)
+                if (since is None or m.index > since)
+                and m.obs.kind == "canvas" and m.obs["seat"] == KILLER]  # fmt: skip
+    if not canvases or not canvases[-1].obs["adjacent"]:
+        return None
+    last = canvases[-1]
+    return last, neighbours(last.grid, last.obs["suspect"])
+
+
+def _arrest_tip(info: InformationSet) -> tuple[Moment, list[str]] | None:
+    """The heuristic killer's tip: the inspector was at or beside his last arrest."""
+    arrests = [m for m in moments(info.observations) if m.obs.kind == "arrest"]
+    if not arrests:
+        return None
+    last = arrests[-1]
+    return last, block(last.grid, last.obs["suspect"])
+
+
+def _tip_text(who: str, moment: Moment) -> str:
+    card = moment.obs["suspect"]
+    if who == "killer":
+        return f'The killer was beside {card} when the canvas said "!"'
+    return f"The inspector was {card} or beside {card} when he arrested {card}"
+
+
+_REASONS = {
+    "arrest": "arrested, not the killer",
+    "citizen-arrest": "arrested, not the killer",
+    "hand": "one of your cards",
+    "drew": "one of your cards",
+    "exonerate": "exonerated",
+    "kill": "dead",
+}
+"""Why a suspect is crossed off, by the kind of observation that crossed it off."""
+
+
+def _reason(info: InformationSet, seat: Seat, index: int) -> str:
+    obs: Observation = info.observations[index]
+    if obs.kind == "disguise":
+        return "the killer's former identity" if obs["success"] else "drawn by a failed disguise"
+    if obs.kind == "identity":
+        return "one of your identities" if seat == KILLER else "your identity"
+    if obs.kind == "citizen-arrest" and seat == KILLER:
+        return "an agent he used"
+    return _REASONS.get(obs.kind, obs.kind)
+
+
+def _rank(info: InformationSet, indices: Sequence[int]) -> int:
+    """Crossings a glance at the grid does not give come first: the dead come last."""
+    return 1 if all(info.observations[i].kind == "kill" for i in indices) else 0
 
 
 # --- heuristic ------------------------------------------------------------------------------
