@@ -141,6 +141,10 @@ class Table:
             s for s in self.order(self.start) if self.held(s) > self.round and s not in self.chosen
         ]
 
+    def unpassed(self) -> list[int]:
+        """The seats holding cards whose pass of this round is not recorded yet."""
+        return [s for s in range(self.players) if self.held(s) > 0 and s not in self.given]
+
     def pass_count(self, giver: int) -> int:
         """How many cards `giver` passes this round: the chosen r, or a short whole hand."""
         return min(self.round, self.held(giver))
@@ -272,6 +276,8 @@ class Notation:
     # --- the line ---------------------------------------------------------------------------
     def parse(self, text: str, seat: int, before: tuple[Observation, ...]) -> Observation:
         words = words_of(text)
+        if not words:
+            raise InvalidObservation(f"{quote(text)} has no words; type 'help' for the forms")
         table = table_of(self.game, seat, before)
         first = words[0]
         if first in ("me", "i") or first.isdigit():
@@ -358,8 +364,14 @@ class Notation:
             raise InvalidObservation("the hand sizes come after the seating and your deal")
         if table.epoch < 0:
             expected, when = dealt_sizes(table), "the deal"
-        elif phase == "passing" and not table.must_choose() and table.given:
+        elif phase == "passing" and not table.unpassed():
             expected, when = table.sizes_after_passes(), f"the passes of round {table.round}"
+        elif phase == "passing":
+            giver = table.unpassed()[0]
+            raise InvalidObservation(
+                f"the hand sizes come after the passes of round {table.round}; player "
+                f"{giver}'s is missing ('{giver} passes to {(giver + 1) % table.players}')"
+            )
         else:
             raise InvalidObservation(
                 "the hand sizes are counted after the deal and after each round's passes"
@@ -518,8 +530,8 @@ class Notation:
 
     def _passes(self, giver: int, words: list[str], table: Table) -> Observation:
         r, n = table.round, table.players
-        if table.phase() != "passing" or table.must_choose():
-            waiting = table.must_choose()
+        waiting = table.must_choose() if table.phase() == "passing" else []
+        if table.phase() != "passing" or waiting:
             raise InvalidObservation(
                 "cards are passed after every player has had a turn and chosen their pass"
                 + (f" (player {waiting[0]} has not chosen yet)" if waiting else "")
