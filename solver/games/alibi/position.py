@@ -401,7 +401,11 @@ class _Validator:
             raise IncompleteInformationSet(f"alibi: the record waits for {waiting}", waiting)
         if any(self.given_now):  # the game owes the new hand sizes after the passes
             waiting = f"the hand sizes after the passes of round {self.epoch + 1}"
-            raise IncompleteInformationSet(f"alibi: the record waits for {waiting}", waiting)
+            raise IncompleteInformationSet(
+                f"alibi: the passes of round {self.epoch + 1} must be followed by the hand "
+                f"sizes after them; the record waits for {waiting}",
+                waiting,
+            )
 
     def _passes_unfinished(self, index: int) -> None:
         """Only more passes, then the hand sizes, may follow a pass."""
