@@ -70,6 +70,9 @@ _TURN_ENDING = frozenset(_ACTIONS) - {"draw"}
 ANSWERS = {"!": True, "yes": True, "?": False, "no": False}
 OUTCOMES = ("missed", "caught")
 DISGUISES = ("innocent", "failed", "as")
+OWED_FORMS = {"identity": "identity NAME", "hand": "hand NAME NAME NAME NAME", "drew": "drew NAME",
+              "canvas": "canvas ! or canvas ?", "collapse": "collapse", "end": "end"}  # fmt: skip
+"""How a person types each kind of observation the game may owe."""
 
 
 @dataclass(frozen=True)
@@ -270,8 +273,8 @@ def _collapsed(grid: Grid, dead: frozenset[str]) -> Grid:
 
 def _setup_owed(seat: str) -> Owed:
     if seat == KILLER:
-        return Owed("identity", "your secret identity (identity NAME)", KILLER)
-    return Owed("hand", "your four cards (hand NAME NAME NAME NAME)", INSPECTOR)
+        return Owed("identity", "your secret identity", KILLER)
+    return Owed("hand", "your four cards", INSPECTOR)
 
 
 def end_word(reason: str) -> str | None:
@@ -352,7 +355,7 @@ def parse_entry(
 ) -> tuple[Observation, ...]:
     """The observations `text` records for `seat`, after `before`."""
     try:
-        record = Record.of(game, seat, before)
+        record = _record(game, seat, tuple(before))
     except (KeyError, ValueError, TypeError, IndexError, AttributeError):
         raise InvalidObservation(
             "noir: the observations before this line are not a Noir record"
@@ -363,20 +366,50 @@ def parse_entry(
         words = words[1:]
     if not words:
         raise InvalidObservation(f"noir: {quote(text)}: say what happened after the seat")
-    kind = _kind(words[0])
+    try:
+        kind = _kind(words[0])
+    except InvalidObservation as error:
+        raise InvalidObservation(f"noir: {quote(text)}: {error}") from None
     rest = words if words[0] in ("!", "?") else words[1:]
     line = Line(text, seat, said, kind, rest, record, Vocabulary("suspect", game.suspects))
-    _check_private(line)
-    _check_order(line)
-    return _READERS[kind](line)
+    try:
+        _check_private(line)
+        _check_order(line)
+        return _READERS[kind](line)
+    except InvalidObservation as error:
+        if str(error).startswith("noir: "):
+            raise
+        raise line.bad(str(error)) from None
 
 
-_KIND_WORDS = Vocabulary("kind of entry", (*KINDS, *_ALIASES))
+_LAST_READ: list[tuple[Noir, str, tuple[Observation, ...], Record]] = []
+"""The record folded for the last line read: the next line usually comes after it (a session
+re-reading its entries, a person typing on), so only the observations since are folded."""
+
+
+def _record(game: Noir, seat: str, before: tuple[Observation, ...]) -> Record:
+    """`Record.of(game, seat, before)`, folding on from the last line's record if it can (the
+    readers never change a record, so it is kept as it is)."""
+    record = None
+    if _LAST_READ:
+        last_game, last_seat, seen, folded = _LAST_READ.pop()
+        if last_game is game and last_seat == seat and before[: len(seen)] == seen:
+            for obs in before[len(seen) :]:
+                folded.add(obs)
+            record = folded
+    if record is None:
+        record = Record.of(game, seat, before)
+    _LAST_READ.append((game, seat, before, record))
+    return record
+
+
+_KIND_WORDS = Vocabulary("kind", KINDS)
 
 
 def _kind(word: str) -> str:
-    typed = _KIND_WORDS.read(word)
-    return _ALIASES.get(typed, typed)
+    """The kind a word names: a kind or its abbreviation, or an alias typed in full."""
+    alias = _ALIASES.get(word.lower())
+    return alias if alias is not None else _KIND_WORDS.read(word)
 
 
 def _check_order(line: Line) -> None:
@@ -391,7 +424,7 @@ def _check_order(line: Line) -> None:
         raise line.bad("the game is over; nothing follows its end")
     owed = record.owed[0] if record.owed else None
     if owed is not None and kind != owed.kind:
-        raise line.bad(f"first comes {owed.waiting_for} ({owed.kind})")
+        raise line.bad(f"first comes {owed.waiting_for}: {OWED_FORMS[owed.kind]}")
     if owed is None and kind in ("canvas", "collapse", "drew"):
         raise line.bad(f"no {kind} is due now")
     if kind in _ACTIONS:
@@ -700,8 +733,10 @@ def _end(line: Line) -> tuple[Observation, ...]:
             raise line.bad(f"the game cannot have ended by {word} now{_ways(possible)}")
     elif len(possible) == 1:
         word = possible[0]
+    elif not possible:
+        raise line.bad("nothing has ended the game now; it goes on")
     else:
-        raise line.bad(f"say how it ended: end {'|'.join(possible or END_REASONS)}")
+        raise line.bad(f"say how it ended: end {'|'.join(possible)}")
     reason = END_REASONS[word].format(kills=record.kills)
     return (Observation.of("end", winners=END_WINNERS[word], reason=reason),)
 
