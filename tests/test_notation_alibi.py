@@ -120,6 +120,43 @@ def test_every_observation_of_every_seat_types_and_reads_back(players: int) -> N
     assert set(subjects) == {"type", "group", "detail", "cards"}, subjects
 
 
+def passing_steps(info: InformationSet) -> Iterator[tuple[int, int]]:
+    """(first, end) of each passing step: its choices and passes, then the hand sizes."""
+    obs = info.observations
+    first = None
+    for i, o in enumerate(obs):
+        if o.kind in ("choose_pass", "pass") and first is None:
+            first = i
+        elif o.kind == "hands" and first is not None:
+            yield first, i + 1
+            first = None
+
+
+def step_line(info: InformationSet, first: int, end: int) -> str:
+    """The one line a person types for a passing step: what they gave and what they got."""
+    me = info.seat
+    gave = got = ()
+    for obs in info.observations[first:end]:
+        if obs.kind == "pass" and obs["giver"] == me:
+            gave = obs["cards"]
+        if obs.kind == "pass" and obs["receiver"] == me:
+            got = obs["cards"]
+    return f"pass {' '.join(gave)}" + (f" got {' '.join(got)}" if got else "")
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_a_whole_passing_step_is_one_line_of_what_you_gave_and_got(players: int) -> None:
+    steps = 0
+    for game, state in random_games(players, 40):
+        for info in infos(state):
+            for first, end in passing_steps(info):
+                line = step_line(info, first, end)
+                read = game.parse_entry(line, info.seat, info.observations[:first])
+                assert read == info.observations[first:end], line
+                steps += 1
+    assert steps > 100
+
+
 def shortest(name: str, vocabulary: Vocabulary) -> str:
     """The shortest "same prefix length per hyphen part" abbreviation that reads back."""
     for length in range(1, len(name) + 1):
@@ -281,6 +318,10 @@ BAD_LINES = [
     (at("pass"), "hands", "player 0's is missing"),
     (at("hands", 1)[:-2] + at("hands", 1)[-1:], "hands 18 18 19 19", "player 2's is missing"),
     (at("pass"), "1 asks 2 seen deck: 0", "the passes and the hand sizes come next"),
+    (at("pass"), "pass", "before any choice or pass of it"),
+    (at("choose_pass"), f"pass {someone_elses_card()} got po-ar", "do not hold"),
+    (at("choose_pass"), f"pass {' '.join(DEALT[:2])} got po-ar", "you pass 1 cards, not 2"),
+    (at("choose_pass"), "pass " + RECORD[1]["cards"][0], "player 3 passed you after 'got'"),
 ]
 
 

@@ -345,7 +345,7 @@ class Alibi(Game):
         self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
         assert isinstance(seat, int)
-        return (self._notation.parse(text, seat, before),)
+        return self._notation.parse(text, seat, before)
 
     def _observation_text(self, observation: Observation) -> str:
         return observation_text(observation)

@@ -38,7 +38,7 @@ _PAST = {
     "wrote": "writes",
     "revealed": "reveals",
 }
-KEYWORDS = ("dealer", "deal", "hands", "box", "end")
+KEYWORDS = ("dealer", "deal", "hands", "pass", "box", "end")
 _KEYWORD_ALIASES = {"sizes": "hands", "winners": "end"}
 SUBJECT_KINDS = ("type", "group", "detail", "cards")
 
@@ -274,7 +274,9 @@ class Notation:
         return list(dict.fromkeys((*fixed, *self.subjects.names)))
 
     # --- the line ---------------------------------------------------------------------------
-    def parse(self, text: str, seat: int, before: tuple[Observation, ...]) -> Observation:
+    def parse(
+        self, text: str, seat: int, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
         words = words_of(text)
         if not words:
             raise InvalidObservation(f"{quote(text)} has no words; type 'help' for the forms")
@@ -287,14 +289,16 @@ class Notation:
                 )
             actor = self.seat(first, table, "the player")
             verb = _PAST.get(words[1]) or self.verbs.read(words[1])
-            return getattr(self, f"_{verb}")(actor, words[2:], table)
+            return (getattr(self, f"_{verb}")(actor, words[2:], table),)
         if not first.isalpha():
             raise InvalidObservation(
                 f"{quote(text)} does not start with a player or one of: {', '.join(KEYWORDS)}"
             )
         keyword = self.keywords.read(first)
         keyword = _KEYWORD_ALIASES.get(keyword, keyword)
-        return getattr(self, f"_{keyword}")(words[1:], table)
+        if keyword == "pass":
+            return self.passing_step(words[1:], table)
+        return (getattr(self, f"_{keyword}")(words[1:], table),)
 
     def seat(self, word: str, table: Table, what: str) -> int:
         if word in ("me", "i"):
@@ -576,6 +580,37 @@ class Notation:
             raise InvalidObservation(f"you hold {held[0]} already")
         return sorted(cards)
 
+    def passing_step(self, words: list[str], table: Table) -> tuple[Observation, ...]:
+        """A whole passing step from what the seat gave and got: every choice in turn order,
+        every pass in seat order, then the new hand sizes (as the game shows them)."""
+        if table.phase() != "passing" or table.chosen or table.given:
+            raise InvalidObservation(
+                "'pass ... got ...' types a whole passing step at once: after every player "
+                "has had their turn in the round, before any choice or pass of it is typed"
+            )
+        if words and words[0] == "gave":
+            words = words[1:]
+        split = words.index("got") if "got" in words else len(words)
+        gave, got = words[:split], words[split + 1 :]
+        right = (table.me - 1) % table.players
+        for giver, typed, where in ((table.me, gave, "first"), (right, got, "after 'got'")):
+            if table.pass_count(giver) > 0 and not typed:
+                whose = "you passed" if giver == table.me else f"player {giver} passed you"
+                raise InvalidObservation(f"name the cards {whose} {where}: 'pass CARDS got CARDS'")
+        if got and table.pass_count(right) <= 0:
+            raise InvalidObservation(f"player {right} holds no card to pass you")
+        found = []
+        for seat in table.must_choose():
+            found.append(self._chooses(seat, gave if seat == table.me else [], table))
+            table.read(found[-1])
+        for giver in range(table.players):
+            if table.pass_count(giver) > 0:
+                typed = gave if giver == table.me else got if giver == right else []
+                found.append(self._passes(giver, typed, table))
+                table.read(found[-1])
+        found.append(self._hands([], table))
+        return tuple(found)
+
     # --- the end ----------------------------------------------------------------------------
     def _writes(self, seat: int, words: list[str], table: Table) -> Observation:
         if table.phase() != "solutions" or seat not in set(table.writers()) - table.written:
@@ -698,6 +733,11 @@ HELP: tuple[tuple[str, str], ...] = (
         "2 asks 3 seen deck: 0",
         "a question and its answer: hand or seen, then a type (weapon), group (poison), "
         "detail (noon, deck) or cards (poison-arsenic car-trunk); round and turn follow",
+    ),
+    (
+        "pass al-du got bl-kn",
+        "a whole passing step in one line: the cards you passed, then those you got; "
+        "everyone's choices and passes and the new hand sizes are filled in",
     ),
     ("0 chooses bl-ha pr-va", "the cards you chose to pass after the round (others: '1 chooses')"),
     (
