@@ -376,6 +376,11 @@ def test_help_and_words() -> None:
     forms = " ".join(form for form, _ in help_rows)
     for verb in ("dealer", "deal", "hands", "asks", "lays", "chooses", "passes", "accuses"):
         assert verb in forms
+    cards = Vocabulary("card", GAME.deck.ids)
+    for form, _ in help_rows:
+        for word in form.split():
+            if "-" in word:
+                assert cards.read(word.rstrip(":"))  # each example card is unique
     words = GAME.notation_words()
     assert {"asks", "seen", "hand", "alleyway-doorway", "poison", "noon", "weapon"} <= set(words)
     assert len(words) == len(set(words))

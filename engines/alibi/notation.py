@@ -721,31 +721,33 @@ def observation_text(obs: Observation) -> str:
 HELP: tuple[tuple[str, str], ...] = (
     ("dealer 1", "the seating: who dealt (the start player follows; 'dealer 1 start 0' checks it)"),
     (
-        "deal al-do bl-kn fi-pi ... (all your cards on one line)",
-        "your own hand as dealt; shorten each part of a name (al-do = alleyway-doorway)",
+        "deal al-do bl-kn fi-pi ...",
+        "your own hand as dealt, all on one line, any order; shorten each part of a name "
+        "(al-do = alleyway-doorway)",
     ),
     (
         "hands 19 19 18 18",
-        "the hand sizes after the deal or a round's passes ('hands' alone fills them in)",
+        "the hand sizes of players 0, 1, ... after the deal or a round's passes ('hands' "
+        "alone fills them in)",
     ),
     ("1 lays poison", "player 1 lays a set of three (points and round are filled in)"),
     (
         "2 asks 3 seen deck: 0",
-        "a question and its answer: hand or seen, then a type (weapon), group (poison), "
-        "detail (noon, deck) or cards (poison-arsenic car-trunk); round and turn follow",
+        "a question and its answer: hand or seen, then a type (weapon), a group (poison), a "
+        "detail (noon, deck) or cards (po-ar car-tr); 'me' is your seat",
     ),
     (
         "pass al-du got bl-kn",
         "a whole passing step in one line: the cards you passed, then those you got; "
         "everyone's choices and passes and the new hand sizes are filled in",
     ),
-    ("0 chooses bl-ha pr-va", "the cards you chose to pass after the round (others: '1 chooses')"),
+    ("0 chooses bl-ha pr-va", "the cards you chose to pass (another player: '1 chooses')"),
     (
-        "3 passes to 0: pride-vanity",
-        "a pass; you name the cards only of the passes you give or receive ('1 passes to 2')",
+        "3 passes to 0: pr-va",
+        "one pass; name the cards only of a pass you give or get ('1 passes to 2')",
     ),
     ("2 accuses sl-sl-mo st-on po-ar ra-in", "an accusation: one card of each type, any order"),
-    ("box vi-to-mo st-on sm-pl gr-in", "the box, opened at the end"),
+    ("box vi-to-mo st-on sm-pl gr-inh", "the box, opened at the end"),
     ("1 writes", "variant 'solutions': a player wrote a solution (yours: '0 writes' and 4 cards)"),
     ("1 reveals sl-sl-mo st-on po-ar ra-in", "variant 'solutions': a written solution, shown"),
     ("end winners 1 3", "the end and its winners (scores follow; 'end' alone fills them in)"),
