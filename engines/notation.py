@@ -16,6 +16,10 @@ from engines.core import InvalidObservation, quote
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
+class AmbiguousName(InvalidObservation):
+    """A typed name that abbreviates several names; the message lists them."""
+
+
 def tokens(text: str) -> list[str]:
     """The words of a typed line: split on spaces, commas and semicolons."""
     return [word for word in _SEPARATORS.split(text.strip()) if word]
@@ -43,7 +47,8 @@ class Vocabulary:
         """The name `typed` stands for.
 
         Raises:
-            InvalidObservation: it matches no name ("did you mean ...") or several.
+            InvalidObservation: it matches no name ("did you mean ..."); AmbiguousName, a
+                subclass, when it matches several.
         """
         exact = self._by_lower.get(typed.lower())
         if exact is not None:
@@ -53,7 +58,7 @@ class Vocabulary:
             return matches[0]
         if matches:
             shown = ", ".join(matches[:6]) + (", ..." if len(matches) > 6 else "")
-            raise InvalidObservation(f"{quote(typed)} could be any {self.what} of: {shown}")
+            raise AmbiguousName(f"{quote(typed)} could be any {self.what} of: {shown}")
         raise InvalidObservation(f"{quote(typed)} is not a {self.what}{self.suggestion(typed)}")
 
     def read_all(self, typed: Sequence[str]) -> tuple[str, ...]:

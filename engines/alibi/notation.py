@@ -22,7 +22,7 @@ from engines.alibi.deck import TYPES, Deck
 from engines.alibi.questions import SCOPES, Subject
 from engines.alibi.state import set_points
 from engines.core import InvalidObservation, Observation, quote
-from engines.notation import Vocabulary, read_int
+from engines.notation import AmbiguousName, Vocabulary, read_int
 
 if TYPE_CHECKING:
     from engines.alibi.game import Alibi
@@ -457,19 +457,21 @@ class Notation:
         for kind, vocabulary in self.named.items():
             try:
                 found.append(Subject(kind, vocabulary.read(word)))
-            except InvalidObservation as error:
-                if "could be any" in str(error):
-                    raise
+            except AmbiguousName:
+                raise
+            except InvalidObservation:
+                pass
         if len(found) > 1:
             names = ", ".join(str(subject.value) for subject in found)
-            raise InvalidObservation(f"{quote(word)} could be any of: {names}")
+            raise AmbiguousName(f"{quote(word)} could be any of: {names}")
         if found:
             return found[0]
         try:
             return Subject("cards", (self.cards.read(word),))
-        except InvalidObservation as error:
-            if "could be any" in str(error):
-                raise
+        except AmbiguousName:
+            raise
+        except InvalidObservation:
+            pass
         raise InvalidObservation(
             f"{quote(word)} is not a type, group, detail or card{self.subjects.suggestion(word)}"
             " (a question names a type: weapon, a group: poison, a detail: noon, or cards)"

@@ -33,7 +33,7 @@ from engines.core import (
     Observation,
     quote,
 )
-from engines.notation import Vocabulary, read_int, tokens
+from engines.notation import AmbiguousName, Vocabulary, read_int, tokens
 
 if TYPE_CHECKING:
     from engines.blue_lion.game import BlueLion
@@ -299,9 +299,9 @@ def _head(word: str) -> str:
     """The kind of entry (or move, or player) the first word names."""
     try:
         return ENTRY_WORDS.read(word)
-    except InvalidObservation as error:
-        if "could be any" in str(error):
-            raise
+    except AmbiguousName:
+        raise
+    except InvalidObservation:
         close = ENTRY_WORDS.suggestion(word)
         raise InvalidObservation(
             f"{quote(word)} does not start an entry{close if 'did you mean' in close else ''}; "
