@@ -281,6 +281,8 @@ BAD: list[tuple[str, tuple[NoirAction, ...] | None, int, str, str, str]] = [
     ("the killer types the hand", (), 1, "killer", "hand a b c d", "does not see"),
     ("the killer types the inspector's identity", CHOSEN, 0, "killer",
      "inspector identity Ada", "does not see"),
+    ("the inspector types the killer's identity", CHOSEN, 0, "inspector",
+     "killer identity Mia", "does not see"),
     ("the killer types the card drawn", (*SHIFTED, Draw()), 0, "killer", "drew Emil",
      "does not see"),
     ("the killer names the card drawn", SHIFTED, 0, "killer", "draw Emil", "does not see"),
