@@ -104,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--level", default=None, help="hint level: notepad, certain, odds (default) or advice"
     )
     assist.add_argument("--dir", default=None, help="where sessions are kept (default: user data)")
+    assist.add_argument(
+        "--no-board", action="store_true", help="do not draw the board after each entry (`view`)"
+    )
     which = assist.add_mutually_exclusive_group()
     which.add_argument("--list", action="store_true", help="list the saved sessions")
     which.add_argument("--resume", metavar="NAME", help="go on with a saved session")

@@ -25,7 +25,7 @@ def assist(console: Console, args: argparse.Namespace) -> int:
         session = Session.open(args.resume, args.dir)
         if args.level:
             session.level = args.level
-        return run(console, session)
+        return run(console, session, not args.no_board)
     if args.game is None:
         raise ConfigError("name a game for a new session, or use --resume NAME or --list")
     options = dict(args.option)
@@ -41,7 +41,7 @@ def assist(console: Console, args: argparse.Namespace) -> int:
         level=args.level or DEFAULT_LEVEL,
         **options,
     )
-    return run(console, session)
+    return run(console, session, not args.no_board)
 
 
 def _list(console: Console, directory: str | None) -> int:

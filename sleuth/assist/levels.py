@@ -32,17 +32,19 @@ def check_level(level: object) -> str:
 
 
 def hints_at(level: str, info: InformationSet, deduction: solver.Deduction) -> list[solver.Hint]:
-    """The hints `level` shows for `info`: the notepad first, then the solver's, best first."""
-    found = opponents.notepad(info)
+    """The hints `level` shows for `info`: the solver's best first, then the notepad's
+    crossings-off, then the remaining certain facts (each fact once)."""
+    notepad = opponents.notepad(info)
     if level == "notepad":
-        return found
-    ranked = solver.hints(info, deduction)
+        return notepad
     kinds = _KINDS.get(level)
-    chosen = [hint for hint in ranked if kinds is None or hint.kind in kinds]
-    shown = {hint.fact for hint in found + chosen if hint.fact is not None}
+    chosen = [hint for hint in solver.hints(info, deduction) if kinds is None or hint.kind in kinds]
+    shown = {hint.fact for hint in chosen if hint.fact is not None}
+    crossed = [hint for hint in notepad if hint.fact is None or hint.fact not in shown]
+    shown |= {hint.fact for hint in crossed if hint.fact is not None}
     rest = [
         solver.Hint(f"{fact.text} (certain)", fact, 1.0, (), "certain", 0.5)
         for fact in deduction.certain()
         if fact not in shown
     ]
-    return found + chosen + rest
+    return chosen + crossed + rest

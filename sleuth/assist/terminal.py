@@ -34,21 +34,29 @@ COMMANDS = (
     ("hints", "every hint, not only the first few"),
     ("why N", "the entries that force certain hint N"),
     ("level L", f"how much help: {', '.join(LEVELS)}"),
+    ("view", "the board after each change: on or off (`view` alone shows it now)"),
     ("export", "the information set as JSON"),
     ("help", "this list and the notation"),
     ("quit", "leave (everything is already saved)"),
 )
-_WORDS = ("add", "log", "edit", "insert", "delete", "undo", "hints", "why", "level", "export",
-          "help", "quit")  # fmt: skip
+_WORDS = ("add", "log", "edit", "insert", "delete", "undo", "hints", "why", "level", "view",
+          "export", "help", "quit")  # fmt: skip
 
 
 class Notebook:
     """The loop: read a line, change the session or answer a command, show the result."""
 
-    def __init__(self, console: Console, session: Session, read: Callable[[str], str]) -> None:
+    def __init__(
+        self,
+        console: Console,
+        session: Session,
+        read: Callable[[str], str],
+        board: bool = True,
+    ) -> None:
         self.console = console
         self.session = session
         self.read = read
+        self.board = board  # draw the board after each change
         self.shown: list[solver.Hint] = []
 
     def run(self) -> int:
@@ -99,6 +107,8 @@ class Notebook:
             s.level = rest
             self.console.print(f"hint level: {s.level}")
             self.refresh()
+        elif word == "view":
+            self.view(rest.lower())
         elif word == "export":
             self.console.print(s.export(), soft_wrap=True, markup=False)
         elif word == "undo":
@@ -142,9 +152,22 @@ class Notebook:
             self.console.print(
                 f"(deductions below are for entries 1 to {reading.entries})", style="dim"
             )
-        if reading.usable is not None:
+        if reading.usable is not None and self.board:
             self.show_view(reading.usable)
         self.show_hints(SHOWN_HINTS, recompute=True)
+
+    def view(self, switch: str) -> None:
+        if switch in ("on", "off"):
+            self.board = switch == "on"
+            self.console.print(f"the board is drawn after each change: {switch}")
+            return
+        if switch:
+            raise SessionError(f"view takes on, off or nothing, not {switch!r}")
+        usable = self.session.reading().usable
+        if usable is None:
+            self.console.print("nothing to draw yet: the record cannot be read")
+        else:
+            self.show_view(usable)
 
     def show_view(self, info: InformationSet) -> None:
         game = self.session.game
@@ -165,10 +188,7 @@ class Notebook:
             return
         table = Table(show_header=False, box=None, padding=(0, 1))
         for number, hint in enumerate(self.shown[:limit], start=1):
-            row = Text(f"{number:>2}. {hint.text}")
-            if hint.kind == "notepad" and hint.because:
-                row.append(f"  ({'; '.join(hint.because[:2])})", style="dim")
-            table.add_row(row)
+            table.add_row(Text(f"{number:>2}. {hint.text}"))
         self.console.print(table)
         if len(self.shown) > limit:
             self.console.print(f"... and {len(self.shown) - limit} more: `hints`", style="dim")
@@ -178,13 +198,15 @@ class Notebook:
         if not 1 <= number <= len(self.shown):
             raise SessionError(f"there is no hint {number}; the hints are 1 to {len(self.shown)}")
         hint = self.shown[number - 1]
-        if hint.fact is None or hint.probability != 1.0:
+        if hint.fact is None or hint.probability not in (0.0, 1.0):
             raise SessionError(f"hint {number} is not a certain fact, so nothing forces it")
-        entries = self.session.explain(hint.fact)
+        fact = hint.fact if hint.probability == 1.0 else ~hint.fact
+        entries = self.session.explain(fact)
         if not entries:
-            self.console.print(f"{hint.fact.text}: the rules alone force it")
+            self.console.print(f"{number}. {hint.text}: the rules alone force it")
             return
-        self.console.print(f"{hint.fact.text}, because of entries {', '.join(map(str, entries))}:")
+        listed = ", ".join(map(str, entries))
+        self.console.print(f"{number}. {hint.text}: it follows from entries {listed}:")
         for n in entries:
             self.console.print(f"  {n}. {self.session.entries[n - 1].text}", markup=False)
 
@@ -260,7 +282,7 @@ def _seat_name(seat: object) -> str:
     return seat.capitalize() if isinstance(seat, str) else f"player {seat}"
 
 
-def run(console: Console, session: Session) -> int:
+def run(console: Console, session: Session, board: bool = True) -> int:
     """The notebook on the terminal for `session`, until `quit` or end of input."""
     reader = line_reader(console, session.game.notation_words())
-    return Notebook(console, session, reader).run()
+    return Notebook(console, session, reader, board).run()
