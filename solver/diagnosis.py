@@ -64,7 +64,11 @@ def diagnose(
     compiled = _compiled(info)
     if compiled.solve()[0] is not None:
         return None
-    groups = [list(g) for g in entries] if entries is not None else [[i] for i in compiled.enable]
+    groups = (
+        [list(g) for g in entries]
+        if entries is not None
+        else [[i] for i in range(len(info.observations))]
+    )
     entry_of = {source: n for n, group in enumerate(groups) for source in group}
     conflict = sorted({entry_of[s] for s in compiled.minimal_core() if s in entry_of})
     every = set(compiled.enable)

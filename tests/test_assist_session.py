@@ -16,6 +16,7 @@ import engines
 import solver
 from engines import InformationSet, InvalidObservation, SleuthError
 from sleuth.assist import LEVELS, Session, SessionError
+from sleuth.assist.levels import _certainty
 from sleuth.assist.transcribe import random_game, typed_lines
 from sleuth.cli import main
 
@@ -137,9 +138,13 @@ def test_an_unfinished_record_waits_and_shows_its_complete_beginning(tmp_path) -
 def _contradiction(tmp_path: Path) -> tuple[Session, int]:
     """A 3-player Alibi record whose new answer says player 2 has seen a card seat 0 holds
     (and never passed): the deal and that answer conflict."""
+    game = engines.make("alibi", players=3)
+    lines = typed_lines(game, random_game(game, 1).information_set(0))
     session = _typed(tmp_path, "alibi", 1, 3, players=3)
     mine = session.information_set().observations[1]["cards"][0]
-    session.add(f"1 asks 2 seen {mine}: 1")
+    asker, _, target = lines[3].split()[:3]  # the first question: who asks whom
+    other = target if target != "0" else "1" if asker != "1" else "2"
+    session.add(f"{asker} asks {other} seen {mine}: 1")
     return session, len(session.entries)
 
 
@@ -157,23 +162,21 @@ def test_a_contradiction_is_kept_and_names_the_entries_and_the_likely_typo(tmp_p
     assert session.conflict is None and session.reading().status == "ok"
 
 
-def test_diagnosis_blames_only_entries_in_the_conflict(tmp_path) -> None:
+def test_diagnosis_blames_only_entries_whose_removal_restores_consistency(tmp_path) -> None:
     session, last = _contradiction(tmp_path)
     info = session.information_set()
     found = solver.diagnosis.diagnose(info)
-    assert found is not None and last - 1 in found.conflict
-    for index in found.repairs:
-        rest = tuple(o for k, o in enumerate(info.observations) if k != index)
-        assert (
-            solver.diagnosis.consistent(InformationSet(info.game, info.options, info.seat, rest))
-            or index == 0
-        )  # without the seating the record does not validate
+    assert found is not None and found.conflict == (1, last - 1)  # the deal and the answer
+    assert found.repairs == found.conflict
+    without_answer = InformationSet(info.game, info.options, info.seat, info.observations[:-1])
+    assert solver.diagnosis.consistent(without_answer)
+    assert not solver.diagnosis.consistent(info)
 
 
 # --- levels and explanations ------------------------------------------------------------
 def test_each_level_shows_at_least_what_the_level_below_shows(tmp_path) -> None:
-    session = _typed(tmp_path, "noir", 2, 40)
-    shown = [{h.text for h in session.hints(level)} for level in LEVELS]
+    session = _typed(tmp_path, "blue-lion", 3, 30)
+    shown = [{_certainty(h) or h.text for h in session.hints(level)} for level in LEVELS]
     for lower, higher in pairwise(shown):
         assert lower <= higher
     kinds = {level: {h.kind for h in session.hints(level)} for level in LEVELS}

@@ -39,12 +39,20 @@ def hints_at(level: str, info: InformationSet, deduction: solver.Deduction) -> l
         return notepad
     kinds = _KINDS.get(level)
     chosen = [hint for hint in solver.hints(info, deduction) if kinds is None or hint.kind in kinds]
-    shown = {hint.fact for hint in chosen if hint.fact is not None}
-    crossed = [hint for hint in notepad if hint.fact is None or hint.fact not in shown]
-    shown |= {hint.fact for hint in crossed if hint.fact is not None}
+    told = {key for hint in chosen if (key := _certainty(hint)) is not None}
+    crossed = [hint for hint in notepad if _certainty(hint) not in told]
+    told |= {key for hint in crossed if (key := _certainty(hint)) is not None}
     rest = [
         solver.Hint(f"{fact.text} (certain)", fact, 1.0, (), "certain", 0.5)
         for fact in deduction.certain()
-        if fact not in shown
+        if fact not in told
     ]
     return chosen + crossed + rest
+
+
+def _certainty(hint: solver.Hint) -> solver.Fact | None:
+    """The fact a hint says is true for certain (its fact, or the negation of a fact it rules
+    out), so that one fact is told once; None for a hint that is not a certainty."""
+    if hint.fact is None or hint.probability not in (0.0, 1.0):
+        return None
+    return hint.fact if hint.probability == 1.0 else ~hint.fact
