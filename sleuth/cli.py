@@ -107,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     assist.add_argument(
         "--no-board", action="store_true", help="do not draw the board after each entry (`view`)"
     )
+    assist.add_argument(
+        "--hints", type=int, default=12, help="hints listed after each entry (default 12)"
+    )
     which = assist.add_mutually_exclusive_group()
     which.add_argument("--list", action="store_true", help="list the saved sessions")
     which.add_argument("--resume", metavar="NAME", help="go on with a saved session")

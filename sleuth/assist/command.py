@@ -15,6 +15,8 @@ from sleuth.assist.terminal import run
 
 
 def assist(console: Console, args: argparse.Namespace) -> int:
+    if args.hints < 0:
+        raise ConfigError(f"--hints must be 0 or more, not {args.hints}")
     if args.list:
         return _list(console, args.dir)
     if args.export:
@@ -25,7 +27,7 @@ def assist(console: Console, args: argparse.Namespace) -> int:
         session = Session.open(args.resume, args.dir)
         if args.level:
             session.level = args.level
-        return run(console, session, not args.no_board)
+        return run(console, session, not args.no_board, args.hints)
     if args.game is None:
         raise ConfigError("name a game for a new session, or use --resume NAME or --list")
     options = dict(args.option)
@@ -41,7 +43,7 @@ def assist(console: Console, args: argparse.Namespace) -> int:
         level=args.level or DEFAULT_LEVEL,
         **options,
     )
-    return run(console, session, not args.no_board)
+    return run(console, session, not args.no_board, args.hints)
 
 
 def _list(console: Console, directory: str | None) -> int:

@@ -7,6 +7,7 @@ while the solver works abandons that computation and returns to the prompt.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from sleuth.assist.session import Session
 from sleuth.assist.store import SessionError
 
 SHOWN_HINTS = 12
-"""Hints listed after each change; `hints` lists them all."""
+"""Hints listed after each change by default (`--hints N`); `hints` lists them all."""
 
 COMMANDS = (
     ("TEXT", "record what you saw (see the notation below); `add TEXT` does the same"),
@@ -52,11 +53,13 @@ class Notebook:
         session: Session,
         read: Callable[[str], str],
         board: bool = True,
+        hint_count: int = SHOWN_HINTS,
     ) -> None:
         self.console = console
         self.session = session
         self.read = read
         self.board = board  # draw the board after each change
+        self.hint_count = hint_count  # hints listed after each change
         self.shown: list[solver.Hint] = []
 
     def run(self) -> int:
@@ -154,7 +157,7 @@ class Notebook:
             )
         if reading.usable is not None and self.board:
             self.show_view(reading.usable)
-        self.show_hints(SHOWN_HINTS, recompute=True)
+        self.show_hints(self.hint_count, recompute=True)
 
     def view(self, switch: str) -> None:
         if switch in ("on", "off"):
@@ -180,15 +183,21 @@ class Notebook:
             self.console.print(view)
 
     def show_hints(self, limit: int, recompute: bool) -> None:
+        """The first `limit` hints, numbered for `why N`; `*` marks a hint the previous
+        list did not have (a new certainty, a changed chance)."""
+        before = {hint.text for hint in self.shown}
         if recompute:
             self.shown = self.session.hints()
         if not self.shown:
             if self.session.reading().usable is not None:
                 self.console.print("nothing to add yet", style="dim")
             return
-        table = Table(show_header=False, box=None, padding=(0, 1))
+        table = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
+        table.add_column(justify="right", no_wrap=True)
+        table.add_column(overflow="fold")
         for number, hint in enumerate(self.shown[:limit], start=1):
-            table.add_row(Text(f"{number:>2}. {hint.text}"))
+            new = recompute and bool(before) and hint.text not in before
+            table.add_row(f"{'*' if new else ' '}{number}.", Text(hint.text))
         self.console.print(table)
         if len(self.shown) > limit:
             self.console.print(f"... and {len(self.shown) - limit} more: `hints`", style="dim")
@@ -255,6 +264,8 @@ def expand_files(text: str) -> str:
 
 def line_reader(console: Console, words: Sequence[str]) -> Callable[[str], str]:
     """`input` with Tab completion of `words` when the terminal has readline, else plain."""
+    if not sys.stdin.isatty():  # lines from a file or a pipe: show each one after its prompt
+        return _echoing_input
     try:
         import readline
     except ImportError:  # Windows without pyreadline: no completion, everything else works
@@ -271,6 +282,12 @@ def line_reader(console: Console, words: Sequence[str]) -> Callable[[str], str]:
     return input
 
 
+def _echoing_input(prompt: str) -> str:
+    line = input(prompt)
+    print(line)
+    return line
+
+
 def _number(text: str, form: str) -> int:
     word = text.split()[0] if text.split() else ""
     if not word.isdigit():
@@ -282,7 +299,9 @@ def _seat_name(seat: object) -> str:
     return seat.capitalize() if isinstance(seat, str) else f"player {seat}"
 
 
-def run(console: Console, session: Session, board: bool = True) -> int:
+def run(
+    console: Console, session: Session, board: bool = True, hint_count: int = SHOWN_HINTS
+) -> int:
     """The notebook on the terminal for `session`, until `quit` or end of input."""
     reader = line_reader(console, session.game.notation_words())
-    return Notebook(console, session, reader, board).run()
+    return Notebook(console, session, reader, board, hint_count).run()
