@@ -41,3 +41,20 @@ def test_alibi_notebook_example() -> None:
             "  likeliest feeling",
         ]
     assert sum(line.startswith("  best question: ask ") for line in lines) == 3
+
+
+def test_assist_transcript_lines_are_the_engines_record(tmp_path) -> None:
+    """The person-style lines (short names, one line per passing step) read back exactly."""
+    import engines
+    from sleuth.assist import Session
+    from sleuth.assist.transcribe import random_game
+
+    example = load("assist_transcript")
+    game = engines.make("alibi", players=4)
+    info = random_game(game, 3).information_set(0)
+    lines = example.table_lines(game, info.observations)
+    assert len(lines) < len(info.observations) / 2
+    session = Session.new("alibi", 0, dir=tmp_path, players=4)
+    for line in lines:
+        session.add(line)
+    assert session.information_set() == info
