@@ -295,6 +295,7 @@ def latency(
 
     The edit re-types the entry's own text: the session reads every entry from the edited one
     on and recomputes everything, exactly as for a typo fixed, and the record stays readable.
+    The hints of the last entry were shown first, as at the table.
     """
     game = engines.make(name, **options)
     times = []
@@ -306,6 +307,7 @@ def latency(
             session = Session.new(name, seat, dir=directory, name=f"l{seed}", **options)
             for line in lines:
                 session.add(line)
+            session.hints()  # as at the table: the last entry's hints were on the screen
             at = position if position is not None else rng.randrange(1, len(lines) + 1)
             fresh_solver()
             start = time.perf_counter()

@@ -30,6 +30,9 @@ def validate(info: object) -> InformationSet:
     Raises:
         InvalidInformationSet: naming what is wrong and what is allowed.
     """
+    with _VALIDATED_LOCK:  # this very object passed (an equal one may differ in types: 1.0)
+        if any(info is seen for seen in _VALIDATED):
+            return info  # type: ignore[return-value]
     if not isinstance(info, InformationSet):
         raise InvalidInformationSet(
             f"expected an engines.InformationSet, not {type(info).__name__} {quote(info)}"
@@ -47,7 +50,7 @@ def validate(info: object) -> InformationSet:
         )
     for index, obs in enumerate(info.observations):
         _check_observation(info.game, index, obs)
-    with _VALIDATED_LOCK:  # the shape is sound, so `info` hashes
+    with _VALIDATED_LOCK:  # the shape is sound, so `info` hashes and equal means the same
         if info in _VALIDATED:
             return info
     from solver.games import knowledge_for

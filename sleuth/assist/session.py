@@ -104,6 +104,7 @@ class Session:
         self._level = check_level(record.level)
         self._history = fold(events)
         self._entries = self._read(self._history[-1], [])
+        self._record = self._info(self._entries)  # one object per change: validated once
         self._reading: Reading | None = None
 
     # --- making and finding sessions -------------------------------------------------------
@@ -192,8 +193,9 @@ class Session:
         history = apply_event(self._history, event)
         changed = len(self._entries) if event.position is None else event.position - 1
         entries = self._read(history[-1], self._entries[:changed])
+        record = self._info(entries)
         try:
-            validate(self._info(entries))
+            validate(record)
         except IncompleteInformationSet:
             pass  # a beginning still owed something: kept, and the reading says what
         except InvalidInformationSet as error:
@@ -201,7 +203,7 @@ class Session:
                 f"{_what(event)} would make the record impossible: {error}"
             ) from None
         self._store.append(self.name, event)
-        self._history, self._entries, self._reading = history, entries, None
+        self._history, self._entries, self._record, self._reading = history, entries, record, None
 
     def _read(self, texts: Sequence[str], known: Sequence[Entry]) -> list[Entry]:
         """Entries for `texts`, reusing the `known` entries up to the first text that differs
@@ -235,7 +237,7 @@ class Session:
     # --- what it all means -----------------------------------------------------------------
     def information_set(self) -> InformationSet:
         """Every entry's observations, in order (possibly incomplete or contradictory)."""
-        return self._info(self._entries)
+        return self._record
 
     def export(self) -> str:
         """The information set as JSON (`InformationSet.from_json` reads it)."""
