@@ -10,9 +10,9 @@ import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection
-from importlib import import_module
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
+import engines
 from engines import Action, ConfigError, Game, InformationSet, NotToMove, Seat, SleuthError
 from engines.core import quote
 from solver import Hint
@@ -94,11 +94,27 @@ class RandomBot(SeatedBot):
         return self.rng.choice(legal)
 
 
-_GAME_MODULES = {
-    "alibi": "opponents.games.alibi",
-    "blue-lion": "opponents.games.blue_lion",
-    "noir": "opponents.games.noir",
-}
+class GameBots(Protocol):
+    """What a game's bots module (`opponents.games.<its engine's package>`) provides."""
+
+    def make(self, name: str, game: Any, seat: Seat, rng: random.Random, **options: Any) -> Bot:
+        """Its "heuristic" or "solver" bot for `seat` (options checked, ConfigError if bad)."""
+
+    def notepad(self, info: InformationSet) -> list[Hint]:
+        """What a careful person with pen and paper has crossed off at `info`, as hints of kind
+        "notepad" (the direct eliminations its heuristic bot keeps)."""
+
+
+def game_bots(game: str) -> GameBots | None:
+    """The bots module of `game`, or None while it has none."""
+    return cast(GameBots | None, engines.game_module(game, "opponents.games"))
+
+
+if TYPE_CHECKING:  # mypy checks that every bots module provides what `GameBots` declares
+    from opponents.games import alibi, blue_lion, noir
+
+    _BOTS: tuple[GameBots, ...] = (alibi, blue_lion, noir)
+
 BOT_NAMES = ("random", "heuristic", "solver")
 
 
@@ -127,24 +143,18 @@ def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: 
         return RandomBot(game, seat, rng)
     if not isinstance(name, str) or name not in BOT_NAMES:
         raise ConfigError(f"unknown bot {quote(name)}; bots: {', '.join(BOT_NAMES)}")
-    try:
-        module = import_module(_GAME_MODULES[game.name])
-    except KeyError:
-        raise ConfigError(f"no {name} bot for {game.name} yet; try 'random'") from None
-    bot: SeatedBot = module.make(name, game, seat, rng, **options)
-    return bot
+    module = game_bots(game.name)
+    if module is None:
+        raise ConfigError(f"no {name} bot for {game.name} yet; try 'random'")
+    return module.make(name, game, seat, rng, **options)
 
 
 def notepad(info: InformationSet) -> list[Hint]:
     """What a careful person with pen and paper has crossed off at `info` (the direct
     eliminations the heuristic bot keeps), as hints of kind "notepad"; [] for a game whose
     bots keep no notepad."""
-    try:
-        module = import_module(_GAME_MODULES[info.game])
-    except KeyError:
-        return []
-    found: list[Hint] = getattr(module, "notepad", lambda _: [])(info)
-    return found
+    module = game_bots(info.game)
+    return [] if module is None else module.notepad(info)
 
 
 def check_options(bot: str, options: Collection[str], allowed: Collection[str]) -> None:

@@ -16,10 +16,9 @@ from solver.sampling import EnumeratedWorlds, Estimate, WorldSet, estimate
 from solver.validation import validate
 
 ENUMERATION_LIMIT = 50_000
-"""Worlds listed exactly up to this many. A game whose knowledge module has
-`world_set(model, compiled)` counts and samples its own way (that hook may return None to ask
-for enumeration); without either, certain/possible still hold exactly (CP-SAT backbone) but
-probabilities are unavailable."""
+"""Worlds listed exactly up to this many, when the knowledge module's `world_set` returns None
+(a game that counts and samples its own way returns its world set); past it, certain/possible
+still hold exactly (CP-SAT backbone) but probabilities are unavailable."""
 
 
 class Deduction:
@@ -203,14 +202,14 @@ def _deduce(
 
     knowledge = knowledge_for(info.game)
     model = knowledge.build(info)
-    compiled = Compiled(model, getattr(knowledge, "CPSAT_PARAMETERS", None))
+    compiled = Compiled(model, knowledge.CPSAT_PARAMETERS)
     witness, _ = compiled.solve()
     compiled.witness = witness  # a consistent world, for world_set to start from
     if witness is None:
         conflict = [info.observations[i] for i in compiled.minimal_core()]
         game = info.make_game()
         raise Inconsistent(conflict, [game.describe(obs) for obs in conflict])
-    worlds = knowledge.world_set(model, compiled) if hasattr(knowledge, "world_set") else None
+    worlds = knowledge.world_set(model, compiled)
     if worlds is None:
         listed = compiled.enumerate(enumeration_limit)
         if listed is not None:
@@ -219,8 +218,9 @@ def _deduce(
     if isinstance(worlds, EnumeratedWorlds):
         possible = {item for world in worlds.worlds for item in world.items()}
     else:
-        if hasattr(knowledge, "query_variables"):  # decide only what facts ask, the rest on demand
-            decided = frozenset(knowledge.query_variables(model))
+        queried = knowledge.query_variables(model)
+        if queried is not None:  # decide only what facts ask, the rest on demand
+            decided = frozenset(queried)
         if about is not None:
             decided = frozenset(fact.var for fact in model.facts if about(fact)) & (
                 decided if decided is not None else {v.name for v in model.variables}

@@ -35,7 +35,7 @@ def _compiled(info: InformationSet) -> Compiled:
 
     validate(info)
     knowledge = knowledge_for(info.game)
-    return Compiled(knowledge.build(info), getattr(knowledge, "CPSAT_PARAMETERS", None))
+    return Compiled(knowledge.build(info), knowledge.CPSAT_PARAMETERS)
 
 
 def consistent(info: InformationSet) -> bool:

@@ -1,32 +1,50 @@
 """How positions, hints and results look in the terminal (the only place rich is used).
 
-Each game may have a module here with `render(game, info)` (the public position a seat sees)
-and optionally `heat_map(game, info, deduction)`, `legend()`, `moves_help(game, legal)` (the
-notation to type, for games whose moves are too many to list) and `routine(game, legal)`
-(whether a decision is too small to narrate with hints); `_MODULES` lists them.
+Each game has a module here named as its engine's package (engines.game_module) that provides
+what `GameView` declares.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from importlib import import_module
-from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+import engines
 import solver
 from engines import Action, Game, InformationSet, Seat
 from opponents import ArenaResult
 from solver import Hint
 
-_MODULES = {
-    "alibi": "sleuth.views.alibi",
-    "blue-lion": "sleuth.views.blue_lion",
-    "noir": "sleuth.views.noir",
-}
+
+class GameView(Protocol):
+    """What a game's view module provides (`game` is that game's own `Game` subclass)."""
+
+    def render(self, game: Any, info: InformationSet) -> RenderableType:
+        """The public position `info`'s seat sees, drawn for people."""
+
+    def heat_map(self, game: Any, info: InformationSet, deduction: Any) -> RenderableType | None:
+        """The position with the chance of each hidden possibility on it; None if the game
+        draws none."""
+
+    def legend(self) -> RenderableType | None:
+        """What the marks in `render` and `heat_map` mean."""
+
+    def moves_help(self, game: Any, legal: Sequence[Action]) -> RenderableType | None:
+        """How to type moves, for games whose moves are too many to list; else None."""
+
+    def routine(self, game: Any, legal: Sequence[Action]) -> bool:
+        """Whether the decision among `legal` is too small to narrate with hints."""
+
+
+if TYPE_CHECKING:  # mypy checks that every view module provides what `GameView` declares
+    from sleuth.views import alibi, blue_lion, noir
+
+    _VIEWS: tuple[GameView, ...] = (alibi, blue_lion, noir)
 
 REASONS = 3
 """Reasons shown per hint: an explanation can cite a dozen observations (a whole deal, every
@@ -34,9 +52,8 @@ pass), and the first few say why well enough on a screen."""
 REASON_WIDTH = 150
 
 
-def _module(game: Game) -> ModuleType | None:
-    name = _MODULES.get(game.name)
-    return None if name is None else import_module(name)
+def _module(game: Game) -> GameView | None:
+    return cast(GameView | None, engines.game_module(game.name, "sleuth.views"))
 
 
 def position(game: Game, info: InformationSet) -> RenderableType | None:
@@ -52,30 +69,26 @@ def heat_map(game: Game, info: InformationSet) -> RenderableType | None:
         solver.Inconsistent: the observations contradict each other.
     """
     module = _module(game)
-    if module is None or not hasattr(module, "heat_map"):
-        return None
-    return module.heat_map(game, info, solver.deduce(info))
+    return None if module is None else module.heat_map(game, info, solver.deduce(info))
 
 
 def legend(game: Game) -> RenderableType | None:
     module = _module(game)
-    return getattr(module, "legend", lambda: None)() if module else None
+    return None if module is None else module.legend()
 
 
 def moves_help(game: Game, legal: Sequence[Action]) -> RenderableType | None:
     """How to type moves in `game`, beyond the examples taken from the legal list, if its view
     says."""
     module = _module(game)
-    helper = getattr(module, "moves_help", None) if module else None
-    return None if helper is None else helper(game, legal)
+    return None if module is None else module.moves_help(game, legal)
 
 
 def routine(game: Game, legal: Sequence[Action]) -> bool:
     """Whether the decision among `legal` is routine (Alibi's passes): the demo shows the move
     alone, since hints before it would repeat the mover's previous turn and cost time."""
     module = _module(game)
-    check = getattr(module, "routine", None) if module else None
-    return False if check is None else check(game, legal)
+    return False if module is None else module.routine(game, legal)
 
 
 def hints(found: list[Hint], limit: int) -> Table:

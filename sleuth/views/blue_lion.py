@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 
-from engines import InformationSet
+from engines import Action, InformationSet
 from engines.blue_lion import BlueLion
 from engines.blue_lion.rules import ICON_NAMES
+from solver import Deduction
 
 ICON_STYLES = {"L": "bold red", "F": "bold magenta", "Z": "bold yellow", "B": "bold blue"}
 
@@ -38,3 +41,18 @@ def legend() -> Text:
     return Text("  ").join(
         Text.assemble((icon, ICON_STYLES[icon]), f" {name}") for icon, name in ICON_NAMES.items()
     )
+
+
+def heat_map(game: BlueLion, info: InformationSet, deduction: Deduction) -> None:
+    """None: the backs' chances read better as hints than drawn on the line."""
+    return None
+
+
+def moves_help(game: BlueLion, legal: Sequence[Action]) -> None:
+    """None: Blue Lion's moves are few enough to list and number."""
+    return None
+
+
+def routine(game: BlueLion, legal: Sequence[Action]) -> bool:
+    """No Blue Lion decision is too small to narrate."""
+    return False

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from rich.table import Table
 from rich.text import Text
 
-from engines import InformationSet
+from engines import Action, InformationSet
 from engines.noir import Noir
 from engines.noir.rules import INSPECTOR
 from solver import Deduction
@@ -80,3 +80,13 @@ def heat_map(game: Noir, info: InformationSet, deduction: Deduction) -> Table:
     """The grid with each suspect's chance of being the opponent's identity."""
     chances = {str(fact.args[0]): deduction.probability(fact) for fact in deduction.facts}
     return render(game, info, chances)
+
+
+def moves_help(game: Noir, legal: Sequence[Action]) -> None:
+    """None: Noir's moves are few enough to list and number."""
+    return None
+
+
+def routine(game: Noir, legal: Sequence[Action]) -> bool:
+    """No Noir decision is too small to narrate."""
+    return False

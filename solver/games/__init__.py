@@ -1,30 +1,69 @@
 """Each game's knowledge model: how its information sets become solver models.
 
-A knowledge module provides `validate(info) -> None` (raises `engines.InvalidInformationSet`
-naming the observation, field and what is allowed, for anything the game could not show that
-seat), `build(info) -> Model`, `world_of(state) -> World` (the true world of a full State, for
-`Fact.holds`), and `hints(info, deduction) -> list[Hint]`; optionally
-`world_set(model, compiled)` when its worlds are too many to list. The solver calls `validate`
-before anything else (solver.validation), so the other functions may trust their input.
+A game's knowledge module is `solver.games.<its engine's package>` (engines.game_module) and
+provides what `Knowledge` declares. The solver calls `validate` before anything else
+(solver.validation), so the other functions may trust their input.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from types import ModuleType
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol, cast
 
-from engines import ConfigError
+import engines
+from engines import ConfigError, InformationSet, State
 
-_MODULES = {
-    "alibi": "solver.games.alibi",
-    "blue-lion": "solver.games.blue_lion",
-    "noir": "solver.games.noir",
-}
+if TYPE_CHECKING:
+    from solver.cpsat import Compiled
+    from solver.deduction import Deduction
+    from solver.hints import Hint
+    from solver.model import Model, World
+    from solver.sampling import WorldSet
 
 
-def knowledge_for(game: str) -> ModuleType:
-    try:
-        return import_module(_MODULES[game])
-    except KeyError:
-        known = ", ".join(sorted(_MODULES))
-        raise ConfigError(f"no knowledge model for {game!r} yet; known: {known}") from None
+class Knowledge(Protocol):
+    """What a game's knowledge module provides (module-level names)."""
+
+    @property
+    def CPSAT_PARAMETERS(self) -> Mapping[str, object] | None:
+        """CP-SAT parameters that suit this game's models, or None for the solver's own."""
+
+    def validate(self, info: InformationSet) -> None:
+        """Raise `engines.InvalidInformationSet` naming the observation, field and what is
+        allowed, for anything the game could not have shown that seat."""
+
+    def build(self, info: InformationSet) -> Model:
+        """The constraint model of `info`: hidden variables, constraints tagged by observation,
+        and the facts worth asking about."""
+
+    def world_of(self, state: State) -> World:
+        """The true world of a full-truth state (for `Fact.holds`)."""
+
+    def hints(self, info: InformationSet, deduction: Deduction) -> list[Hint]:
+        """The game's own hints (moves, risks) beside the solver's certain and likely facts."""
+
+    def world_set(self, model: Model, compiled: Compiled) -> WorldSet | None:
+        """The consistent worlds when this game counts or samples them its own way; None to
+        let the solver enumerate them."""
+
+    def query_variables(self, model: Model) -> set[str] | None:
+        """The variables the facts ask about, decided eagerly (the rest only on demand), or
+        None to decide every variable."""
+
+
+def knowledge_for(game: str) -> Knowledge:
+    """The knowledge module of `game`.
+
+    Raises:
+        ConfigError: an unknown game, or one with no knowledge model yet.
+    """
+    module = engines.game_module(game, "solver.games")
+    if module is None:
+        raise ConfigError(f"no knowledge model for {game!r} yet")
+    return cast(Knowledge, module)
+
+
+if TYPE_CHECKING:  # mypy checks that every knowledge module provides what `Knowledge` declares
+    from solver.games import alibi, blue_lion, noir
+
+    _KNOWLEDGE: tuple[Knowledge, ...] = (alibi, blue_lion, noir)

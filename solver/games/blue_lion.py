@@ -128,6 +128,16 @@ def _face_rules(tile: str, count: int) -> list[Clause]:
     return found
 
 
+def world_set(model: Model, compiled: object) -> None:
+    """None: a Blue Lion record allows a few hundred pairings at most, which the solver lists."""
+    return None
+
+
+def query_variables(model: Model) -> None:
+    """None: every variable is a tile's back, which facts ask about anyway."""
+    return None
+
+
 def world_of(state: State) -> World:
     assert isinstance(state, BlueLionState)
     world = {variable(tile): PAIR_NAME[state._pairs[tile]] for tile in TILES}

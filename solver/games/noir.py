@@ -427,6 +427,15 @@ def prior_weight(info: InformationSet, identity: str) -> int:
     return deck_orders(info, identity)
 
 
+CPSAT_PARAMETERS = None
+"""The solver's own parameters: Noir's models are small and solve at once either way."""
+
+
+def query_variables(model: Model) -> None:
+    """None: the two identities are all there is to decide."""
+    return None
+
+
 def world_set(model: Model, compiled: object) -> WeightedWorlds:
     """Every consistent identity of the opponent with its prior weight (`prior_weight`)."""
     var = model.variables[0]
