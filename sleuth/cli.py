@@ -79,8 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--time-budget",
         type=float,
-        default=1.0,
-        help="most seconds a bot move may take (default 1; search is bounded by work first)",
+        default=None,
+        help="a safety ceiling on a bot move's seconds (default none: search is bounded by "
+        "work, so a seed gives the same game on any machine; a ceiling may change that)",
     )
     _add_game_options(demo)
 
@@ -129,7 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
     arena.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
     arena.add_argument(
-        "--time-budget", type=float, default=None, help="most seconds a solver-bot move may take"
+        "--time-budget",
+        type=float,
+        default=None,
+        help="a safety ceiling on a solver-bot move's seconds (default none, so a seed "
+        "reproduces the tournament; a ceiling may change that)",
     )
     _add_game_options(arena)
     return parser

@@ -44,7 +44,9 @@ def safe_hints(info: InformationSet, limit: int) -> list[solver.Hint]:
         return []
 
 
-def demo(console: Console, game: Game, seed: int, hint_count: int, time_budget: float) -> None:
+def demo(
+    console: Console, game: Game, seed: int, hint_count: int, time_budget: float | None = None
+) -> None:
     """Solver bots play one whole game; each turn shows the mover's hints, the move, the result.
 
     Routine decisions (as the game's view says) show the move alone. With two seats the board

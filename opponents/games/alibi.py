@@ -112,9 +112,10 @@ class SolverBot(SeatedBot):
     posterior samples) makes waiting worth less than guessing now.
 
     Its work is a fixed number of posterior samples (`samples` says how many the last move
-    drew), so a seed fixes its move. `time_budget` (seconds, default 2) is a safety ceiling:
-    only when the deduction alone took a third of it are questions scored on a third of the
-    samples. A move takes 0.2 s at the median in 4-player games (benchmarks/alibi.py).
+    drew), so a seed fixes its move. `time_budget` (seconds, off by default) is a safety
+    ceiling and then the one source of non-determinism: when the deduction alone took a third
+    of it, questions are scored on a third of the samples. A move takes 0.2 s at the median in
+    4-player games (benchmarks/alibi.py).
     """
 
     patience = 0.9
@@ -124,7 +125,7 @@ class SolverBot(SeatedBot):
     game: Alibi
 
     def __init__(
-        self, game: Alibi, seat: Seat, rng: random.Random, time_budget: float = 2.0
+        self, game: Alibi, seat: Seat, rng: random.Random, time_budget: float | None = None
     ) -> None:
         super().__init__(game, seat, rng)
         self.time_budget = check_time_budget(time_budget)
@@ -146,7 +147,9 @@ class SolverBot(SeatedBot):
         box, chance, certain = self._best_box(d)
         if certain:
             return Accuse(box)
-        samples = SAMPLES if time.perf_counter() - began < self.time_budget / 3 else SAMPLES // 3
+        budget = self.time_budget
+        slow = budget is not None and time.perf_counter() - began >= budget / 3
+        samples = SAMPLES // 3 if slow else SAMPLES
         self.samples = samples
         drawn = Samples(parse(info), d, samples, random.Random(self.rng.randrange(1 << 30)))
         self._drawn = drawn  # the posterior of this round, for choosing the pass after it

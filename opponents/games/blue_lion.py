@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Iterable, Sequence
@@ -155,8 +156,9 @@ class SolverBot(SeatedBot):
 
     The search is bounded by work, so a seed gives the same move on any machine: it deepens
     up to `max_depth` while the next depth, judged by how the last one grew, fits in
-    `max_nodes` positions in all; a depth cut off half-way is dropped. `time_budget` (seconds)
-    is only a safety ceiling, reached when the machine is far slower than usual.
+    `max_nodes` positions in all; a depth cut off half-way is dropped. `time_budget` (seconds,
+    off by default) is only a safety ceiling: when set, the search also stops before a depth
+    it would not finish in time, which makes the move depend on the machine's speed.
     """
 
     game: BlueLion
@@ -166,7 +168,7 @@ class SolverBot(SeatedBot):
         game: BlueLion,
         seat: Seat,
         rng: random.Random,
-        time_budget: float = 1.0,
+        time_budget: float | None = None,
         max_depth: int = 3,
         max_nodes: int = MAX_NODES,
     ) -> None:
@@ -178,10 +180,11 @@ class SolverBot(SeatedBot):
         """The deepest search the last move completed."""
         self.nodes = 0
         """Positions the last move's search visited (its work)."""
-        self._deadline = 0.0
+        self._deadline = math.inf
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        self._deadline = time.perf_counter() + self.time_budget
+        budget = self.time_budget
+        self._deadline = math.inf if budget is None else time.perf_counter() + budget
         self.nodes, self.last_depth = 0, 0
         state, worlds = position(info, deduce(info))
         actions = state.legal_actions()
@@ -202,7 +205,7 @@ class SolverBot(SeatedBot):
             took = time.perf_counter() - began
             if self.nodes + spent * growth > self.max_nodes:
                 break  # the next depth would not finish: keep this one's choice
-            if time.perf_counter() + took * growth > self._deadline:
+            if budget is not None and time.perf_counter() + took * growth > self._deadline:
                 break  # nor within the safety ceiling, on this machine now
         return choice
 
@@ -230,7 +233,9 @@ class SolverBot(SeatedBot):
             return WIN + depth if state.winners[0] == self.seat else -WIN - depth
         if depth <= 0 and not state.main_done:
             return self._evaluate(state)
-        if self.nodes > self.max_nodes or time.perf_counter() > self._deadline:
+        if self.nodes > self.max_nodes or (
+            self._deadline < math.inf and time.perf_counter() > self._deadline
+        ):
             raise OutOfWork
         values = [self._expect(state, worlds, a, depth) for a in state.legal_actions()]
         return max(values) if state.to_move == self.seat else min(values)

@@ -291,14 +291,15 @@ class SolverBot(SeatedBot):
     probabilities.
 
     Its work is bounded by the game, not the clock: every legal action is scored, once, so a
-    seed gives the same move on any machine. `time_budget` (seconds) is only a safety ceiling:
-    past it, the actions not yet scored (shifts come last) are skipped.
+    seed gives the same move on any machine. `time_budget` (seconds, off by default) is only a
+    safety ceiling, and then the one source of non-determinism: past it, the actions not yet
+    scored (shifts come last) are skipped.
     """
 
     game: Noir
 
     def __init__(
-        self, game: Noir, seat: Seat, rng: random.Random, time_budget: float = 1.0
+        self, game: Noir, seat: Seat, rng: random.Random, time_budget: float | None = None
     ) -> None:
         super().__init__(game, seat, rng)
         self.time_budget = check_time_budget(time_budget)
@@ -306,7 +307,8 @@ class SolverBot(SeatedBot):
         """Actions the last move scored (its work; fewer than legal only past the ceiling)."""
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        deadline = time.perf_counter() + self.time_budget
+        budget = self.time_budget
+        deadline = math.inf if budget is None else time.perf_counter() + budget
         self.scored = 0
         if len(legal) == 1:
             return legal[0]
@@ -320,7 +322,7 @@ class SolverBot(SeatedBot):
             self.scored += 1
             if value > best_value:
                 best, best_value = action, value
-            if time.perf_counter() > deadline:
+            if budget is not None and time.perf_counter() > deadline:
                 break
         return best
 
