@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
@@ -12,6 +11,7 @@ from rich.console import Console
 import engines
 import opponents
 from engines import ConfigError, Game, SleuthError
+from sleuth.options import read_value
 
 DEFAULT_DEMO_GAME = "blue-lion"
 
@@ -24,15 +24,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _option(text: str) -> tuple[str, object]:
-    """KEY=VALUE with VALUE read as JSON when it can be (7, true, null), else as text."""
+    """KEY=VALUE with VALUE read as JSON or Python (7, true or True, null or None, 'x'), else
+    as text."""
     key, sep, raw = text.partition("=")
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError:
-        value = raw
-    return key.replace("-", "_"), value
+    return key.strip().replace("-", "_"), read_value(raw)
 
 
 def _game(args: argparse.Namespace) -> Game:
@@ -57,7 +54,8 @@ def _add_game_options(command: argparse.ArgumentParser) -> None:
         type=_option,
         action="append",
         default=[],
-        help="a game option, e.g. -o target=5 (repeatable; see `sleuth games`)",
+        help="a game option, e.g. -o target=5 or -o turn_limit=null (repeatable; JSON or "
+        "Python spellings; see `sleuth games`)",
     )
 
 
