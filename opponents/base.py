@@ -11,7 +11,6 @@ load.
 
 from __future__ import annotations
 
-import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection
@@ -21,6 +20,8 @@ from typing import Protocol
 from engines import Action, ConfigError, Game, InformationSet, NotToMove, Seat, SleuthError
 from engines.core import quote
 from solver import Hint
+from solver.search import check_positive_int as check_positive_int  # re-exported for bots
+from solver.search import check_time_budget as check_time_budget
 
 
 class WrongInformationSet(SleuthError, ValueError):
@@ -163,31 +164,3 @@ def check_options(bot: str, options: Collection[str], allowed: Collection[str]) 
             raise ConfigError(
                 f"the {bot} bot has no option {quote(key)}; options: {', '.join(allowed)}"
             )
-
-
-def check_time_budget(value: object) -> float | None:
-    """`value` as a time budget in seconds: None (no ceiling: the move depends on the seed
-    alone) or a finite number > 0 (not a bool).
-
-    Raises:
-        ConfigError: anything else, quoted.
-    """
-    if value is None:
-        return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
-        raise ConfigError(
-            f"time_budget must be None or a finite number of seconds > 0, got {quote(value)}"
-        )
-    return float(value)
-
-
-def check_positive_int(name: str, value: object) -> int:
-    """`value` if it is an int >= 1 (not a bool); else ConfigError naming the option."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"{name} must be an integer >= 1, got {quote(value)}")
-    return value
