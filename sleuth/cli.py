@@ -67,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     commands.add_parser("games", help="list the games and their options")
+    rules = commands.add_parser("rules", help="the rules of a game, in short")
+    rules.add_argument("game", help="the game (see `sleuth games`)")
 
     game_help = f"the game ({', '.join(engines.names())})"
 
@@ -146,6 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             from sleuth.commands import show_games
 
             show_games(console)
+        elif args.command == "rules":
+            from rich.markdown import Markdown
+
+            from sleuth import rules
+
+            console.print(Markdown(rules.text(args.game)))
         elif args.command == "demo":
             from sleuth.commands import demo
 
