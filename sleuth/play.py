@@ -328,6 +328,8 @@ class Table:
                 return "again"
             if text.strip().lower() == "log":
                 self._log()
+            else:
+                self.console.print("the game is over: type `again` for another, `log`, or `quit`")
 
     # --- listing moves ---------------------------------------------------------------------
     def _show_moves(self, legal: Sequence[Action]) -> None:

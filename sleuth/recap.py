@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 
 import solver
 from engines import Game, InformationSet, Seat, SleuthError, State
-from solver.games.noir import posterior
+from engines.noir.rules import KILLER
+from solver.games.noir import chosen_at, posterior
 from solver.search.alibi import best_box
 
 Decision = tuple[int, Seat, InformationSet]
@@ -91,8 +92,9 @@ def _alibi_knows(info: InformationSet) -> bool:
 
 
 def _noir_knows(info: InformationSet) -> bool:
-    chances = posterior(solver.deduce(info))
-    return len(chances) == 1
+    if info.seat == KILLER and chosen_at(info.observations) is None:
+        return False  # the inspector has no identity yet
+    return len(posterior(solver.deduce(info))) == 1
 
 
 def _blue_lion_knows(info: InformationSet) -> bool:
