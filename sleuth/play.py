@@ -244,10 +244,10 @@ class Table:
             return None
 
     def _hint(self, info: InformationSet) -> None:
+        self.shown_hints = safe_hints(info, HINTS)  # first: the full deduction serves both
         advice = self._advice(info)
         if advice is not None:
             self.console.print(advice_table(advice, RUNNERS_UP))
-        self.shown_hints = safe_hints(info, HINTS)
         if self.shown_hints:
             self.console.print(numbered_hints(self.shown_hints))
             if (chances := views.heat_map(self.game, info)) is not None:

@@ -62,6 +62,7 @@ class Choice:
         self.chance = 0.0
         self.bar: float | None = None
         self.seen: dict[str, float] = {}  # pass: chance the left neighbour has seen each card
+        self.question: Question | None = None
 
 
 def choose(
@@ -101,7 +102,8 @@ def choose(
     if chance >= made.bar:
         made.move, made.why = Accuse(box), "odds"
         return made
-    made.move, made.why = best_questions(info, d, top=1, drawn=drawn)[0].ask, "ask"
+    made.question = best_questions(info, d, top=1, drawn=drawn)[0]
+    made.move, made.why = made.question.ask, "ask"
     return made
 
 
@@ -235,7 +237,8 @@ def advise(
         details = (f"{made.samples} posterior samples",)
         accuse = (Candidate(made.move, made.chance, text), *runners)
         return Advice(made.move, made.chance, text, accuse, threats, odds, details)
-    chosen = best_questions(info, d, top=1, drawn=drawn)[0]
+    chosen = made.question
+    assert chosen is not None
     text = _question(game, d, chosen)
     candidates = [Candidate(made.move, chosen.gain, text)]
     candidates += [
