@@ -39,10 +39,9 @@ def recap(game: Game, state: State, decisions: Sequence[Decision], me: Seat) -> 
 def reveal(game: Game, state: State) -> list[str]:
     """What the game hid, now that it is over."""
     if game.name == "blue-lion":
-        return [
-            "tile backs: "
-            + ", ".join(f"{t} {state.up[t]}/{state.back(t)}" for t in sorted(state.up))  # type: ignore[attr-defined]
-        ]
+        up: dict[str, str] = state.up  # type: ignore[attr-defined]
+        tiles = [f"{t}:{up[t]} (back {state.back(t)})" for t in sorted(up)]  # type: ignore[attr-defined]
+        return ["the tiles: " + ", ".join(tiles)]
     if game.name == "noir":
         hand = ", ".join(state._hand)  # type: ignore[attr-defined]
         return [

@@ -103,3 +103,12 @@ def test_tab_completes_commands_moves_and_names() -> None:
     assert reader.candidates("lay t1 ") == ["left"]
     assert reader.candidates("ask 2 seen cards:stu") == ["cards:studio-on-set"]
     assert reader.candidates("zz") == []
+
+
+def test_a_mistyped_card_is_named_with_the_closest_cards() -> None:
+    game = engines.make("alibi")
+    with pytest.raises(
+        engines.InvalidAction,
+        match=r"unknown card 'studio-back-stag' \(did you mean studio-back-stage",
+    ):
+        game.parse_action("accuse slim-slant-noon studio-back-stag poison-arsenic rage-jealousy")

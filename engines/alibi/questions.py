@@ -9,6 +9,7 @@ carry the set itself, and a solver needs no deck knowledge to turn an answer int
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from functools import cache
 
@@ -67,7 +68,7 @@ def parse_subject(text: str, deck: Deck) -> Subject:
         cards = tuple(value.split(","))
         unknown = [card for card in cards if card not in deck.by_id]
         if unknown:
-            raise ValueError(f"unknown card {quote(unknown[0])}")
+            raise ValueError(unknown_card(unknown[0], deck))
         if len(set(cards)) != len(cards):
             raise ValueError("a card is named twice")
         return Subject(kind, cards)
@@ -112,3 +113,12 @@ def listed_subjects(deck: Deck, single_cards: bool) -> list[Subject]:
     if single_cards:
         subjects += [Subject("cards", (card,)) for card in deck.ids]
     return subjects
+
+
+def unknown_card(text: str, deck: Deck) -> str:
+    """Why `text` is no card of `deck`, with the card ids closest to it."""
+    close = difflib.get_close_matches(text, list(deck.by_id), n=2, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    return (
+        f"unknown card {quote(text)}{hint}; a card is GROUP-DETAIL, e.g. {next(iter(deck.by_id))}"
+    )

@@ -37,9 +37,9 @@ def advice_table(advice: Advice, runners_up: int, every: bool = False) -> Render
         table.add_row(row)
     parts.append(table)
     if len(advice.candidates) > len(shown):
-        parts.append(
-            Text(f"  {len(advice.candidates) - len(shown)} more moves: `best` lists them", "dim")
-        )
+        more = len(advice.candidates) - len(shown)
+        moves = "move" if more == 1 else "moves"
+        parts.append(Text(f"  {more} more {moves}: `best` lists them", "dim"))
     for note in advice.notes:
         parts.append(Text(f"  {note}"))
     if every:

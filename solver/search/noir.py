@@ -117,10 +117,7 @@ def advise(
     for action, found in ranked:
         threats: tuple[str, ...] = ()
         if found.possible > 0:
-            threats = (
-                f"the {who} is placed to {loss} next turn in {percent(found.possible)} of worlds; "
-                f"risk {percent(found.risk)}",
-            )
+            threats = (f"the {who} is placed to {loss} in {percent(found.possible)} of worlds",)
         candidates.append(Candidate(action, found.value, found.text, found.risk, threats))
     best = candidates[0]
     safest = min(candidates, key=lambda c: (c.risk or 0.0, -c.value))
