@@ -10,6 +10,7 @@ import pytest
 from rich.console import Console
 
 import engines
+import engines.alibi
 import solver
 from sleuth import rules
 from sleuth.cli import main
@@ -112,3 +113,16 @@ def test_a_mistyped_card_is_named_with_the_closest_cards() -> None:
         match=r"unknown card 'studio-back-stag' \(did you mean studio-back-stage",
     ):
         game.parse_action("accuse slim-slant-noon studio-back-stag poison-arsenic rage-jealousy")
+
+
+def test_a_long_card_list_is_said_shortly() -> None:
+    deck = engines.make("alibi").deck
+    places = deck.of_type("place")
+    subject = engines.alibi.Subject("cards", tuple(places[:-2]))
+    left = " and ".join(deck.by_id[c].name for c in places[-2:])
+    assert subject.words(deck) == f"place cards except {left}"
+    group = deck.of_group(deck.groups[0])
+    mixed = engines.alibi.Subject("cards", (*group, places[0]))
+    assert mixed.words(deck) == (
+        f"of {deck.group_names[deck.groups[0]]} (all 3), {deck.by_id[places[0]].name}"
+    )
