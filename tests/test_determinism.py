@@ -14,7 +14,7 @@ import opponents
 from sleuth.cli import main
 
 SMALL = {
-    "blue-lion": ["-o", "turn_limit=8"],
+    "blue-lion": ["-o", "turn_limit=6"],
     "noir": ["-o", "grid=3"],
     "alibi": ["-o", "deck=small", "--players", "3"],
 }
@@ -39,7 +39,7 @@ def test_arena_with_a_seed_gives_the_same_games_twice(name: str) -> None:
         "alibi": engines.make("alibi", deck="small", players=3),
     }[name]
     lineup = ["solver"] + ["heuristic"] * (len(game.seats) - 1)
-    runs = [opponents.arena(game, lineup, games=4, workers=1, seed=11) for _ in range(2)]
+    runs = [opponents.arena(game, lineup, games=2, workers=1, seed=11) for _ in range(2)]
     first, second = (
         [(r.seats, r.wins, r.points, r.length, r.summaries) for r in run.records] for run in runs
     )
