@@ -173,7 +173,8 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
             gain = exoneration_gain(chances, grid, action.suspect)  # type: ignore[attr-defined]
             reply = _reply(chances, grid, dead, me, reach)
             found = worded(gain, 0.0, reply)
-            return Scored(gain, found.risk, found.possible, f"tells {gain:.2f} bits; {found.text}")
+            text = f"{narrows(chances, gain)}; {found.text}"
+            return Scored(gain, found.risk, found.possible, text)
 
         return exonerate
 
@@ -207,6 +208,13 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
         return worded(reply.value, 0.0, reply)
 
     return score
+
+
+def narrows(chances: Posterior, gain: float) -> str:
+    """Information about the killer in words: how many suspects it leaves, about."""
+    entropy = -sum(p * math.log2(p) for p in chances.values() if p > 0)
+    after = max(1.0, 2 ** (entropy - gain))
+    return f"narrows the killer from {len(chances)} suspects to about {after:.1f} ({gain:.2f} bits)"
 
 
 def _near(chances: Posterior, grid: Grid, me: str) -> float:
