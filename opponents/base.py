@@ -1,12 +1,16 @@
 """The bot protocol, the checks every bot shares, and the factory `opponents.make`.
 
-A bot gets its game, its seat, a seeded RNG and a time budget when it is made, and then only
-information sets: it never sees a State, so it cannot cheat.
+A bot gets its game, its seat, a seeded RNG and optionally a time budget when it is made, and
+then only information sets: it never sees a State, so it cannot cheat.
+
+Bots are deterministic for a seed: their search is bounded by work (nodes, samples, actions
+scored). A `time_budget` is off (None) by default; when set it is a safety ceiling on a move's
+seconds, and the one source of non-determinism, since where it cuts depends on the machine's
+load.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection
@@ -16,6 +20,8 @@ import engines
 from engines import Action, ConfigError, Game, InformationSet, NotToMove, Seat, SleuthError
 from engines.core import quote
 from solver import Hint
+from solver.search import check_positive_int as check_positive_int  # re-exported for bots
+from solver.search import check_time_budget as check_time_budget
 
 
 class WrongInformationSet(SleuthError, ValueError):
@@ -126,7 +132,9 @@ def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: 
         game: the configured game.
         seat: the seat it plays.
         seed: seeds its RNG (ties and random choices), for reproducible games; an int or None.
-        **options: strength knobs of that bot, e.g. `time_budget=0.5` for "solver".
+        **options: strength knobs of that bot, e.g. `max_nodes=5000` for the Blue Lion
+            "solver"; `time_budget=0.5` (seconds) adds a safety ceiling that makes the bot's
+            moves depend on the machine's speed (off by default).
 
     Raises:
         ConfigError: unknown bot, game, seat or option, a bad option value or seed.
@@ -166,26 +174,3 @@ def check_options(bot: str, options: Collection[str], allowed: Collection[str]) 
             raise ConfigError(
                 f"the {bot} bot has no option {quote(key)}; options: {', '.join(allowed)}"
             )
-
-
-def check_time_budget(value: object) -> float:
-    """`value` as a time budget in seconds: a finite number > 0 (not a bool).
-
-    Raises:
-        ConfigError: anything else, quoted.
-    """
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
-        raise ConfigError(f"time_budget must be a finite number of seconds > 0, got {quote(value)}")
-    return float(value)
-
-
-def check_positive_int(name: str, value: object) -> int:
-    """`value` if it is an int >= 1 (not a bool); else ConfigError naming the option."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"{name} must be an integer >= 1, got {quote(value)}")
-    return value

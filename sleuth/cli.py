@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
@@ -12,6 +11,7 @@ from rich.console import Console
 import engines
 import opponents
 from engines import ConfigError, Game, SleuthError
+from sleuth.options import read_value
 
 DEFAULT_DEMO_GAME = "blue-lion"
 
@@ -24,15 +24,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _option(text: str) -> tuple[str, object]:
-    """KEY=VALUE with VALUE read as JSON when it can be (7, true, null), else as text."""
+    """KEY=VALUE with VALUE read as JSON or Python (7, true or True, null or None, 'x'), else
+    as text."""
     key, sep, raw = text.partition("=")
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError:
-        value = raw
-    return key.replace("-", "_"), value
+    return key.strip().replace("-", "_"), read_value(raw)
 
 
 def _game(args: argparse.Namespace) -> Game:
@@ -57,7 +54,8 @@ def _add_game_options(command: argparse.ArgumentParser) -> None:
         type=_option,
         action="append",
         default=[],
-        help="a game option, e.g. -o target=5 (repeatable; see `sleuth games`)",
+        help="a game option, e.g. -o target=5 or -o turn_limit=null (repeatable; JSON or "
+        "Python spellings; see `sleuth games`)",
     )
 
 
@@ -69,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     commands.add_parser("games", help="list the games and their options")
+    rules = commands.add_parser("rules", help="the rules of a game, in short")
+    rules.add_argument("game", help="the game (see `sleuth games`)")
 
     game_help = f"the game ({', '.join(engines.names())})"
 
@@ -79,8 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--time-budget",
         type=float,
-        default=1.0,
-        help="most seconds a bot move may take (default 1; search is bounded by work first)",
+        default=None,
+        help="a safety ceiling on a bot move's seconds (default none: search is bounded by "
+        "work, so a seed gives the same game on any machine; a ceiling may change that)",
     )
     _add_game_options(demo)
 
@@ -129,7 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
     arena.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
     arena.add_argument(
-        "--time-budget", type=float, default=None, help="most seconds a solver-bot move may take"
+        "--time-budget",
+        type=float,
+        default=None,
+        help="a safety ceiling on a solver-bot move's seconds (default none, so a seed "
+        "reproduces the tournament; a ceiling may change that)",
     )
     _add_game_options(arena)
     return parser
@@ -143,6 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             from sleuth.commands import show_games
 
             show_games(console)
+        elif args.command == "rules":
+            from rich.markdown import Markdown
+
+            from sleuth import rules
+
+            console.print(Markdown(rules.text(args.game)))
         elif args.command == "demo":
             from sleuth.commands import demo
 

@@ -15,6 +15,7 @@ import opponents
 import solver
 from engines import ConfigError, Game, InformationSet, Seat
 from sleuth import views
+from sleuth.options import show_allowed, show_value
 
 
 def show_games(console: Console) -> None:
@@ -24,12 +25,28 @@ def show_games(console: Console) -> None:
         meta = cls.metadata
         console.print(Rule(f"{name}: {meta.title}", align="left"))
         console.print(f"seats: {meta.seats}\nhidden: {meta.hidden}")
-        table = Table(box=None, padding=(0, 2), show_edge=False)
-        for column in ("option (-o KEY=VALUE)", "default", "allowed", "what it does"):
-            table.add_column(column, overflow="fold")
+        if not cls.options_spec:
+            continue
+        console.print(f"options, set with -o KEY=VALUE (e.g. -o {_example(cls)}):", style="dim")
+        table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, pad_edge=False)
+        table.add_column("option", no_wrap=True)
+        table.add_column("default", no_wrap=True)
+        table.add_column("allowed", ratio=2, min_width=14)
+        table.add_column("what it does", ratio=3, min_width=20)
         for spec in cls.options_spec:
-            table.add_row(spec.name, repr(spec.default), spec.allowed_text(), spec.doc)
+            allowed = (
+                show_allowed(spec.describe_allowed)
+                if spec.describe_allowed
+                else ", ".join(show_value(value) for value in spec.allowed or ())
+            )
+            table.add_row(spec.name, show_value(spec.default), allowed, spec.doc)
         console.print(table)
+
+
+def _example(cls: type[Game]) -> str:
+    """An option line to copy: the first option set to its default."""
+    spec = cls.options_spec[0]
+    return f"{spec.name}={show_value(spec.default)}"
 
 
 def seat_name(seat: Seat) -> str:
@@ -44,7 +61,9 @@ def safe_hints(info: InformationSet, limit: int) -> list[solver.Hint]:
         return []
 
 
-def demo(console: Console, game: Game, seed: int, hint_count: int, time_budget: float) -> None:
+def demo(
+    console: Console, game: Game, seed: int, hint_count: int, time_budget: float | None = None
+) -> None:
     """Solver bots play one whole game; each turn shows the mover's hints, the move, the result.
 
     Routine decisions (as the game's view says) show the move alone. With two seats the board

@@ -1,111 +1,362 @@
-"""`sleuth play`: a person against bots at the terminal. Bad input is refused, never fatal."""
+"""`sleuth play`: a person against bots at the terminal. Bad input is refused, never fatal.
+
+The person gets the solver bot's own advice (`hint`, `best`), the rules, `undo`, the move log,
+the whole reason for any hint (`why N`), line editing with history and Tab completion where
+the terminal has them, "did you mean" for typos, and at the end the hidden truth and a recap.
+"""
 
 from __future__ import annotations
 
+import difflib
+import random
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from rich.columns import Columns
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.text import Text
 
 import opponents
-from engines import Action, Game, IllegalAction, InvalidAction, Seat
-from sleuth import views
+import solver
+from engines import (
+    Action,
+    Game,
+    IllegalAction,
+    InformationSet,
+    InvalidAction,
+    Seat,
+    SleuthError,
+    State,
+)
+from sleuth import recap, rules, views
 from sleuth.commands import safe_hints, seat_name
+from sleuth.reader import Reader
+from sleuth.views.advice import advice_table, numbered_hints
 
 LONG_LIST = 40
 """Above this many legal moves, play shows what to type instead of numbering every move."""
 EXAMPLES = 3
+HINTS = 8
+RUNNERS_UP = 3
+COMMANDS = {
+    "help": "this help",
+    "hint": "the solver's advice, then what can be deduced now (numbered)",
+    "best": "the solver's advice in full: every move it scored, with its risks",
+    "why N": "the whole reason for hint N of the last `hint`",
+    "moves": "the legal moves again (`moves all`: every move, numbered)",
+    "log": "the moves so far, numbered, as you saw them",
+    "undo": "take back your last move and the bots' replies",
+    "rules": "the rules of the game, in short",
+    "again": "abandon this game and start a new one",
+    "quit": "leave",
+}
 
 
 def _help(legal: Sequence[Action]) -> str:
-    return (
-        f"Type a move (for example `{legal[0]}`), or its number in the list.\n"
-        "  hint       what can be deduced now, and the best moves\n"
-        "  moves      the legal moves again (`moves all`: every listed move, numbered)\n"
-        "  quit       leave the game"
-    )
+    lines = [f"Type a move (for example `{legal[0]}`), or its number when the moves are listed."]
+    lines += [f"  {name:<10} {what}" for name, what in COMMANDS.items()]
+    lines.append("Tab completes moves and commands; arrow keys recall earlier lines.")
+    return "\n".join(lines)
 
 
 def play(console: Console, game: Game, seat: Seat, bot: str, seed: int | None) -> int:
-    bots = {
-        other: opponents.make(bot, game, other, seed=None if seed is None else seed + k)
-        for k, other in enumerate(game.seats)
-        if other != seat
-    }
-    state = game.new_game(seed=seed)
-    console.print(f"You play {seat_name(seat)} against the {bot} bot. Type `help` for help.")
-    if (legend := views.legend(game)) is not None:
-        console.print(legend)
-    told = 0
-    while (mover := state.to_move) is not None:
-        info = state.information_set(seat)
-        for line in info.observations[told:]:
-            console.print(Text(f"  {game.describe(line)}", style="dim"))
-        told = len(info.observations)
-        if mover != seat:
-            state.apply(bots[mover].act(state.information_set(mover)))
-            continue
-        if (view := views.position(game, info)) is not None:
+    """Games against `bot` until the person stops; each `again` deals a new game."""
+    reader = Reader(console)
+    while True:
+        table = Table(console, game, seat, bot, seed if seed is not None else _fresh_seed(), reader)
+        if table.run() != "again":
+            return 0
+        seed = None
+
+
+def _fresh_seed() -> int:
+    return random.SystemRandom().randrange(1 << 31)
+
+
+@dataclass
+class Turn:
+    """One applied action as the person saw it: who moved, and the sentences they were told."""
+
+    seat: Seat
+    told: list[str]
+
+
+@dataclass
+class Table:
+    """One game at the terminal: the state, the bots, what the person saw, the last hints."""
+
+    console: Console
+    game: Game
+    seat: Seat
+    bot: str
+    seed: int
+    reader: Reader
+    state: State = field(init=False)
+    bots: dict[Seat, opponents.Bot] = field(init=False)
+    actions: list[Action] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    marks: list[int] = field(default_factory=list)  # len(actions) before each of my moves
+    decisions: list[tuple[int, Seat, InformationSet]] = field(default_factory=list)
+    shown_hints: list[solver.Hint] = field(default_factory=list)
+    numbered: list[Action] | None = None  # the moves last listed with numbers
+    told: int = 0
+
+    def __post_init__(self) -> None:
+        self.state = self.game.new_game(seed=self.seed)
+        self._make_bots(0)
+
+    def _make_bots(self, generation: int) -> None:
+        """Fresh bots (after an undo too: what they remembered may no longer have happened)."""
+        self.bots = {
+            other: opponents.make(
+                self.bot, self.game, other, seed=self.seed + 7919 * generation + k
+            )
+            for k, other in enumerate(self.game.seats)
+            if other != self.seat
+        }
+
+    # --- the loop --------------------------------------------------------------------------
+    def run(self) -> str:
+        """Play to the end; "quit", "again" or "over"."""
+        console = self.console
+        console.print(
+            f"You play {seat_name(self.seat)} against the {self.bot} bot (game seed {self.seed}). "
+            "Type `help` for help, `rules` for the rules."
+        )
+        if (legend := views.legend(self.game)) is not None:
+            console.print(legend)
+        while (mover := self.state.to_move) is not None:
+            if mover != self.seat:
+                self._apply(mover, self.bots[mover].act(self.state.information_set(mover)))
+                continue
+            info = self._show_news()
+            self.decisions.append((len(self.actions) + 1, mover, info))
+            if (view := views.position(self.game, info)) is not None:
+                console.print(view)
+            legal = self.state.legal_actions()
+            self._show_moves(legal)
+            outcome = self._read_move(info, legal)
+            if outcome is not None:
+                return outcome
+        self._show_news()
+        if (view := views.position(self.game, self.state.information_set(self.seat))) is not None:
             console.print(view)
-        legal = state.legal_actions()
-        _show_moves(console, game, legal)
+        self._verdict()
+        return self._after_the_end()
+
+    def _apply(self, mover: Seat, action: Action) -> None:
+        if mover != self.seat:
+            self.decisions.append((len(self.actions) + 1, mover, self.state.information_set(mover)))
+        before = len(self.state.information_set(self.seat).observations)
+        self.state.apply(action)
+        self.actions.append(action)
+        seen = self.state.information_set(self.seat).observations[before:]
+        self.turns.append(Turn(mover, [self.game.describe(obs) for obs in seen]))
+
+    def _show_news(self) -> InformationSet:
+        info = self.state.information_set(self.seat)
+        for line in info.observations[self.told :]:
+            self.console.print(Text(f"  {self.game.describe(line)}", style="dim"))
+        self.told = len(info.observations)
+        return info
+
+    def _read_move(self, info: InformationSet, legal: list[Action]) -> str | None:
+        """Commands until a move is played (None) or the person leaves ("quit", "again")."""
+        self.reader.complete_with([*COMMANDS, "moves all", *map(str, legal)])
         while True:
-            try:
-                text = console.input(f"[bold]{seat_name(seat)}>[/bold] ").strip()
-            except EOFError:
-                console.print("\nbye")
-                return 0
-            command = text.lower()
+            text = self.reader.read(f"{seat_name(self.seat)}> ")
+            if text is None:
+                self.console.print("\nbye")
+                return "quit"
+            command, _, rest = text.strip().partition(" ")
+            command, rest = command.lower(), rest.strip()
             if command in ("quit", "exit", "q"):
-                console.print("bye")
-                return 0
+                self.console.print("bye")
+                return "quit"
+            if command == "again":
+                self.console.print("a new game")
+                return "again"
             if command in ("help", "?", ""):
-                console.print(_help(legal))
+                self.console.print(_help(legal))
             elif command in ("moves", "m"):
-                _show_moves(console, game, legal)
-            elif command in ("moves all", "m all"):
-                _list_moves(console, legal)
+                if rest == "all":
+                    self._list_moves(legal)
+                else:
+                    self._show_moves(legal)
             elif command in ("hint", "hints", "h"):
-                found = safe_hints(info, 8)
-                console.print(views.hints(found, 8) if found else "no hints for this game yet")
-                if found and (chances := views.heat_map(game, info)) is not None:
-                    console.print(chances)
-            elif command.isdigit():
-                if 1 <= int(command) <= len(legal):
-                    state.apply(legal[int(command) - 1])
-                    break
-                console.print(f"there is no move {command}; moves are numbered 1-{len(legal)}")
+                self._hint(info)
+            elif command == "best":
+                self._best(info)
+            elif command == "why":
+                self._why(rest)
+            elif command == "log":
+                self._log()
+            elif command == "rules":
+                self.console.print(Markdown(rules.text(self.game.name)))
+            elif command == "undo":
+                if self._undo():
+                    return None  # the loop goes on from the position taken back to
+            elif text.strip().isdigit():
+                action = self._numbered(int(text.strip()), legal)
+                if action is not None:
+                    self._apply(self.seat, action)
+                    self.marks.append(len(self.actions) - 1)
+                    return None
+            elif self._typed_move(text.strip(), legal):
+                return None
+
+    def _typed_move(self, text: str, legal: list[Action]) -> bool:
+        try:
+            action = self.game.parse_action(text)
+            mark = len(self.actions)
+            self._apply(self.seat, action)
+            self.marks.append(mark)
+            return True
+        except (InvalidAction, IllegalAction) as error:
+            self.console.print(Text(str(error), style="red"))
+            close = _did_you_mean(text, [*COMMANDS, *map(str, legal)])
+            if close:
+                self.console.print(f"did you mean: {' or '.join(f'`{c}`' for c in close)}?")
+            return False
+
+    def _numbered(self, number: int, legal: list[Action]) -> Action | None:
+        """The move `number` of the list last shown, if the moves were listed with numbers."""
+        if self.numbered is None:
+            self.console.print(
+                f"the {len(legal)} moves are not numbered here: type one (see `moves`), "
+                "or `moves all` to number them"
+            )
+            return None
+        if not 1 <= number <= len(self.numbered):
+            self.console.print(
+                f"there is no move {number}; moves are numbered 1-{len(self.numbered)}"
+            )
+            return None
+        return self.numbered[number - 1]
+
+    # --- commands --------------------------------------------------------------------------
+    def _advice(self, info: InformationSet) -> solver.Advice | None:
+        try:
+            return solver.advise(info, seed=self.seed)
+        except SleuthError as error:
+            self.console.print(Text(f"no advice here: {error}", style="yellow"))
+            return None
+
+    def _hint(self, info: InformationSet) -> None:
+        self.shown_hints = safe_hints(info, HINTS)  # first: the full deduction serves both
+        advice = self._advice(info)
+        if advice is not None:
+            self.console.print(advice_table(advice, RUNNERS_UP))
+        if self.shown_hints:
+            self.console.print(numbered_hints(self.shown_hints))
+            if (chances := views.heat_map(self.game, info)) is not None:
+                self.console.print(chances)
+        elif advice is None:
+            self.console.print("no hints for this game yet")
+
+    def _best(self, info: InformationSet) -> None:
+        advice = self._advice(info)
+        if advice is not None:
+            self.console.print(advice_table(advice, len(advice.candidates), every=True))
+
+    def _why(self, rest: str) -> None:
+        if not self.shown_hints:
+            self.console.print("no hints yet: type `hint` first")
+            return
+        if not rest.isdigit() or not 1 <= int(rest) <= len(self.shown_hints):
+            self.console.print(f"why takes a hint's number, 1-{len(self.shown_hints)}")
+            return
+        hint = self.shown_hints[int(rest) - 1]
+        self.console.print(Text(f"{rest}. {hint.text}", style="bold"))
+        if not hint.because:
+            self.console.print("  (read directly off the position: no observation to cite)")
+        for k, reason in enumerate(hint.because, 1):
+            self.console.print(Text(f"  {k}. {reason}"))
+
+    def _log(self) -> None:
+        if not self.turns:
+            self.console.print("no moves yet")
+        for k, turn in enumerate(self.turns, 1):
+            said = "; ".join(line for line in turn.told if line)
+            self.console.print(Text(f"{k:>3}. {said or seat_name(turn.seat) + ': (unseen)'}"))
+
+    def _undo(self) -> bool:
+        """Take back the person's last move and every bot move since; False if none."""
+        if not self.marks:
+            self.console.print("nothing to undo: you have not moved yet")
+            return False
+        mark = self.marks.pop()
+        kept = self.actions[:mark]
+        self.state = self.game.new_game(seed=self.seed)
+        self.actions, self.turns = [], []
+        self.decisions = [d for d in self.decisions if d[0] <= mark]
+        for action in kept:
+            self._replay(action)
+        self._make_bots(len(self.marks) + 1)
+        self.told = len(self.state.information_set(self.seat).observations)
+        self.console.print(f"took back your move; back to move {mark + 1}")
+        return True
+
+    def _replay(self, action: Action) -> None:
+        mover = self.state.to_move
+        assert mover is not None, "replaying a game that was not over"
+        before = len(self.state.information_set(self.seat).observations)
+        self.state.apply(action)
+        self.actions.append(action)
+        seen = self.state.information_set(self.seat).observations[before:]
+        self.turns.append(Turn(mover, [self.game.describe(obs) for obs in seen]))
+
+    # --- the end ---------------------------------------------------------------------------
+    def _verdict(self) -> None:
+        winners = self.state.winners
+        verdict = "You win!" if self.seat in winners else "You lose."
+        if self.seat in winners and len(winners) > 1:
+            verdict = "A shared win."
+        self.console.print(f"[bold]{verdict}[/bold]")
+        for line in recap.recap(self.game, self.state, self.decisions, self.seat):
+            self.console.print(Text(line))
+
+    def _after_the_end(self) -> str:
+        self.reader.complete_with(["again", "log", "quit"])
+        while True:
+            text = self.reader.read("game over: `again`, `log` or `quit`> ")
+            if text is None or text.strip().lower() in ("quit", "exit", "q", ""):
+                self.console.print("bye")
+                return "over"
+            if text.strip().lower() == "again":
+                return "again"
+            if text.strip().lower() == "log":
+                self._log()
             else:
-                try:
-                    state.apply_text(text)
-                    break
-                except (InvalidAction, IllegalAction) as error:
-                    console.print(Text(str(error), style="red"))
-    info = state.information_set(seat)
-    for line in info.observations[told:]:
-        console.print(Text(f"  {game.describe(line)}", style="dim"))
-    if (view := views.position(game, info)) is not None:
-        console.print(view)
-    verdict = "You win!" if seat in state.winners else "You lose."
-    if seat in state.winners and len(state.winners) > 1:
-        verdict = "A shared win."
-    console.print(f"[bold]{verdict}[/bold]")
-    return 0
+                self.console.print("the game is over: type `again` for another, `log`, or `quit`")
+
+    # --- listing moves ---------------------------------------------------------------------
+    def _show_moves(self, legal: Sequence[Action]) -> None:
+        """Every move numbered when they are few; otherwise what to type, with examples."""
+        if len(legal) <= LONG_LIST:
+            self._list_moves(legal)
+            return
+        self.numbered = None
+        self.console.print(_summary(legal))
+        if (syntax := views.moves_help(self.game, legal)) is not None:
+            self.console.print(syntax)
+
+    def _list_moves(self, legal: Sequence[Action]) -> None:
+        self.numbered = list(legal)
+        self.console.print(
+            Columns([Text(f"{k}. {a}") for k, a in enumerate(legal, 1)], padding=(0, 3))
+        )
 
 
-def _show_moves(console: Console, game: Game, legal: Sequence[Action]) -> None:
-    """Every move numbered when they are few; otherwise what to type, with examples."""
-    if len(legal) <= LONG_LIST:
-        _list_moves(console, legal)
-        return
-    console.print(_summary(legal))
-    if (syntax := views.moves_help(game, legal)) is not None:
-        console.print(syntax)
-
-
-def _list_moves(console: Console, legal: Sequence[Action]) -> None:
-    console.print(Columns([Text(f"{k}. {a}") for k, a in enumerate(legal, 1)], padding=(0, 3)))
+def _did_you_mean(text: str, known: Sequence[str]) -> list[str]:
+    """Up to three known spellings close to `text` (a command or a legal move)."""
+    words = text.lower()
+    close = difflib.get_close_matches(words, known, n=3, cutoff=0.75)
+    if close:
+        return close
+    head = words.split(" ", 1)[0]
+    return difflib.get_close_matches(head, [k for k in known if " " not in k], n=1, cutoff=0.7)
 
 
 def _summary(legal: Sequence[Action]) -> Text:

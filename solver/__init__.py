@@ -3,6 +3,7 @@
 d = solver.deduce(info)
 d.certain(); d.possible(fact); d.probability(fact); d.estimate(fact); d.explain(fact)
 solver.hints(info)
+solver.advise(info, seed=0)      # the solver bot's move, its value, runners-up, threats
 """
 
 from solver.deduction import Deduction, deduce
@@ -10,8 +11,11 @@ from solver.errors import Inconsistent, NotCertain, NotCounted, SolverTimeout
 from solver.hints import Hint, hints
 from solver.model import Fact
 from solver.sampling import Estimate
+from solver.search import Advice, Candidate, advise
 
 __all__ = [
+    "Advice",
+    "Candidate",
     "Deduction",
     "Estimate",
     "Fact",
@@ -20,6 +24,7 @@ __all__ = [
     "NotCertain",
     "NotCounted",
     "SolverTimeout",
+    "advise",
     "deduce",
     "hints",
 ]

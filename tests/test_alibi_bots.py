@@ -105,7 +105,7 @@ def test_heuristic_bot_lays_a_set_it_holds() -> None:
 def test_solver_bot_is_deterministic_for_a_seed() -> None:
     state = replayed(seed=3, steps=20)
     info = mover_info(state)
-    bots = [opponents.make("solver", GAME, state.to_move, seed=4, time_budget=60) for _ in "ab"]
+    bots = [opponents.make("solver", GAME, state.to_move, seed=4) for _ in "ab"]
     assert len({bot.act(info) for bot in bots}) == 1
     assert bots[0].samples == bots[1].samples > 0, "the same work: posterior samples drawn"
 

@@ -31,7 +31,7 @@ def random_positions(count: int, seed: int = 0) -> list[engines.State]:
 
 @pytest.mark.parametrize("name", ["random", "heuristic", "solver"])
 def test_bots_play_legal_moves_from_the_information_set_alone(name: str) -> None:
-    options = {"time_budget": 0.2} if name == "solver" else {}
+    options: dict[str, object] = {}
     for k, state in enumerate(random_positions(25)):
         bot = opponents.make(name, GAME, state.to_move, seed=k, **options)
         info = InformationSet.from_json(state.information_set(state.to_move).to_json())
@@ -43,10 +43,8 @@ def test_solver_bot_search_is_bounded_by_nodes() -> None:
     may overshoot by one), and a smaller budget searches less deep."""
     for k, state in enumerate(random_positions(20, seed=1)):
         seat, info = state.to_move, state.information_set(state.to_move)
-        small = opponents.make("solver", GAME, seat, seed=k, time_budget=60, max_nodes=300)
-        large = opponents.make(
-            "solver", GAME, seat, seed=k, time_budget=60, max_depth=6, max_nodes=3000
-        )
+        small = opponents.make("solver", GAME, seat, seed=k, max_nodes=300)
+        large = opponents.make("solver", GAME, seat, seed=k, max_depth=6, max_nodes=3000)
         small.act(info)
         large.act(info)
         assert small.nodes <= 300 + 1 and large.nodes <= 3000 + 1
@@ -58,7 +56,7 @@ def test_solver_bot_is_deterministic_for_a_seed() -> None:
     far above the node budget here)."""
     for k, state in enumerate(random_positions(10, seed=4)):
         seat, info = state.to_move, state.information_set(state.to_move)
-        options = {"time_budget": 60, "max_depth": 4, "max_nodes": 4000}
+        options = {"max_depth": 4, "max_nodes": 4000}
         runs = [opponents.make("solver", GAME, seat, seed=k, **options) for _ in range(2)]
         moves = [bot.act(info) for bot in runs]
         assert moves[0] == moves[1]
@@ -108,7 +106,7 @@ def test_solver_bot_avoids_handing_over_points() -> None:
         seat = state.to_move
         info = state.information_set(seat)
         for name in gifts:
-            options = {"time_budget": 60, "max_nodes": 4000} if name == "solver" else {}
+            options = {"max_nodes": 4000} if name == "solver" else {}
             after = state.clone()
             after.apply(opponents.make(name, GAME, seat, seed=k, **options).act(info))
             while not after.is_over and after.to_move == seat:

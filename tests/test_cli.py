@@ -17,7 +17,7 @@ def test_games_lists_every_game_and_option(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_demo_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--seed", "2", "--time-budget", "0.05"]) == 0
+    assert main(["demo", "--seed", "2", "-o", "turn_limit=10"]) == 0
     out = capsys.readouterr().out
     assert "won" in out.splitlines()[-1]
     assert "%" in out, "the demo shows hints with probabilities"
@@ -112,7 +112,7 @@ def test_arena_prints_a_results_table(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_noir_demo_draws_the_heat_map(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "noir", "--seed", "2", "--time-budget", "0.05"]) == 0
+    assert main(["demo", "noir", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "won" in out.splitlines()[-1] and "kills" in out and "%" in out
 

@@ -40,7 +40,7 @@ def test_legal_actions_from_the_information_set_equal_the_engines(game: engines.
 @pytest.mark.parametrize("game", GAMES, ids=["5x5", "4x4-separate-citizen"])
 @pytest.mark.parametrize("name", ["random", "heuristic", "solver"])
 def test_bots_play_legal_actions_for_both_roles(game: engines.Game, name: str) -> None:
-    options = {"time_budget": 0.5} if name == "solver" else {}
+    options: dict[str, object] = {}
     bots = {seat: opponents.make(name, game, seat, seed=3, **options) for seat in game.seats}
     for state in random_positions(game, 25, seed=7):
         seat = state.to_move
@@ -55,7 +55,7 @@ def test_solver_scores_every_action_and_is_deterministic_for_a_seed(game: engine
     for k, state in enumerate(random_positions(game, 20, seed=11)):
         seat = state.to_move
         info = state.information_set(seat)
-        runs = [opponents.make("solver", game, seat, seed=k, time_budget=60) for _ in range(2)]
+        runs = [opponents.make("solver", game, seat, seed=k) for _ in range(2)]
         moves = [bot.act(info) for bot in runs]
         assert moves[0] == moves[1]
         legal = len(state.legal_actions())
@@ -75,7 +75,7 @@ def test_a_small_arena_between_every_kind_of_bot() -> None:
     game = GAMES[0]
     lineups = [("solver", "heuristic"), ("heuristic", "solver"), ("random", "heuristic")]
     for lineup in lineups:
-        entries = [(n, {"time_budget": 0.3}) if n == "solver" else n for n in lineup]
+        entries = list(lineup)
         result = opponents.arena(game, entries, games=4, workers=1, seed=5, rotate=False)
         assert result.games == 4 and sum(result.wins) == pytest.approx(4)
         assert all(times for times in result.decision_times)

@@ -17,7 +17,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 
 from engines.alibi.deck import TYPES, Deck
-from engines.alibi.questions import SCOPES, Subject, parse_subject
+from engines.alibi.questions import SCOPES, Subject, parse_subject, unknown_card
 from engines.core import Action, InvalidAction, quote
 
 
@@ -111,10 +111,15 @@ def parse(text: str, deck: Deck, players: int) -> AlibiAction:
     if verb == "pass":
         unknown = [card for card in args if card not in deck.by_id]
         if not args or unknown or len(set(args)) != len(args):
-            why = f"unknown card {quote(unknown[0])}" if unknown else "name each card once"
+            why = unknown_card(unknown[0], deck) if unknown else "name each card once"
             raise bad(f"'pass' takes one or more cards: {why}")
         return Pass(tuple(args))
     if verb in ("accuse", "solution"):
+        unknown = [card for card in args if card not in deck.by_id]
+        if unknown:
+            raise bad(
+                f"'{verb}' takes four cards, one of each type: {unknown_card(unknown[0], deck)}"
+            )
         cards = _one_per_type(args, deck)
         if cards is None:
             raise bad(f"'{verb}' takes four cards, one of each type ({', '.join(TYPES)})")

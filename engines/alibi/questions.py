@@ -9,6 +9,7 @@ carry the set itself, and a solver needs no deck knowledge to turn an answer int
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from functools import cache
 
@@ -48,7 +49,7 @@ class Subject:
     def words(self, deck: Deck) -> str:
         """The subject as a person asks it: "Poison cards", "noon cards", "of Car: Trunk"."""
         if isinstance(self.value, tuple):
-            return "of " + ", ".join(deck.by_id[card].name for card in self.value)
+            return cards_in_words(self.value, deck)
         if self.kind == "type":
             return f"{self.value} cards"
         if self.kind == "group":
@@ -67,7 +68,7 @@ def parse_subject(text: str, deck: Deck) -> Subject:
         cards = tuple(value.split(","))
         unknown = [card for card in cards if card not in deck.by_id]
         if unknown:
-            raise ValueError(f"unknown card {quote(unknown[0])}")
+            raise ValueError(unknown_card(unknown[0], deck))
         if len(set(cards)) != len(cards):
             raise ValueError("a card is named twice")
         return Subject(kind, cards)
@@ -112,3 +113,38 @@ def listed_subjects(deck: Deck, single_cards: bool) -> list[Subject]:
     if single_cards:
         subjects += [Subject("cards", (card,)) for card in deck.ids]
     return subjects
+
+
+def unknown_card(text: str, deck: Deck) -> str:
+    """Why `text` is no card of `deck`, with the card ids closest to it."""
+    close = difflib.get_close_matches(text, list(deck.by_id), n=2, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    return (
+        f"unknown card {quote(text)}{hint}; a card is GROUP-DETAIL, e.g. {next(iter(deck.by_id))}"
+    )
+
+
+def cards_in_words(cards: tuple[str, ...], deck: Deck) -> str:
+    """A card list as a subject short enough to say: whole groups by their name ("of Studio
+    (all 3), Car: Trunk"), and most of one type by the cards it leaves out ("place cards
+    except Car: Trunk")."""
+    chosen = set(cards)
+    kinds = {deck.by_id[card].type for card in cards}
+    if len(kinds) == 1 and len(cards) > 3:
+        (kind,) = kinds
+        missing = [c for c in deck.of_type(kind) if c not in chosen]
+        if len(missing) < len(cards) / 2:
+            left = " and ".join(deck.by_id[c].name for c in missing)
+            return f"{kind} cards" + (f" except {left}" if left else "")
+    parts, done = [], set()
+    for card in cards:
+        group = deck.by_id[card].group
+        if group in done:
+            continue
+        members = deck.of_group(group)
+        if len(members) > 1 and set(members) <= chosen:
+            parts.append(f"{deck.group_names[group]} (all {len(members)})")
+            done.add(group)
+        else:
+            parts.append(deck.by_id[card].name)
+    return "of " + ", ".join(parts)

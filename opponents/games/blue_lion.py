@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from engines import Action, InformationSet, Seat
-from engines.blue_lion import ICONS, TILES, BlueLion, BlueLionState, Return
+from engines.blue_lion import ICONS, TILES, BlueLion, BlueLionState
 from engines.blue_lion.rules import ICON_NAMES
-from opponents.base import (
-    Bot,
-    SeatedBot,
-    check_options,
-    check_positive_int,
-    check_time_budget,
-)
-from solver import Hint, deduce
-from solver.games.blue_lion import Pairs, back_fact, events, outcomes, position
+from opponents.base import Bot, SeatedBot, check_options
+from solver import Hint
+from solver.games.blue_lion import back_fact, events
+from solver.search import check_knobs
+from solver.search.blue_lion import KNOBS, MAX_NODES, choose
 
 
 def net_gain(before: BlueLionState, after: BlueLionState, seat: Seat) -> int:
@@ -134,29 +129,14 @@ def notepad(info: InformationSet) -> list[Hint]:
     return known + out
 
 
-class OutOfWork(Exception):
-    """The search spent its node budget (or, as a safety ceiling, its time budget); the last
-    completed depth's choice stands."""
-
-
-WIN = 100.0
-MAX_NODES = 25_000
-"""The solver's default node budget a move (measured in benchmarks/blue_lion.py)."""
-
-
 class SolverBot(SeatedBot):
-    """Expectiminimax over the exact posterior of the backs, deepened while work allows.
-
-    Max nodes are this bot's decisions, min nodes the opponent's, and every blind flip is a
-    chance node whose outcomes follow the Deduction (every consistent world equally likely).
-    Leaves are valued by the score difference, a finished game by +-100 (more for a quicker
-    win or a later loss). Depth counts main actions; returning set-aside tiles is searched
-    but not counted.
+    """Expectiminimax over the exact posterior of the backs (`solver.search.blue_lion`, the
+    search `solver.advise` reads its advice from), deepened while work allows.
 
     The search is bounded by work, so a seed gives the same move on any machine: it deepens
-    up to `max_depth` while the next depth, judged by how the last one grew, fits in
-    `max_nodes` positions in all; a depth cut off half-way is dropped. `time_budget` (seconds)
-    is only a safety ceiling, reached when the machine is far slower than usual.
+    up to `max_depth` while the next depth fits in `max_nodes` positions in all. `time_budget`
+    (seconds, off by default) is only a safety ceiling: when set, the search also stops before
+    a depth it would not finish in time, which makes the move depend on the machine's speed.
     """
 
     game: BlueLion
@@ -166,79 +146,24 @@ class SolverBot(SeatedBot):
         game: BlueLion,
         seat: Seat,
         rng: random.Random,
-        time_budget: float = 1.0,
+        time_budget: float | None = None,
         max_depth: int = 3,
         max_nodes: int = MAX_NODES,
     ) -> None:
         super().__init__(game, seat, rng)
-        self.time_budget = check_time_budget(time_budget)
-        self.max_depth = check_positive_int("max_depth", max_depth)
-        self.max_nodes = check_positive_int("max_nodes", max_nodes)
+        knobs = {"time_budget": time_budget, "max_depth": max_depth, "max_nodes": max_nodes}
+        self.knobs = check_knobs(game.name, KNOBS, knobs)
+        self.time_budget = self.knobs["time_budget"]
+        self.max_depth, self.max_nodes = max_depth, max_nodes
         self.last_depth = 0
         """The deepest search the last move completed."""
         self.nodes = 0
         """Positions the last move's search visited (its work)."""
-        self._deadline = 0.0
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        self._deadline = time.perf_counter() + self.time_budget
-        self.nodes, self.last_depth = 0, 0
-        state, worlds = position(info, deduce(info))
-        actions = state.legal_actions()
-        choice = self.rng.choice(actions)
-        if len(actions) == 1:
-            return choice
-        grown = 0
-        for depth in range(1, self.max_depth + 1):
-            before, began = self.nodes, time.perf_counter()
-            try:
-                choice = self._root(state, worlds, actions, depth)
-            except OutOfWork:
-                break
-            self.last_depth = depth
-            spent = self.nodes - before
-            growth = spent / grown if grown else spent  # depth 1's size is the branching
-            grown = spent
-            took = time.perf_counter() - began
-            if self.nodes + spent * growth > self.max_nodes:
-                break  # the next depth would not finish: keep this one's choice
-            if time.perf_counter() + took * growth > self._deadline:
-                break  # nor within the safety ceiling, on this machine now
-        return choice
-
-    def _root(
-        self, state: BlueLionState, worlds: Sequence[Pairs], actions: Sequence[Action], depth: int
-    ) -> Action:
-        values = [(self._expect(state, worlds, a, depth), a) for a in actions]
-        best = max(value for value, _ in values)
-        return self.rng.choice([a for value, a in values if value >= best - 1e-9])
-
-    def _expect(
-        self, state: BlueLionState, worlds: Sequence[Pairs], action: Action, depth: int
-    ) -> float:
-        remaining = depth if isinstance(action, Return) else depth - 1
-        return sum(
-            chance * self._value(child, child_worlds, remaining)
-            for chance, child, child_worlds in outcomes(state, worlds, action)
-        )
-
-    def _value(self, state: BlueLionState, worlds: Sequence[Pairs], depth: int) -> float:
-        self.nodes += 1
-        if state.is_over:  # sooner wins and later losses are better: the remaining depth counts
-            if len(state.winners) != 1:
-                return 0.0
-            return WIN + depth if state.winners[0] == self.seat else -WIN - depth
-        if depth <= 0 and not state.main_done:
-            return self._evaluate(state)
-        if self.nodes > self.max_nodes or time.perf_counter() > self._deadline:
-            raise OutOfWork
-        values = [self._expect(state, worlds, a, depth) for a in state.legal_actions()]
-        return max(values) if state.to_move == self.seat else min(values)
-
-    def _evaluate(self, state: BlueLionState) -> float:
-        mine = state.scores[str(self.seat)]
-        theirs = sum(state.scores.values()) - mine
-        return float(mine - theirs)
+        move, search, _, _ = choose(info, self.rng, **self.knobs)
+        self.nodes, self.last_depth = search.nodes, search.depth
+        return move
 
 
 def make(name: str, game: BlueLion, seat: Seat, rng: random.Random, **options: Any) -> Bot:

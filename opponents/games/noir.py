@@ -9,16 +9,13 @@ tells him about us; leaves are valued by the chance of winning on the move after
 
 from __future__ import annotations
 
-import math
 import random
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engines import Action, InformationSet, Observation, Seat
 from engines.noir import (
     Arrest,
-    CitizenArrest,
     Disguise,
     Draw,
     Exonerate,
@@ -26,20 +23,16 @@ from engines.noir import (
     Identity,
     Kill,
     Noir,
-    Shift,
 )
 from engines.noir.rules import (
     INSPECTOR,
     KILLER,
     adjacent,
     block,
-    collapsed,
     neighbours,
-    positions,
-    shifted,
 )
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
-from solver import Hint, deduce
+from solver import Hint
 from solver.games.noir import (
     INSPECTOR_VAR,
     KILLER_VAR,
@@ -47,7 +40,6 @@ from solver.games.noir import (
     chosen_at,
     current_grid,
     dead_cards,
-    exoneration_gain,
     inspector_constraints,
     inspector_fact,
     inspector_hand,
@@ -56,31 +48,9 @@ from solver.games.noir import (
     last_disguise,
     moments,
     own_identity,
-    posterior,
-    public_inspector_candidates,
-    public_killer_candidates,
 )
 from solver.model import Clause, Constraint, Fact
-
-Posterior = Mapping[str, float]
-SURVIVAL = 0.5
-"""What surviving the killer's reply is worth to the inspector beyond an arrest next turn: his
-chance of winning later, roughly; it weighs the risk of being killed against the chance of
-an arrest."""
-
-
-def innocent_cards(info: InformationSet) -> set[str]:
-    found = set()
-    for obs in info.observations:
-        if obs.kind == "exonerate":
-            found.add(obs["suspect"])
-        elif obs.kind == "disguise" and obs["success"]:
-            found.add(obs["former"])
-    return found
-
-
-def after_shift(grid: Grid, shift: Shift, dead: set[str]) -> Grid:
-    return collapsed(shifted(grid, shift.line, shift.index - 1, shift.direction), dead)
+from solver.search.noir import choose, innocent_cards
 
 
 # --- the notepad ------------------------------------------------------------------------------
@@ -288,17 +258,18 @@ class HeuristicKiller(SeatedBot):
 # --- solver ---------------------------------------------------------------------------------
 class SolverBot(SeatedBot):
     """Expectimax one reply deep over the opponent's identities, with the Deduction's exact
-    probabilities.
+    probabilities (`solver.search.noir`, the search `solver.advise` reads its advice from).
 
     Its work is bounded by the game, not the clock: every legal action is scored, once, so a
-    seed gives the same move on any machine. `time_budget` (seconds) is only a safety ceiling:
-    past it, the actions not yet scored (shifts come last) are skipped.
+    seed gives the same move on any machine. `time_budget` (seconds, off by default) is only a
+    safety ceiling, and then the one source of non-determinism: past it, the actions not yet
+    scored (shifts come last) are skipped.
     """
 
     game: Noir
 
     def __init__(
-        self, game: Noir, seat: Seat, rng: random.Random, time_budget: float = 1.0
+        self, game: Noir, seat: Seat, rng: random.Random, time_budget: float | None = None
     ) -> None:
         super().__init__(game, seat, rng)
         self.time_budget = check_time_budget(time_budget)
@@ -306,168 +277,13 @@ class SolverBot(SeatedBot):
         """Actions the last move scored (its work; fewer than legal only past the ceiling)."""
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        deadline = time.perf_counter() + self.time_budget
-        self.scored = 0
-        if len(legal) == 1:
-            return legal[0]
-        if self.seat == INSPECTOR:
-            scorer = self._inspector(info, legal)
-        else:
-            scorer = self._killer(info, legal)
-        best, best_value = legal[0], -math.inf
-        for action in sorted(legal, key=lambda a: isinstance(a, Shift)):
-            value = scorer(action) + self.rng.random() * 1e-9
-            self.scored += 1
-            if value > best_value:
-                best, best_value = action, value
-            if time.perf_counter() > deadline:
-                break
-        return best
-
-    # --- the inspector --------------------------------------------------------------------
-    def _inspector(self, info: InformationSet, legal: Sequence[Action]) -> Callable:
-        chances = posterior(deduce(info))
-        grid, dead = current_grid(info.observations), dead_cards(info)
-        me = own_identity(info)
-        if me is None:  # choosing: stay away from the killer, keep room to arrest
-            return lambda a: (
-                -self._near(chances, grid, a.suspect)
-                + len([n for n in neighbours(grid, a.suspect) if n not in dead]) / 100
-            )
-        if isinstance(legal[0], Exonerate):
-            return lambda a: exoneration_gain(chances, grid, a.suspect)
-        reach = set(public_inspector_candidates(info))
-        hand = inspector_hand(info)
-
-        def score(action: Action) -> float:
-            if isinstance(action, Arrest | CitizenArrest):
-                p = chances.get(action.suspect, 0.0)
-                rest = _without(chances, action.suspect)
-                # A failed arrest tells the killer the inspector is beside the suspect named.
-                told = block(grid, action.suspect) if isinstance(action, Arrest) else reach
-                return p + (1 - p) * self._reply(rest, grid, dead, me, reach & set(told))
-            if isinstance(action, Draw | Exonerate):
-                cards = hand if isinstance(action, Draw) else [action.suspect]
-                if not cards:
-                    return self._reply(chances, grid, dead, me, reach)
-                card = max(cards, key=lambda c: exoneration_gain(chances, grid, c))
-                return sum(
-                    self._reply(part, grid, dead, me, reach) * weight
-                    for weight, part in _split(chances, lambda k: adjacent(grid, k, card))
-                )
-            assert isinstance(action, Shift)
-            return self._reply(chances, after_shift(grid, action, dead), dead, me, reach)
-
-        return score
-
-    @staticmethod
-    def _near(chances: Posterior, grid: Grid, me: str) -> float:
-        return sum(p for k, p in chances.items() if adjacent(grid, k, me))
-
-    def _reply(
-        self, chances: Posterior, grid: Grid, dead: set[str], me: str, reach: set[str]
-    ) -> float:
-        """The inspector's chance of arresting the killer on his next move, after the killer
-        kills one of his neighbours: one he believes may be the inspector if he can."""
-        joint: dict[str, dict[str, float]] = {}
-        for killer, p in chances.items():
-            victims = [n for n in neighbours(grid, killer) if n not in dead]
-            if not victims:
-                joint.setdefault("", {})[killer] = p
-                continue
-            aimed = [v for v in victims if v in reach] or victims
-            for victim in aimed:
-                joint.setdefault(victim, {})[killer] = p / len(aimed)
-        value = 0.0
-        for victim, given in joint.items():
-            weight = sum(given.values())
-            if victim == me or weight == 0:
-                continue
-            after = collapsed(grid, dead | {victim}) if victim else grid
-            arrest = max((given.get(t, 0.0) for t in block(after, me)), default=0.0) / weight
-            closer = sum(p * _closeness(after, k, me) for k, p in given.items()) / weight
-            value += weight * (arrest + (1 - arrest) * (SURVIVAL + 0.3 * closer))
-        return value
-
-    # --- the killer -----------------------------------------------------------------------
-    def _killer(self, info: InformationSet, legal: Sequence[Action]) -> Callable:
-        grid, dead, me = current_grid(info.observations), dead_cards(info), own_identity(info)
-        assert me is not None
-        if any(o.kind == "chose-identity" for o in info.observations):
-            chances = posterior(deduce(info))
-        else:
-            chances = {}
-        hidden = set(public_killer_candidates(info))
-        innocent = innocent_cards(info)
-        kills_left = self.game.kills_to_win - len(dead)
-
-        def safety(cover: set[str], board: Grid, gone: set[str], odds: Posterior) -> float:
-            """Chance the inspector does not arrest him next, times how hidden he stays."""
-            threat = 0.0
-            for inspector, p in odds.items():
-                within = [t for t in block(board, inspector) if t in cover and t not in gone]
-                if me in within:
-                    threat += p / len(within)
-            return (1 - threat) * (0.6 + 0.1 * math.log2(max(len(cover), 1)))
-
-        def score(action: Action) -> float:
-            if isinstance(action, Kill):
-                victim = action.suspect
-                win = chances.get(victim, 0.0) if chances else 0.0
-                if kills_left <= 1:
-                    return 1.0
-                rest = _without(chances, victim)
-                cover = {k for k in hidden if adjacent(grid, k, victim)}
-                after = collapsed(grid, dead | {victim})
-                progress = 0.15 / kills_left
-                return win + (1 - win) * (safety(cover, after, dead | {victim}, rest) + progress)
-            if isinstance(action, Disguise):
-                alive = {n for row in grid for n in row} - dead - innocent - {me}
-                fail = len(dead) / max(len(dead) + len(alive), 1)
-                fresh = alive - set(_known_theirs(info))
-                return (1 - fail) * (0.6 + 0.1 * math.log2(max(len(fresh), 1))) + fail * safety(
-                    hidden, grid, dead, chances
-                )
-            assert isinstance(action, Shift)
-            return safety(hidden, after_shift(grid, action, dead), dead, chances) - 0.01
-
-        return score
+        move, scored = choose(info, legal, self.rng, self.time_budget)
+        self.scored = len(scored) if len(legal) > 1 else 0
+        return move
 
 
 def adjacent_or_same(grid: Grid, a: str, b: str) -> bool:
     return a == b or adjacent(grid, a, b)
-
-
-def _closeness(grid: Grid, a: str, b: str) -> float:
-    """How soon `a` can be brought beside `b`: 1 when two apart (one shift may do), less
-    when farther; 0 when beside (an arrest does it) or off the grid."""
-    where = positions(grid)
-    if a not in where or b not in where:
-        return 0.0
-    (r1, c1), (r2, c2) = where[a], where[b]
-    distance = max(abs(r1 - r2), abs(c1 - c2))
-    return 0.0 if distance <= 1 else 1 / (distance - 1)
-
-
-def _known_theirs(info: InformationSet) -> list[str]:
-    return [o["suspect"] for o in info.observations if o.kind in ("exonerate",)]
-
-
-def _without(chances: Posterior, name: str) -> dict[str, float]:
-    rest = {k: v for k, v in chances.items() if k != name}
-    total = sum(rest.values())
-    return {k: v / total for k, v in rest.items()} if total else {}
-
-
-def _split(chances: Posterior, test: Callable[[str], bool]) -> list[tuple[float, dict]]:
-    """The posterior split by a yes/no answer the identity fixes: (chance, posterior) each."""
-    parts = []
-    for answer in (True, False):
-        part = {k: v for k, v in chances.items() if test(k) == answer}
-        weight = sum(part.values())
-        if weight:
-            parts.append((weight, {k: v / weight for k, v in part.items()}))
-    return parts
 
 
 def make(name: str, game: Noir, seat: Seat, rng: random.Random, **options: Any) -> Bot:

@@ -1,0 +1,108 @@
+"""The end of a game for a person: the hidden truth revealed, who won and why, and the move at
+which each player could first have known what the game hid (by full deduction)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import solver
+from engines import Game, InformationSet, Seat, SleuthError, State
+from engines.noir.rules import KILLER
+from solver.games.noir import chosen_at, posterior
+from solver.search.alibi import best_box
+
+Decision = tuple[int, Seat, InformationSet]
+"""A decision of the game: the move number it led to, the seat, what that seat knew."""
+
+
+def recap(game: Game, state: State, decisions: Sequence[Decision], me: Seat) -> list[str]:
+    """Lines to print once the game is over."""
+    lines = ["", "The hidden truth:"]
+    lines += [f"  {line}" for line in reveal(game, state)]
+    ends = [obs for obs in state.public_observations() if obs.kind == "end"]
+    if ends:
+        lines.append(f"How it ended: {game.describe(ends[-1])}")
+    known = _KNOWS.get(game.name)
+    if known is not None:
+        what, test, monotone = known
+        for seat in game.seats:
+            mine = [(n, info) for n, s, info in decisions if s == seat]
+            first = _first(mine, test, monotone)
+            who = "you" if seat == me else _name(seat)
+            if first is None:
+                lines.append(f"  {who} never had {what} certain")
+            else:
+                lines.append(f"  {who} could have known {what} from move {first}")
+    return lines
+
+
+def reveal(game: Game, state: State) -> list[str]:
+    """What the game hid, now that it is over."""
+    if game.name == "blue-lion":
+        up: dict[str, str] = state.up  # type: ignore[attr-defined]
+        tiles = [f"{t}:{up[t]} (back {state.back(t)})" for t in sorted(up)]  # type: ignore[attr-defined]
+        return ["the tiles: " + ", ".join(tiles)]
+    if game.name == "noir":
+        hand = ", ".join(state._hand)  # type: ignore[attr-defined]
+        return [
+            f"the killer was {state._killer}",  # type: ignore[attr-defined]
+            f"the inspector was {state._inspector or '(not chosen)'}; his hand: {hand}",  # type: ignore[attr-defined]
+        ]
+    if game.name == "alibi":
+        deck = game.deck  # type: ignore[attr-defined]
+        box = ", ".join(deck.by_id[c].name for c in state._box)  # type: ignore[attr-defined]
+        hands = [
+            f"player {seat} held {len(hand)}: " + ", ".join(hand)
+            for seat, hand in enumerate(state._hands)  # type: ignore[attr-defined]
+        ]
+        return [f"the box: {box}", *hands]
+    return []
+
+
+def _name(seat: Seat) -> str:
+    return seat.capitalize() if isinstance(seat, str) else f"player {seat}"
+
+
+def _first(
+    infos: Sequence[tuple[int, InformationSet]],
+    test: Callable[[InformationSet], bool],
+    monotone: bool,
+) -> int | None:
+    """The first move whose position let the seat be certain; a binary search when certainty,
+    once reached, stays (what it is about never changes)."""
+    try:
+        if not monotone:
+            return next((n for n, info in infos if test(info)), None)
+        low, high = 0, len(infos)
+        while low < high:
+            mid = (low + high) // 2
+            if test(infos[mid][1]):
+                high = mid
+            else:
+                low = mid + 1
+        return infos[low][0] if low < len(infos) else None
+    except SleuthError:
+        return None
+
+
+def _alibi_knows(info: InformationSet) -> bool:
+    d = solver.deduce(info, about=lambda fact: fact.kind == "InBox")
+    return best_box(info.make_game(), d)[2]  # type: ignore[arg-type]
+
+
+def _noir_knows(info: InformationSet) -> bool:
+    if info.seat == KILLER and chosen_at(info.observations) is None:
+        return False  # the inspector has no identity yet
+    return len(posterior(solver.deduce(info))) == 1
+
+
+def _blue_lion_knows(info: InformationSet) -> bool:
+    d = solver.deduce(info)
+    return all(d.probability(f) in (0.0, 1.0) for f in d.facts)
+
+
+_KNOWS: dict[str, tuple[str, Callable[[InformationSet], bool], bool]] = {
+    "alibi": ("the box", _alibi_knows, True),
+    "noir": ("the opponent's identity", _noir_knows, False),
+    "blue-lion": ("every tile's back", _blue_lion_knows, True),
+}

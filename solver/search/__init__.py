@@ -1,0 +1,169 @@
+"""Advice: the move the `solver` bot would make, its value in words, the runners-up and the
+opponent's threats, for a person to read.
+
+The solver bots (opponents/games/<game>.py) are thin wrappers over the searches here, so the
+advice and the bot are one computation: `advise(info, seed=s)` names the move a fresh `solver`
+bot made with seed `s` plays at `info`. The search lives in the solver layer because the
+solver knows no bots (arrows point sleuth -> opponents -> solver -> engines).
+
+Every search is bounded by work (nodes, samples, actions scored); a `time_budget` is off by
+default, and when set it is a safety ceiling and the one source of non-determinism.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+from engines import Action, ConfigError, InformationSet
+from engines.core import quote
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One move the search scored: its value (the search's own scale), that value in words,
+    and what the opponent threatens after it."""
+
+    action: Action
+    value: float
+    text: str
+    risk: float | None = None
+    """The chance of losing on the opponent's next move (Noir: killed or arrested), if the game
+    has such a risk; None otherwise."""
+    threats: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The solver bot's move at an information set, and why.
+
+    `candidates` holds every move the search scored, best first (the advised move is the
+    first); `notes` what a player should keep in view (odds, the best question, information in
+    words); `details` the numbers behind them (bits, nodes searched)."""
+
+    move: Action
+    value: float
+    text: str
+    candidates: tuple[Candidate, ...]
+    threats: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    details: tuple[str, ...] = field(default=())
+
+    @property
+    def runners_up(self) -> tuple[Candidate, ...]:
+        return tuple(c for c in self.candidates if c.action != self.move)
+
+    @property
+    def chosen(self) -> Candidate:
+        return next(c for c in self.candidates if c.action == self.move)
+
+    def lines(self, runners_up: int = 3) -> list[str]:
+        """The advice as sentences, the move first."""
+        out = [f"best: {self.move} ({self.text})"]
+        out += [f"  then: {threat}" for threat in self.threats]
+        for other in self.runners_up[:runners_up]:
+            out.append(f"or: {other.action} ({other.text})")
+            out += [f"  then: {threat}" for threat in other.threats]
+        return out + list(self.notes)
+
+
+Memory = MutableMapping[str, Any]
+"""What a bot keeps between its moves (Alibi: the posterior samples of its last question, for
+the pass after it). `advise` starts from an empty one, as a freshly made bot does."""
+
+_MODULES = {
+    "alibi": "solver.search.alibi",
+    "blue-lion": "solver.search.blue_lion",
+    "noir": "solver.search.noir",
+}
+
+
+def search_for(game: str) -> Any:
+    """The search module of `game`: `KNOBS`, and `advise(info, legal, rng, memory, **knobs)`."""
+    try:
+        return import_module(_MODULES[game])
+    except KeyError:
+        known = ", ".join(sorted(_MODULES))
+        raise ConfigError(f"no solver search for {game!r} yet; known: {known}") from None
+
+
+def advise(info: InformationSet, seed: int | None = 0, **knobs: object) -> Advice:
+    """The move the `solver` bot made with `seed` and `knobs` plays at `info`, with its value,
+    the runners-up and the opponent's threats.
+
+    Args:
+        info: the information set of the seat to move.
+        seed: the bot's seed (ties and sampling); an int or None (then not reproducible).
+        **knobs: the solver bot's strength knobs (see `opponents.make`).
+
+    Raises:
+        ConfigError: no search for the game, a bad knob or seed.
+        NotToMove: the seat of `info` is not the one to move (or the game is over).
+        InvalidInformationSet, Inconsistent: as `solver.deduce`.
+    """
+    if not isinstance(info, InformationSet):
+        raise ConfigError(f"advise takes an engines.InformationSet, got {quote(info)}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise ConfigError(f"a seed is an int or None, got {quote(seed)}")
+    module = search_for(info.game)
+    checked = check_knobs(info.game, module.KNOBS, knobs)
+    from solver.validation import validate
+
+    validate(info)
+    game = info.make_game()
+    legal = game.legal_actions_for(info)
+    advice: Advice = module.advise(info, legal, random.Random(seed), {}, **checked)
+    return advice
+
+
+def check_knobs(
+    game: str, allowed: Mapping[str, object], knobs: Mapping[str, object]
+) -> dict[str, object]:
+    """`knobs` checked against `allowed` (name -> default), defaults filled in.
+
+    Raises:
+        ConfigError: an unknown knob or a bad value, quoted.
+    """
+    for key in knobs:
+        if key not in allowed:
+            raise ConfigError(
+                f"the {game} solver has no option {quote(key)}; options: {', '.join(allowed)}"
+            )
+    checked = {**allowed, **knobs}
+    for key, value in checked.items():
+        checked[key] = (
+            check_time_budget(value) if key == "time_budget" else check_positive_int(key, value)
+        )
+    return checked
+
+
+def check_time_budget(value: object) -> float | None:
+    """`value` as a time budget in seconds: None (no ceiling: the move depends on the seed
+    alone) or a finite number > 0 (not a bool).
+
+    Raises:
+        ConfigError: anything else, quoted.
+    """
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        raise ConfigError(
+            f"time_budget must be None or a finite number of seconds > 0, got {quote(value)}"
+        )
+    return float(value)
+
+
+def check_positive_int(name: str, value: object) -> int:
+    """`value` if it is an int >= 1 (not a bool); else ConfigError naming the option."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{name} must be an integer >= 1, got {quote(value)}")
+    return value

@@ -1,0 +1,302 @@
+"""Alibi's search and the advice read off it: the question with the highest expected
+information about the box, the pass that tells the left neighbour least, a set laid only when
+the group is publicly cleared, and an accusation when the box is certain, or earlier when the
+best guess is likelier to win than waiting (an opponent may name the box first).
+
+Its work is a fixed number of posterior samples, so a seed fixes the move. `time_budget`
+(seconds, off by default) is a safety ceiling and then the one source of non-determinism:
+when the deduction alone took a third of it, questions are scored on a third of the samples.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from engines import Action, InformationSet
+from engines.alibi import TYPES, Accuse, Alibi, Lay, Pass
+from engines.alibi.questions import question_words
+from solver.deduction import Deduction, deduce
+from solver.games.alibi.advice import SAMPLES, SPOKEN_CARDS, Question, Samples, best_questions
+from solver.games.alibi.position import parse
+from solver.hints import percent
+from solver.search import Advice, Candidate, Memory
+
+KNOBS: dict[str, object] = {"time_budget": None}
+PATIENCE = 0.9
+"""The chance of winning later if no opponent gets there first (the box becomes certain in
+most games well before the round limit)."""
+Box = tuple[str, str, str, str]
+
+
+def box_of(cards: Sequence[str]) -> Box:
+    """One card per type, in type order, as an accusation names them."""
+    suspect, place, weapon, feeling = cards
+    return suspect, place, weapon, feeling
+
+
+def publicly_cleared(info: InformationSet) -> set[str]:
+    """Cards everyone knows are not in the box: laid, or in an answer of "all of them"."""
+    cleared: set[str] = set()
+    for obs in info.observations:
+        cards = set(obs.get("cards") or ())
+        if obs.kind == "lay" or (obs.kind == "answer" and cards and obs["answer"] == len(cards)):
+            cleared |= cards
+    return cleared
+
+
+class Choice:
+    """One move's decision and what it was read from (for the advice)."""
+
+    def __init__(self) -> None:
+        self.move: Action | None = None
+        self.why = ""
+        self.samples = 0
+        self.deduction: Deduction | None = None
+        self.drawn: Samples | None = None
+        self.box: Box | None = None
+        self.chance = 0.0
+        self.bar: float | None = None
+        self.seen: dict[str, float] = {}  # pass: chance the left neighbour has seen each card
+        self.question: Question | None = None
+
+
+def choose(
+    info: InformationSet,
+    legal: Sequence[Action],
+    rng: random.Random,
+    memory: Memory,
+    time_budget: float | None = None,
+) -> Choice:
+    """The solver's move at `info`; `memory` keeps the posterior samples of this round's
+    question for the pass after it (a bot passes the same memory on every move)."""
+    began = time.perf_counter()
+    game = info.make_game()
+    assert isinstance(game, Alibi)
+    made = Choice()
+    passes = [a for a in legal if isinstance(a, Pass)]
+    if passes:
+        return _pass(info, len(passes[0].cards), rng, memory, made)
+    cleared = publicly_cleared(info)
+    for action in legal:
+        if isinstance(action, Lay) and set(game.deck.of_group(action.group)) <= cleared:
+            made.move, made.why = action, "lay"
+            return made
+    d = deduce(info, about=lambda fact: fact.kind == "InBox")
+    made.deduction = d
+    box, chance, certain = best_box(game, d)
+    made.box, made.chance = box, chance
+    if certain:
+        made.move, made.why = Accuse(box), "certain"
+        return made
+    slow = time_budget is not None and time.perf_counter() - began >= time_budget / 3
+    made.samples = SAMPLES // 3 if slow else SAMPLES
+    drawn = Samples(parse(info), d, made.samples, random.Random(rng.randrange(1 << 30)))
+    memory["drawn"] = drawn  # the posterior of this round, for choosing the pass after it
+    made.drawn = drawn
+    made.bar = _bar(game, info, drawn, cleared)
+    if chance >= made.bar:
+        made.move, made.why = Accuse(box), "odds"
+        return made
+    made.question = best_questions(info, d, top=1, drawn=drawn)[0]
+    made.move, made.why = made.question.ask, "ask"
+    return made
+
+
+def best_box(game: Alibi, d: Deduction) -> tuple[Box, float, bool]:
+    """The likeliest card of each type, the chance they are all right (types taken as
+    independent), and whether the box is certain."""
+    box, chance, certain = [], 1.0, True
+    for kind in TYPES:
+        odds = [
+            (d.probability(f), f)
+            for f in d.facts
+            if f.kind == "InBox" and game.deck.by_id[str(f.args[0])].type == kind
+        ]
+        p, fact = max(odds, key=lambda item: item[0])
+        box.append(str(fact.args[0]))
+        chance *= p
+        certain = certain and d.is_certain(fact)
+    return box_of(box), chance, certain
+
+
+def _bar(game: Alibi, info: InformationSet, drawn: Samples, cleared: set[str]) -> float:
+    """The chance of being right above which accusing now beats waiting a round."""
+    limit = game.options["round_limit"]
+    if limit is not None and drawn.pos.epoch + 1 >= limit:
+        return 1 / game.players  # the last turn: a fair share on points or better
+    return (1 - opponents_ready(info, drawn, cleared)) * PATIENCE
+
+
+def _pass(
+    info: InformationSet, size: int, rng: random.Random, memory: Memory, made: Choice
+) -> Choice:
+    """The pass revealing least: the cards my left neighbour most likely has seen already
+    (publicly cleared cards count as seen), by the posterior samples of my turn this round
+    (what was asked since hardly moves that)."""
+    pos = parse(info)
+    held = [c for c in pos.mine[-1] if c not in pos.laid_by]
+    drawn = memory.get("drawn")
+    if drawn is None or drawn.pos.epoch != pos.epoch:  # no turn of mine this round
+        d = deduce(info, about=lambda fact: fact.kind == "InBox")
+        made.samples = SAMPLES // 3
+        drawn = Samples(pos, d, made.samples, random.Random(rng.randrange(1 << 30)))
+    seen = drawn.seen[(pos.me + 1) % pos.players].mean(axis=0)
+    cleared = {pos.index[c] for c in publicly_cleared(info)}
+    score = {c: (c in cleared, seen[c], rng.random()) for c in held}
+    ranked = sorted(held, key=score.__getitem__, reverse=True)
+    made.move, made.why, made.drawn = Pass(tuple(pos.ids[c] for c in ranked[:size])), "pass", drawn
+    made.seen = {pos.ids[c]: 1.0 if c in cleared else float(seen[c]) for c in ranked}
+    return made
+
+
+def opponents_ready(info: InformationSet, drawn: Samples, cleared: set[str]) -> float:
+    """The chance that some opponent can name the box before my next turn, reading each
+    opponent as the notepad heuristic does (the cards they have seen, and what is publicly
+    cleared): in each posterior sample, an opponent who has crossed off every card of every
+    type but the box's is ready now; one who moves after the coming pass, before my next
+    turn, may also get the last cards they miss from their right neighbour's hand."""
+    pos = drawn.pos
+    me, n = pos.me, pos.players
+    start = next(obs for obs in info.observations if obs.kind == "seating")["start"]
+    order = [(start + k) % n for k in range(n)]
+    after_pass = set(order[: order.index(me)])  # they move before me in the next round
+    public = np.zeros(len(pos.ids), dtype=bool)
+    public[[pos.index[c] for c in cleared]] = True
+    boxed = np.zeros((drawn.box.shape[0], len(pos.ids)), dtype=bool)
+    for k in range(len(TYPES)):
+        first = pos.ids.index(pos.deck.of_type(TYPES[k])[0])
+        boxed[np.arange(len(boxed)), first + drawn.box[:, k]] = True
+    r = pos.epoch + 1  # the coming pass moves r cards
+    not_ready = np.ones(len(boxed))
+    for seat in range(n):
+        if seat == me:
+            continue
+        missing = ~(drawn.seen[seat] | public | boxed)  # what keeps them from naming the box
+        m = missing.sum(axis=1)
+        chance = (m == 0).astype(float)
+        if seat in after_pass:
+            giver_hand = drawn.now == (seat - 1) % n
+            inside = ~(missing & ~giver_hand).any(axis=1)
+            h = giver_hand.sum(axis=1)
+            for i in np.flatnonzero(inside & (m > 0)):
+                passed = min(r, int(h[i]))
+                if m[i] <= passed:
+                    chance[i] = math.comb(int(h[i]) - int(m[i]), passed - int(m[i])) / math.comb(
+                        int(h[i]), passed
+                    )
+        not_ready *= 1 - chance
+    return float(1 - not_ready.mean())
+
+
+# --- advice -----------------------------------------------------------------------------------
+def advise(
+    info: InformationSet,
+    legal: Sequence[Action],
+    rng: random.Random,
+    memory: Memory,
+    time_budget: float | None = None,
+) -> Advice:
+    """The solver's move in words, the runners-up (other questions), the opponents' threat
+    (naming the box before my next turn), and the box's odds and best question always."""
+    made = choose(info, legal, rng, memory, time_budget)
+    game = info.make_game()
+    assert isinstance(game, Alibi) and made.move is not None
+    deck = game.deck
+    if made.why == "pass":
+        listed = ", ".join(
+            f"{deck.by_id[c].name} {percent(p)}" for c, p in list(made.seen.items())[:6]
+        )
+        text = "passes what your left neighbour has most likely seen already"
+        notes = (f"chance your left neighbour has seen each card you hold: {listed}",)
+        return Advice(made.move, 0.0, text, (Candidate(made.move, 0.0, text),), (), notes)
+    if made.why == "lay":
+        text = "lays a group everyone already knows is not in the box: points, no information"
+        return Advice(made.move, 0.0, text, (Candidate(made.move, 0.0, text),))
+    d = made.deduction
+    assert d is not None
+    odds = box_odds(game, d)
+    if made.why == "certain":
+        text = "the box is certain: accuse and win"
+        return Advice(made.move, 1.0, text, (Candidate(made.move, 1.0, text),), (), odds)
+    drawn = made.drawn
+    assert drawn is not None
+    ready = opponents_ready(info, drawn, publicly_cleared(info))
+    threats = (f"an opponent can name the box before your next turn: {percent(ready)}",)
+    questions = best_questions(info, d, top=3, drawn=drawn, max_cards=SPOKEN_CARDS)
+    asks = [_question(game, d, q) for q in questions]
+    if made.why == "odds":
+        text = f"accuse now: right {percent(made.chance)}, above waiting's {percent(made.bar or 0)}"
+        runners = tuple(
+            Candidate(q.ask, q.gain, words) for q, words in zip(questions, asks, strict=True)
+        )
+        details = (f"{made.samples} posterior samples",)
+        accuse = (Candidate(made.move, made.chance, text), *runners)
+        return Advice(made.move, made.chance, text, accuse, threats, odds, details)
+    chosen = made.question
+    assert chosen is not None
+    text = _question(game, d, chosen)
+    candidates = [Candidate(made.move, chosen.gain, text)]
+    candidates += [
+        Candidate(q.ask, q.gain, words)
+        for q, words in zip(questions, asks, strict=True)
+        if q.ask != made.move
+    ]
+    assert made.box is not None
+    waiting = f"right {percent(made.chance)}; accusing pays above {percent(made.bar or 0)}"
+    candidates.append(Candidate(Accuse(made.box), made.chance, waiting))
+    details = (f"{made.samples} posterior samples; question gains are estimated from them",)
+    return Advice(made.move, chosen.gain, text, tuple(candidates), threats, odds, details)
+
+
+def _question(game: Alibi, d: Deduction, question: Question) -> str:
+    """A question's worth in words: how far it narrows the box, as possibilities."""
+    ask = question.ask
+    words = question_words(ask.scope, ask.subject, game.deck)
+    kind = game.deck.by_id[ask.subject.cards(game.deck)[0]].type
+    counts = _possible(game, d)
+    chances = [p for p in _type_odds(game, d, kind) if p > 0]
+    entropy = -sum(p * math.log2(p) for p in chances)
+    after_type = max(1.0, 2 ** (entropy - question.gain))
+    total = math.prod(counts.values())
+    after = total / counts[kind] * after_type
+    return (
+        f"asks player {ask.target} '{words}': narrows the box from {total} to about "
+        f"{after:.0f} possibilities (its {kind}: {counts[kind]} to about {after_type:.1f}; "
+        f"{question.gain:.2f} bits)"
+    )
+
+
+def _type_odds(game: Alibi, d: Deduction, kind: str) -> list[float]:
+    return [
+        d.probability(f)
+        for f in d.facts
+        if f.kind == "InBox" and game.deck.by_id[str(f.args[0])].type == kind
+    ]
+
+
+def _possible(game: Alibi, d: Deduction) -> dict[str, int]:
+    return {kind: sum(p > 0 for p in _type_odds(game, d, kind)) for kind in TYPES}
+
+
+def box_odds(game: Alibi, d: Deduction) -> tuple[str, ...]:
+    """The box's odds in one line per type: the likeliest cards first."""
+    lines = []
+    for kind in TYPES:
+        odds = sorted(
+            (
+                (d.probability(f), game.deck.by_id[str(f.args[0])].name)
+                for f in d.facts
+                if f.kind == "InBox" and game.deck.by_id[str(f.args[0])].type == kind
+            ),
+            key=lambda item: -item[0],
+        )
+        shown = [f"{name} {percent(p)}" for p, name in odds if p > 0][:4]
+        left = sum(p > 0 for p, _ in odds)
+        more = f" (+{left - 4} more)" if left > 4 else ""
+        lines.append(f"box {kind}: {', '.join(shown)}{more}")
+    return tuple(lines)

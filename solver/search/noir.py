@@ -1,0 +1,357 @@
+"""Noir's search, for both roles: expectimax one reply deep over the opponent's identities,
+with the Deduction's exact probabilities, and the advice read off it (every candidate move's
+risk of being killed or arrested on the opponent's next move).
+
+The worlds are the opponent's identities the Deduction allows, each with its exact
+probability (there are at most 25, so all are searched rather than sampled): each of our
+actions, then the opponent's reply in every world, the opponent modelled as acting on what the
+public record tells him about us; leaves are valued by the chance of winning on the move after.
+
+The work is bounded by the game, not the clock: every legal action is scored, once, so a seed
+gives the same move on any machine. `time_budget` (seconds, off by default) is only a safety
+ceiling, and then the one source of non-determinism: past it, the actions not yet scored
+(shifts come last) are skipped.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from engines import Action, InformationSet
+from engines.noir import Arrest, CitizenArrest, Disguise, Draw, Exonerate, Grid, Kill, Shift
+from engines.noir.rules import INSPECTOR, adjacent, block, collapsed, neighbours, positions, shifted
+from solver.deduction import deduce
+from solver.games.noir import (
+    current_grid,
+    dead_cards,
+    exoneration_gain,
+    inspector_hand,
+    own_identity,
+    posterior,
+    public_inspector_candidates,
+    public_killer_candidates,
+)
+from solver.hints import percent
+from solver.search import Advice, Candidate, Memory
+
+Posterior = Mapping[str, float]
+SURVIVAL = 0.5
+"""What surviving the killer's reply is worth to the inspector beyond an arrest next turn: his
+chance of winning later, roughly; it weighs the risk of being killed against the chance of
+an arrest."""
+KNOBS: dict[str, object] = {"time_budget": None}
+
+
+@dataclass(frozen=True)
+class Scored:
+    """An action's value to the search, and what it risks on the opponent's next move: the
+    chance the opponent wins then, by the bot's model of him (`risk`), and by any reply he
+    has (`possible`: the chance he is placed to win at all)."""
+
+    value: float
+    risk: float
+    possible: float
+    text: str
+
+
+Scorer = Callable[[Action], Scored]
+
+
+def innocent_cards(info: InformationSet) -> set[str]:
+    """Suspects publicly innocent: exonerated, or a former identity a disguise revealed."""
+    found = set()
+    for obs in info.observations:
+        if obs.kind == "exonerate":
+            found.add(obs["suspect"])
+        elif obs.kind == "disguise" and obs["success"]:
+            found.add(obs["former"])
+    return found
+
+
+def after_shift(grid: Grid, shift: Shift, dead: set[str]) -> Grid:
+    return collapsed(shifted(grid, shift.line, shift.index - 1, shift.direction), dead)
+
+
+def choose(
+    info: InformationSet,
+    legal: Sequence[Action],
+    rng: random.Random,
+    time_budget: float | None = None,
+) -> tuple[Action, list[tuple[Action, Scored]]]:
+    """The solver's move, and every action it scored with its value and risk."""
+    deadline = math.inf if time_budget is None else time.perf_counter() + time_budget
+    scorer = _inspector(info, legal) if info.seat == INSPECTOR else _killer(info, info.make_game())
+    if len(legal) == 1:
+        return legal[0], [(legal[0], scorer(legal[0]))]
+    best, best_value = legal[0], -math.inf
+    scored = []
+    for action in sorted(legal, key=lambda a: isinstance(a, Shift)):
+        found = scorer(action)
+        value = found.value + rng.random() * 1e-9
+        scored.append((action, found))
+        if value > best_value:
+            best, best_value = action, value
+        if time_budget is not None and time.perf_counter() > deadline:
+            break
+    return best, scored
+
+
+def advise(
+    info: InformationSet,
+    legal: Sequence[Action],
+    rng: random.Random,
+    memory: Memory,
+    time_budget: float | None = None,
+) -> Advice:
+    """The solver's move, its value in words, and every candidate's risk of losing on the
+    opponent's next move, best first."""
+    move, scored = choose(info, legal, rng, time_budget)
+    ranked = sorted(scored, key=lambda item: (item[0] != move, -item[1].value))
+    who = "killer" if info.seat == INSPECTOR else "inspector"
+    loss = "kill you" if info.seat == INSPECTOR else "arrest you"
+    candidates = []
+    for action, found in ranked:
+        threats: tuple[str, ...] = ()
+        if found.possible > 0:
+            threats = (f"the {who} is placed to {loss} in {percent(found.possible)} of worlds",)
+        candidates.append(Candidate(action, found.value, found.text, found.risk, threats))
+    best = candidates[0]
+    safest = min(candidates, key=lambda c: (c.risk or 0.0, -c.value))
+    notes: tuple[str, ...] = ()
+    if (best.risk or 0) > (safest.risk or 0):
+        notes = (f"safest: {safest.action} (risk {percent(safest.risk or 0.0)}; {safest.text})",)
+    details = (f"scored {len(scored)} of {len(legal)} moves",)
+    return Advice(move, best.value, best.text, tuple(candidates), best.threats, notes, details)
+
+
+# --- the inspector ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Reply:
+    """The killer's reply as the inspector sees it coming: his value of the position, the
+    chance the killer kills him (by the model; and placed to at all) and of an arrest next."""
+
+    value: float
+    killed: float
+    placed: float
+    arrest: float
+
+
+def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
+    chances = posterior(deduce(info))
+    grid, dead = current_grid(info.observations), dead_cards(info)
+    me = own_identity(info)
+    reach = set(public_inspector_candidates(info))
+    if me is None:  # choosing: stay away from the killer, keep room to arrest
+
+        def choosing(action: Action) -> Scored:
+            card = action.suspect  # type: ignore[attr-defined]
+            near = _near(chances, grid, card)
+            room = len([n for n in neighbours(grid, card) if n not in dead])
+            reply = _reply(chances, grid, dead, card, reach)
+            text = f"the killer is beside it in {percent(near)} of worlds"
+            return Scored(-near + room / 100, reply.killed, near, text)
+
+        return choosing
+    hand = inspector_hand(info)
+
+    def worded(value: float, now: float, reply: Reply, weight: float = 1.0) -> Scored:
+        killed, placed = weight * reply.killed, weight * reply.placed
+        parts = [f"arrests the killer now {percent(now)}"] if now else []
+        parts += [
+            f"killed next turn {percent(killed)}",
+            f"arrest next turn {percent(reply.arrest)}",
+        ]
+        return Scored(value, killed, placed, ", ".join(parts))
+
+    if isinstance(legal[0], Exonerate):
+
+        def exonerate(action: Action) -> Scored:
+            gain = exoneration_gain(chances, grid, action.suspect)  # type: ignore[attr-defined]
+            reply = _reply(chances, grid, dead, me, reach)
+            found = worded(gain, 0.0, reply)
+            text = f"{narrows(chances, gain)}; {found.text}"
+            return Scored(gain, found.risk, found.possible, text)
+
+        return exonerate
+
+    def score(action: Action) -> Scored:
+        if isinstance(action, Arrest | CitizenArrest):
+            p = chances.get(action.suspect, 0.0)
+            rest = _without(chances, action.suspect)
+            # A failed arrest tells the killer the inspector is beside the suspect named.
+            told = block(grid, action.suspect) if isinstance(action, Arrest) else reach
+            reply = _reply(rest, grid, dead, me, reach & set(told))
+            return worded(p + (1 - p) * reply.value, p, reply, 1 - p)
+        if isinstance(action, Draw | Exonerate):
+            cards = hand if isinstance(action, Draw) else [action.suspect]
+            if not cards:
+                reply = _reply(chances, grid, dead, me, reach)
+                return worded(reply.value, 0.0, reply)
+            card = max(cards, key=lambda c: exoneration_gain(chances, grid, c))
+            parts = [
+                (weight, _reply(part, grid, dead, me, reach))
+                for weight, part in _split(chances, lambda k: adjacent(grid, k, card))
+            ]
+            mixed = Reply(
+                sum(w * r.value for w, r in parts),
+                sum(w * r.killed for w, r in parts),
+                sum(w * r.placed for w, r in parts),
+                sum(w * r.arrest for w, r in parts),
+            )
+            return worded(mixed.value, 0.0, mixed)
+        assert isinstance(action, Shift)
+        reply = _reply(chances, after_shift(grid, action, dead), dead, me, reach)
+        return worded(reply.value, 0.0, reply)
+
+    return score
+
+
+def narrows(chances: Posterior, gain: float) -> str:
+    """Information about the killer in words: how many suspects it leaves, about."""
+    entropy = -sum(p * math.log2(p) for p in chances.values() if p > 0)
+    after = max(1.0, 2 ** (entropy - gain))
+    return f"narrows the killer from {len(chances)} suspects to about {after:.1f} ({gain:.2f} bits)"
+
+
+def _near(chances: Posterior, grid: Grid, me: str) -> float:
+    return sum(p for k, p in chances.items() if adjacent(grid, k, me))
+
+
+def _reply(chances: Posterior, grid: Grid, dead: set[str], me: str, reach: set[str]) -> Reply:
+    """The inspector's chance of arresting the killer on his next move, after the killer
+    kills one of his neighbours: one he believes may be the inspector if he can."""
+    joint: dict[str, dict[str, float]] = {}
+    placed = 0.0
+    for killer, p in chances.items():
+        victims = [n for n in neighbours(grid, killer) if n not in dead]
+        if me in victims:
+            placed += p
+        if not victims:
+            joint.setdefault("", {})[killer] = p
+            continue
+        aimed = [v for v in victims if v in reach] or victims
+        for victim in aimed:
+            joint.setdefault(victim, {})[killer] = p / len(aimed)
+    value = arrest_next = 0.0
+    for victim, given in joint.items():
+        weight = sum(given.values())
+        if victim == me or weight == 0:
+            continue
+        after = collapsed(grid, dead | {victim}) if victim else grid
+        arrest = max((given.get(t, 0.0) for t in block(after, me)), default=0.0) / weight
+        closer = sum(p * _closeness(after, k, me) for k, p in given.items()) / weight
+        value += weight * (arrest + (1 - arrest) * (SURVIVAL + 0.3 * closer))
+        arrest_next += weight * arrest
+    killed = sum(joint.get(me, {}).values())
+    return Reply(value, killed, placed, arrest_next)
+
+
+# --- the killer -------------------------------------------------------------------------------
+def _killer(info: InformationSet, game: object) -> Scorer:
+    grid, dead, me = current_grid(info.observations), dead_cards(info), own_identity(info)
+    assert me is not None
+    if any(o.kind == "chose-identity" for o in info.observations):
+        chances = posterior(deduce(info))
+    else:
+        chances = {}
+    hidden = set(public_killer_candidates(info))
+    innocent = innocent_cards(info)
+    kills_left = game.kills_to_win - len(dead)  # type: ignore[attr-defined]
+
+    def threat(
+        cover: set[str], board: Grid, gone: set[str], odds: Posterior
+    ) -> tuple[float, float]:
+        """The chance the inspector arrests him next (by the model: a suspect he cannot rule
+        out, beside him, at random), and the chance he is beside the inspector at all."""
+        model = placed = 0.0
+        for inspector, p in odds.items():
+            beside = [t for t in block(board, inspector) if t not in gone]
+            within = [t for t in beside if t in cover]
+            if me in within:
+                model += p / len(within)
+            if me in beside:
+                placed += p
+        return model, placed
+
+    def safety(cover: set[str], board: Grid, gone: set[str], odds: Posterior) -> float:
+        """Chance the inspector does not arrest him next, times how hidden he stays."""
+        model, _ = threat(cover, board, gone, odds)
+        return (1 - model) * (0.6 + 0.1 * math.log2(max(len(cover), 1)))
+
+    def score(action: Action) -> Scored:
+        if isinstance(action, Kill):
+            victim = action.suspect
+            win = chances.get(victim, 0.0) if chances else 0.0
+            if kills_left <= 1:
+                return Scored(1.0, 0.0, 0.0, "the last kill: wins")
+            rest = _without(chances, victim)
+            cover = {k for k in hidden if adjacent(grid, k, victim)}
+            after = collapsed(grid, dead | {victim})
+            gone = dead | {victim}
+            progress = 0.15 / kills_left
+            value = win + (1 - win) * (safety(cover, after, gone, rest) + progress)
+            model, placed = threat(cover, after, gone, rest)
+            text = f"wins now {percent(win)}; " if win else ""
+            text += (
+                f"arrest risk next turn {percent((1 - win) * model)}, "
+                f"{len(cover)} suspects left who could have done it"
+            )
+            return Scored(value, (1 - win) * model, (1 - win) * placed, text)
+        if isinstance(action, Disguise):
+            alive = {n for row in grid for n in row} - dead - innocent - {me}
+            fail = len(dead) / max(len(dead) + len(alive), 1)
+            fresh = alive - set(_known_theirs(info))
+            value = (1 - fail) * (0.6 + 0.1 * math.log2(max(len(fresh), 1))) + fail * safety(
+                hidden, grid, dead, chances
+            )
+            model, placed = threat(hidden, grid, dead, chances)
+            # A new identity is one of the alive cards, beside the inspector as often as any.
+            beside = sum(
+                p * sum(c in alive for c in block(grid, inspector)) / max(len(alive), 1)
+                for inspector, p in chances.items()
+            )
+            text = f"fails {percent(fail)}; arrest risk next turn {percent(fail * model)}"
+            return Scored(value, fail * model, fail * placed + (1 - fail) * beside, text)
+        assert isinstance(action, Shift)
+        board = after_shift(grid, action, dead)
+        model, placed = threat(hidden, board, dead, chances)
+        value = safety(hidden, board, dead, chances) - 0.01
+        return Scored(value, model, placed, f"arrest risk next turn {percent(model)}")
+
+    return score
+
+
+def _closeness(grid: Grid, a: str, b: str) -> float:
+    """How soon `a` can be brought beside `b`: 1 when two apart (one shift may do), less
+    when farther; 0 when beside (an arrest does it) or off the grid."""
+    where = positions(grid)
+    if a not in where or b not in where:
+        return 0.0
+    (r1, c1), (r2, c2) = where[a], where[b]
+    distance = max(abs(r1 - r2), abs(c1 - c2))
+    return 0.0 if distance <= 1 else 1 / (distance - 1)
+
+
+def _known_theirs(info: InformationSet) -> list[str]:
+    return [o["suspect"] for o in info.observations if o.kind in ("exonerate",)]
+
+
+def _without(chances: Posterior, name: str) -> dict[str, float]:
+    rest = {k: v for k, v in chances.items() if k != name}
+    total = sum(rest.values())
+    return {k: v / total for k, v in rest.items()} if total else {}
+
+
+def _split(chances: Posterior, test: Callable[[str], bool]) -> list[tuple[float, dict]]:
+    """The posterior split by a yes/no answer the identity fixes: (chance, posterior) each."""
+    parts = []
+    for answer in (True, False):
+        part = {k: v for k, v in chances.items() if test(k) == answer}
+        weight = sum(part.values())
+        if weight:
+            parts.append((weight, {k: v / weight for k, v in part.items()}))
+    return parts
