@@ -15,7 +15,7 @@ import pytest
 import engines
 import solver
 from engines import InformationSet, InvalidObservation, SleuthError
-from sleuth.assist import LEVELS, Session, SessionError
+from sleuth.assist import LEVELS, Session, SessionError, StaleSession
 from sleuth.assist.levels import _certainty
 from sleuth.assist.transcribe import random_game, typed_lines
 from sleuth.cli import main
@@ -245,3 +245,29 @@ def test_refusals_are_sleuth_errors_never_bare_exceptions(tmp_path) -> None:
         session.undo()
     with pytest.raises(SessionError, match="needs the text"):
         session.add(None)  # type: ignore[arg-type]
+
+
+# --- several front ends on one session --------------------------------------------------
+def test_a_change_made_on_an_older_version_is_refused_and_sync_catches_up(tmp_path) -> None:
+    """Two windows on one session: the second one's change, made before it saw the first
+    one's, is refused (not silently stored over it); after sync it goes through."""
+    first = _typed(tmp_path, "blue-lion", 3, 4)
+    second = Session.open(first.name, tmp_path)
+    assert first.version == second.version == 4
+    first.edit(4, first.entries[3].text)
+    assert first.version == 5 and second.version == 4
+    with pytest.raises(StaleSession, match="changed elsewhere"):
+        second.delete(4)
+    assert _events(tmp_path, first.name) == 5 and len(second.entries) == 4
+    assert second.sync() and second.version == 5 and not second.sync()
+    second.delete(4)
+    assert Session.open(first.name, tmp_path).entries == second.entries
+
+
+def test_why_of_a_hint_names_the_entries_of_its_certain_fact(tmp_path) -> None:
+    session = _typed(tmp_path, "blue-lion", 3, 30)
+    hints = session.hints("certain")
+    certain = next(h for h in hints if _certainty(h) is not None)
+    assert session.why(certain) == session.explain(_certainty(certain))
+    with pytest.raises(solver.NotCertain):
+        session.why(solver.Hint("t1's back is probably Fujiko", certain.fact, 0.5))

@@ -207,10 +207,7 @@ class Notebook:
         if not 1 <= number <= len(self.shown):
             raise SessionError(f"there is no hint {number}; the hints are 1 to {len(self.shown)}")
         hint = self.shown[number - 1]
-        if hint.fact is None or hint.probability not in (0.0, 1.0):
-            raise SessionError(f"hint {number} is not a certain fact, so nothing forces it")
-        fact = hint.fact if hint.probability == 1.0 else ~hint.fact
-        entries = self.session.explain(fact)
+        entries = self.session.why(hint)
         if not entries:
             self.console.print(f"{number}. {hint.text}: the rules alone force it")
             return
