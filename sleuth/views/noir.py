@@ -26,7 +26,8 @@ def _innocent(info: InformationSet) -> set[str]:
     }
 
 
-def _heat(probability: float) -> str:
+def heat(probability: float) -> str:
+    """The style of a chance of being the opponent (any front end maps it to its colours)."""
     if probability >= 0.5:
         return "bold white on red"
     if probability >= 0.2:
@@ -89,7 +90,7 @@ def render(game: Noir, info: InformationSet, chances: Mapping[str, float] | None
                 text.append(" (hand)", "cyan")
             if card.chance is not None:
                 p = card.chance
-                text.append(f"\n{p:.0%}" if p else "\n·", _heat(p))
+                text.append(f"\n{p:.0%}" if p else "\n·", heat(p))
             texts.append(text)
         table.add_row(*texts)
     table.caption = caption(game, info)
@@ -113,7 +114,7 @@ def legend() -> Text:
         " innocent   ",
         ("Ada", "dim strike"),
         " dead   ",
-        ("50%", _heat(0.5)),
+        ("50%", heat(0.5)),
         " likely opponent",
     )
 
