@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import urllib.error
@@ -145,15 +146,24 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
         fact.locator("a.why").click()
         assert "It follows from entries" in page.inner_text(".because")
         assert "2. deal" in page.inner_text(".because")
-        # the typo: player 2 has "seen" a card this seat holds
-        _add(page, f"1 asks 2 seen {mine}: 1")
+        # the typo: player 2 has "seen" a card this seat holds; typed with a completion
+        # chip and a tap on the card in the board
+        page.fill("#text", "")
+        page.type("#text", "1 as")
+        page.click(".suggest button:text-is('asks')")
+        page.type("#text", "2 seen ")
+        page.click(f"#board [data-word='{mine}']")
+        page.type("#text", ": 1")
+        assert page.input_value("#text") == f"1 asks 2 seen {mine} : 1"
+        page.click("#entry button[type=submit]")
+        page.wait_for_load_state()
         banner = page.inner_text("#conflict")
         assert "entries 2 and 5 contradict" in banner and "entry 5" in banner
         assert page.locator(".entries > li.blamed").count() == 2
         _shoot(page, "alibi-conflict")
         entry = page.locator("#e5")
         entry.locator("summary").click()
-        entry.locator("form[action$='/edit'] input[name=text]").fill(f"1 asks 2 seen {mine}: 0")
+        entry.locator("form[action$='/edit'] input[name=text]").fill(f"1 asks 2 seen {mine} : 0")
         entry.locator("form[action$='/edit'] button").click()
         page.wait_for_load_state()
         assert page.locator("#conflict").count() == 0
@@ -328,8 +338,16 @@ def test_tokens_forged_posts_bad_names_and_oversized_fields_are_refused(tmp_path
         assert Session.open("safe", tmp_path).version == 1  # nothing refused was stored
         status, text = post("/s/safe/add", f"csrf={csrf}&version=1&text={line}")
         assert status == 303 and Session.open("safe", tmp_path).version == 2
+        # a database broken by hand: a generic page, the traceback only in the server's log
+        db = sqlite3.connect(tmp_path / "sessions.sqlite3")
+        db.execute("INSERT INTO sessions VALUES ('broken', 'noir', 'not json', '0', 'odds', 'x')")
+        db.commit()
+        db.close()
+        status, text, _ = _request(f"{server.url}/s/broken", headers={"Cookie": cookie})
+        bodies.append(text)
+        assert status == 500 and "something went wrong" in text
     finally:
         err = server.stop()
     for text in bodies:
-        assert "Traceback" not in text and 'File "' not in text
-    assert "Traceback" not in err
+        assert "Traceback" not in text and 'File "' not in text and "JSONDecodeError" not in text
+    assert "JSONDecodeError" in err  # the broken row's traceback: in the log, not the page

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import logging
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -50,7 +49,6 @@ MAX_FIELD = 100
 TOKEN_COOKIE = "sleuth_token"
 OPS = ("add", "edit", "insert", "delete", "undo", "level")
 
-log = logging.getLogger("sleuth.web")
 T = TypeVar("T")
 
 
@@ -250,8 +248,7 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
         elif isinstance(error, HTTPException):
             status = error.status_code
             message = "there is no page here" if status == 404 else str(error.detail)
-        else:
-            log.exception("unexpected error on %s", request.url.path)
+        else:  # uvicorn logs the traceback (Starlette raises it again after this page)
             status, message = 500, "something went wrong on the server; the entries are safe"
         return page(request, "error.html", {"status": status, "message": message}, status)
 

@@ -69,6 +69,7 @@ def session_page(session: Session, all_hints: bool = False, why: int | None = No
         else board(game, reading.usable, reading.deduction, session.level in ("odds", "advice")),
         "notation": game.notation_help(),
         "words": json.dumps(sorted(set(game.notation_words()))),
+        "word_list": list(dict.fromkeys(game.notation_words())),
     }
 
 

@@ -51,8 +51,26 @@ function attach(input) {
   input.addEventListener("focus", show);
 }
 
+// a tap on a name (a word of the palette, a card or suspect of the board) types it in the box
+function insertWord(word) {
+  const input = document.getElementById("text");
+  if (!input) return;
+  const { start, end, word: typed } = currentWord(input);
+  const keep = word.toLowerCase().startsWith(typed.toLowerCase()) ? start : end;
+  const before = input.value.slice(0, keep);
+  const sep = before && !before.endsWith(" ") ? " " : "";
+  input.value = before + sep + word + " " + input.value.slice(end).trimStart();
+  const at = (before + sep + word).length + 1;
+  input.focus();
+  input.setSelectionRange(at, at);
+  input.dispatchEvent(new Event("input"));
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("input[data-words]").forEach(attach);
+  document.querySelectorAll("[data-word]").forEach((el) => {
+    el.addEventListener("click", () => insertWord(el.dataset.word));
+  });
   document.querySelectorAll("[data-autosubmit]").forEach((el) => {
     el.addEventListener("change", () => el.form.submit());
   });
