@@ -27,8 +27,9 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import engines
 from assist import fresh_solver  # benchmarks/assist.py
+
+import engines
 from sleuth.assist import Session
 from sleuth.assist.transcribe import random_game, typed_lines
 from sleuth.web.app import create_app
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1])
     args = parser.parse_args(argv)
     print("| recorded game | entries | core refresh median | web add + page median "
-          "| difference of the medians | median of the per-entry differences | p90 of those |")  # fmt: skip
+          "| difference of the medians | median of per-entry differences | their p90 |")  # fmt: skip
     print("| --- | --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory() as tmp:
         for seed in args.seeds:
