@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1])
     args = parser.parse_args(argv)
     print("| recorded game | entries | core refresh median | web add + page median "
-          "| difference of the medians | median of per-entry differences | their p90 |")  # fmt: skip
+          "| difference of medians | median of per-entry differences | their p90 |")  # fmt: skip
     print("| --- | --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory() as tmp:
         for seed in args.seeds:
