@@ -11,12 +11,14 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import engines
 import solver
 from engines import InformationSet, InvalidObservation, SleuthError
 from sleuth.assist import LEVELS, Session, SessionError, StaleSession
 from sleuth.assist.levels import _certainty
+from sleuth.assist.terminal import Notebook
 from sleuth.assist.transcribe import random_game, typed_lines
 from sleuth.cli import main
 
@@ -220,6 +222,25 @@ def test_the_command_line_notebook_keeps_entries_across_end_of_input(
     exported = json.loads(capsys.readouterr().out)
     assert exported["game"] == "blue-lion" and len(exported["observations"]) == 11
     assert main(["assist", "--resume", "nope", "--dir", str(tmp_path)]) == 2
+
+
+def test_the_terminal_refuses_a_change_typed_before_it_saw_one_made_elsewhere(tmp_path) -> None:
+    lines = typed_lines(engines.make("blue-lion"), random_game(engines.make("blue-lion"), 3)
+                        .information_set("lupin"))  # fmt: skip
+    mine = _typed(tmp_path, "blue-lion", 3, 4)
+    console = Console(record=True, width=200)
+    notebook = Notebook(console, mine, lambda prompt: "", board=False)
+    elsewhere = Session.open(mine.name, tmp_path)
+    elsewhere.add(lines[4])
+    with pytest.raises(StaleSession, match="changed elsewhere"):
+        notebook.command("delete 4")
+    assert [e.text for e in mine.entries] == lines[:5] and lines[4] in console.export_text()
+    notebook.command("delete 5")  # now made on what it shows
+    assert elsewhere.sync()
+    elsewhere.add(lines[4])
+    notebook.command("log")  # a command that changes nothing goes on
+    assert "changed elsewhere" in console.export_text()
+    assert len(Session.open(mine.name, tmp_path).entries) == 5
 
 
 def test_sigkill_while_typing_loses_no_entry_whose_hints_were_shown() -> None:

@@ -225,6 +225,8 @@ def test_two_tabs_a_stale_change_is_refused_and_the_typed_text_kept(browser, tmp
         first, second = context.new_page(), context.new_page()
         first.goto(f"{server.url}/s/tabs")
         second.goto(f"{server.url}/s/tabs")
+        status, body, _ = _request(f"{server.url}/s/tabs", headers={"Host": "evil.example"})
+        assert status == 403 and "answers only at 127.0.0.1" in body  # DNS rebinding
         _add(first, lines[3])
         _add(second, lines[4])
         assert "out of date" in second.inner_text("#refused")

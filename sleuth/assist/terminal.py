@@ -20,7 +20,7 @@ from engines import InformationSet, InvalidObservation, SleuthError
 from sleuth import views
 from sleuth.assist.levels import LEVELS
 from sleuth.assist.session import Session
-from sleuth.assist.store import SessionError
+from sleuth.assist.store import SessionError, StaleSession
 
 SHOWN_HINTS = 12
 """Hints listed after each change by default (`--hints N`); `hints` lists them all."""
@@ -40,6 +40,8 @@ COMMANDS = (
     ("help", "this list and the notation"),
     ("quit", "leave (everything is already saved)"),
 )
+_READING_WORDS = ("help", "log", "hints", "why", "level", "view", "export")
+"""Commands that change no entry, so a change made elsewhere meanwhile does not void them."""
 _WORDS = ("add", "log", "edit", "insert", "delete", "undo", "hints", "why", "level", "view",
           "export", "help", "quit")  # fmt: skip
 
@@ -98,6 +100,15 @@ class Notebook:
         s = self.session
         if word in ("quit", "exit", "q"):
             return False
+        if s.sync():  # another window (`sleuth serve`, a second terminal) changed it
+            if word not in _READING_WORDS:
+                self.show_log()
+                self.refresh()
+                raise StaleSession(
+                    "the session was changed elsewhere since the last list (above is how it "
+                    "is now), so that change was not made; type it again if it still applies"
+                )
+            self.console.print("(the session was changed elsewhere: `log` shows it now)")
         if word == "help":
             self.show_help()
         elif word == "log":

@@ -2,6 +2,8 @@
 
 Every session operation runs on one worker thread, in arrival order: SQLite connections stay
 on the thread that made them, and two tabs' changes never interleave. Security:
+- without a token (on loopback), a request must name this computer (127.0.0.1, localhost) in
+  its Host header, against DNS rebinding;
 - with a token (any host but loopback), a request needs it in `?token=` (then kept in a
   cookie) or the cookie, else 403;
 - every change is a POST carrying the page's CSRF token (and, when the browser sends one, an
@@ -47,6 +49,7 @@ MAX_TEXT = 2000
 MAX_FIELD = 100
 """Characters any other field may have (names, options, numbers)."""
 TOKEN_COOKIE = "sleuth_token"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 OPS = ("add", "edit", "insert", "delete", "undo", "level")
 
 T = TypeVar("T")
@@ -256,6 +259,13 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
         """The access token and the headers every page gets."""
 
         async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+            if token is None and request.url.hostname not in LOOPBACK_NAMES:
+                # no token on loopback: a page elsewhere must not reach it by renaming itself
+                # (DNS rebinding), so only this computer's own names are answered
+                message = "this notebook answers only at 127.0.0.1 or localhost"
+                return _headers(
+                    page(request, "error.html", {"status": 403, "message": message}, 403)
+                )
             if token is not None:
                 given = request.query_params.get("token")
                 if given is not None and hmac.compare_digest(given.encode(), token.encode()):
