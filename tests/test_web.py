@@ -138,7 +138,14 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
         page.click("#create button[type=submit]")
         page.wait_for_load_state()
         assert page.url.endswith("/s/table"), page.inner_text("main")
-        for line in lines[:4]:  # the seating, the deal, the hand sizes, a question
+        _add(page, lines[0])  # the seating
+        page.type("#text", "deal ")  # the deal, tapped on the board's cards
+        for card in lines[1].split()[1:]:
+            page.click(f"#board [data-word='{card}']")
+        assert page.input_value("#text") == lines[1] + " "
+        page.click("#entry button[type=submit]")
+        page.wait_for_load_state()
+        for line in lines[2:4]:  # the hand sizes, a question
             _add(page, line)
         assert page.locator(".entries > li").count() == 4
         mine = lines[1].split()[1]  # a card of the deal: certainly not in the box

@@ -42,6 +42,13 @@ def board(
     return None
 
 
+def start_board(game: Game, info: InformationSet) -> dict[str, Any] | None:
+    """The plain board of a record still being started (nothing deduced yet), as a picker
+    to tap names from: Alibi's 78 cards for the deal, Noir's grid once laid out; None for a
+    game whose board needs a whole beginning (Blue Lion's line needs the whole toss)."""
+    return board(game, info, None, False) if game.name in ("alibi", "noir") else None
+
+
 def _alibi(game: Any, info: InformationSet, deduction: solver.Deduction | None) -> dict[str, Any]:
     if deduction is None:
         cells, caption, open_mark = alibi.notepad_cells(game, info), alibi.KEY, None

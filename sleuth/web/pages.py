@@ -13,7 +13,7 @@ import engines
 from engines import ConfigError, Game
 from engines.core import JsonValue
 from sleuth.assist import LEVELS, Session, SessionRecord
-from sleuth.web.boards import board
+from sleuth.web.boards import board, start_board
 
 SHOWN_HINTS = 12
 """Hints listed at first; a link lists them all."""
@@ -64,13 +64,22 @@ def session_page(session: Session, all_hints: bool = False, why: int | None = No
         "hints": rows,
         "more_hints": len(hints) - len(shown),
         "why": why,
-        "board": None
-        if reading.usable is None
-        else board(game, reading.usable, reading.deduction, session.level in ("odds", "advice")),
+        "board": _board(session),
+        "deduced": reading.usable is not None,
         "notation": game.notation_help(),
         "words": json.dumps(sorted(set(game.notation_words()))),
         "word_list": list(dict.fromkeys(game.notation_words())),
     }
+
+
+def _board(session: Session) -> dict[str, Any] | None:
+    reading = session.reading()
+    if reading.usable is not None:
+        odds = session.level in ("odds", "advice")
+        return board(session.game, reading.usable, reading.deduction, odds)
+    if reading.status in ("empty", "waiting"):
+        return start_board(session.game, session.information_set())
+    return None
 
 
 def list_page(records: list[SessionRecord]) -> dict:
