@@ -360,3 +360,19 @@ def test_tokens_forged_posts_bad_names_and_oversized_fields_are_refused(tmp_path
     for text in bodies:
         assert "Traceback" not in text and 'File "' not in text and "JSONDecodeError" not in text
     assert "JSONDecodeError" in err  # the broken row's traceback: in the log, not the page
+
+
+def test_serve_has_help_and_a_busy_port_is_one_line(capsys, tmp_path) -> None:
+    from sleuth.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--help"])
+    assert stop.value.code == 0 and "--host" in capsys.readouterr().out
+    server = Server(tmp_path)
+    try:
+        port = server.url.rsplit(":", 1)[1]
+        assert main(["serve", "--port", port, "--dir", str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert "cannot listen on 127.0.0.1:" in err and len(err.strip().splitlines()) == 1
+    finally:
+        server.stop()
