@@ -167,9 +167,14 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
         banner = page.inner_text("#conflict")
         assert "entries 2 and 5 contradict" in banner and "entry 5" in banner
         assert page.locator(".entries > li.blamed").count() == 2
+        assert page.locator("#conflict").is_visible()
+        assert (
+            page.evaluate("document.getElementById('conflict').getBoundingClientRect().bottom")
+            <= PHONE["height"]
+        )  # seen without scrolling
         _shoot(page, "alibi-conflict")
+        page.click("#conflict a[href='#e5']")  # the banner's link opens the entry's forms
         entry = page.locator("#e5")
-        entry.locator("summary").click()
         entry.locator("form[action$='/edit'] input[name=text]").fill(f"1 asks 2 seen {mine} : 0")
         entry.locator("form[action$='/edit'] button").click()
         page.wait_for_load_state()

@@ -240,7 +240,7 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
 
         status, context = await run(apply)
         if context is None:
-            return RedirectResponse(f"/s/{name}#entry", status_code=303)
+            return RedirectResponse(f"/s/{name}", status_code=303)
         return page(request, "session.html", context, status)
 
     async def refused(request: Request, error: Exception) -> Response:

@@ -66,7 +66,16 @@ function insertWord(word) {
   input.dispatchEvent(new Event("input"));
 }
 
+// following a link to an entry (from the contradiction banner) opens its change forms
+function openTarget() {
+  const target = location.hash && document.getElementById(location.hash.slice(1));
+  const details = target && target.querySelector("details");
+  if (details) details.open = true;
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  openTarget();
+  window.addEventListener("hashchange", openTarget);
   document.querySelectorAll("input[data-words]").forEach(attach);
   document.querySelectorAll("[data-word]").forEach((el) => {
     el.addEventListener("click", () => insertWord(el.dataset.word));
