@@ -22,8 +22,7 @@ function matches(words, typed) {
   }).filter((w) => w.toLowerCase() !== lower).slice(0, 8);
 }
 
-function attach(input) {
-  const words = JSON.parse(input.dataset.words || "[]");
+function attach(input, words) {
   const box = input.closest("form").querySelector(".suggest") || (() => {
     const div = document.createElement("div");
     div.className = "suggest";
@@ -76,7 +75,12 @@ function openTarget() {
 document.addEventListener("DOMContentLoaded", () => {
   openTarget();
   window.addEventListener("hashchange", openTarget);
-  document.querySelectorAll("input[data-words]").forEach(attach);
+  // the words are sent once, on the entry box; the edit and insert boxes complete them too
+  const main = document.querySelector("input[data-words]");
+  const words = main ? JSON.parse(main.dataset.words) : [];
+  document.querySelectorAll("input[data-words], input[data-complete]").forEach((input) => {
+    attach(input, words);
+  });
   document.querySelectorAll("[data-word]").forEach((el) => {
     el.addEventListener("click", () => insertWord(el.dataset.word));
   });
