@@ -7,6 +7,7 @@ of each style.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import solver
@@ -33,13 +34,8 @@ def board(
 ) -> dict[str, Any] | None:
     """What the board template draws for `info`: with `odds` (and a deduction) the heat map,
     else the plain position; None for a game without a board."""
-    if game.name == "alibi":
-        return _alibi(game, info, deduction if odds else None)
-    if game.name == "noir":
-        return _noir(game, info, deduction if odds else None)
-    if game.name == "blue-lion":
-        return _blue_lion(game, info)
-    return None
+    draw = _BOARDS.get(game.name)
+    return None if draw is None else draw(game, info, deduction if odds else None)
 
 
 def start_board(game: Game, info: InformationSet) -> dict[str, Any] | None:
@@ -108,7 +104,9 @@ def _noir(game: Any, info: InformationSet, deduction: solver.Deduction | None) -
             "caption": noir.caption(game, info)}  # fmt: skip
 
 
-def _blue_lion(game: Any, info: InformationSet) -> dict[str, Any]:
+def _blue_lion(game: Any, info: InformationSet, deduction: object) -> dict[str, Any]:
+    """The line, the tiles still to lay or set aside, the scores (no chances drawn: the
+    backs' chances read better as hints)."""
     state = game.public_state(info)
     return {
         "game": "blue-lion",
@@ -120,3 +118,11 @@ def _blue_lion(game: Any, info: InformationSet) -> dict[str, Any]:
         "phase": state.phase,
         "icons": ICON_NAMES,
     }
+
+
+_BOARDS: dict[str, Callable[[Any, InformationSet, Any], dict[str, Any]]] = {
+    "alibi": _alibi,
+    "noir": _noir,
+    "blue-lion": _blue_lion,
+}
+"""Each game's board, by game name (a game without one shows hints and entries only)."""
