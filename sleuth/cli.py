@@ -117,6 +117,21 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--export", metavar="NAME", help="print a session's information set (JSON)")
     _add_game_options(assist)
 
+    serve = commands.add_parser(
+        "serve",
+        help="the notebook as a web page for a phone or laptop, over the same sessions",
+        description="Serve the notebook's sessions as a local web page (needs the web extra: "
+        "pip install 'sleuth[web]'). Prints the address to open.",
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1, this computer only; 0.0.0.0 for a phone "
+        "on the same network, which needs the printed token)",
+    )
+    serve.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free)")
+    serve.add_argument("--dir", default=None, help="where sessions are kept (default: user data)")
+
     arena = commands.add_parser("arena", help="a tournament between bots, with a results table")
     arena.add_argument("game", help=game_help)
     arena.add_argument(
@@ -168,6 +183,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from sleuth.assist.command import assist
 
             return assist(console, args)
+        elif args.command == "serve":
+            from sleuth.web.serve import serve
+
+            return serve(args.host, args.port, args.dir)
         elif args.command == "arena":
             from sleuth.commands import run_arena
 

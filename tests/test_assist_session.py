@@ -11,12 +11,14 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import engines
 import solver
 from engines import InformationSet, InvalidObservation, SleuthError
-from sleuth.assist import LEVELS, Session, SessionError
+from sleuth.assist import LEVELS, Session, SessionError, StaleSession
 from sleuth.assist.levels import _certainty
+from sleuth.assist.terminal import Notebook
 from sleuth.assist.transcribe import random_game, typed_lines
 from sleuth.cli import main
 
@@ -222,6 +224,25 @@ def test_the_command_line_notebook_keeps_entries_across_end_of_input(
     assert main(["assist", "--resume", "nope", "--dir", str(tmp_path)]) == 2
 
 
+def test_the_terminal_refuses_a_change_typed_before_it_saw_one_made_elsewhere(tmp_path) -> None:
+    lines = typed_lines(engines.make("blue-lion"), random_game(engines.make("blue-lion"), 3)
+                        .information_set("lupin"))  # fmt: skip
+    mine = _typed(tmp_path, "blue-lion", 3, 4)
+    console = Console(record=True, width=200)
+    notebook = Notebook(console, mine, lambda prompt: "", board=False)
+    elsewhere = Session.open(mine.name, tmp_path)
+    elsewhere.add(lines[4])
+    with pytest.raises(StaleSession, match="changed elsewhere"):
+        notebook.command("delete 4")
+    assert [e.text for e in mine.entries] == lines[:5] and lines[4] in console.export_text()
+    notebook.command("delete 5")  # now made on what it shows
+    assert elsewhere.sync()
+    elsewhere.add(lines[4])
+    notebook.command("log")  # a command that changes nothing goes on
+    assert "changed elsewhere" in console.export_text()
+    assert len(Session.open(mine.name, tmp_path).entries) == 5
+
+
 def test_sigkill_while_typing_loses_no_entry_whose_hints_were_shown() -> None:
     result = bench.crash(3, seed=1)
     assert result.kills == 3 and result.lost == []
@@ -245,3 +266,29 @@ def test_refusals_are_sleuth_errors_never_bare_exceptions(tmp_path) -> None:
         session.undo()
     with pytest.raises(SessionError, match="needs the text"):
         session.add(None)  # type: ignore[arg-type]
+
+
+# --- several front ends on one session --------------------------------------------------
+def test_a_change_made_on_an_older_version_is_refused_and_sync_catches_up(tmp_path) -> None:
+    """Two windows on one session: the second one's change, made before it saw the first
+    one's, is refused (not silently stored over it); after sync it goes through."""
+    first = _typed(tmp_path, "blue-lion", 3, 4)
+    second = Session.open(first.name, tmp_path)
+    assert first.version == second.version == 4
+    first.edit(4, first.entries[3].text)
+    assert first.version == 5 and second.version == 4
+    with pytest.raises(StaleSession, match="changed elsewhere"):
+        second.delete(4)
+    assert _events(tmp_path, first.name) == 5 and len(second.entries) == 4
+    assert second.sync() and second.version == 5 and not second.sync()
+    second.delete(4)
+    assert Session.open(first.name, tmp_path).entries == second.entries
+
+
+def test_why_of_a_hint_names_the_entries_of_its_certain_fact(tmp_path) -> None:
+    session = _typed(tmp_path, "blue-lion", 3, 30)
+    hints = session.hints("certain")
+    certain = next(h for h in hints if _certainty(h) is not None)
+    assert session.why(certain) == session.explain(_certainty(certain))
+    with pytest.raises(solver.NotCertain):
+        session.why(solver.Hint("t1's back is probably Fujiko", certain.fact, 0.5))

@@ -17,6 +17,10 @@ What the record says is one of:
   longest consistent beginning.
 A change that no game could produce (a name that is not one, a hand of the wrong size, an
 entry the seat cannot have seen) is refused with one line, and the session is unchanged.
+
+Several front ends may hold one session at once (a terminal, browser tabs): each change is
+stored only if the session's `version` (changes stored) is still the one it was made on, else
+it is refused with StaleSession; `sync()` catches up with changes made elsewhere.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from engines import (
     Seat,
 )
 from engines.core import JsonValue
-from sleuth.assist.levels import DEFAULT_LEVEL, check_level, hints_at
+from sleuth.assist.levels import DEFAULT_LEVEL, _certainty, check_level, hints_at
 from sleuth.assist.log import apply_event, fold
 from sleuth.assist.store import Event, SessionError, SessionRecord, Store
 from solver.diagnosis import diagnose
@@ -101,7 +105,11 @@ class Session:
         self.name = record.name
         self.game: Game = engines.make(record.game, **dict(record.options))
         self.seat: Seat = self.game.check_seat(record.seat)
+        self._load(record, events)
+
+    def _load(self, record: SessionRecord, events: Sequence[Event]) -> None:
         self._level = check_level(record.level)
+        self._version = len(events)
         self._history = fold(events)
         self._entries = self._read(self._history[-1], [])
         self._record = self._info(self._entries)  # one object per change: validated once
@@ -160,6 +168,20 @@ class Session:
     def close(self) -> None:
         self._store.close()
 
+    @property
+    def version(self) -> int:
+        """The number of changes this object has seen stored; a change is made on it."""
+        return self._version
+
+    def sync(self) -> bool:
+        """Catch up with changes stored elsewhere (another process or object) since this one
+        last looked; whether there were any. The hint level is read again too."""
+        if self._store.version(self.name) == self._version:
+            return False
+        record, events = self._store.load(self.name)
+        self._load(record, events)
+        return True
+
     # --- the log ---------------------------------------------------------------------------
     @property
     def entries(self) -> list[Entry]:
@@ -202,8 +224,9 @@ class Session:
             raise InvalidInformationSet(
                 f"{_what(event)} would make the record impossible: {error}"
             ) from None
-        self._store.append(self.name, event)
+        self._store.append(self.name, event, self._version)
         self._history, self._entries, self._record, self._reading = history, entries, record, None
+        self._version += 1
 
     def _read(self, texts: Sequence[str], known: Sequence[Entry]) -> list[Entry]:
         """Entries for `texts`, reusing the `known` entries up to the first text that differs
@@ -284,6 +307,18 @@ class Session:
             raise solver.NotCertain("nothing is certain before the record can be read")
         sources = deduction.explain_sources(fact)
         return sorted({self._entry_of(source) for source in sources})
+
+    def why(self, hint: solver.Hint) -> list[int]:
+        """The entries that force what `hint` says is certain (its fact, or the negation of a
+        fact it rules out); `explain` of that fact.
+
+        Raises:
+            NotCertain: the hint is not a certainty (a chance, a move to make).
+        """
+        fact = _certainty(hint)
+        if fact is None:
+            raise solver.NotCertain(f"{hint.text!r} is not a certain fact, so nothing forces it")
+        return self.explain(fact)
 
     def _entry_of(self, source: int) -> int:
         for entry in self._entries:

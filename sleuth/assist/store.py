@@ -47,6 +47,11 @@ class SessionError(SleuthError, ValueError):
     of range, nothing to undo: the message says what is allowed."""
 
 
+class StaleSession(SessionError):
+    """A change made against an older version of the session than the stored one (another
+    window or front end changed it since): refused, so that neither change is lost unseen."""
+
+
 @dataclass(frozen=True)
 class Event:
     """One change to a session's log: add, insert (before `position`), edit, delete, undo.
@@ -123,16 +128,33 @@ class Store:
                 (name, game, json.dumps(options), json.dumps(seat), level, _now()),
             )
 
-    def append(self, name: str, event: Event) -> None:
-        """Record `event` durably (committed when this returns)."""
+    def append(self, name: str, event: Event, version: int | None = None) -> None:
+        """Record `event` durably (committed when this returns).
+
+        Raises:
+            StaleSession: `version` (the changes the caller has seen) is not the number of
+                changes stored: someone else changed the session since.
+        """
         with self._transaction():
             (seq,) = self._db.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session = ?", (name,)
             ).fetchone()
+            if version is not None and version != seq - 1:
+                raise StaleSession(
+                    f"session {name!r} was changed elsewhere since (version {seq - 1} now, "
+                    f"this change was made on version {version}); look again and redo it"
+                )
             self._db.execute(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
                 (name, seq, event.op, event.position, event.text, _now()),
             )
+
+    def version(self, name: str) -> int:
+        """How many changes session `name` has stored (its version)."""
+        (count,) = self._db.execute(
+            "SELECT COUNT(*) FROM events WHERE session = ?", (name,)
+        ).fetchone()
+        return int(count)
 
     def set_level(self, name: str, level: str) -> None:
         with self._transaction():

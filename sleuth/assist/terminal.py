@@ -20,7 +20,7 @@ from engines import InformationSet, InvalidObservation, SleuthError
 from sleuth import views
 from sleuth.assist.levels import LEVELS
 from sleuth.assist.session import Session
-from sleuth.assist.store import SessionError
+from sleuth.assist.store import SessionError, StaleSession
 
 SHOWN_HINTS = 12
 """Hints listed after each change by default (`--hints N`); `hints` lists them all."""
@@ -40,6 +40,8 @@ COMMANDS = (
     ("help", "this list and the notation"),
     ("quit", "leave (everything is already saved)"),
 )
+_READING_WORDS = ("help", "log", "hints", "why", "level", "view", "export")
+"""Commands that change no entry, so a change made elsewhere meanwhile does not void them."""
 _WORDS = ("add", "log", "edit", "insert", "delete", "undo", "hints", "why", "level", "view",
           "export", "help", "quit")  # fmt: skip
 
@@ -98,6 +100,15 @@ class Notebook:
         s = self.session
         if word in ("quit", "exit", "q"):
             return False
+        if s.sync():  # another window (`sleuth serve`, a second terminal) changed it
+            if word not in _READING_WORDS:
+                self.show_log()
+                self.refresh()
+                raise StaleSession(
+                    "the session was changed elsewhere since the last list (above is how it "
+                    "is now), so that change was not made; type it again if it still applies"
+                )
+            self.console.print("(the session was changed elsewhere: `log` shows it now)")
         if word == "help":
             self.show_help()
         elif word == "log":
@@ -207,10 +218,7 @@ class Notebook:
         if not 1 <= number <= len(self.shown):
             raise SessionError(f"there is no hint {number}; the hints are 1 to {len(self.shown)}")
         hint = self.shown[number - 1]
-        if hint.fact is None or hint.probability not in (0.0, 1.0):
-            raise SessionError(f"hint {number} is not a certain fact, so nothing forces it")
-        fact = hint.fact if hint.probability == 1.0 else ~hint.fact
-        entries = self.session.explain(fact)
+        entries = self.session.why(hint)
         if not entries:
             self.console.print(f"{number}. {hint.text}: the rules alone force it")
             return

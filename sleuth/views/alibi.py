@@ -121,19 +121,25 @@ def _grid(game: Alibi, cell: Callable[[str], Cell], heading: Callable[[str], str
     return table
 
 
+def notepad_cells(game: Alibi, info: InformationSet) -> dict[str, Cell]:
+    """Each card's mark on the seat's notepad and its style ('' for an open card): what any
+    front end draws."""
+    pad = notepad(info)
+    return {card: _mark(pad, card) for card in game.deck.ids}
+
+
 def render(game: Alibi, info: InformationSet) -> RenderableType:
     """The seat's notepad: every card marked by what the seat knows without deduction."""
-    pad = notepad(info)
-    open_cards = {card for card in game.deck.ids if not _mark(pad, card)[0]}
+    cells = notepad_cells(game, info)
 
     def heading(kind: str) -> str:
-        left = sum(card in open_cards for card in game.deck.of_type(kind))
+        left = sum(not cells[card][0] for card in game.deck.of_type(kind))
         return f"{left} unmarked"
 
-    table = _grid(game, lambda card: _mark(pad, card), heading)
+    table = _grid(game, cells.__getitem__, heading)
     table.caption = KEY
     assert isinstance(info.seat, int)
-    return Group(_public_line(pad, info.seat), table)
+    return Group(_public_line(notepad(info), info.seat), table)
 
 
 def _heat(probability: float) -> str:
@@ -144,12 +150,13 @@ def _heat(probability: float) -> str:
     return "yellow" if probability >= 0.05 else ""
 
 
-def heat_map(game: Alibi, info: InformationSet, deduction: Deduction) -> RenderableType:
-    """The notepad with each card's chance of being in the box: BOX when certain, - when
-    impossible (by deduction, not only by the marks of the plain notepad). Estimated chances
-    are marked ~ and the caption gives their widest 95% margin; a possible card the estimate
-    never reached shows ?, never 0%."""
-    cells: dict[str, Cell] = {}
+def heat_cells(
+    game: Alibi, info: InformationSet, deduction: Deduction
+) -> tuple[dict[str, Cell], str]:
+    """Each card's chance of being in the box as a cell (BOX when certain, - when impossible
+    by deduction, ~ when estimated, ? when possible but never reached by the estimate), and
+    the caption that says how to read them."""
+    cells: dict[str, Cell] = dict.fromkeys(game.deck.ids, ("-", "dim"))
     margins = [0.0]
     for fact in deduction.facts:
         if fact.kind != "InBox":
@@ -157,22 +164,26 @@ def heat_map(game: Alibi, info: InformationSet, deduction: Deduction) -> Rendera
         chance = estimate(deduction, fact)
         cells[card_id(fact.args[0])] = _chance_cell(chance)
         margins.append(chance.margin if chance.reached else 0.0)
-
-    def cell(card: str) -> Cell:
-        return cells.get(card, ("-", "dim"))
-
-    def heading(kind: str) -> str:
-        left = sum(cell(card)[0] != "-" for card in game.deck.of_type(kind))
-        return f"{left} possible"
-
-    table = _grid(game, cell, heading)
-    table.caption = "% chance in the box · BOX certain · - impossible"
+    caption = "% chance in the box · BOX certain · - impossible"
     if not deduction.exact:
         widest = math.ceil(max(margins) * 100 - 1e-9) or 1
-        table.caption = (
+        caption = (
             f"% chance in the box ({ESTIMATED}): ~ estimated, 95% margin up to ±{widest}% · "
             "? possible, not reached by the estimate · BOX certain · - impossible"
         )
+    return cells, caption
+
+
+def heat_map(game: Alibi, info: InformationSet, deduction: Deduction) -> RenderableType:
+    """The notepad with each card's chance of being in the box (see `heat_cells`)."""
+    cells, caption = heat_cells(game, info, deduction)
+
+    def heading(kind: str) -> str:
+        left = sum(cells[card][0] != "-" for card in game.deck.of_type(kind))
+        return f"{left} possible"
+
+    table = _grid(game, cells.__getitem__, heading)
+    table.caption = caption
     pad = notepad(info)
     assert isinstance(info.seat, int)
     return Group(_public_line(pad, info.seat), table)

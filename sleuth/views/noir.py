@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from rich.table import Table
 from rich.text import Text
@@ -25,7 +26,8 @@ def _innocent(info: InformationSet) -> set[str]:
     }
 
 
-def _heat(probability: float) -> str:
+def heat(probability: float) -> str:
+    """The style of a chance of being the opponent (any front end maps it to its colours)."""
     if probability >= 0.5:
         return "bold white on red"
     if probability >= 0.2:
@@ -33,34 +35,75 @@ def _heat(probability: float) -> str:
     return "yellow" if probability > 0 else ""
 
 
+@dataclass(frozen=True)
+class Suspect:
+    """One card of the grid as a seat sees it: what any front end draws."""
+
+    name: str
+    dead: bool
+    innocent: bool
+    me: bool  # the seat's own identity
+    in_hand: bool  # in the inspector's hand
+    chance: float | None  # of being the opponent's identity (living cards, with chances)
+
+
+def cells(
+    game: Noir, info: InformationSet, chances: Mapping[str, float] | None = None
+) -> list[list[Suspect]]:
+    """The current grid, row by row."""
+    dead, innocent, me = dead_cards(info), _innocent(info), own_identity(info)
+    hand = set(inspector_hand(info)) if info.seat == INSPECTOR else set()
+    return [
+        [
+            Suspect(
+                name,
+                name in dead,
+                name in innocent,
+                name == me,
+                name in hand,
+                None if chances is None or name in dead else chances.get(name, 0.0),
+            )
+            for name in row
+        ]
+        for row in current_grid(info.observations)
+    ]
+
+
 def render(game: Noir, info: InformationSet, chances: Mapping[str, float] | None = None) -> Table:
     """The current grid: dead cards struck through, innocent ones marked +, the seat's own
     identity (and the inspector's hand) marked; with `chances`, each suspect's probability of
     being the opponent, coloured by it."""
-    grid = current_grid(info.observations)
-    dead, innocent, me = dead_cards(info), _innocent(info), own_identity(info)
-    hand = set(inspector_hand(info)) if info.seat == INSPECTOR else set()
+    grid = cells(game, info, chances)
     table = Table(show_header=False, show_lines=True, padding=(0, 1))
     for _ in grid[0] if grid else ():
         table.add_column(justify="center", min_width=7)
     for row in grid:
-        cells = []
-        for name in row:
-            style = "dim strike" if name in dead else ""
-            text = Text(name + ("+" if name in innocent else ""), style)
-            if name == me:
+        texts = []
+        for card in row:
+            text = Text(
+                card.name + ("+" if card.innocent else ""), "dim strike" if card.dead else ""
+            )
+            if card.me:
                 text.stylize("bold reverse")
                 text.append(" (you)", "bold")
-            elif name in hand:
+            elif card.in_hand:
                 text.append(" (hand)", "cyan")
-            if chances is not None and name not in dead:
-                p = chances.get(name, 0.0)
-                text.append(f"\n{p:.0%}" if p else "\n·", _heat(p))
-            cells.append(text)
-        table.add_row(*cells)
-    kills = len(dead)
-    table.caption = f"kills {kills} of {game.kills_to_win}; + innocent; struck through: dead"
+            if card.chance is not None:
+                p = card.chance
+                text.append(f"\n{p:.0%}" if p else "\n·", heat(p))
+            texts.append(text)
+        table.add_row(*texts)
+    table.caption = caption(game, info)
     return table
+
+
+def caption(game: Noir, info: InformationSet) -> str:
+    return f"kills {len(dead_cards(info))} of {game.kills_to_win}; + innocent; struck through: dead"
+
+
+def chances(deduction: Deduction) -> dict[str, float]:
+    """Each suspect's chance of being the opponent's identity."""
+    return {str(fact.args[0]): deduction.probability(fact) for fact in deduction.facts}
 
 
 def legend() -> Text:
@@ -71,15 +114,14 @@ def legend() -> Text:
         " innocent   ",
         ("Ada", "dim strike"),
         " dead   ",
-        ("50%", _heat(0.5)),
+        ("50%", heat(0.5)),
         " likely opponent",
     )
 
 
 def heat_map(game: Noir, info: InformationSet, deduction: Deduction) -> Table:
     """The grid with each suspect's chance of being the opponent's identity."""
-    chances = {str(fact.args[0]): deduction.probability(fact) for fact in deduction.facts}
-    return render(game, info, chances)
+    return render(game, info, chances(deduction))
 
 
 def moves_help(game: Noir, legal: Sequence[Action]) -> None:

@@ -1,0 +1,96 @@
+// Small progressive enhancement: completion of names as you type, and the new-session
+// pickers reloading the seats when the game or an option changes. Everything works without it.
+"use strict";
+
+function currentWord(input) {
+  const upto = input.value.slice(0, input.selectionStart ?? input.value.length);
+  const start = Math.max(upto.lastIndexOf(" "), upto.lastIndexOf(",")) + 1;
+  return { start, end: upto.length, word: upto.slice(start) };
+}
+
+function matches(words, typed) {
+  if (!typed) return [];
+  const lower = typed.toLowerCase();
+  const parts = lower.split("-");
+  // a word matches a beginning (al-do) or a beginning of each of its parts (al-do = alleyway-doorway)
+  return words.filter((w) => {
+    const l = w.toLowerCase();
+    if (l.startsWith(lower)) return true;
+    const wparts = l.split("-");
+    return parts.length > 1 && parts.length <= wparts.length &&
+      parts.every((p, i) => wparts[i].startsWith(p));
+  }).filter((w) => w.toLowerCase() !== lower).slice(0, 8);
+}
+
+function attach(input, words) {
+  const box = input.closest("form").querySelector(".suggest") || (() => {
+    const div = document.createElement("div");
+    div.className = "suggest";
+    input.closest("form").appendChild(div);
+    return div;
+  })();
+  const show = () => {
+    const { start, end, word } = currentWord(input);
+    box.replaceChildren();
+    for (const w of matches(words, word)) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = w;
+      b.addEventListener("click", () => {
+        input.value = input.value.slice(0, start) + w + " " + input.value.slice(end).trimStart();
+        const at = start + w.length + 1;
+        input.focus();
+        input.setSelectionRange(at, at);
+        show();
+      });
+      box.appendChild(b);
+    }
+  };
+  input.addEventListener("input", show);
+  input.addEventListener("focus", show);
+}
+
+// a tap on a name (a word of the palette, a card or suspect of the board) types it in the box
+function insertWord(word) {
+  const input = document.getElementById("text");
+  if (!input) return;
+  const { start, end, word: typed } = currentWord(input);
+  const keep = word.toLowerCase().startsWith(typed.toLowerCase()) ? start : end;
+  const before = input.value.slice(0, keep);
+  const sep = before && !before.endsWith(" ") ? " " : "";
+  input.value = before + sep + word + " " + input.value.slice(end).trimStart();
+  const at = (before + sep + word).length + 1;
+  input.focus();
+  input.setSelectionRange(at, at);
+  input.dispatchEvent(new Event("input"));
+}
+
+// following a link to an entry (from the contradiction banner) opens its change forms
+function openTarget() {
+  const target = location.hash && document.getElementById(location.hash.slice(1));
+  const details = target && target.querySelector("details");
+  if (details) details.open = true;
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  openTarget();
+  window.addEventListener("hashchange", openTarget);
+  // the words are sent once, on the entry box; the edit and insert boxes complete them too
+  const main = document.querySelector("input[data-words]");
+  const words = main ? JSON.parse(main.dataset.words) : [];
+  document.querySelectorAll("input[data-words], input[data-complete]").forEach((input) => {
+    attach(input, words);
+  });
+  document.querySelectorAll("[data-word]").forEach((el) => {
+    el.addEventListener("click", () => insertWord(el.dataset.word));
+  });
+  document.querySelectorAll("[data-autosubmit]").forEach((el) => {
+    el.addEventListener("change", () => el.form.submit());
+  });
+  // a change form is sent once: a second tap while the server works would be refused as stale
+  document.querySelectorAll("form[method=post]").forEach((form) => {
+    form.addEventListener("submit", () => {
+      setTimeout(() => form.querySelectorAll("button").forEach((b) => { b.disabled = true; }), 0);
+    });
+  });
+});

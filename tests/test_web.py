@@ -1,0 +1,383 @@
+"""`sleuth serve` in a real browser (Playwright driving Debian's Chromium, headless), and its
+security checks over plain HTTP. The server runs as a subprocess on 127.0.0.1 (so it can be
+killed with SIGKILL); screenshots at phone size go to tests/output/ (git-ignored)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import engines
+from sleuth.assist import Session
+from sleuth.assist.transcribe import random_game, typed_lines
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = Path(os.environ.get("SLEUTH_CHROMIUM", "/usr/bin/chromium"))
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+OUTPUT = Path(__file__).resolve().parent / "output"
+PHONE = {"width": 390, "height": 844}
+
+if not CHROMIUM.exists():
+    if os.environ.get("CI"):
+        raise RuntimeError(f"no Chromium at {CHROMIUM}: .ci/run installs Debian's chromium")
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+
+class Server:
+    """`sleuth serve` in a subprocess, on a free port of 127.0.0.1 unless told otherwise."""
+
+    def __init__(self, directory: Path, host: str = "127.0.0.1") -> None:
+        self.directory = directory
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "sleuth.cli",
+                "serve",
+                "--port",
+                "0",
+                "--host",
+                host,
+                "--dir",
+                str(directory),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        found = re.search(r"http://(\S+?):(\d+)/(\?token=(\S+))?", line)
+        assert found, (line, self.process.stderr.read() if self.process.stderr else "")
+        self.url = f"http://127.0.0.1:{found[2]}"
+        self.token = found[4]
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> str:
+        """End it; its stderr (where an unexpected error's traceback would be logged)."""
+        if self.process.poll() is None:
+            self.process.terminate()
+        _, err = self.process.communicate(timeout=10)
+        return err
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True)
+    yield context
+    context.close()
+
+
+def _lines(name: str, seed: int, **options) -> list[str]:
+    game = engines.make(name, **options)
+    return typed_lines(game, random_game(game, seed).information_set(game.seats[0]))
+
+
+def _add(page, text: str) -> None:
+    page.fill("#text", text)
+    page.click("#entry button[type=submit]")
+    page.wait_for_load_state()
+
+
+def _no_horizontal_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px phone"
+
+
+def _shoot(page, name: str) -> None:
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / f"{name}.png"))
+    page.screenshot(path=str(OUTPUT / f"{name}-full.png"), full_page=True)
+
+
+# --- the whole loop at the table ----------------------------------------------------------
+def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path) -> None:
+    lines = _lines("alibi", 1, players=4)
+    server = Server(tmp_path)
+    try:
+        page = phone.new_page()
+        page.goto(server.url + "/")
+        page.click("text=New session")
+        for game in ("noir", "alibi"):  # the pickers follow the game chosen
+            with page.expect_navigation():
+                page.select_option("select[name=game]", game)
+        assert page.input_value("input[name=players]") == "4"
+        with page.expect_navigation():
+            page.fill("input[name=players]", "5")
+            page.press("input[name=players]", "Enter")
+        assert page.locator("input[name=seat]").count() == 5
+        with page.expect_navigation():
+            page.fill("input[name=players]", "4")
+            page.press("input[name=players]", "Enter")
+        page.check("input[name=seat][value='0']")
+        page.fill("input[name=name]", "table")
+        page.click("#create button[type=submit]")
+        page.wait_for_load_state()
+        assert page.url.endswith("/s/table"), page.inner_text("main")
+        _add(page, lines[0])  # the seating
+        page.type("#text", "deal ")  # the deal, tapped on the board's cards
+        for card in lines[1].split()[1:]:
+            page.click(f"#board [data-word='{card}']")
+        assert page.input_value("#text") == lines[1] + " "
+        page.click("#entry button[type=submit]")
+        page.wait_for_load_state()
+        for line in lines[2:4]:  # the hand sizes, a question
+            _add(page, line)
+        assert page.locator(".entries > li").count() == 4
+        mine = lines[1].split()[1]  # a card of the deal: certainly not in the box
+        fact = page.locator(".hints > li", has_text=re.compile(r"is not in the box")).first
+        fact.locator("a.why").click()
+        assert "It follows from entries" in page.inner_text(".because")
+        assert "2. deal" in page.inner_text(".because")
+        # the typo: player 2 has "seen" a card this seat holds; typed with a completion
+        # chip and a tap on the card in the board
+        page.fill("#text", "")
+        page.type("#text", "1 as")
+        page.click(".suggest button:text-is('asks')")
+        page.type("#text", "2 seen ")
+        page.click(f"#board [data-word='{mine}']")
+        page.type("#text", ": 1")
+        assert page.input_value("#text") == f"1 asks 2 seen {mine} : 1"
+        page.click("#entry button[type=submit]")
+        page.wait_for_load_state()
+        banner = page.inner_text("#conflict")
+        assert "entries 2 and 5 contradict" in banner and "entry 5" in banner
+        assert page.locator(".entries > li.blamed").count() == 2
+        assert page.locator("#conflict").is_visible()
+        assert (
+            page.evaluate("document.getElementById('conflict').getBoundingClientRect().bottom")
+            <= PHONE["height"]
+        )  # seen without scrolling
+        _shoot(page, "alibi-conflict")
+        page.click("#conflict a[href='#e5']")  # the banner's link opens the entry's forms
+        entry = page.locator("#e5")
+        entry.locator("form[action$='/edit'] input[name=text]").fill(f"1 asks 2 seen {mine} : 0")
+        entry.locator("form[action$='/edit'] button").click()
+        page.wait_for_load_state()
+        assert page.locator("#conflict").count() == 0
+        entry = page.locator("#e5")
+        entry.locator("summary").click()
+        entry.locator("form[action$='/delete'] button").click()
+        page.wait_for_load_state()
+        for line in lines[4:12]:
+            _add(page, line)
+        assert page.locator(".entries > li").count() == 12
+        shown = page.locator(".hints > li").all_inner_texts()
+        _no_horizontal_scroll(page)
+        _shoot(page, "alibi")
+
+        server.kill()
+        server = Server(tmp_path)
+        page.goto(f"{server.url}/s/table")
+        texts = page.locator(".entries .text").all_inner_texts()
+        assert texts == lines[:12]
+        assert page.locator(".hints > li").all_inner_texts() == shown
+    finally:
+        err = server.stop()
+    assert "Traceback" not in err
+
+    # the same session in the terminal front end: the same hints
+    terminal = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sleuth.cli",
+            "assist",
+            "--resume",
+            "table",
+            "--dir",
+            str(tmp_path),
+            "--no-board",
+        ],
+        input="hints\nquit\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "400"},
+        timeout=120,
+    )
+    said = " ".join(terminal.stdout.split())
+    for hint in shown:
+        text = " ".join(hint.replace("why", "").split())
+        assert text in said, text
+
+
+def test_two_tabs_a_stale_change_is_refused_and_the_typed_text_kept(browser, tmp_path) -> None:
+    lines = _lines("blue-lion", 3)
+    session = Session.new("blue-lion", dir=tmp_path, name="tabs")
+    for line in lines[:3]:
+        session.add(line)
+    session.close()
+    server = Server(tmp_path)
+    try:
+        context = browser.new_context(viewport=PHONE)
+        first, second = context.new_page(), context.new_page()
+        first.goto(f"{server.url}/s/tabs")
+        second.goto(f"{server.url}/s/tabs")
+        status, body, _ = _request(f"{server.url}/s/tabs", headers={"Host": "evil.example"})
+        assert status == 403 and "answers only at 127.0.0.1" in body  # DNS rebinding
+        _add(first, lines[3])
+        _add(second, lines[4])
+        assert "out of date" in second.inner_text("#refused")
+        assert second.input_value("#text") == lines[4]  # not lost: still in the box
+        assert second.locator(".entries > li").count() == 4  # the first tab's change shows
+        _add(second, lines[4])
+        assert second.locator(".entries > li").count() == 5
+        # a change made in the terminal meanwhile is seen too
+        other = Session.open("tabs", tmp_path)
+        other.add(lines[5])
+        other.close()
+        _add(first, lines[6])
+        assert "out of date" in first.inner_text("#refused")
+        assert first.locator(".entries .text").all_inner_texts() == lines[:6]
+        context.close()
+    finally:
+        assert "Traceback" not in server.stop()
+
+
+@pytest.mark.parametrize(
+    "name, options, count", [("blue-lion", {}, 12), ("noir", {}, 14), ("alibi", {"players": 4}, 40)]
+)
+def test_each_games_session_page_fits_a_phone(phone, tmp_path, name, options, count) -> None:
+    session = Session.new(name, dir=tmp_path, name="shot", **options)
+    for line in _lines(name, 5, **options)[:count]:
+        session.add(line)
+    session.close()
+    server = Server(tmp_path)
+    try:
+        page = phone.new_page()
+        page.goto(f"{server.url}/s/shot")
+        assert page.locator(".entries > li").count() == count
+        assert page.locator("#board").count() == 1
+        assert page.locator(".hints > li").count() > 0
+        _no_horizontal_scroll(page)
+        page.locator("#board").scroll_into_view_if_needed()
+        _shoot(page, f"session-{name}")
+        # completion: typing the start of a name offers it as a button
+        page.fill("#text", "")
+        page.type("#text", lines_start := _lines(name, 5, **options)[0][:3])
+        assert page.locator(".suggest button").count() > 0, lines_start
+    finally:
+        assert "Traceback" not in server.stop()
+
+
+# --- security, over plain HTTP -----------------------------------------------------------
+def _request(url: str, data: bytes | None = None, headers: dict | None = None):
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        with opener.open(request, timeout=30) as response:
+            return response.status, response.read().decode(), response.headers
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(), error.headers
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def test_tokens_forged_posts_bad_names_and_oversized_fields_are_refused(tmp_path) -> None:
+    session = Session.new("blue-lion", dir=tmp_path, name="safe")
+    session.add(_lines("blue-lion", 3)[0])
+    session.close()
+    server = Server(tmp_path, host="0.0.0.0")
+    bodies = []
+    try:
+        assert server.token
+        status, body, _ = _request(f"{server.url}/s/safe")
+        assert status == 403 and "token" in body
+        status, body, _ = _request(f"{server.url}/?token=wrong")
+        assert status == 403
+        status, _, headers = _request(f"{server.url}/s/safe?token={server.token}")
+        assert status == 303 and headers["Location"] == "/s/safe"
+        cookie = headers["Set-Cookie"].split(";")[0]
+        assert "HttpOnly" in headers["Set-Cookie"] and "SameSite=strict" in headers["Set-Cookie"]
+        status, page, _ = _request(f"{server.url}/s/safe", headers={"Cookie": cookie})
+        assert status == 200 and "1." in page
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page)[1]
+        form = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+
+        def post(path: str, body: str, **extra: str):
+            status, text, _ = _request(f"{server.url}{path}", body.encode(), {**form, **extra})
+            bodies.append(text)
+            return status, text
+
+        line = _lines("blue-lion", 3)[1].replace(" ", "+")
+        assert post("/s/safe/add", f"version=1&text={line}")[0] == 403  # no CSRF token
+        assert post("/s/safe/add", f"csrf=forged&version=1&text={line}")[0] == 403
+        status, _ = post("/s/safe/add", f"csrf={csrf}&version=1&text={line}",
+                         Origin="http://evil.example")  # fmt: skip
+        assert status == 403
+        status, _, _ = _request(f"{server.url}/s/safe/add", f"csrf={csrf}".encode(), {
+            "Content-Type": "application/x-www-form-urlencoded"})  # fmt: skip
+        assert status == 403  # the right CSRF token but no access token
+        assert post("/s/safe/add", f"csrf={csrf}&version=1&text={'x' * 2001}")[0] == 413
+        assert post("/s/safe/add", f"csrf={csrf}&version=1&text={'x' * 20000}")[0] == 413
+        assert post("/s/safe/add", f"csrf={csrf}&csrf={csrf}&version=1&text=a")[0] == 400
+        for name in ("..%2F..%2Fetc%2Fpasswd", "%2E%2E", ".hidden", "a" * 65):
+            status, text, _ = _request(f"{server.url}/s/{name}", headers={"Cookie": cookie})
+            bodies.append(text)
+            assert status == 404, (name, status)
+            assert ("%2F" in name and "no page" in text) or "not a session name" in text, name
+        status, text = post("/new", f"csrf={csrf}&game=noir&seat=killer&name=..%2Fescape")
+        assert status == 400 and "not a session name" in text
+        status, text = post("/new", f"csrf={csrf}&game=noir&seat=nobody")
+        assert status == 400 and "no seat" in text
+        status, text = post("/s/safe/edit", f"csrf={csrf}&version=1&number=99&text={line}")
+        assert status == 400 and "no entry 99" in text
+        assert Session.open("safe", tmp_path).version == 1  # nothing refused was stored
+        status, text = post("/s/safe/add", f"csrf={csrf}&version=1&text={line}")
+        assert status == 303 and Session.open("safe", tmp_path).version == 2
+        # a database broken by hand: a generic page, the traceback only in the server's log
+        db = sqlite3.connect(tmp_path / "sessions.sqlite3")
+        db.execute("INSERT INTO sessions VALUES ('broken', 'noir', 'not json', '0', 'odds', 'x')")
+        db.commit()
+        db.close()
+        status, text, _ = _request(f"{server.url}/s/broken", headers={"Cookie": cookie})
+        bodies.append(text)
+        assert status == 500 and "something went wrong" in text
+    finally:
+        err = server.stop()
+    for text in bodies:
+        assert "Traceback" not in text and 'File "' not in text and "JSONDecodeError" not in text
+    assert "JSONDecodeError" in err  # the broken row's traceback: in the log, not the page
+
+
+def test_serve_has_help_and_a_busy_port_is_one_line(capsys, tmp_path) -> None:
+    from sleuth.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--help"])
+    assert stop.value.code == 0 and "--host" in capsys.readouterr().out
+    server = Server(tmp_path)
+    try:
+        port = server.url.rsplit(":", 1)[1]
+        assert main(["serve", "--port", port, "--dir", str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert "cannot listen on 127.0.0.1:" in err and len(err.strip().splitlines()) == 1
+    finally:
+        server.stop()
