@@ -433,8 +433,11 @@ class Alibi(Game):
                 f"worth {get('points')} points"
             )
         if kind == "end":
-            winners = " and ".join(f"player {seat}" for seat in get("winners"))
-            return f"the game ended ({get('reason')}): {winners} won"
+            seats = [str(seat) for seat in get("winners")]
+            if len(seats) == 1:
+                return f"the game ended ({get('reason')}): player {seats[0]} won"
+            together = f"{', '.join(seats[:-1])} and {seats[-1]}"
+            return f"the game ended ({get('reason')}): players {together} shared the win"
         return f"{kind}: {dict(observation.fields)}"
 
     def _arrange_from_dict(
