@@ -198,6 +198,7 @@ class Corrupt:
     outcomes: Counter = field(default_factory=Counter)
     blamed: int = 0  # inconsistent corruptions whose conflict holds the changed entry
     only_repair: int = 0  # ... where it is the only single-entry repair named
+    read_with: int = 0  # ... named as an entry the conflicting ones were read with (Noir shifts)
     misses: list[str] = field(default_factory=list)
 
 
@@ -280,6 +281,9 @@ def _corrupt_once(
         if index + 1 in conflict.entries:
             row.blamed += 1
             row.only_repair += conflict.repairs == (index + 1,)
+        elif index + 1 in conflict.read_with:
+            row.blamed += 1
+            row.read_with += 1
         else:
             row.misses.append(f"{game.name} {name}: entry {index + 1} -> {text!r}: {conflict}")
     finally:
@@ -341,15 +345,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         for line in result.lost:
             print(f"  {line}")
     if args.only in (None, "corrupt"):
-        print("\n| game | corruptions | inconsistent | changed entry in conflict | "
-              "it alone is the repair | other outcomes |")  # fmt: skip
-        print("| --- | --- | --- | --- | --- | --- |")
+        print("\n| game | corruptions | inconsistent | changed entry named | of which read-with "
+              "| it alone is the repair | other outcomes |")  # fmt: skip
+        print("| --- | --- | --- | --- | --- | --- | --- |")
         for row in corrupt(max(1, args.games // 2)):
             bad = row.outcomes["inconsistent"]
             others = ", ".join(f"{k} {v}" for k, v in sorted(row.outcomes.items())
                                if k != "inconsistent")  # fmt: skip
             print(f"| {row.game} | {row.tries} | {bad} | {row.blamed} ({_pct(row.blamed, bad)}) "
-                  f"| {row.only_repair} ({_pct(row.only_repair, bad)}) | {others} |")  # fmt: skip
+                  f"| {row.read_with} | {row.only_repair} ({_pct(row.only_repair, bad)}) "
+                  f"| {others} |")  # fmt: skip
             for line in row.misses[:5]:
                 print(f"  {line}")
     if args.only in (None, "latency"):

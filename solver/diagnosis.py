@@ -23,11 +23,14 @@ class Diagnosis:
 
     `conflict`: indices of entries that contradict each other, minimal (drop any one and the
     rest are consistent). `repairs`: those entries each of which alone explains it (the record
-    without that entry's observations is consistent), in order.
+    without that entry's observations is consistent), in order. `read_with`: other entries
+    that decided how the conflicting ones read (Noir: the setup and shifts that made the grid
+    a kill was read on), any of which may be the mistyped one too.
     """
 
     conflict: tuple[int, ...]
     repairs: tuple[int, ...]
+    read_with: tuple[int, ...] = ()
 
 
 def _compiled(info: InformationSet) -> Compiled:
@@ -70,9 +73,12 @@ def diagnose(
         else [[i] for i in range(len(info.observations))]
     )
     entry_of = {source: n for n, group in enumerate(groups) for source in group}
-    conflict = sorted({entry_of[s] for s in compiled.minimal_core() if s in entry_of})
+    core = compiled.minimal_core()
+    conflict = sorted({entry_of[s] for s in core if s in entry_of})
     every = set(compiled.enable)
     repairs = tuple(
         n for n in conflict if compiled.solve(sorted(every - set(groups[n])))[0] is not None
     )
-    return Diagnosis(tuple(conflict), repairs)
+    shaping = {i for s in core for i in compiled.model.read_with.get(s, ())}
+    read_with = sorted({entry_of[i] for i in shaping if i in entry_of} - set(conflict))
+    return Diagnosis(tuple(conflict), repairs, tuple(read_with))

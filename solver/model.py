@@ -134,6 +134,11 @@ class Model:
     base: Rules | None = None
     """When set, `variables` and `constraints` start with these, shared by many models (the
     rules of a position's shape), so that a compiler may reuse its work on them."""
+    read_with: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """For a source whose constraints depend on how earlier observations were read, those
+    observations (Noir: a kill's constraint is read on the grid that the setup and every shift
+    before it made). They produce no constraint of theirs, yet a mistyped one of them can be
+    what makes the record contradict itself, so a diagnosis names them beside the conflict."""
 
     @property
     def observations(self) -> tuple[Observation, ...]:

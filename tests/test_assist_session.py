@@ -292,3 +292,22 @@ def test_why_of_a_hint_names_the_entries_of_its_certain_fact(tmp_path) -> None:
     assert session.why(certain) == session.explain(_certainty(certain))
     with pytest.raises(solver.NotCertain):
         session.why(solver.Hint("t1's back is probably Fujiko", certain.fact, 0.5))
+
+
+def test_a_mistyped_noir_shift_is_named_with_the_entries_it_made_contradict(tmp_path) -> None:
+    """A shift typed in the wrong direction adds no constraint of its own: it moves the grid
+    that later kills are read on. The conflict names it among the entries the contradicting
+    ones were read with (found by benchmarks/assist.py: seed 1012, entry 17)."""
+    game = engines.make("noir")
+    lines = typed_lines(game, random_game(game, 1012).information_set("killer"))
+    assert lines[16].startswith("killer shift column") and lines[16] != "killer shift column 5 up"
+    session = Session.new("noir", "killer", dir=tmp_path, name="shifted")
+    for line in lines:
+        session.add(line)
+    session.edit(17, "killer shift column 5 up")
+    conflict = session.conflict
+    assert conflict is not None and 17 not in conflict.entries and 17 in conflict.read_with
+    assert "as read on the position entries" in str(conflict)
+    assert all(n < max(conflict.entries) for n in conflict.read_with)
+    session.edit(17, lines[16])
+    assert session.conflict is None

@@ -68,17 +68,30 @@ class Entry:
 @dataclass(frozen=True)
 class Conflict:
     """Entries (numbers from 1) that contradict each other, every one needed; `repairs` are
-    those that alone could be wrong (without that entry the rest is consistent)."""
+    those that alone could be wrong (without that entry the rest is consistent); `read_with`
+    the earlier entries that decided how they read (Noir: the setup and shifts that made the
+    grid they were read on), any of which may be mistyped instead."""
 
     entries: tuple[int, ...]
     repairs: tuple[int, ...]
+    read_with: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         listed = _numbers(self.entries)
+        said = f"entries {listed} contradict each other"
+        if len(self.entries) == 1:
+            said = f"entry {listed} contradicts the rules"
+        if self.read_with:
+            said += f" as read on the position entries {_numbers(self.read_with)} set"
         if not self.repairs:
-            return f"entries {listed} contradict each other; no single entry alone explains it"
+            blame = "no single entry alone explains it"
+            if self.read_with:
+                blame += ", unless one of those is mistyped"
+            return f"{said}; {blame}"
         blamed = " or ".join(f"entry {n}" for n in self.repairs)
-        return f"entries {listed} contradict each other; {blamed} is probably mistyped"
+        if self.read_with:
+            blamed += " (or one of those)"
+        return f"{said}; {blamed} is probably mistyped"
 
 
 @dataclass(frozen=True)
@@ -342,7 +355,9 @@ class Session:
             found = diagnose(info, [entry.sources for entry in self._entries])
             assert found is not None, "deduce and diagnose disagree about consistency"
             conflict = Conflict(
-                tuple(n + 1 for n in found.conflict), tuple(n + 1 for n in found.repairs)
+                tuple(n + 1 for n in found.conflict),
+                tuple(n + 1 for n in found.repairs),
+                tuple(n + 1 for n in found.read_with),
             )
             prefix = self._prefix_reading("conflict", max(found.conflict), None)
             return Reading(

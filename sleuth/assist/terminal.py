@@ -230,8 +230,9 @@ class Notebook:
     def show_log(self) -> None:
         reading = self.session.reading()
         blamed = set(reading.conflict.entries) if reading.conflict else set()
+        read_with = set(reading.conflict.read_with) if reading.conflict else set()
         for entry in self.session.entries:
-            mark = " !" if entry.number in blamed else "  "
+            mark = " !" if entry.number in blamed else " ?" if entry.number in read_with else "  "
             self.console.print(
                 Text(f"{mark}{entry.number:>3}. {entry.text}", style="red" if mark.strip() else "")
             )

@@ -737,7 +737,7 @@ class _Validator:
 
 # --- the module's interface -----------------------------------------------------------------
 def build(info: InformationSet) -> Model:
-    model = Model(info)
+    model = Model(info, read_with=_read_on_grid(info.observations))
     names = _names(info)
     if info.seat == INSPECTOR:
         model.variables = [Var(KILLER_VAR, names)]
@@ -749,6 +749,23 @@ def build(info: InformationSet) -> Model:
         model.constraints = inspector_constraints(info)
         model.facts = [inspector_fact(name) for name in names]
     return model
+
+
+GRID_READINGS = ("kill", "canvas", "arrest")
+"""Observations whose constraints depend on where suspects stood (neighbours, adjacency, the
+arrest block): a mistyped shift before one of them changes what it says."""
+
+
+def _read_on_grid(observations: Sequence[Observation]) -> dict[int, tuple[int, ...]]:
+    """For each observation read on the grid, the observations that made that grid."""
+    shaping: list[int] = []
+    found: dict[int, tuple[int, ...]] = {}
+    for index, obs in enumerate(observations):
+        if obs.kind in GRID_READINGS and shaping:
+            found[index] = tuple(shaping)
+        if obs.kind in ("setup", "shift", "collapse"):
+            shaping.append(index)
+    return found
 
 
 def world_of(state: State) -> World:
