@@ -186,6 +186,7 @@ class CityKiller(Game):
     )  # fmt: skip
 
     def _check_options(self) -> None:
+        self._views: dict[Seat, tuple[tuple[Observation, ...], CityKillerState]] = {}
         opt = self.options
         if opt["pool"] < opt["residents"]:
             raise ConfigError(
@@ -368,36 +369,31 @@ class CityKiller(Game):
     # --- views ------------------------------------------------------------------------------
     def _view(self, info: InformationSet) -> CityKillerState:
         """A state agreeing with `info` on the public record and the seat's own cards; what the
-        seat cannot see is a placeholder, and each draw takes what `info` says it drew."""
+        seat cannot see is a placeholder, and each draw takes what `info` says it drew.
+
+        The last view of each seat is kept: when `info` extends it (the next decision of the
+        same game), only the new observations are replayed.
+        """
         observations = info.observations
-        setup = observations[0]
-        state = CityKillerState(self, random.Random(0))
-        names = list(setup["residents"])
-        where = {p[0]: (p[1], p[2]) for p in setup["placement"]}
-        self._fill(state, names, where, {(b[0], b[1]): b[2] for b in setup["buildings"]})
+        cached = self._views.get(info.seat)
+        start, state = 0, None
+        if cached is not None and len(cached[0]) <= len(observations):
+            seen, kept_state = cached
+            if observations[: len(seen)] == seen:
+                start, state = len(seen), kept_state.clone()
         private = {obs.kind: obs for obs in observations if obs.kind in ("secrets", "allies")}
-        secrets = private.get("secrets")
-        if secrets is not None:
-            state._identity, state._figurant = secrets["identity"], secrets["figurant"]
-            state._motive, state._drawn = secrets["motive"], tuple(secrets["drawn"])
+        if state is None:
+            state = self._blank_view(observations, private)
         else:
-            state._identity, state._motive, state._drawn = names[0], MOTIVES[0], tuple(GROUPS[:3])
+            assert state._script is not None
+            for kind, queue in _script(observations[start:]).items():
+                state._script[kind].extend(queue)
+        state._kept.extend(obs["card"] for obs in observations[start:] if obs.kind == "kept")
+        secrets = private.get("secrets")
         if "allies" in private:
             state._allies = private["allies"]["group"]
-        state._stack = [UNKNOWN] * (len(GROUPS) - 3)
-        state._under = [[UNKNOWN] * UNDER_SCENE for _ in range(SCENES)]
-        state._killer_deck = [UNKNOWN] * (len(deck(KILLER_DECK)) - SCENES * UNDER_SCENE)
-        state._detective_deck = [UNKNOWN] * len(self.detective_deck())
-        state._supply = [UNKNOWN] * sum(self.options["evidence_mix"])
-        state._script = _script(observations)
-        identity_given = self.options["identity_choice"] == "random"
-        if not identity_given:
-            state._identity = ""
-        self._open(state)
-        if not identity_given and secrets is not None:
-            state._figurant = secrets["figurant"]
-        kept = deque(obs["card"] for obs in observations if obs.kind == "kept")
-        for obs in observations:
+        names = state.residents
+        for obs in observations[start:]:
             if obs.kind != "action":
                 continue
             text = obs["move"]
@@ -406,12 +402,39 @@ class CityKiller(Game):
             elif text == f"allies {UNKNOWN}":
                 action = Grouped("allies", state._allies or GROUPS[0])
             elif text == f"keep {UNKNOWN}":
-                action = Keep(kept.popleft() if kept else UNKNOWN)
+                action = Keep(state._kept.popleft() if state._kept else UNKNOWN)
             else:
                 action = self.parse_action(text)
             state.apply_trusted(action)
-        if not identity_given and secrets is not None:
-            state._identity = secrets["identity"]
+        if secrets is not None:
+            state._identity, state._figurant = secrets["identity"], secrets["figurant"]
+            state._motive, state._drawn = secrets["motive"], tuple(secrets["drawn"])
+        self._views[info.seat] = (observations, state)
+        return state.clone()
+
+    def _blank_view(
+        self, observations: Sequence[Observation], private: Mapping[str, Observation]
+    ) -> CityKillerState:
+        """A view at the setup: the public placement, the seat's secrets, placeholders."""
+        setup = observations[0]
+        state = CityKillerState(self, random.Random(0))
+        names = list(setup["residents"])
+        where = {p[0]: (p[1], p[2]) for p in setup["placement"]}
+        self._fill(state, names, where, {(b[0], b[1]): b[2] for b in setup["buildings"]})
+        secrets = private.get("secrets")
+        state._identity, state._motive, state._drawn = names[0], MOTIVES[0], tuple(GROUPS[:3])
+        if secrets is not None:
+            state._identity, state._figurant = secrets["identity"], secrets["figurant"]
+            state._motive, state._drawn = secrets["motive"], tuple(secrets["drawn"])
+        state._stack = [UNKNOWN] * (len(GROUPS) - 3)
+        state._under = [[UNKNOWN] * UNDER_SCENE for _ in range(SCENES)]
+        state._killer_deck = [UNKNOWN] * (len(deck(KILLER_DECK)) - SCENES * UNDER_SCENE)
+        state._detective_deck = [UNKNOWN] * len(self.detective_deck())
+        state._supply = [UNKNOWN] * sum(self.options["evidence_mix"])
+        state._script = _script(observations)
+        if self.options["identity_choice"] == "choose":
+            state._identity = ""
+        self._open(state)
         return state
 
     # --- notation and words -------------------------------------------------------------------

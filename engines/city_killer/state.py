@@ -144,6 +144,7 @@ class CityKillerState(State):
         self._supply: list[str] = []
         self._pending_stack_tokens: list[str] = []
         self._script: dict[str, deque[Any]] | None = None  # a view's observed outcomes
+        self._kept: deque[str] = deque()  # a view's cards the killer kept, still to replay
 
     # --- views of the public state --------------------------------------------------------
     @property
@@ -1419,7 +1420,7 @@ _MUTABLE = (
     "killer_discard", "row", "detective_discard", "evidence_discard", "revealed_tokens",
     "out_tokens", "used", "questioned", "_stack", "_killer_deck", "_under", "_killer_hand",
     "_detective_deck", "_detective_hand", "_evidence", "_supply", "_pending_stack_tokens",
-    "_script",
+    "_script", "_kept",
 )  # fmt: skip
 _WHAT = {
     "identity": "choosing his identity",
