@@ -394,7 +394,7 @@ class CityKiller(Game):
             state._allies = private["allies"]["group"]
         names = state.residents
         for obs in observations[start:]:
-            if obs.kind != "action":
+            if obs.kind != "act":
                 continue
             text = obs["move"]
             if text == f"identity {UNKNOWN}":

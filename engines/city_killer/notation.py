@@ -31,7 +31,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "secrets": ("identity", "figurant", "motive", "drawn"),
     "identity": ("name",),
     "allies": ("group",),
-    "action": ("seat", "move"),
+    "act": ("seat", "move"),
     "round": ("round",),
     "intimidate": ("name",),
     "murder": ("victim", "district", "scene", "round", "alone", "intimidated", "history"),
@@ -190,8 +190,52 @@ def describe(obs: Observation) -> str:
     if kind == "play":
         args = " ".join(get("args"))
         return f"The {get('seat')} played {get('card')}{' ' + args if args else ''}"
-    if kind == "action":
+    if kind == "act":
         return f"The {get('seat')}: {get('move')}"
+    simple = _SIMPLE.get(kind)
+    if simple is not None:
+        return simple(obs)
     if kind == "end":
         return f"The game ended: {get('reason')}; {' and '.join(get('winners'))} won"
     return observation_text(obs)
+
+
+def _cards(cards: JsonValue) -> str:
+    return ", ".join("-" if c is None else str(c) for c in cards) or "none"
+
+
+_SIMPLE = {
+    "round": lambda o: f"Round {o['round']} begins",
+    "intimidate": lambda o: f"The killer intimidated {o['name']}",
+    "identity": lambda o: f"You chose {o['name']} as your identity",
+    "allies": lambda o: f"Your allies are {o['group']}",
+    "row": lambda o: f"The card row (positions 1-3): {_cards(o['cards'])}",
+    "scene-cards": lambda o: f"Under scene {o['scene']}: {_cards(o['cards'])}",
+    "kept": lambda o: f"You kept {o['card']}",
+    "token-back": lambda o: f"The surveillance token came back from {o['name']}",
+    "moved": lambda o: f"{o['name']} moved to {_where(o['district'])} ({o['source']})",
+    "pawn": lambda o: f"The detective's pawn is in {_where(o['district'])}",
+    "draw": lambda o: f"{o['pile']}: {'a card is dealt: ' + o['card'] if o['card'] else 'drawn'}",
+    "drew": lambda o: f"You drew {o['card']} ({o['pile']})",
+    "reshuffle": lambda o: f"The {o['pile']} was reshuffled",
+    "examine": lambda o: "The detective examined the crime scene",
+    "evidence-discard": lambda o: f"Evidence discarded: {_cards(o['tokens'])}",
+    "interrogate": lambda o: f"The detective interrogates in {_where(o['district'])}",
+    "question": lambda o: f"Asked {o['name']}: is the killer {o['value']}? ({o['attr']})",
+    "witness": lambda o: f"The killer picked {o['name']} as the witness",
+    "token-placed": lambda o: f"The surveillance token is on {o['name']} ({o['source']})",
+    "surveil": lambda o: f"The detective declared surveillance on {o['name']}",
+    "declined": lambda o: (
+        f"The detective declined the surveillance; the token stays on {o['name']}"
+    ),
+    "calm": lambda o: f"Calmed: {_cards(o['names'])} ({o['source']})",
+    "group-chosen": lambda o: f"The {o['seat']} chose to move the group {o['group']}",
+    "evidence-check": lambda o: (
+        f"Evidence check ({o['token']}): took "
+        + ("the top card of the deck" if o["position"] == 0 else f"{o['card']} from the row")
+    ),
+    "discard": lambda o: f"The detective discarded {o['card']}",
+    "cancelled": lambda o: f"The {o['seat']}'s {o['card']} was cancelled",
+    "investigation-over": lambda o: "The detective ended his investigation",
+    "accusation": lambda o: f"The detective accused {o['name']} with the motive {o['motive']}",
+}

@@ -660,7 +660,7 @@ class CityKillerState(State):
     def _apply(self, action: Action) -> None:
         frame = self.frames[-1]
         seat = frame["seat"]
-        self._emit(Observation.of("action", seat=seat, move=self._public_text(frame, action)))
+        self._emit(Observation.of("act", seat=seat, move=self._public_text(frame, action)))
         getattr(self, "_do_" + frame["kind"].replace("-", "_"))(frame, action)
         self._advance()
 
