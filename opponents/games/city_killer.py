@@ -186,9 +186,7 @@ class HeuristicDetective(CityKillerBot):
         best = max(fitted(n) for n in suspects)
         who = self.rng.choice([n for n in suspects if fitted(n) == best])
         ruled = {named for _, named in rec.profiles}
-        counts = {
-            m: sum(m in fit for _, _, fit in rec.murders) for m in MOTIVES if m not in ruled
-        }
+        counts = {m: sum(m in fit for _, _, fit in rec.murders) for m in MOTIVES if m not in ruled}
         top = max(counts.values())
         motive = self.rng.choice([m for m in counts if counts[m] == top])
         return Accuse(who, motive)
