@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 import engines
 import solver
 from engines import InvalidInformationSet, Observation
 from engines.city_killer import CityKillerState
-from solver.games.city_killer import posterior
+from solver.games.city_killer import killer_fact, posterior
 from tests.city_killer_brute_force import brute_force
 
 INFORMATIVE = ("interrogate", "ask", "surveil", "police", "diner", "murder", "play profile",
@@ -121,3 +122,25 @@ def test_hints_for_both_seats() -> None:
         assert any("Suspects" in hint.text for hint in found)
     texts = [hint.text for hint in solver.hints(state.information_set("killer"))]
     assert any(text.startswith("Exposure") for text in texts)
+
+
+def test_ruled_out_residents_are_explained_minimally() -> None:
+    from solver.games.city_killer import explain_excluded, factors, record
+
+    checked = 0
+    for seed in range(8):
+        state = position(seed, small=False, liar_model="free")
+        info = state.information_set("detective")
+        rec = record(info)
+        deduction = solver.deduce(info)
+        for i, name in enumerate(rec.residents):
+            sources = explain_excluded(rec, 0, i)
+            assert (sources is None) == deduction.possible(killer_fact(name))
+            if not sources:
+                continue
+            checked += 1
+            for dropped in [None, *sources]:
+                kept = [f for s, f in factors(rec) if s is None or (s in sources and s != dropped)]
+                alive = (np.prod(np.broadcast_arrays(*kept), axis=0)[i] > 0).any()
+                assert alive == (dropped is not None)  # all of them force it, each is needed
+    assert checked

@@ -188,6 +188,7 @@ class CityKiller(Game):
     def _check_options(self) -> None:
         self._views: dict[Seat, tuple[tuple[Observation, ...], CityKillerState]] = {}
         opt = self.options
+        self._names = tuple(r.name for r in pool(opt["pool"]))
         if opt["pool"] < opt["residents"]:
             raise ConfigError(
                 f"{self.name}: option 'pool' ({opt['pool']}) must hold at least the "
@@ -205,7 +206,7 @@ class CityKiller(Game):
     @property
     def names(self) -> tuple[str, ...]:
         """The residents of the pool this game draws from."""
-        return tuple(r.name for r in pool(self.options["pool"]))
+        return self._names
 
     def detective_deck(self) -> list[str]:
         cards = deck(DETECTIVE_DECK)

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from solver.deduction import Deduction
 
 K, M, G, F = "K", "M", "G", "F"
+VARS = (K, M, G, F)
 NONE = "none"
 CPSAT_PARAMETERS = None
 """The solver's own parameters: these models are small clause sets."""
@@ -87,9 +88,23 @@ def _scene(victim: str, alone: bool, intimidated: bool, district: Sequence[int],
     )
 
 
-@lru_cache(maxsize=16)
 def record(info: InformationSet) -> Record:
-    """The evidence of `info` (validated), read once per information set."""
+    """The evidence of `info` (validated), read once per information set (the same object
+    is found without hashing its observations again)."""
+    for seen, found in _RECORDS:
+        if seen is info:
+            return found
+    found = _record(info)
+    _RECORDS.insert(0, (info, found))
+    del _RECORDS[8:]
+    return found
+
+
+_RECORDS: list[tuple[InformationSet, Record]] = []  # the latest first
+
+
+@lru_cache(maxsize=16)
+def _record(info: InformationSet) -> Record:
     options = dict(info.options)
     murders, dead, answers, watches, profiles, confessions, tokens = [], [], [], [], [], [], []
     for i, obs in enumerate(info.observations):
@@ -155,55 +170,85 @@ def liar_mask(names: Sequence[str], r: str) -> np.ndarray:
     return k | g | f
 
 
-def tensor(rec: Record, liar_model: str | None = None, upto: int | None = None) -> Tensor:
-    """The exact weights of every world given the evidence of observations before `upto`."""
+def factors(rec: Record, liar_model: str | None = None) -> list[tuple[int | None, np.ndarray]]:
+    """Each constraint as a weight factor over (K, M, G, F), broadcastable, with its source
+    (None for the rules): 0 excludes a world, 1 keeps it, 0.5 is a liar's answer (liar model
+    "random"; under "free" a liar's answer keeps the world whole)."""
     names, n = rec.residents, len(rec.residents)
     model = liar_model or rec.liar_model
-    w = np.ones((n, len(MOTIVES), len(GROUPS), n + 1))
     index = {name: i for i, name in enumerate(names)}
-    w[np.arange(n), :, :, np.arange(n)] = 0.0  # F != K
+    rules = np.ones((n, 1, 1, n + 1))
+    rules[np.arange(n), 0, 0, np.arange(n)] = 0.0  # F != K
     if rec.figurant:
-        w[..., n] = 0.0
+        rules[..., n] = 0.0
     else:
-        w[..., :n] = 0.0
-
-    def before(source: int) -> bool:
-        return upto is None or source < upto
-
+        rules[..., :n] = 0.0
+    found: list[tuple[int | None, np.ndarray]] = [(None, rules)]
     for source, name in rec.dead:
-        if before(source):
-            w[index[name]] = 0.0
+        dead = np.ones((n, 1, 1, 1))
+        dead[index[name]] = 0.0
+        found.append((source, dead))
     for source, _, fit in rec.murders:
-        if before(source):
-            w[:, [m not in fit for m in MOTIVES]] = 0.0
+        found.append((source, _motives(fit)))
     for source, name, attr, value, answer in rec.answers:
-        if not before(source):
-            continue
         liar = liar_mask(names, name)
         honest_ok = (matches(names, attr, value) == answer).reshape(n, 1, 1, 1)
-        if model == "random":
-            w = w * np.where(liar, 0.5, honest_ok.astype(float))
-        else:
-            w = w * (liar | honest_ok)
+        found.append((source, np.where(liar, 0.5 if model == "random" else 1.0, honest_ok)))
     for source, name, blocked, fit, answer in rec.watches:
-        if not before(source):
-            continue
         not_k = np.ones((n, 1, 1, 1), bool)
         not_k[index[name]] = False
-        fits = np.array([m in fit for m in MOTIVES]).reshape(1, -1, 1, 1)
-        legal = not_k & fits & (not blocked or rec.scope != "full")
-        w = w * (legal == answer)
+        legal = not_k & (_motives(fit) > 0) & (not blocked or rec.scope != "full")
+        found.append((source, (legal == answer).astype(float)))
     for source, named in rec.profiles:
-        if before(source):
-            w[:, MOTIVES.index(named)] = 0.0
+        found.append((source, _motives(frozenset(MOTIVES) - {named})))
     for source, group in rec.confessions:
-        if before(source):
-            keep = np.array([BY_NAME[x].group == group for x in names] + [group is None])
-            w = w * keep.reshape(1, 1, 1, -1)
+        keep = np.array([BY_NAME[x].group == group for x in names] + [group is None])
+        found.append((source, keep.reshape(1, 1, 1, -1).astype(float)))
     for source, group in rec.tokens:
-        if before(source):
-            w[:, :, GROUPS.index(group)] = 0.0
-    return Tensor(names, w)
+        other = np.array([g != group for g in GROUPS], float)
+        found.append((source, other.reshape(1, 1, -1, 1)))
+    return found
+
+
+def _motives(allowed: frozenset[str]) -> np.ndarray:
+    return np.array([m in allowed for m in MOTIVES], float).reshape(1, -1, 1, 1)
+
+
+def tensor(rec: Record, liar_model: str | None = None) -> Tensor:
+    """The exact weights of every world given the evidence."""
+    n = len(rec.residents)
+    w = np.ones((n, len(MOTIVES), len(GROUPS), n + 1))
+    for _, factor in factors(rec, liar_model):
+        w = w * factor
+    return Tensor(rec.residents, w)
+
+
+def explain_excluded(rec: Record, axis: int, index: int) -> list[int] | None:
+    """A minimal list of sources that together leave no world with value `index` on `axis`
+    (deletion on the slice of the tensor at that value); None if some world has it."""
+    sliced = []
+    for source, factor in factors(rec, "free"):
+        part = np.take(factor, [min(index, factor.shape[axis] - 1)], axis=axis) > 0
+        sliced.append((source, part))
+    shape = [n for n in (len(rec.residents), len(MOTIVES), len(GROUPS), len(rec.residents) + 1)]
+    shape[axis] = 1
+
+    def open_with(kept: Sequence[tuple[int | None, np.ndarray]]) -> bool:
+        alive = np.ones(shape, bool)
+        for _, part in kept:
+            alive = alive & part
+            if not alive.any():
+                return False
+        return True
+
+    if open_with(sliced):
+        return None
+    kept = list(sliced)
+    for item in [x for x in sliced if x[0] is not None]:
+        trial = [x for x in kept if x is not item]
+        if not open_with(trial):
+            kept = trial
+    return sorted(source for source, _ in kept if source is not None)
 
 
 def value_axes(names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
@@ -225,15 +270,13 @@ class TensorWorlds(EnumeratedWorlds):
         self.p = t.normalised()
 
     def _witnesses(self) -> list[World]:
+        """One consistent world for each value any consistent world gives a variable."""
+        coords = np.unravel_index(np.flatnonzero(self.support), self.support.shape)
         found: list[World] = []
-        names = (K, M, G, F)
         for axis in range(4):
-            others = tuple(a for a in range(4) if a != axis)
-            alive = self.support.any(axis=others)
-            for i in np.flatnonzero(alive):
-                where = np.argwhere(np.take(self.support, [i], axis=axis))[0]
-                where[axis] = i
-                found.append({names[a]: self.axes[a][int(where[a])] for a in range(4)})
+            _, first = np.unique(coords[axis], return_index=True)
+            for i in first:
+                found.append({v: self.axes[a][int(coords[a][i])] for a, v in enumerate(VARS)})
         return found
 
     def _mask(self, fact: Fact) -> np.ndarray:
@@ -373,6 +416,7 @@ class _Checker:
     def __init__(self, info: InformationSet) -> None:
         self.info = info
         self.names: tuple[str, ...] = ()
+        self._checks: dict[str, dict[str, Check]] | None = None
 
     def fail(self, index: int, why: str) -> InvalidInformationSet:
         obs = self.info.observations[index]
@@ -427,7 +471,9 @@ class _Checker:
                 self.check_setup(obs)
             if not seen_by(obs, str(self.info.seat)):
                 raise self.fail(index, f"the {self.info.seat} does not see this")
-            for key, check in self.checks().get(obs.kind, {}).items():
+            if self._checks is None:
+                self._checks = self.checks()
+            for key, check in self._checks.get(obs.kind, {}).items():
                 if not check(obs[key]):
                     raise self.fail(index, f"field {key!r} cannot be {quote(obs[key])}")
             answered = obs.kind == "answer" and obs["answer"] is not None
@@ -530,20 +576,27 @@ def posterior(info: InformationSet, liar_model: str | None = None) -> Posterior:
     return Posterior(t.residents, t.weights / total)
 
 
-def answer_gain(post: Posterior, name: str, attr: str, value: str) -> float:
+def liar_joint(post: Posterior, name: str) -> np.ndarray:
+    """P(K, M, name lies) over (K, M)."""
+    return (post.p * liar_mask(post.residents, name)).sum(axis=(2, 3))
+
+
+def answer_gain(
+    post: Posterior, name: str, attr: str, value: str, lying: np.ndarray | None = None
+) -> float:
     """Expected information (bits) about (K, M) of asking `name` "is the killer <value>?",
-    a liar answering yes or no at random."""
-    n = len(post.residents)
-    match = matches(post.residents, attr, value).reshape(n, 1, 1, 1).astype(float)
-    liar = liar_mask(post.residents, name)
-    before = entropy(post.joint.ravel())
+    a liar answering yes or no at random (`lying`: `liar_joint(post, name)`, if known)."""
+    joint = post.joint
+    liar = liar_joint(post, name) if lying is None else lying
+    honest = joint - liar
+    match = matches(post.residents, attr, value).reshape(-1, 1)
     expected = 0.0
-    for likelihood in (np.where(liar, 0.5, match), np.where(liar, 0.5, 1.0 - match)):
-        joint = (post.p * likelihood).sum(axis=(2, 3))
-        chance = float(joint.sum())
+    for truth in (match, ~match):
+        outcome = 0.5 * liar + honest * truth
+        chance = float(outcome.sum())
         if chance > 0:
-            expected += chance * entropy((joint / chance).ravel())
-    return before - expected
+            expected += chance * entropy((outcome / chance).ravel())
+    return entropy(joint.ravel()) - expected
 
 
 def legal_matrix(post: Posterior, name: str, fit: frozenset[str], blocked: bool) -> np.ndarray:
@@ -565,7 +618,11 @@ def scene_now(state: CityKillerState, name: str) -> frozenset[str]:
 
 
 def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
-    post = posterior(info)
+    worlds = deduction.worlds
+    if isinstance(worlds, TensorWorlds):
+        post = Posterior(worlds.tensor.residents, worlds.p)
+    else:
+        post = posterior(info)
     found = _suspect_hints(info, deduction, post)
     if info.seat == "detective":
         found += _detective_moves(info, post)
@@ -607,9 +664,12 @@ def _suspect_hints(info: InformationSet, deduction: Deduction, post: Posterior) 
             because = tuple(deduction.describe(deduction.explain(fact)))
             found.append(Hint(f"Certain: {fact.text}", fact, 1.0, because, "certain", 3.0))
     ruled = [n for p, n in killers if p == 0 and n not in _dead(info)]
-    for name in ruled[:2]:
+    rec = record(info)
+    for name in ruled[:3]:
+        sources = explain_excluded(rec, 0, names.index(name))
+        assert sources is not None
+        because = tuple(deduction.describe([info.observations[i] for i in sources]))
         fact = ~killer_fact(name)
-        because = tuple(deduction.describe(deduction.explain(fact)))
         found.append(Hint(f"{name} cannot be the killer", fact, 1.0, because, "certain", 2.0))
     who, motive, p = post.best_accusation(_living(info))
     found.append(
@@ -638,9 +698,21 @@ def _answered(info: InformationSet) -> list[str]:
     return list(dict.fromkeys(name for _, name, *_ in record(info).answers))
 
 
+def game_of(info: InformationSet) -> CityKiller:
+    """The game of `info`, one per set of options (its views are kept between calls)."""
+    game = _GAMES.get(info.options)
+    if game is None:
+        made = info.make_game()
+        assert isinstance(made, CityKiller)
+        game = _GAMES[info.options] = made
+    return game
+
+
+_GAMES: dict[tuple[tuple[str, JsonValue], ...], CityKiller] = {}
+
+
 def _view(info: InformationSet) -> CityKillerState | None:
-    game = info.make_game()
-    assert isinstance(game, CityKiller)
+    game = game_of(info)
     try:
         return game._view(info)
     except Exception:  # a record the engine cannot replay: no move hints, the rest stands
@@ -698,8 +770,9 @@ def best_question(
 ) -> tuple[float, str, str, str, str] | None:
     best = None
     for name, how in question_candidates(state):
+        lying = liar_joint(post, name)
         for attr, value in state._questions():
-            bits = answer_gain(post, name, attr, value)
+            bits = answer_gain(post, name, attr, value, lying)
             if best is None or bits > best[0] + 1e-12:
                 best = (bits, name, attr, value, how)
     return best
