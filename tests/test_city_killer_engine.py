@@ -265,3 +265,25 @@ def test_notation_reads_back() -> None:
         assert str(GAME.parse_action(text)) == text
     with pytest.raises(engines.InvalidAction, match="no resident"):
         GAME.parse_action("murder Nobody")
+
+
+def test_typed_observations_read_back_for_both_seats() -> None:
+    for seed in range(4):
+        state = GAME.new_game(seed)
+        rng = random.Random(seed)
+        for _ in range(120):
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        for seat in GAME.seats:
+            seen: list = []
+            for obs in state.information_set(seat).observations:
+                text = GAME.observation_text(obs)
+                assert GAME.parse_entry(text, seat, seen) == (obs,), text
+                seen.append(obs)
+    secrets = GAME.observation_text(started().information_set(KILLER).observations[-1])
+    with pytest.raises(engines.InvalidObservation):
+        GAME.parse_entry('secrets identity="Oleg"', DETECTIVE)
+    assert GAME.describe(GAME.parse_entry(secrets, KILLER)[0])
+    with pytest.raises(engines.InvalidObservation, match="did you mean"):
+        GAME.parse_entry('answr name="Vera"', DETECTIVE)
