@@ -186,7 +186,7 @@ def test_intimidation_is_mandatory_then_the_murder_fits_the_motive() -> None:
 def test_a_second_refusal_loses() -> None:
     state = started()
     for _ in range(2):
-        while state.frames[-1]["kind"] != "killer" or state.frames[-1]["left"]:
+        while state.frames[-1]["kind"] != "killer" or state._left(state.frames[-1]):
             if state.to_move == KILLER:
                 state.apply(state.legal_actions()[0])
             else:

@@ -144,3 +144,11 @@ def test_ruled_out_residents_are_explained_minimally() -> None:
                 alive = (np.prod(np.broadcast_arrays(*kept), axis=0)[i] > 0).any()
                 assert alive == (dropped is not None)  # all of them force it, each is needed
     assert checked
+
+
+def test_intimidations_owed_never_exceed_the_residents_left_to_flip() -> None:
+    """Positions where every living resident was intimidated or beside the pawn while an
+    intimidation was still owed: the killer goes on to the murder."""
+    for seed in (1001, 1056):
+        state = position(seed, small=True, liar_model="free")
+        assert state.is_over or state.legal_actions()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -187,6 +188,7 @@ class CityKiller(Game):
 
     def _check_options(self) -> None:
         self._views: dict[Seat, tuple[tuple[Observation, ...], CityKillerState]] = {}
+        self._views_lock = threading.Lock()
         opt = self.options
         self._names = tuple(r.name for r in pool(opt["pool"]))
         if opt["pool"] < opt["residents"]:
@@ -372,16 +374,21 @@ class CityKiller(Game):
         """A state agreeing with `info` on the public record and the seat's own cards; what the
         seat cannot see is a placeholder, and each draw takes what `info` says it drew.
 
-        The last view of each seat is kept: when `info` extends it (the next decision of the
-        same game), only the new observations are replayed.
+        The last view of each seat is kept and returned again, extended in place when `info`
+        extends its record (the next decision of the same game): only the new observations
+        are replayed. Callers read it and must not change it.
         """
+        with self._views_lock:
+            return self._extended_view(info)
+
+    def _extended_view(self, info: InformationSet) -> CityKillerState:
         observations = info.observations
         cached = self._views.get(info.seat)
         start, state = 0, None
         if cached is not None and len(cached[0]) <= len(observations):
             seen, kept_state = cached
             if observations[: len(seen)] == seen:
-                start, state = len(seen), kept_state.clone()
+                start, state = len(seen), kept_state
         private = {obs.kind: obs for obs in observations if obs.kind in ("secrets", "allies")}
         if state is None:
             state = self._blank_view(observations, private)
@@ -411,7 +418,7 @@ class CityKiller(Game):
             state._identity, state._figurant = secrets["identity"], secrets["figurant"]
             state._motive, state._drawn = secrets["motive"], tuple(secrets["drawn"])
         self._views[info.seat] = (observations, state)
-        return state.clone()
+        return state
 
     def _blank_view(
         self, observations: Sequence[Observation], private: Mapping[str, Observation]

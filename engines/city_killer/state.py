@@ -359,9 +359,14 @@ class CityKillerState(State):
     def _intimidation_targets(self) -> list[str]:
         return [n for n in self.living if n not in self.intimidated and self.pos[n] != self.pawn]
 
+    def _left(self, frame: Frame) -> int:
+        """Intimidations still owed: no more than there are residents to flip (a card may
+        have moved some next to the pawn)."""
+        return min(frame["left"], len(self._intimidation_targets()))
+
     def _legal_killer(self, frame: Frame) -> list[Action]:
         actions: list[Action] = []
-        left = frame["left"]
+        left = self._left(frame)
         if left:
             actions += [Named("intimidate", n) for n in self._intimidation_targets()]
         for card in dict.fromkeys(self._killer_hand):
@@ -711,8 +716,8 @@ class CityKillerState(State):
 
     def _do_killer(self, frame: Frame, action: Action) -> None:
         if isinstance(action, Named) and action.verb == "intimidate":
+            frame["left"] = self._left(frame) - 1
             self.intimidated.add(action.name)
-            frame["left"] = min(frame["left"] - 1, len(self._intimidation_targets()))
             self._emit(Observation.of("intimidate", name=action.name))
         elif isinstance(action, Play):
             self._play(KILLER, action)

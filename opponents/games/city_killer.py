@@ -388,7 +388,7 @@ class SolverKiller(SolverBot, HeuristicKiller):
     ) -> Action:
         post = self._posterior(info)
         frame = state.frames[-1]
-        if frame["left"]:
+        if state._left(frame):
             return self._intimidation(state, post, legal)
         murders = {a.name for a in self._pick(legal, Named) if a.verb == "murder"}
         if not murders:
