@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 from collections import deque
@@ -99,6 +100,52 @@ def _mix(value: JsonValue) -> bool:
     )
 
 
+OPTION_DOCS = {
+    "identity_choice": "the killer's identity: dealt at random, or chosen by him",
+    "use_figurant": "whether the killer has a figurant, a second liar",
+    "questionable": "«кроме незапуганных»: intimidated residents never answer, or only they do",
+    "initial_placement": "2 residents per corner and 1 elsewhere, or anywhere at random",
+    "adjacency": "districts touch by an edge, or also by a corner",
+    "district_capacity": "living residents a district holds",
+    "building_layout": "the fixed checkerboard of buildings, or a random one",
+    "free_move": "a step into a crime scene or full district costs 0, or jump there from anywhere",
+    "group_move_distance": "how far a group move (C2, Fire station, Raid) takes a resident",
+    "crime_scene_blocks_residents": "whether residents may not enter crime-scene districts",
+    "evidence_on_no_murder": "whether the urgent call gives an evidence token without a murder",
+    "examine_timing": "examining a crime scene is a free step after the call, or an action",
+    "evidence_mix": "evidence tokens of each type: police, diner, hospital, fire",
+    "killer_symbol_cards": "killer cards after which the detective takes an evidence token",
+    "detective_symbol_cards": "detective cards after which the killer draws a card",
+    "symbol_on_cancel": "whether a cancelled card still triggers its symbol",
+    "card_play_is_action": "whether playing a detective card uses one of his two actions",
+    "cooperation": "Cooperation's building action is a bonus, or counts as an action",
+    "evidence_checks": "evidence checks per Detective phase",
+    "surveillance_scope": "surveillance asks 'could you kill him now' in full, or motive only",
+    "surveil_same_phase": "whether surveillance may follow the token's placing in one phase",
+    "crowd_decline": "after a declined Crowd the token stays on its new carrier, or returns",
+    "question_attributes": "what questions may name: looks, also group, also profession",
+    "question_limit": "one question per resident per questioning, or per phase",
+    "blackmail_trigger": "Blackmail needs 2 questionable residents, or the 2nd-3rd question",
+    "testimony_order": "Testimony: the killer picks the witness before or after the question",
+    "bomb_motive": "whether a Bomb needs a casualty fitting the motive",
+    "bomb_curfew": "whether Curfew protects residents from the Bomb",
+    "bomb_in_history": "whether Bomb casualties count among earlier victims for motives",
+    "few_to_intimidate": "with fewer than 2 residents to flip: flip them all, or none",
+    "destroy_evidence_end": "after Destroy evidence the row refills to 3 at the next C3, or never",
+    "empty_deck": "an empty deck is not refilled, or its discards are reshuffled",
+    "fire_empty_group": "a Fire station token of an empty group: the C2 rule, or nothing",
+    "token_on_killed": "the surveillance token of a killed resident returns, or is lost",
+    "confession_no_figurant": "without a figurant, Confession leaves the deck or has no effect",
+    "accusation_target": "the accused must be alive, or may be anyone",
+    "liar_model": "the solver's model of lies: a liar's answer says nothing, or is a coin flip",
+}
+"""What each switch of section 8 does, for `sleuth games`."""
+
+
+def _documented(options: tuple[Option, ...]) -> tuple[Option, ...]:
+    return tuple(dataclasses.replace(o, doc=o.doc or OPTION_DOCS.get(o.name, "")) for o in options)
+
+
 class CityKiller(Game):
     """The killer hides among the residents of a 4x4 city; the detective must name him and his
     motive after the fifth murder (rules/city_killer.md). Every default below is the
@@ -139,7 +186,7 @@ class CityKiller(Game):
         version=1,
         max_length="6 rounds",
     )
-    options_spec = (
+    options_spec = _documented((
         Option("residents", 20, check=_count(4, 20), describe_allowed="4 to 20",
                doc="residents in play (fewer for tests)"),
         Option("pool", 54, check=_count(4, 54), describe_allowed="4 to 54, at least residents",
@@ -184,7 +231,7 @@ class CityKiller(Game):
         Option("confession_no_figurant", "remove", ("remove", "no_effect")),
         Option("accusation_target", "living", ("living", "any")),
         Option("liar_model", "free", ("free", "random")),
-    )  # fmt: skip
+    ))  # fmt: skip
 
     def _check_options(self) -> None:
         self._views: dict[Seat, tuple[tuple[Observation, ...], CityKillerState]] = {}
