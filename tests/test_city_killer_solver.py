@@ -152,3 +152,22 @@ def test_intimidations_owed_never_exceed_the_residents_left_to_flip() -> None:
     for seed in (1001, 1056):
         state = position(seed, small=True, liar_model="free")
         assert state.is_over or state.legal_actions()
+
+
+def test_validation_follows_the_victims() -> None:
+    """A murder must cite the earlier victims as its history, and its scene number."""
+    for seed in range(30):
+        state = position(seed, small=False, liar_model="free")
+        info = state.information_set("detective")
+        murders = [i for i, obs in enumerate(info.observations) if obs.kind == "murder"]
+        if len(murders) >= 2:
+            break
+    else:
+        pytest.skip("no sample position with two murders")
+    second = info.observations[murders[1]]
+    wrong = Observation("murder", tuple((k, () if k == "history" else v) for k, v in second.fields))
+    observations = list(info.observations)
+    observations[murders[1]] = wrong
+    broken = engines.InformationSet(info.game, info.options, info.seat, tuple(observations))
+    with pytest.raises(InvalidInformationSet, match="history"):
+        solver.deduce(broken)

@@ -424,6 +424,9 @@ class _Checker:
         self.info = info
         self.names: tuple[str, ...] = ()
         self._checks: dict[str, dict[str, Check]] | None = None
+        self.history: list[str] = []
+        self.dead: set[str] = set()
+        self.scenes = 0
 
     def fail(self, index: int, why: str) -> InvalidInformationSet:
         obs = self.info.observations[index]
@@ -486,6 +489,25 @@ class _Checker:
             answered = obs.kind == "answer" and obs["answer"] is not None
             if answered and not self.question(obs["attr"], obs["value"]):
                 raise self.fail(index, f"no question is {obs['attr']}:{obs['value']}")
+            self.follow(index, obs)
+
+    def follow(self, index: int, obs: Observation) -> None:
+        """The public record the motives read: the dead, the earlier victims, the scenes."""
+        kind = obs.kind
+        if kind in ("murder", "surveillance") and obs["history"] != tuple(self.history):
+            raise self.fail(index, f"field 'history' must be the earlier victims {self.history}")
+        if kind in ("murder", "bomb"):
+            if obs["scene"] != self.scenes + 1:
+                raise self.fail(index, f"field 'scene' must be {self.scenes + 1}")
+            dead = (obs["victim"],) if kind == "murder" else obs["casualties"]
+            if any(name in self.dead for name in dead) or not dead:
+                raise self.fail(index, "the dead are killed once, and a murder kills someone")
+            self.scenes += 1
+            self.dead.update(dead)
+            if kind == "murder" or dict(self.info.options)["bomb_in_history"]:
+                self.history.extend(dead)
+        elif kind in ("surveillance", "answer") and obs["name"] in self.dead:
+            raise self.fail(index, f"{obs['name']} is dead")
 
     def check_setup(self, obs: Observation) -> None:
         residents = obs["residents"]
