@@ -52,8 +52,6 @@ from engines.city_killer.rules import (
     UNDER_SCENE,
     District,
     deck,
-    district_name,
-    district_text,
     pool,
 )
 from engines.city_killer.state import UNKNOWN, CityKillerState
@@ -595,9 +593,6 @@ class CityKiller(Game):
                                  drawn, killer_deck, detective_deck, supply),
             read,
         )  # fmt: skip
-
-    def district_label(self, district: District) -> str:
-        return f"{district_text(district)} {district_name(district)}"
 
 
 _PILES = {"detective-deck": "detective-card", "evidence": "evidence", "killer-deck": "killer-card"}

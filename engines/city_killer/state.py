@@ -241,15 +241,6 @@ class CityKillerState(State):
     def hand_size(self, seat: str) -> int:
         return self.killer_hand_size if seat == KILLER else len(self._detective_hand)
 
-    def hidden(self) -> dict[str, JsonValue]:
-        """The killer's secrets (for the knowledge model's `world_of`)."""
-        return {
-            "identity": self._identity,
-            "figurant": self._figurant,
-            "motive": self._motive,
-            "allies": self._allies,
-        }
-
     def __repr__(self) -> str:
         return (
             f"<CityKillerState round {self.round} {self.stage} murders {self.murders} "

@@ -150,10 +150,6 @@ class Tensor:
     residents: tuple[str, ...]
     weights: np.ndarray
 
-    @property
-    def total(self) -> float:
-        return float(self.weights.sum())
-
     def normalised(self) -> np.ndarray:
         return self.weights / self.weights.sum()
 
@@ -829,15 +825,6 @@ def secrets(info: InformationSet) -> tuple[str, str, str]:
     obs = {o.kind: o for o in info.observations if o.kind in ("secrets", "allies")}
     allies = obs["allies"]["group"] if "allies" in obs else ""
     return obs["secrets"]["identity"], obs["secrets"]["motive"], allies
-
-
-def exposure(post: Posterior, identity: str, motive: str) -> float:
-    """The detective's chance of naming both right if he accused now (his best guess is
-    right)."""
-    who, why, _ = post.best_accusation()
-    joint = post.joint
-    truth = joint[post.residents.index(identity), MOTIVES.index(motive)]
-    return float(truth) if (who, why) == (identity, motive) else 0.0
 
 
 def _killer_moves(info: InformationSet, post: Posterior) -> list[Hint]:
