@@ -69,12 +69,14 @@ EXTRA_OPTION_VALUES: dict[str, dict[str, list[Any]]] = {
         "solution_points": [1, 5],
     },
     "blue-lion": {"target": [3, 7, 12], "turn_limit": [None, 30, 200]},
+    "city-killer": {"residents": [6, 12, 20], "pool": [20, 54]},
     "noir": {"turn_limit": [40, 500]},
 }
 INFO_OPTIONS: dict[str, list[dict[str, Any]]] = {
     # information sets go to the solver: keep Alibi to the configurations it answers quickly
     "alibi": [{"players": 3, "deck": "small"}, {"players": 4, "deck": "small"}, {"players": 4}],
     "blue-lion": [{}],
+    "city-killer": [{}, {"residents": 6, "pool": 18}, {"liar_model": "random"}],
     "noir": [{}, {"deck": "separate"}, {"grid": 4}, {"grid": 3}],
 }
 

@@ -65,6 +65,7 @@ __all__ = [
 _REGISTRY: dict[str, str] = {
     "alibi": "engines.alibi:Alibi",
     "blue-lion": "engines.blue_lion:BlueLion",
+    "city-killer": "engines.city_killer:CityKiller",
     "noir": "engines.noir:Noir",
 }
 

@@ -1,0 +1,268 @@
+"""City Killer's actions, each printed in the notation a person types at the prompt.
+
+    identity Vera          killer, option identity_choice=choose: his hidden identity
+    allies law             killer, setup: the group he keeps as allies, of his three tokens
+    start 2,3              detective, setup: where his pawn starts
+    intimidate Vera        killer: flip a calm resident
+    murder Oleg / refuse   killer: the murder of the round, or a refusal
+    keep strike            killer: the card he keeps of the two under the crime scene
+    keep police            detective: the evidence token he keeps when examining a scene
+    play cordon 3,1        either: play a card with its arguments (see `CARD_ARGS`)
+    pass                   either: let a reaction window go, or skip examining the scene
+    answer yes             killer: a resident's answer to the question just asked
+    pick Vera              killer: the witness of Testimony
+    name maniac            killer: the motive Profile makes him name (not his)
+    move 2,3               detective: a step of his pawn
+    interrogate / done     detective: begin / end questioning in his district
+    ask Vera height:tall   detective: one question to one resident ("is the killer tall?")
+    police Ivan            detective: the police station: put the surveillance token on Ivan
+    diner Ivan age:old     detective: the diner: one question to a resident here or next door
+    hospital Ivan          detective: the hospital: calm Ivan
+    fire                   detective: the fire station: draw a group token and move its group
+    examine                detective: examine the crime scene here
+    surveil Ivan           detective: declare surveillance on Ivan, who carries the token
+    proceed / decline      detective: after Crowd moved the token, surveil its new carrier or not
+    evidence row 2         detective: an evidence check taking the card at row position 2
+    evidence deck          ... or the top card of the deck, unseen by the killer
+    discard raid           detective: discard a card when he holds two
+    shift Ivan 2,3         either: move a resident one step (group moves, the urgent call)
+    group law              either: the group to move when the drawn group has nobody alive
+    end                    detective: end his investigation
+    accuse Oleg maniac     detective: the accusation after the fifth murder
+
+Districts are "row,column", each 1 to 4. Names, groups, motives and cards are read without
+regard to case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engines.city_killer.rules import (
+    BUILDINGS,
+    DETECTIVE_CARDS,
+    GROUPS,
+    KILLER_CARDS,
+    MOTIVES,
+    District,
+    district_text,
+)
+from engines.core import Action, InvalidAction, quote
+
+BARE = ("refuse", "pass", "done", "interrogate", "fire", "examine", "proceed", "decline", "end")
+NAMED = ("identity", "intimidate", "murder", "pick", "police", "hospital", "surveil")
+PLACED = ("start", "move")
+ASKING = ("ask", "diner")
+GROUPED = ("allies", "group")
+CARDS = KILLER_CARDS + DETECTIVE_CARDS
+
+
+@dataclass(frozen=True)
+class Verb(Action):
+    """A bare word: refuse, pass, done, interrogate, fire, examine, proceed, decline, end."""
+
+    word: str
+
+    def __str__(self) -> str:
+        return self.word
+
+
+@dataclass(frozen=True)
+class Named(Action):
+    """A verb on one resident: identity, intimidate, murder, pick, police, hospital, surveil."""
+
+    verb: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.name}"
+
+
+@dataclass(frozen=True)
+class Placed(Action):
+    """A verb on one district: start, move."""
+
+    verb: str
+    district: District
+
+    def __str__(self) -> str:
+        return f"{self.verb} {district_text(self.district)}"
+
+
+@dataclass(frozen=True)
+class Grouped(Action):
+    """A verb on one group: allies, group."""
+
+    verb: str
+    group: str
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.group}"
+
+
+@dataclass(frozen=True)
+class Ask(Action):
+    """A question "is the killer <value>?" put to `name` (verb ask, or diner)."""
+
+    verb: str
+    name: str
+    attr: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.name} {self.attr}:{self.value}"
+
+
+@dataclass(frozen=True)
+class Answer(Action):
+    yes: bool
+
+    def __str__(self) -> str:
+        return f"answer {'yes' if self.yes else 'no'}"
+
+
+@dataclass(frozen=True)
+class Keep(Action):
+    """The killer keeps a card from under a scene, or the detective an evidence token."""
+
+    item: str
+
+    def __str__(self) -> str:
+        return f"keep {self.item}"
+
+
+@dataclass(frozen=True)
+class Reveal(Action):
+    """The killer names, for Profile, a motive that is not his."""
+
+    motive: str
+
+    def __str__(self) -> str:
+        return f"name {self.motive}"
+
+
+@dataclass(frozen=True)
+class Shift(Action):
+    name: str
+    district: District
+
+    def __str__(self) -> str:
+        return f"shift {self.name} {district_text(self.district)}"
+
+
+@dataclass(frozen=True)
+class Evidence(Action):
+    """An evidence check taking the card at row `position` (1-3), or the deck's top (0)."""
+
+    position: int
+
+    def __str__(self) -> str:
+        return "evidence deck" if self.position == 0 else f"evidence row {self.position}"
+
+
+@dataclass(frozen=True)
+class Play(Action):
+    """A card played with its arguments, each as typed in canonical form (names, "r,c",
+    lower-case words, "age:old")."""
+
+    card: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join(("play", self.card, *self.args))
+
+
+@dataclass(frozen=True)
+class Discard(Action):
+    card: str
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True)
+class Accuse(Action):
+    name: str
+    motive: str
+
+    def __str__(self) -> str:
+        return f"accuse {self.name} {self.motive}"
+
+
+USAGE = (
+    "identity NAME, allies GROUP, start R,C, intimidate NAME, murder NAME, refuse, keep CARD, "
+    "play CARD [ARGS], pass, answer yes|no, pick NAME, name MOTIVE, move R,C, interrogate, "
+    "ask NAME ATTR:VALUE, done, police NAME, diner NAME ATTR:VALUE, hospital NAME, fire, "
+    "examine, surveil NAME, proceed, decline, evidence row N|deck, discard CARD, "
+    "shift NAME R,C, group GROUP, end, accuse NAME MOTIVE"
+)
+_DISTRICT = re.compile(r"([1-9]),([1-9])")
+
+
+def read_district(word: str) -> District | None:
+    match = _DISTRICT.fullmatch(word)
+    return None if match is None else (int(match[1]), int(match[2]))
+
+
+def parse(text: str, names: Sequence[str]) -> Action:
+    """The action printed as `text`; `names` are the residents this game may name."""
+    words = text.split()
+    by_lower = {name.lower(): name for name in names}
+
+    def bad(why: str) -> InvalidAction:
+        return InvalidAction(f"cannot read {quote(text)}: {why}; actions are: {USAGE}")
+
+    def name(word: str) -> str:
+        if word.lower() not in by_lower:
+            raise bad(f"no resident is called {quote(word)}")
+        return by_lower[word.lower()]
+
+    def district(word: str) -> District:
+        found = read_district(word)
+        if found is None:
+            raise bad(f"{quote(word)} is not a district (row,column such as 2,3)")
+        return found
+
+    def word_of(word: str, allowed: Sequence[str], what: str) -> str:
+        if word.lower() not in allowed:
+            raise bad(f"{quote(word)} is not a {what} ({', '.join(allowed)})")
+        return word.lower()
+
+    if not words:
+        raise bad("it is empty")
+    verb, args = words[0].lower(), words[1:]
+    if verb in BARE and not args:
+        return Verb(verb)
+    if verb in NAMED and len(args) == 1:
+        return Named(verb, name(args[0]))
+    if verb in PLACED and len(args) == 1:
+        return Placed(verb, district(args[0]))
+    if verb in GROUPED and len(args) == 1:
+        return Grouped(verb, word_of(args[0], GROUPS, "group"))
+    if verb in ASKING and len(args) == 2 and ":" in args[1]:
+        attr, _, value = args[1].lower().partition(":")
+        return Ask(verb, name(args[0]), attr, value)
+    if verb == "answer" and len(args) == 1 and args[0].lower() in ("yes", "no"):
+        return Answer(args[0].lower() == "yes")
+    if verb == "keep" and len(args) == 1:
+        return Keep(word_of(args[0], KILLER_CARDS + BUILDINGS, "card or evidence type"))
+    if verb == "name" and len(args) == 1:
+        return Reveal(word_of(args[0], MOTIVES, "motive"))
+    if verb == "shift" and len(args) == 2:
+        return Shift(name(args[0]), district(args[1]))
+    if verb == "evidence" and args and args[0].lower() == "deck" and len(args) == 1:
+        return Evidence(0)
+    if verb == "evidence" and len(args) == 2 and args[0].lower() == "row":
+        if args[1] not in ("1", "2", "3"):
+            raise bad(f"row positions are 1, 2 and 3, not {quote(args[1])}")
+        return Evidence(int(args[1]))
+    if verb == "discard" and len(args) == 1:
+        return Discard(word_of(args[0], DETECTIVE_CARDS, "detective card"))
+    if verb == "accuse" and len(args) == 2:
+        return Accuse(name(args[0]), word_of(args[1], MOTIVES, "motive"))
+    if verb == "play" and args:
+        card = word_of(args[0], CARDS, "card")
+        return Play(card, tuple(by_lower.get(a.lower(), a.lower()) for a in args[1:]))
+    raise bad(f"wrong words after {quote(words[0])}" if words else "it is empty")

@@ -1,0 +1,623 @@
+"""City Killer (Intuition mode), configured: options, setup, views, notation, words."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import threading
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.city_killer import notation
+from engines.city_killer.actions import (
+    BARE,
+    CARDS,
+    GROUPED,
+    NAMED,
+    PLACED,
+    Accuse,
+    Answer,
+    Ask,
+    Discard,
+    Evidence,
+    Grouped,
+    Keep,
+    Named,
+    Placed,
+    Play,
+    Reveal,
+    Shift,
+    Verb,
+    parse,
+)
+from engines.city_killer.rules import (
+    BUILDINGS,
+    CORNERS,
+    DETECTIVE_CARDS,
+    DETECTIVE_DECK,
+    DETECTIVE_SYMBOLS,
+    DISTRICTS,
+    FIXED_LAYOUT,
+    GROUPS,
+    KILLER_CARDS,
+    KILLER_DECK,
+    KILLER_SYMBOLS,
+    LOOKS,
+    MOTIVES,
+    PROFESSIONS,
+    ROW,
+    SCENES,
+    SEATS,
+    UNDER_SCENE,
+    District,
+    deck,
+    pool,
+)
+from engines.city_killer.state import UNKNOWN, CityKillerState
+from engines.core import (
+    Action,
+    ConfigError,
+    Domain,
+    Game,
+    InformationSet,
+    InvalidState,
+    JsonReader,
+    JsonValue,
+    Metadata,
+    Observation,
+    Option,
+    Seat,
+    Setup,
+    choice_domain,
+    is_int,
+)
+
+
+def _count(low: int, high: int) -> Any:
+    return lambda value: is_int(value) and low <= value <= high
+
+
+def _cards(allowed: Sequence[str]) -> Any:
+    def check(value: JsonValue) -> bool:
+        return (
+            isinstance(value, list | tuple)
+            and all(isinstance(v, str) and v in allowed for v in value)
+            and len(set(value)) == len(value)
+        )
+
+    return check
+
+
+def _mix(value: JsonValue) -> bool:
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == len(BUILDINGS)
+        and all(is_int(v) and 0 <= v <= 20 for v in value)
+        and sum(value) >= 4
+    )
+
+
+OPTION_DOCS = {
+    "identity_choice": "the killer's identity: dealt at random, or chosen by him",
+    "use_figurant": "whether the killer has a figurant, a second liar",
+    "questionable": "«кроме незапуганных»: intimidated residents never answer, or only they do",
+    "initial_placement": "2 residents per corner and 1 elsewhere, or anywhere at random",
+    "adjacency": "districts touch by an edge, or also by a corner",
+    "district_capacity": "living residents a district holds",
+    "building_layout": "the fixed checkerboard of buildings, or a random one",
+    "free_move": "a step into a crime scene or full district costs 0, or jump there from anywhere",
+    "group_move_distance": "how far a group move (C2, Fire station, Raid) takes a resident",
+    "crime_scene_blocks_residents": "whether residents may not enter crime-scene districts",
+    "evidence_on_no_murder": "whether the urgent call gives an evidence token without a murder",
+    "examine_timing": "examining a crime scene is a free step after the call, or an action",
+    "evidence_mix": "evidence tokens of each type: police, diner, hospital, fire",
+    "killer_symbol_cards": "killer cards after which the detective takes an evidence token",
+    "detective_symbol_cards": "detective cards after which the killer draws a card",
+    "symbol_on_cancel": "whether a cancelled card still triggers its symbol",
+    "card_play_is_action": "whether playing a detective card uses one of his two actions",
+    "cooperation": "Cooperation's building action is a bonus, or counts as an action",
+    "evidence_checks": "evidence checks per Detective phase",
+    "surveillance_scope": "surveillance asks 'could you kill him now' in full, or motive only",
+    "surveil_same_phase": "whether surveillance may follow the token's placing in one phase",
+    "crowd_decline": "after a declined Crowd the token stays on its new carrier, or returns",
+    "question_attributes": "what questions may name: looks, also group, also profession",
+    "question_limit": "one question per resident per questioning, or per phase",
+    "blackmail_trigger": "Blackmail needs 2 questionable residents, or the 2nd-3rd question",
+    "testimony_order": "Testimony: the killer picks the witness before or after the question",
+    "bomb_motive": "whether a Bomb needs a casualty fitting the motive",
+    "bomb_curfew": "whether Curfew protects residents from the Bomb",
+    "bomb_in_history": "whether Bomb casualties count among earlier victims for motives",
+    "few_to_intimidate": "with fewer than 2 residents to flip: flip them all, or none",
+    "destroy_evidence_end": "after Destroy evidence the row refills to 3 at the next C3, or never",
+    "empty_deck": "an empty deck is not refilled, or its discards are reshuffled",
+    "fire_empty_group": "a Fire station token of an empty group: the C2 rule, or nothing",
+    "token_on_killed": "the surveillance token of a killed resident returns, or is lost",
+    "confession_no_figurant": "without a figurant, Confession leaves the deck or has no effect",
+    "accusation_target": "the accused must be alive, or may be anyone",
+    "liar_model": "the solver's model of lies: a liar's answer says nothing, or is a coin flip",
+}
+"""What each switch of section 8 does, for `sleuth games`."""
+
+
+def _documented(options: tuple[Option, ...]) -> tuple[Option, ...]:
+    return tuple(dataclasses.replace(o, doc=o.doc or OPTION_DOCS.get(o.name, "")) for o in options)
+
+
+class CityKiller(Game):
+    """The killer hides among the residents of a 4x4 city; the detective must name him and his
+    motive after the fifth murder (rules/city_killer.md). Every default below is the
+    specification's; each alternative is an ambiguity of the published rules (its section 8).
+
+    Options, defaults first: `residents` 20 (fewer for tests) drawn from the first `pool` 54
+    cards; `identity_choice` random / choose; `use_figurant` True / False; `questionable`
+    excluded / literal (the source's «кроме незапуганных» read literally: only intimidated
+    residents answer); `initial_placement` corners (2 in each corner, 1 elsewhere) / random;
+    `adjacency` orthogonal / 8-way; `district_capacity` 3; `building_layout` fixed / random;
+    `free_move` zero_cost_step / teleport; `group_move_distance` 1 / any;
+    `crime_scene_blocks_residents` False / True; `evidence_on_no_murder` False / True;
+    `examine_timing` step / action; `evidence_mix` [5, 5, 5, 5] (police, diner, hospital,
+    fire); `killer_symbol_cards`, `detective_symbol_cards` (the cards with ⚑ / ✦);
+    `symbol_on_cancel` False / True; `card_play_is_action` False / True; `cooperation` bonus /
+    action; `evidence_checks` unlimited / 1 per phase; `surveillance_scope` full / motive_only;
+    `surveil_same_phase` True / False; `crowd_decline` stays / returns; `question_attributes`
+    looks / group / profession; `question_limit` per_event / per_phase; `blackmail_trigger`
+    two_questionable / second_question; `testimony_order` pick_then_ask / ask_then_pick;
+    `bomb_motive` none / one_fits; `bomb_curfew` False / True; `bomb_in_history` False / True;
+    `few_to_intimidate` all / none; `destroy_evidence_end` refill / never; `empty_deck` none /
+    reshuffle; `fire_empty_group` c2 / nothing; `token_on_killed` returns / lost;
+    `confession_no_figurant` remove / no_effect; `accusation_target` living / any;
+    `liar_model` free / random (how the solver weighs a liar's answer: rules section 7).
+
+    Chosen here beyond the specification: a pawn takes at most 8 steps a phase (free steps
+    could go on for ever); the murder (or Bomb, or refusal) ends the Killer phase, so a card
+    gained at the murder waits for a later window; a reaction window opens whenever the other
+    seat holds any card; a Cooperation's building action reaches from the pawn's district.
+    """
+
+    metadata = Metadata(
+        name="city-killer",
+        title="City Killer (Intuition mode)",
+        seats="killer, detective",
+        hidden="the killer's identity, figurant, motive and allies; both decks; the hands; "
+        "the evidence tokens; the group-token stack",
+        version=1,
+        max_length="6 rounds",
+    )
+    options_spec = _documented((
+        Option("residents", 20, check=_count(4, 20), describe_allowed="4 to 20",
+               doc="residents in play (fewer for tests)"),
+        Option("pool", 54, check=_count(4, 54), describe_allowed="4 to 54, at least residents",
+               doc="the first cards of the synthetic pool the residents are drawn from"),
+        Option("identity_choice", "random", ("random", "choose")),
+        Option("use_figurant", True, (True, False)),
+        Option("questionable", "excluded", ("excluded", "literal")),
+        Option("initial_placement", "corners", ("corners", "random")),
+        Option("adjacency", "orthogonal", ("orthogonal", "8-way")),
+        Option("district_capacity", 3, check=_count(2, 20), describe_allowed="2 to 20"),
+        Option("building_layout", "fixed", ("fixed", "random")),
+        Option("free_move", "zero_cost_step", ("zero_cost_step", "teleport")),
+        Option("group_move_distance", 1, (1, "any")),
+        Option("crime_scene_blocks_residents", False, (False, True)),
+        Option("evidence_on_no_murder", False, (False, True)),
+        Option("examine_timing", "step", ("step", "action")),
+        Option("evidence_mix", (5, 5, 5, 5), check=_mix,
+               describe_allowed="4 counts (police, diner, hospital, fire), 0 to 20, sum >= 4"),
+        Option("killer_symbol_cards", KILLER_SYMBOLS, check=_cards(KILLER_CARDS),
+               describe_allowed=f"distinct killer cards ({', '.join(KILLER_CARDS)})"),
+        Option("detective_symbol_cards", DETECTIVE_SYMBOLS, check=_cards(DETECTIVE_CARDS),
+               describe_allowed=f"distinct detective cards ({', '.join(DETECTIVE_CARDS)})"),
+        Option("symbol_on_cancel", False, (False, True)),
+        Option("card_play_is_action", False, (False, True)),
+        Option("cooperation", "bonus", ("bonus", "action")),
+        Option("evidence_checks", "unlimited", ("unlimited", 1)),
+        Option("surveillance_scope", "full", ("full", "motive_only")),
+        Option("surveil_same_phase", True, (True, False)),
+        Option("crowd_decline", "stays", ("stays", "returns")),
+        Option("question_attributes", "looks", ("looks", "group", "profession")),
+        Option("question_limit", "per_event", ("per_event", "per_phase")),
+        Option("blackmail_trigger", "two_questionable", ("two_questionable", "second_question")),
+        Option("testimony_order", "pick_then_ask", ("pick_then_ask", "ask_then_pick")),
+        Option("bomb_motive", "none", ("none", "one_fits")),
+        Option("bomb_curfew", False, (False, True)),
+        Option("bomb_in_history", False, (False, True)),
+        Option("few_to_intimidate", "all", ("all", "none")),
+        Option("destroy_evidence_end", "refill", ("refill", "never")),
+        Option("empty_deck", "none", ("none", "reshuffle")),
+        Option("fire_empty_group", "c2", ("c2", "nothing")),
+        Option("token_on_killed", "returns", ("returns", "lost")),
+        Option("confession_no_figurant", "remove", ("remove", "no_effect")),
+        Option("accusation_target", "living", ("living", "any")),
+        Option("liar_model", "free", ("free", "random")),
+    ))  # fmt: skip
+
+    def _check_options(self) -> None:
+        self._views: dict[Seat, tuple[tuple[Observation, ...], CityKillerState]] = {}
+        self._views_lock = threading.Lock()
+        opt = self.options
+        self._names = tuple(r.name for r in pool(opt["pool"]))
+        if opt["pool"] < opt["residents"]:
+            raise ConfigError(
+                f"{self.name}: option 'pool' ({opt['pool']}) must hold at least the "
+                f"{opt['residents']} residents in play"
+            )
+        if opt["residents"] > len(DISTRICTS) * opt["district_capacity"] - 4:
+            raise ConfigError(f"{self.name}: {opt['residents']} residents do not fit the city")
+        for key in ("evidence_mix", "killer_symbol_cards", "detective_symbol_cards"):
+            opt[key] = tuple(opt[key])
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return SEATS
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The residents of the pool this game draws from."""
+        return self._names
+
+    def detective_deck(self) -> list[str]:
+        cards = deck(DETECTIVE_DECK)
+        opt = self.options
+        if not opt["use_figurant"] and opt["confession_no_figurant"] == "remove":
+            cards.remove("confession")
+        return cards
+
+    # --- setup ------------------------------------------------------------------------------
+    def new_game(self, seed: int | None = None) -> CityKillerState:
+        rng = random.Random(seed)
+        opt = self.options
+        residents = rng.sample(self.names, opt["residents"])
+        placement = self._placement(residents, rng)
+        if opt["building_layout"] == "fixed":
+            layout = sorted(FIXED_LAYOUT.items())
+        else:
+            places = rng.sample(DISTRICTS, 2 * len(BUILDINGS))
+            layout = sorted(zip(places, [b for b in BUILDINGS for _ in range(2)], strict=True))
+        identity = rng.choice(residents) if opt["identity_choice"] == "random" else None
+        figurant = None
+        if identity is not None and opt["use_figurant"]:
+            figurant = rng.choice([n for n in residents if n != identity])
+        motive = rng.choice(MOTIVES)
+        drawn = rng.sample(GROUPS, 3)
+        killer_cards = deck(KILLER_DECK)
+        killer_deck = rng.sample(killer_cards, len(killer_cards))
+        detective_deck = self.detective_deck()
+        rng.shuffle(detective_deck)
+        supply = [b for b, n in zip(BUILDINGS, opt["evidence_mix"], strict=True) for _ in range(n)]
+        rng.shuffle(supply)
+        return self.arrange(
+            rng, residents, placement, [[*d, kind] for d, kind in layout], identity, figurant,
+            motive, drawn, killer_deck, detective_deck, supply,
+        )  # fmt: skip
+
+    def _placement(self, residents: Sequence[str], rng: random.Random) -> list[list[Any]]:
+        if self.options["initial_placement"] == "corners":
+            slots = [d for d in CORNERS for _ in range(2)] + [
+                d for d in DISTRICTS if d not in CORNERS
+            ]
+            chosen = rng.sample(slots, len(residents))
+        else:
+            capacity, chosen = self.options["district_capacity"], []
+            for _ in residents:
+                room = [d for d in DISTRICTS if chosen.count(d) < capacity]
+                chosen.append(rng.choice(room))
+        shuffled = rng.sample(list(residents), len(residents))
+        return [[name, *district] for name, district in zip(shuffled, chosen, strict=True)]
+
+    def arrange(
+        self,
+        rng: random.Random,
+        residents: Sequence[str],
+        placement: Sequence[Sequence[Any]],
+        buildings: Sequence[Sequence[Any]],
+        identity: str | None,
+        figurant: str | None,
+        motive: str,
+        drawn: Sequence[str],
+        killer_deck: Sequence[str],
+        detective_deck: Sequence[str],
+        supply: Sequence[str],
+    ) -> CityKillerState:
+        """A new game with every hidden part given (tests, teaching, replays).
+
+        `placement` is [name, row, column] per resident; `buildings` [row, column, kind];
+        `identity` None when the option identity_choice is "choose"; `drawn` the killer's
+        three group tokens; `killer_deck` all 14 killer cards, the first ten going two by two
+        under the crime scenes 1-5; `detective_deck` and `supply` top first.
+
+        Raises:
+            InvalidState: any part that no setup of this game's options can have.
+        """
+        opt = self.options
+        names = list(residents)
+        if len(names) != opt["residents"] or len(set(names)) != len(names):
+            raise InvalidState(f"the game needs {opt['residents']} different residents")
+        if any(n not in self.names for n in names):
+            raise InvalidState(f"the residents come from the pool: {', '.join(self.names)}")
+        where = {p[0]: (p[1], p[2]) for p in placement}
+        if sorted(where) != sorted(names) or len(placement) != len(names):
+            raise InvalidState("the placement must place each resident once")
+        if any(d not in DISTRICTS for d in where.values()):
+            raise InvalidState("residents stand in districts 1,1 to 4,4")
+        if any(list(where.values()).count(d) > opt["district_capacity"] for d in DISTRICTS):
+            raise InvalidState("a district holds more residents than its capacity")
+        layout = {(b[0], b[1]): b[2] for b in buildings}
+        kinds = sorted(b[2] for b in buildings)
+        if len(layout) != 8 or kinds != sorted(BUILDINGS * 2) or not set(layout) <= set(DISTRICTS):
+            raise InvalidState("there are two buildings of each kind, in different districts")
+        if opt["identity_choice"] == "random":
+            if identity not in names:
+                raise InvalidState("the killer's identity is one of the residents")
+        elif identity is not None:
+            raise InvalidState("with identity_choice=choose the killer chooses his identity")
+        if identity is not None and opt["use_figurant"]:
+            if figurant not in names or figurant == identity:
+                raise InvalidState("the figurant is another resident")
+        elif figurant is not None:
+            raise InvalidState("there is no figurant to give")
+        if motive not in MOTIVES:
+            raise InvalidState(f"the motive is one of {', '.join(MOTIVES)}")
+        if len(set(drawn)) != 3 or not set(drawn) <= set(GROUPS):
+            raise InvalidState("the killer draws three different group tokens")
+        if sorted(killer_deck) != sorted(deck(KILLER_DECK)):
+            raise InvalidState("the killer deck holds the 14 killer cards")
+        if sorted(detective_deck) != sorted(self.detective_deck()):
+            raise InvalidState("the detective deck holds the detective cards")
+        expected = [
+            b for b, n in zip(BUILDINGS, opt["evidence_mix"], strict=True) for _ in range(n)
+        ]
+        if sorted(supply) != sorted(expected):
+            raise InvalidState("the evidence supply must hold the tokens of evidence_mix")
+        state = CityKillerState(self, rng)
+        state._setup = Setup.record(
+            rng, residents=names, placement=[list(p) for p in placement],
+            buildings=[list(b) for b in buildings], identity=identity, figurant=figurant,
+            motive=motive, drawn=list(drawn), killer_deck=list(killer_deck),
+            detective_deck=list(detective_deck), supply=list(supply),
+        )  # fmt: skip
+        self._fill(state, names, where, layout)
+        state._identity, state._figurant, state._motive = identity or "", figurant, motive
+        state._drawn = tuple(drawn)
+        state._stack = [g for g in GROUPS if g not in drawn]
+        under = SCENES * UNDER_SCENE
+        state._under = [list(killer_deck[i : i + UNDER_SCENE]) for i in range(0, under, 2)]
+        state._killer_deck = list(killer_deck[under:])
+        state._detective_deck = list(detective_deck)
+        state._supply = list(supply)
+        self._open(state)
+        return state
+
+    def _fill(
+        self,
+        state: CityKillerState,
+        names: list[str],
+        where: Mapping[str, District],
+        layout: Mapping[District, str],
+    ) -> None:
+        state.residents = tuple(names)
+        state.pos = {n: where[n] for n in names}
+        state.buildings = dict(sorted(layout.items()))
+
+    def _open(self, state: CityKillerState) -> None:
+        """The public setup, the row dealt, the setup decisions (same for a view)."""
+        state._emit(
+            Observation.of(
+                "setup",
+                residents=list(state.residents),
+                placement=[[n, *state.pos[n]] for n in state.residents],
+                buildings=[[*d, kind] for d, kind in sorted(state.buildings.items())],
+            )
+        )
+        for i in range(ROW):
+            state.row[i] = state._draw_detective_card(blind=False)
+        state.row.reverse()  # the first card dealt lies rightmost
+        state._emit(Observation.of("row", cards=list(state.row)))
+        state.begin()
+
+    # --- views ------------------------------------------------------------------------------
+    def _view(self, info: InformationSet) -> CityKillerState:
+        """A state agreeing with `info` on the public record and the seat's own cards; what the
+        seat cannot see is a placeholder, and each draw takes what `info` says it drew.
+
+        The last view of each seat is kept and returned again, extended in place when `info`
+        extends its record (the next decision of the same game): only the new observations
+        are replayed. Callers read it and must not change it.
+        """
+        with self._views_lock:
+            return self._extended_view(info)
+
+    def _extended_view(self, info: InformationSet) -> CityKillerState:
+        observations = info.observations
+        cached = self._views.get(info.seat)
+        start, state = 0, None
+        if cached is not None and len(cached[0]) <= len(observations):
+            seen, kept_state = cached
+            if observations[: len(seen)] == seen:
+                start, state = len(seen), kept_state
+        private = {obs.kind: obs for obs in observations if obs.kind in ("secrets", "allies")}
+        if state is None:
+            state = self._blank_view(observations, private)
+        else:
+            assert state._script is not None
+            for kind, queue in _script(observations[start:]).items():
+                state._script[kind].extend(queue)
+        state._kept.extend(obs["card"] for obs in observations[start:] if obs.kind == "kept")
+        secrets = private.get("secrets")
+        if "allies" in private:
+            state._allies = private["allies"]["group"]
+        names = state.residents
+        for obs in observations[start:]:
+            if obs.kind != "act":
+                continue
+            text = obs["move"]
+            if text == f"identity {UNKNOWN}":
+                action: Action = Named("identity", secrets["identity"] if secrets else names[0])
+            elif text == f"allies {UNKNOWN}":
+                action = Grouped("allies", state._allies or GROUPS[0])
+            elif text == f"keep {UNKNOWN}":
+                action = Keep(state._kept.popleft() if state._kept else UNKNOWN)
+            else:
+                action = self.parse_action(text)
+            state.apply_trusted(action)
+        if secrets is not None:
+            state._identity, state._figurant = secrets["identity"], secrets["figurant"]
+            state._motive, state._drawn = secrets["motive"], tuple(secrets["drawn"])
+        self._views[info.seat] = (observations, state)
+        return state
+
+    def _blank_view(
+        self, observations: Sequence[Observation], private: Mapping[str, Observation]
+    ) -> CityKillerState:
+        """A view at the setup: the public placement, the seat's secrets, placeholders."""
+        setup = observations[0]
+        state = CityKillerState(self, random.Random(0))
+        names = list(setup["residents"])
+        where = {p[0]: (p[1], p[2]) for p in setup["placement"]}
+        self._fill(state, names, where, {(b[0], b[1]): b[2] for b in setup["buildings"]})
+        secrets = private.get("secrets")
+        state._identity, state._motive, state._drawn = names[0], MOTIVES[0], tuple(GROUPS[:3])
+        if secrets is not None:
+            state._identity, state._figurant = secrets["identity"], secrets["figurant"]
+            state._motive, state._drawn = secrets["motive"], tuple(secrets["drawn"])
+        state._stack = [UNKNOWN] * (len(GROUPS) - 3)
+        state._under = [[UNKNOWN] * UNDER_SCENE for _ in range(SCENES)]
+        state._killer_deck = [UNKNOWN] * (len(deck(KILLER_DECK)) - SCENES * UNDER_SCENE)
+        state._detective_deck = [UNKNOWN] * len(self.detective_deck())
+        state._supply = [UNKNOWN] * sum(self.options["evidence_mix"])
+        state._script = _script(observations)
+        if self.options["identity_choice"] == "choose":
+            state._identity = ""
+        self._open(state)
+        return state
+
+    # --- notation and words -------------------------------------------------------------------
+    def _parse_action(self, text: str) -> Action:
+        return parse(text, self.names)
+
+    def _action_domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
+        name = choice_domain(self.names, "a resident of the pool")
+        district = Domain(
+            lambda v: type(v) is tuple and v in DISTRICTS, "a district (row, column), 1 to 4"
+        )
+        words = [v for values in LOOKS.values() for v in values]
+        words += [*GROUPS, *(p for row in PROFESSIONS for p in row)]
+        arg = Domain(
+            lambda v: type(v) is tuple and all(isinstance(a, str) and a for a in v),
+            "a tuple of words",
+        )
+        return {
+            Verb: {"word": choice_domain(BARE)},
+            Named: {"verb": choice_domain(NAMED), "name": name},
+            Placed: {"verb": choice_domain(PLACED), "district": district},
+            Grouped: {"verb": choice_domain(GROUPED), "group": choice_domain(GROUPS)},
+            Ask: {
+                "verb": choice_domain(("ask", "diner")),
+                "name": name,
+                "attr": choice_domain((*LOOKS, "group", "profession")),
+                "value": choice_domain(tuple(dict.fromkeys(words))),
+            },
+            Answer: {"yes": Domain(lambda v: isinstance(v, bool), "True or False")},
+            Keep: {"item": choice_domain(KILLER_CARDS + BUILDINGS)},
+            Reveal: {"motive": choice_domain(MOTIVES)},
+            Shift: {"name": name, "district": district},
+            Evidence: {"position": choice_domain((0, 1, 2, 3))},
+            Play: {"card": choice_domain(CARDS), "args": arg},
+            Discard: {"card": choice_domain(DETECTIVE_CARDS)},
+            Accuse: {"name": name, "motive": choice_domain(MOTIVES)},
+        }
+
+    def _action_problem(self, action: Action) -> str | None:
+        if isinstance(action, Ask):
+            values = LOOKS.get(action.attr)
+            if values is not None and action.value not in values:
+                return f"{action.attr} is one of {', '.join(values)}"
+        if isinstance(action, Play) and self.parse_action(str(action)) != action:
+            return "its arguments are not written as the notation writes them"
+        return None
+
+    def describe(self, observation: Observation) -> str:
+        return notation.describe(observation)
+
+    def _parse_entry(
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
+        return notation.parse_entry(self, text, str(seat), before)
+
+    def _observation_text(self, observation: Observation) -> str:
+        return notation.observation_text(observation)
+
+    def _notation_help(self) -> list[tuple[str, str]]:
+        return notation.help_lines()
+
+    def _notation_words(self) -> list[str]:
+        return notation.words(self)
+
+    def _arrange_from_dict(
+        self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader
+    ) -> CityKillerState:
+        keys = ("residents", "placement", "buildings", "identity", "figurant", "motive", "drawn",
+                "killer_deck", "detective_deck", "supply")  # fmt: skip
+        setup = read.mapping(setup, "setup", keys)
+        names = read.choices(setup["residents"], "setup.residents", self.names)
+        placement = []
+        for i, item in enumerate(read.array(setup["placement"], "setup.placement")):
+            name, row, col = read.array(item, f"setup.placement[{i}]", 3)
+            placement.append(
+                [read.choice(name, f"setup.placement[{i}][0]", names),
+                 read.number(row, f"setup.placement[{i}][1]", 1, 4),
+                 read.number(col, f"setup.placement[{i}][2]", 1, 4)]
+            )  # fmt: skip
+        buildings = []
+        for i, item in enumerate(read.array(setup["buildings"], "setup.buildings")):
+            row, col, kind = read.array(item, f"setup.buildings[{i}]", 3)
+            buildings.append(
+                [read.number(row, f"setup.buildings[{i}][0]", 1, 4),
+                 read.number(col, f"setup.buildings[{i}][1]", 1, 4),
+                 read.choice(kind, f"setup.buildings[{i}][2]", BUILDINGS)]
+            )  # fmt: skip
+        identity = setup["identity"]
+        if identity is not None:
+            identity = read.choice(identity, "setup.identity", names)
+        figurant = setup["figurant"]
+        if figurant is not None:
+            figurant = read.choice(figurant, "setup.figurant", names)
+        motive = read.choice(setup["motive"], "setup.motive", MOTIVES)
+        drawn = read.choices(setup["drawn"], "setup.drawn", GROUPS)
+        killer_deck = read.choices(setup["killer_deck"], "setup.killer_deck", KILLER_CARDS, False)
+        detective_deck = read.choices(
+            setup["detective_deck"], "setup.detective_deck", DETECTIVE_CARDS, False
+        )
+        supply = read.choices(setup["supply"], "setup.supply", BUILDINGS, False)
+        return self._arranged(
+            lambda: self.arrange(rng, names, placement, buildings, identity, figurant, motive,
+                                 drawn, killer_deck, detective_deck, supply),
+            read,
+        )  # fmt: skip
+
+
+_PILES = {"detective-deck": "detective-card", "evidence": "evidence", "killer-deck": "killer-card"}
+
+
+def _script(observations: Sequence[Observation]) -> dict[str, deque[Any]]:
+    """What each hidden draw gave, in order, as far as these observations show ("?" where
+    they do not)."""
+    script: dict[str, deque[Any]] = {kind: deque() for kind in (*_PILES.values(), "scene",
+                                     "stack", "surveillance", "confession")}  # fmt: skip
+    for i, obs in enumerate(observations):
+        kind = obs.kind
+        if kind == "draw":
+            card = obs["card"]
+            if card is None:
+                following = observations[i + 1] if i + 1 < len(observations) else None
+                if following is not None and following.kind == "drew":
+                    card = following["card"]
+            script[_PILES[obs["pile"]]].append(UNKNOWN if card is None else card)
+        elif kind == "scene-cards":
+            script["scene"].extend(obs["cards"])
+        elif kind == "token":
+            script["stack"].append(obs["group"])
+        elif kind == "surveillance":
+            script["surveillance"].append(obs["answer"])
+        elif kind == "confession":
+            script["confession"].append(obs["group"])
+    return script

@@ -1,0 +1,904 @@
+"""City Killer's knowledge model (rules/city_killer.md, section 7): the killer's identity K,
+motive M, allied group G and figurant F, from the public record.
+
+Both seats get the same model: the detective's posterior, built from public observations
+alone (the detective's own evidence tokens and blind cards say nothing of K, M, G, F). For the
+killer it is what the detective can know right now, so he sees how exposed he is.
+
+Constraints, each tagged with its observation:
+- C1 a murder or a Bomb: K is none of the dead;
+- C2 a murder: M is a motive whose predicate the victim fits (the snapshot in the record);
+- C3 an answer (r, Q, a): r lies (r = K, r = F or group(r) = G) or Q(K) = a;
+- C4 surveillance (r, a): a = (K != r and M fits r and r unprotected), no liar exception;
+- C5 Profile naming n: M != n; C6 Confession naming g: F is in group g;
+- C7 a group token drawn from the stack: G is not that group;
+- the rules: F != K; F is none exactly when the game has no figurant.
+
+The worlds are at most 20 * 8 * 9 * 21, so they are enumerated exactly as a numpy tensor of
+weights over (K, M, G, F): under the liar model `free` a consistent world weighs 1; under
+`random` each liar's answer halves its weight (a liar says yes or no at random). Certain and
+possible facts are the same under both models; only probabilities differ. CP-SAT (through
+the shared `Model`) explains certainties with minimal sets of observations.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from engines import ConfigError, InformationSet, InvalidInformationSet, Observation, State
+from engines.city_killer import CityKiller, CityKillerState
+from engines.city_killer.notation import FIELDS, seen_by
+from engines.city_killer.rules import (
+    BY_NAME,
+    CENTRAL,
+    GROUPS,
+    MOTIVES,
+    SEATS,
+    Scene,
+    fitting,
+)
+from engines.core import JsonValue, quote
+from solver.hints import Hint, percent
+from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member
+from solver.sampling import EnumeratedWorlds
+
+if TYPE_CHECKING:
+    from solver.cpsat import Compiled
+    from solver.deduction import Deduction
+
+K, M, G, F = "K", "M", "G", "F"
+VARS = (K, M, G, F)
+NONE = "none"
+CPSAT_PARAMETERS = {"cp_model_presolve": False, "symmetry_level": 0}
+"""These models are a few dozen clauses over 70 literals: presolve and symmetry detection cost
+more than the search (a solve takes about 1 ms without them, 6 ms with)."""
+
+
+# --- the record ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Record:
+    """What the model reads of an information set: the residents and the tagged evidence."""
+
+    residents: tuple[str, ...]
+    figurant: bool
+    liar_model: str
+    scope: str
+    murders: tuple[tuple[int, str, frozenset[str]], ...]  # (source, victim, motives fitting)
+    dead: tuple[tuple[int, str], ...]  # (source, a resident killed)
+    answers: tuple[tuple[int, str, str, str, bool], ...]  # (source, r, attr, value, answer)
+    watches: tuple[tuple[int, str, bool, frozenset[str], bool], ...]  # r, blocked, fit, answer
+    profiles: tuple[tuple[int, str], ...]
+    confessions: tuple[tuple[int, str | None], ...]
+    tokens: tuple[tuple[int, str], ...]
+
+
+def _scene(victim: str, alone: bool, intimidated: bool, district: Sequence[int],
+           history: Sequence[str]) -> Scene:  # fmt: skip
+    return Scene(
+        BY_NAME[victim],
+        alone,
+        intimidated,
+        (district[0], district[1]) in CENTRAL,
+        tuple(BY_NAME[x] for x in history),
+    )
+
+
+def record(info: InformationSet) -> Record:
+    """The evidence of `info` (validated), read once per information set (the same object
+    is found without hashing its observations again)."""
+    for seen, found in _RECORDS:
+        if seen is info:
+            return found
+    found = _record(info)
+    _RECORDS.insert(0, (info, found))
+    del _RECORDS[8:]
+    return found
+
+
+_RECORDS: list[tuple[InformationSet, Record]] = []  # the latest first
+
+
+@lru_cache(maxsize=16)
+def _record(info: InformationSet) -> Record:
+    options = dict(info.options)
+    murders, dead, answers, watches, profiles, confessions, tokens = [], [], [], [], [], [], []
+    for i, obs in enumerate(info.observations):
+        kind = obs.kind
+        if kind == "murder":
+            scene = _scene(obs["victim"], obs["alone"], obs["intimidated"], obs["district"],
+                           obs["history"])  # fmt: skip
+            murders.append((i, obs["victim"], fitting(scene)))
+            dead.append((i, obs["victim"]))
+        elif kind == "bomb":
+            dead += [(i, name) for name in obs["casualties"]]
+        elif kind == "answer" and obs["answer"] is not None:
+            answers.append((i, obs["name"], obs["attr"], obs["value"], obs["answer"]))
+        elif kind == "surveillance":
+            scene = _scene(obs["name"], obs["alone"], obs["intimidated"], obs["district"],
+                           obs["history"])  # fmt: skip
+            watches.append((i, obs["name"], obs["blocked"], fitting(scene), obs["answer"]))
+        elif kind == "profile":
+            profiles.append((i, obs["named"]))
+        elif kind == "confession":
+            confessions.append((i, obs["group"]))
+        elif kind == "token":
+            tokens.append((i, obs["group"]))
+    return Record(
+        tuple(info.observations[0]["residents"]), bool(options["use_figurant"]),
+        str(options["liar_model"]), str(options["surveillance_scope"]), tuple(murders),
+        tuple(dead), tuple(answers), tuple(watches), tuple(profiles), tuple(confessions),
+        tuple(tokens),
+    )  # fmt: skip
+
+
+def matches(names: Sequence[str], attr: str, value: str) -> np.ndarray:
+    """Q(x) for each resident x: whether "is the killer <value>?" is true of x."""
+    return np.array([BY_NAME[n].attribute(attr) == value for n in names])
+
+
+# --- the tensor ----------------------------------------------------------------------------------
+@dataclass
+class Tensor:
+    """Weights over (K, M, G, F): axis 3 holds the residents then "none"."""
+
+    residents: tuple[str, ...]
+    weights: np.ndarray
+
+    def normalised(self) -> np.ndarray:
+        return self.weights / self.weights.sum()
+
+
+def liar_mask(names: Sequence[str], r: str) -> np.ndarray:
+    """liar(r) over (K, M, G, F), broadcastable: r = K, r = F or group(r) = G."""
+    n = len(names)
+    i = names.index(r)
+    k = np.zeros((n, 1, 1, 1), bool)
+    k[i] = True
+    g = np.zeros((1, 1, len(GROUPS), 1), bool)
+    g[0, 0, GROUPS.index(BY_NAME[r].group)] = True
+    f = np.zeros((1, 1, 1, n + 1), bool)
+    f[..., i] = True
+    return k | g | f
+
+
+def factors(rec: Record, liar_model: str | None = None) -> list[tuple[int | None, np.ndarray]]:
+    """Each constraint as a weight factor over (K, M, G, F), broadcastable, with its source
+    (None for the rules): 0 excludes a world, 1 keeps it, 0.5 is a liar's answer (liar model
+    "random"; under "free" a liar's answer keeps the world whole)."""
+    names, n = rec.residents, len(rec.residents)
+    model = liar_model or rec.liar_model
+    index = {name: i for i, name in enumerate(names)}
+    rules = np.ones((n, 1, 1, n + 1))
+    rules[np.arange(n), 0, 0, np.arange(n)] = 0.0  # F != K
+    if rec.figurant:
+        rules[..., n] = 0.0
+    else:
+        rules[..., :n] = 0.0
+    found: list[tuple[int | None, np.ndarray]] = [(None, rules)]
+    for source, name in rec.dead:
+        dead = np.ones((n, 1, 1, 1))
+        dead[index[name]] = 0.0
+        found.append((source, dead))
+    for source, _, fit in rec.murders:
+        found.append((source, _motives(fit)))
+    for source, name, attr, value, answer in rec.answers:
+        liar = liar_mask(names, name)
+        honest_ok = (matches(names, attr, value) == answer).reshape(n, 1, 1, 1)
+        found.append((source, np.where(liar, 0.5 if model == "random" else 1.0, honest_ok)))
+    for source, name, blocked, fit, answer in rec.watches:
+        not_k = np.ones((n, 1, 1, 1), bool)
+        not_k[index[name]] = False
+        legal = not_k & (_motives(fit) > 0) & (not blocked or rec.scope != "full")
+        found.append((source, (legal == answer).astype(float)))
+    for source, named in rec.profiles:
+        found.append((source, _motives(frozenset(MOTIVES) - {named})))
+    for source, group in rec.confessions:
+        keep = np.array([BY_NAME[x].group == group for x in names] + [group is None])
+        found.append((source, keep.reshape(1, 1, 1, -1).astype(float)))
+    for source, group in rec.tokens:
+        other = np.array([g != group for g in GROUPS], float)
+        found.append((source, other.reshape(1, 1, -1, 1)))
+    return found
+
+
+def _motives(allowed: frozenset[str]) -> np.ndarray:
+    return np.array([m in allowed for m in MOTIVES], float).reshape(1, -1, 1, 1)
+
+
+def tensor(rec: Record, liar_model: str | None = None) -> Tensor:
+    """The exact weights of every world given the evidence."""
+    n = len(rec.residents)
+    w = np.ones((n, len(MOTIVES), len(GROUPS), n + 1))
+    for _, factor in factors(rec, liar_model):
+        w = w * factor
+    return Tensor(rec.residents, w)
+
+
+def explain_excluded(rec: Record, axis: int, index: int) -> list[int] | None:
+    """A minimal list of sources that together leave no world with value `index` on `axis`
+    (deletion on the slice of the tensor at that value); None if some world has it."""
+    sliced = []
+    for source, factor in factors(rec, "free"):
+        part = np.take(factor, [min(index, factor.shape[axis] - 1)], axis=axis) > 0
+        sliced.append((source, part))
+    shape = [n for n in (len(rec.residents), len(MOTIVES), len(GROUPS), len(rec.residents) + 1)]
+    shape[axis] = 1
+
+    def open_with(kept: Sequence[tuple[int | None, np.ndarray]]) -> bool:
+        alive = np.ones(shape, bool)
+        for _, part in kept:
+            alive = alive & part
+            if not alive.any():
+                return False
+        return True
+
+    if open_with(sliced):
+        return None
+    kept = list(sliced)
+    for item in [x for x in sliced if x[0] is not None]:
+        trial = [x for x in kept if x is not item]
+        if not open_with(trial):
+            kept = trial
+    return sorted(source for source, _ in kept if source is not None)
+
+
+def value_axes(names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    return (tuple(names), MOTIVES, GROUPS, (*names, NONE))
+
+
+class TensorWorlds(EnumeratedWorlds):
+    """The consistent worlds as a weight tensor. `worlds` lists one witness per possible
+    literal (what the deduction needs for certain and possible facts); `total` and `count`
+    count consistent worlds; `probability` weighs them by the liar model."""
+
+    exact = True
+
+    def __init__(self, t: Tensor) -> None:
+        self.tensor = t
+        self.axes = value_axes(t.residents)
+        self.support = t.weights > 0
+        super().__init__(self._witnesses())
+        self.p = t.normalised()
+
+    def _witnesses(self) -> list[World]:
+        """One consistent world for each value any consistent world gives a variable."""
+        coords = np.unravel_index(np.flatnonzero(self.support), self.support.shape)
+        found: list[World] = []
+        for axis in range(4):
+            _, first = np.unique(coords[axis], return_index=True)
+            for i in first:
+                found.append({v: self.axes[a][int(coords[a][i])] for a, v in enumerate(VARS)})
+        return found
+
+    def _mask(self, fact: Fact) -> np.ndarray:
+        axis = (K, M, G, F).index(fact.var)
+        hit = np.array([(v in fact.values) != fact.negated for v in self.axes[axis]])
+        shape = [1, 1, 1, 1]
+        shape[axis] = -1
+        return hit.reshape(shape)
+
+    def total(self) -> int:
+        return int(self.support.sum())
+
+    def count(self, fact: Fact) -> int:
+        return int((self.support & self._mask(fact)).sum())
+
+    def probability(self, fact: Fact) -> float:
+        return float((self.p * self._mask(fact)).sum())
+
+    def sample(self, n: int, rng: random.Random) -> list[World]:
+        flat = self.p.ravel()
+        cumulative = np.cumsum(flat)
+        picks = np.searchsorted(cumulative, [rng.random() * cumulative[-1] for _ in range(n)])
+        worlds: list[World] = []
+        for pick in picks:
+            index = np.unravel_index(min(int(pick), flat.size - 1), self.p.shape)
+            worlds.append({v: self.axes[a][int(index[a])] for a, v in enumerate((K, M, G, F))})
+        return worlds
+
+
+# --- the model ------------------------------------------------------------------------------------
+def killer_fact(name: str) -> Fact:
+    return Fact("killer", (name,), K, frozenset({name}), f"{name} is the killer")
+
+
+def motive_fact(motive: str) -> Fact:
+    return Fact("motive", (motive,), M, frozenset({motive}), f"the motive is {motive}")
+
+
+def allies_fact(group: str) -> Fact:
+    return Fact("allies", (group,), G, frozenset({group}), f"the killer's allies are {group}")
+
+
+def figurant_fact(name: str) -> Fact:
+    return Fact("figurant", (name,), F, frozenset({name}), f"{name} is the figurant")
+
+
+def build(info: InformationSet) -> Model:
+    rec = record(info)
+    names = rec.residents
+    model = Model(info)
+    model.variables = [Var(K, names), Var(M, MOTIVES), Var(G, GROUPS), Var(F, (*names, NONE))]
+    constraints: list[Constraint] = [
+        Clause(negative=(Lit(K, name), Lit(F, name))) for name in names
+    ]
+    constraints.append(Clause(negative=(Lit(F, NONE),)) if rec.figurant else member(F, [NONE]))
+    for source, name in rec.dead:
+        constraints.append(Clause(negative=(Lit(K, name),), source=source))
+    for source, _, fit in rec.murders:
+        constraints.append(member(M, [m for m in MOTIVES if m in fit], source))
+    for source, name, attr, value, answer in rec.answers:
+        agree = [Lit(K, x) for x in names if (BY_NAME[x].attribute(attr) == value) == answer]
+        liars = (Lit(K, name), Lit(F, name), Lit(G, BY_NAME[name].group))
+        constraints.append(Clause(positive=(*liars, *agree), source=source))
+    for source, name, blocked, fit, answer in rec.watches:
+        unfit = tuple(Lit(M, m) for m in MOTIVES if m not in fit)
+        if blocked and rec.scope == "full":
+            if answer:
+                constraints.append(Clause(source=source))  # the rules forbid it: inconsistent
+        elif answer:
+            constraints.append(Clause(negative=(Lit(K, name),), source=source))
+            constraints.append(member(M, [m for m in MOTIVES if m in fit], source))
+        else:
+            constraints.append(Clause(positive=(Lit(K, name), *unfit), source=source))
+    for source, named in rec.profiles:
+        constraints.append(Clause(negative=(Lit(M, named),), source=source))
+    for source, group in rec.confessions:
+        allowed = [x for x in names if BY_NAME[x].group == group] if group else [NONE]
+        constraints.append(member(F, allowed, source))
+    for source, group in rec.tokens:
+        constraints.append(Clause(negative=(Lit(G, group),), source=source))
+    model.constraints = constraints
+    model.facts = list(facts(names, rec.figurant))
+    return model
+
+
+@lru_cache(maxsize=8)
+def facts(names: tuple[str, ...], figurant: bool) -> tuple[Fact, ...]:
+    """Who is the killer, his motive, his allies, the figurant: every fact worth asking."""
+    return (
+        *(killer_fact(n) for n in names),
+        *(motive_fact(m) for m in MOTIVES),
+        *(allies_fact(g) for g in GROUPS),
+        *(figurant_fact(n) for n in names if figurant),
+    )
+
+
+def world_of(state: State) -> World:
+    assert isinstance(state, CityKillerState)
+    return {K: state._identity, M: state._motive, G: state._allies, F: state._figurant or NONE}
+
+
+def world_set(model: Model, compiled: Compiled) -> TensorWorlds:
+    return TensorWorlds(tensor(record(model.info)))
+
+
+def query_variables(model: Model) -> None:
+    """None: the four variables are decided exactly by enumeration."""
+    return None
+
+
+# --- validation -----------------------------------------------------------------------------------
+Check = Callable[[JsonValue], bool]
+
+
+def _text(v: JsonValue) -> bool:
+    return isinstance(v, str)
+
+
+def _flag(v: JsonValue) -> bool:
+    return isinstance(v, bool)
+
+
+def _int(v: JsonValue) -> bool:
+    return type(v) is int and 0 <= v <= 10_000
+
+
+def _district(v: JsonValue) -> bool:
+    return isinstance(v, tuple) and len(v) == 2 and all(type(x) is int and 1 <= x <= 4 for x in v)
+
+
+def _words(v: JsonValue) -> bool:
+    return isinstance(v, tuple) and all(isinstance(x, str) for x in v)
+
+
+def _any(v: JsonValue) -> bool:
+    return True
+
+
+class _Checker:
+    """Checks each observation's kind, fields and values (residents of this game, motives,
+    groups, attributes), and who may see it."""
+
+    def __init__(self, info: InformationSet) -> None:
+        self.info = info
+        self.names: tuple[str, ...] = ()
+        self._checks: dict[str, dict[str, Check]] | None = None
+        self.history: list[str] = []
+        self.dead: set[str] = set()
+        self.scenes = 0
+
+    def fail(self, index: int, why: str) -> InvalidInformationSet:
+        obs = self.info.observations[index]
+        shown = quote(obs.kind if isinstance(obs, Observation) else obs)
+        return InvalidInformationSet(f"city-killer: observation {index} ({shown}): {why}")
+
+    def name(self, v: JsonValue) -> bool:
+        return isinstance(v, str) and v in self.names
+
+    def names_of(self, v: JsonValue) -> bool:
+        return isinstance(v, tuple) and all(self.name(x) for x in v)
+
+    def checks(self) -> dict[str, dict[str, Check]]:
+        name, names = self.name, self.names_of
+        motive: Check = lambda v: v in MOTIVES  # noqa: E731
+        group: Check = lambda v: v in GROUPS  # noqa: E731
+        return {
+            "murder": {"victim": name, "district": _district, "scene": _int, "round": _int,
+                       "alone": _flag, "intimidated": _flag, "history": names},
+            "bomb": {"district": _district, "casualties": names, "scene": _int, "round": _int},
+            "answer": {"name": name, "attr": lambda v: v in ("sex", "age", "build", "height",
+                       "group", "profession"), "value": _text,
+                       "answer": lambda v: v is None or isinstance(v, bool), "source": _text},
+            "surveillance": {"name": name, "district": _district, "alone": _flag,
+                             "intimidated": _flag, "blocked": _flag, "history": names,
+                             "answer": _flag},
+            "profile": {"pair": lambda v: isinstance(v, tuple) and all(x in MOTIVES for x in v),
+                        "named": motive},
+            "confession": {"group": lambda v: v is None or v in GROUPS},
+            "token": {"seat": lambda v: v in SEATS, "group": group, "source": _text,
+                      "empty": _flag},
+            "secrets": {"identity": name, "figurant": lambda v: v is None or name(v),
+                        "motive": motive, "drawn": lambda v: _words(v) and all(x in GROUPS
+                                                                              for x in v)},
+        }  # fmt: skip
+
+    def run(self) -> None:
+        observations = self.info.observations
+        if not observations or not isinstance(observations[0], Observation):
+            raise InvalidInformationSet("city-killer: the record must begin with the setup")
+        for index, obs in enumerate(observations):
+            if not isinstance(obs, Observation) or not isinstance(obs.kind, str):
+                raise self.fail(index, "not an Observation")
+            if obs.kind not in FIELDS:
+                raise self.fail(index, f"unknown kind; the kinds are {', '.join(FIELDS)}")
+            fields = tuple(key for key, _ in obs.fields)
+            if fields != FIELDS[obs.kind]:
+                raise self.fail(index, f"fields must be {', '.join(FIELDS[obs.kind])}")
+            if (index == 0) != (obs.kind == "setup"):
+                raise self.fail(index, "the setup comes first, and only there")
+            if index == 0:
+                self.check_setup(obs)
+            if not seen_by(obs, str(self.info.seat)):
+                raise self.fail(index, f"the {self.info.seat} does not see this")
+            if self._checks is None:
+                self._checks = self.checks()
+            for key, check in self._checks.get(obs.kind, {}).items():
+                if not check(obs[key]):
+                    raise self.fail(index, f"field {key!r} cannot be {quote(obs[key])}")
+            answered = obs.kind == "answer" and obs["answer"] is not None
+            if answered and not self.question(obs["attr"], obs["value"]):
+                raise self.fail(index, f"no question is {obs['attr']}:{obs['value']}")
+            self.follow(index, obs)
+
+    def follow(self, index: int, obs: Observation) -> None:
+        """The public record the motives read: the dead, the earlier victims, the scenes."""
+        kind = obs.kind
+        if kind in ("murder", "surveillance") and obs["history"] != tuple(self.history):
+            raise self.fail(index, f"field 'history' must be the earlier victims {self.history}")
+        if kind in ("murder", "bomb"):
+            if obs["scene"] != self.scenes + 1:
+                raise self.fail(index, f"field 'scene' must be {self.scenes + 1}")
+            dead = (obs["victim"],) if kind == "murder" else obs["casualties"]
+            if any(name in self.dead for name in dead) or not dead:
+                raise self.fail(index, "the dead are killed once, and a murder kills someone")
+            self.scenes += 1
+            self.dead.update(dead)
+            if kind == "murder" or dict(self.info.options)["bomb_in_history"]:
+                self.history.extend(dead)
+        elif kind in ("surveillance", "answer") and obs["name"] in self.dead:
+            raise self.fail(index, f"{obs['name']} is dead")
+
+    def check_setup(self, obs: Observation) -> None:
+        residents = obs["residents"]
+        game = self.info.make_game()
+        assert isinstance(game, CityKiller)
+        if (
+            not isinstance(residents, tuple)
+            or len(residents) != game.options["residents"]
+            or len(set(residents)) != len(residents)
+            or not all(isinstance(n, str) and n in game.names for n in residents)
+        ):
+            raise self.fail(0, f"field 'residents' must be {game.options['residents']} "
+                               "different residents of the pool")  # fmt: skip
+        self.names = residents
+        placement, buildings = obs["placement"], obs["buildings"]
+        ok = isinstance(placement, tuple) and len(placement) == len(residents)
+        ok = ok and all(
+            isinstance(p, tuple) and len(p) == 3 and p[0] in residents and _district(p[1:])
+            for p in placement
+        )
+        if not ok:
+            raise self.fail(0, "field 'placement' must be [name, row, column] per resident")
+        if not isinstance(buildings, tuple) or not all(
+            isinstance(b, tuple) and len(b) == 3 and _district(b[:2]) and isinstance(b[2], str)
+            for b in buildings
+        ):
+            raise self.fail(0, "field 'buildings' must be [row, column, kind] per building")
+
+    @staticmethod
+    def question(attr: str, value: JsonValue) -> bool:
+        return any(r.attribute(attr) == value for r in BY_NAME.values())
+
+
+def validate(info: InformationSet) -> None:
+    """Check that `info` could come from a City Killer game with its options: kinds, fields,
+    values and who sees what. Whether the answers agree is the solver's question.
+
+    Raises:
+        InvalidInformationSet: naming the observation, the field and what is allowed.
+    """
+    if info.game != "city-killer":
+        raise InvalidInformationSet(f"not a City Killer information set: {quote(info.game)}")
+    try:
+        game = info.make_game()
+    except ConfigError as error:
+        raise InvalidInformationSet(f"city-killer: {error}") from None
+    if set(dict(info.options)) != set(game.options):
+        raise InvalidInformationSet("city-killer: the options must name every option")
+    _Checker(info).run()
+
+
+# --- posteriors, hints --------------------------------------------------------------------------
+def entropy(p: np.ndarray) -> float:
+    q = p[p > 0]
+    return float(-(q * np.log2(q)).sum())
+
+
+@dataclass(frozen=True)
+class Posterior:
+    """The detective's posterior: marginals of K, M, G, F, the joint P(K, M), liars."""
+
+    residents: tuple[str, ...]
+    p: np.ndarray
+
+    @property
+    def killer(self) -> np.ndarray:
+        return self.p.sum(axis=(1, 2, 3))
+
+    @property
+    def motive(self) -> np.ndarray:
+        return self.p.sum(axis=(0, 2, 3))
+
+    @property
+    def joint(self) -> np.ndarray:
+        return self.p.sum(axis=(2, 3))
+
+    def liar(self, name: str) -> float:
+        return float((self.p * liar_mask(self.residents, name)).sum())
+
+    def best_accusation(self, living: Sequence[str] | None = None) -> tuple[str, str, float]:
+        joint = self.joint.copy()
+        if living is not None:
+            joint[[n not in living for n in self.residents]] = -1.0
+        k, m = np.unravel_index(int(np.argmax(joint)), joint.shape)
+        return self.residents[int(k)], MOTIVES[int(m)], float(joint[k, m])
+
+
+def posterior(info: InformationSet, liar_model: str | None = None) -> Posterior:
+    """The exact posterior of the public record (raises `solver.Inconsistent` via deduce
+    when it has no consistent world; here a zero total raises ZeroDivision-free ValueError)."""
+    t = tensor(record(info), liar_model)
+    total = t.weights.sum()
+    if total <= 0:
+        raise ValueError("no world is consistent with the record")
+    return Posterior(t.residents, t.weights / total)
+
+
+def liar_joint(post: Posterior, name: str) -> np.ndarray:
+    """P(K, M, name lies) over (K, M)."""
+    return (post.p * liar_mask(post.residents, name)).sum(axis=(2, 3))
+
+
+def answer_gain(
+    post: Posterior, name: str, attr: str, value: str, lying: np.ndarray | None = None
+) -> float:
+    """Expected information (bits) about (K, M) of asking `name` "is the killer <value>?",
+    a liar answering yes or no at random (`lying`: `liar_joint(post, name)`, if known)."""
+    joint = post.joint
+    liar = liar_joint(post, name) if lying is None else lying
+    honest = joint - liar
+    match = matches(post.residents, attr, value).reshape(-1, 1)
+    expected = 0.0
+    for truth in (match, ~match):
+        outcome = 0.5 * liar + honest * truth
+        chance = float(outcome.sum())
+        if chance > 0:
+            expected += chance * entropy((outcome / chance).ravel())
+    return entropy(joint.ravel()) - expected
+
+
+def legal_matrix(post: Posterior, name: str, fit: frozenset[str], blocked: bool) -> np.ndarray:
+    """Over (K, M): whether the killer could kill `name` now (surveillance's answer)."""
+    legal = np.ones((len(post.residents), len(MOTIVES)), bool)
+    legal[post.residents.index(name)] = False
+    legal[:, [m not in fit for m in MOTIVES]] = False
+    return legal & (not blocked)
+
+
+def watch_gain(post: Posterior, legal: np.ndarray) -> float:
+    """Expected information (bits) about (K, M) of a surveillance answer: its entropy."""
+    yes = float((post.joint * legal).sum())
+    return entropy(np.array([yes, 1 - yes]))
+
+
+def scene_now(state: CityKillerState, name: str) -> frozenset[str]:
+    return fitting(state.scene_of(name))
+
+
+def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
+    worlds = deduction.worlds
+    if isinstance(worlds, TensorWorlds):
+        post = Posterior(worlds.tensor.residents, worlds.p)
+    else:
+        post = posterior(info)
+    found = _suspect_hints(info, deduction, post)
+    if info.seat == "detective":
+        found += _detective_moves(info, post)
+    else:
+        found += _killer_moves(info, post)
+    return found
+
+
+def _suspect_hints(info: InformationSet, deduction: Deduction, post: Posterior) -> list[Hint]:
+    names, found = post.residents, []
+    killers = sorted(zip(post.killer, names, strict=True), reverse=True)
+    motives = sorted(zip(post.motive, MOTIVES, strict=True), reverse=True)
+    open_k = [(p, n) for p, n in killers if p > 0]
+    listed = ", ".join(f"{n} {percent(p)}" for p, n in open_k[:5])
+    found.append(
+        Hint(
+            f"Suspects ({len(open_k)} possible): {listed}",
+            killer_fact(open_k[0][1]),
+            float(open_k[0][0]),
+            (),
+            "likely",
+            1.5 + float(open_k[0][0]),
+        )
+    )
+    open_m = [(p, m) for p, m in motives if p > 0]
+    listed = ", ".join(f"{m} {percent(p)}" for p, m in open_m[:4])
+    found.append(
+        Hint(
+            f"Motives ({len(open_m)} possible): {listed}",
+            motive_fact(open_m[0][1]),
+            float(open_m[0][0]),
+            (),
+            "likely",
+            1.4 + float(open_m[0][0]),
+        )
+    )
+    for fact in (killer_fact(open_k[0][1]), motive_fact(open_m[0][1])):
+        if len(open_k if fact.var == K else open_m) == 1:
+            because = tuple(deduction.describe(deduction.explain(fact)))
+            found.append(Hint(f"Certain: {fact.text}", fact, 1.0, because, "certain", 3.0))
+    ruled = [n for p, n in killers if p == 0 and n not in _dead(info)]
+    rec = record(info)
+    for name in ruled[:3]:
+        sources = explain_excluded(rec, 0, names.index(name))
+        assert sources is not None
+        because = tuple(deduction.describe([info.observations[i] for i in sources]))
+        fact = ~killer_fact(name)
+        found.append(Hint(f"{name} cannot be the killer", fact, 1.0, because, "certain", 2.0))
+    who, motive, p = post.best_accusation(_living(info))
+    found.append(
+        Hint(
+            f"Best accusation now: {who} as {motive} ({percent(p)} right)",
+            None,
+            p,
+            (),
+            "advice",
+            1.6 + p,
+        )
+    )
+    return found
+
+
+def _dead(info: InformationSet) -> set[str]:
+    return {name for _, name in record(info).dead}
+
+
+def _living(info: InformationSet) -> list[str]:
+    dead = _dead(info)
+    return [n for n in record(info).residents if n not in dead]
+
+
+def _answered(info: InformationSet) -> list[str]:
+    return list(dict.fromkeys(name for _, name, *_ in record(info).answers))
+
+
+def game_of(info: InformationSet) -> CityKiller:
+    """The game of `info`, one per set of options (its views are kept between calls)."""
+    game = _GAMES.get(info.options)
+    if game is None:
+        made = info.make_game()
+        assert isinstance(made, CityKiller)
+        game = _GAMES[info.options] = made
+    return game
+
+
+_GAMES: dict[tuple[tuple[str, JsonValue], ...], CityKiller] = {}
+
+
+def _view(info: InformationSet) -> CityKillerState | None:
+    game = game_of(info)
+    try:
+        return game._view(info)
+    except Exception:  # a record the engine cannot replay: no move hints, the rest stands
+        return None
+
+
+def _detective_moves(info: InformationSet, post: Posterior) -> list[Hint]:
+    found = []
+    liars = sorted(((post.liar(n), n) for n in _answered(info)), reverse=True)
+    if liars and liars[0][0] > 0:
+        listed = ", ".join(f"{n} {percent(p)}" for p, n in liars[:3])
+        found.append(Hint(f"Probably lying: {listed}", None, liars[0][0], (), "likely", 1.2))
+    state = _view(info)
+    if state is None or state.over or state.pawn is None:
+        return found
+    best = best_question(state, post)
+    if best is not None:
+        bits, name, attr, value, how = best
+        found.append(
+            Hint(
+                f"Best question: {how} {name} {attr}:{value} ({bits:.2f} bits about "
+                "the killer and his motive)",
+                None,
+                None,
+                (),
+                "move",
+                1.5 + bits,
+            )
+        )
+    watch = best_watch(state, post)
+    if watch is not None:
+        bits, name = watch
+        found.append(
+            Hint(f"Best surveillance: {name} ({bits:.2f} bits)", None, None, (), "move", 1.4 + bits)
+        )
+    return found
+
+
+def question_candidates(state: CityKillerState) -> list[tuple[str, str]]:
+    """(resident, how) questionable now: interrogation here, the diner next door."""
+    assert state.pawn is not None
+    found = [(n, "ask") for n in state.at(state.pawn) if state.questionable(n)]
+    if state.buildings.get(state.pawn) == "diner":
+        near = state.near(state.pawn)
+        found += [
+            (n, "diner")
+            for n in state.living
+            if state.pos[n] in near and state.questionable(n) and (n, "ask") not in found
+        ]
+    return found
+
+
+def best_question(
+    state: CityKillerState, post: Posterior
+) -> tuple[float, str, str, str, str] | None:
+    best = None
+    for name, how in question_candidates(state):
+        lying = liar_joint(post, name)
+        for attr, value in state._questions():
+            bits = answer_gain(post, name, attr, value, lying)
+            if best is None or bits > best[0] + 1e-12:
+                best = (bits, name, attr, value, how)
+    return best
+
+
+def best_watch(state: CityKillerState, post: Posterior) -> tuple[float, str] | None:
+    """The resident within the police station's reach (or carrying the token) whose
+    surveillance tells most."""
+    assert state.pawn is not None
+    names = [state.token] if state.token else []
+    if state.buildings.get(state.pawn) == "police":
+        near = state.near(state.pawn)
+        names += [n for n in state.living if state.pos[n] in near]
+    best = None
+    for name in dict.fromkeys(n for n in names if n is not None):
+        legal = legal_matrix(post, name, scene_now(state, name), state.protected(name, False))
+        bits = watch_gain(post, legal)
+        if best is None or bits > best[0] + 1e-12:
+            best = (bits, name)
+    return best
+
+
+def secrets(info: InformationSet) -> tuple[str, str, str]:
+    """The killer's identity, motive and allies, from his own observations."""
+    obs = {o.kind: o for o in info.observations if o.kind in ("secrets", "allies")}
+    allies = obs["allies"]["group"] if "allies" in obs else ""
+    return obs["secrets"]["identity"], obs["secrets"]["motive"], allies
+
+
+def _killer_moves(info: InformationSet, post: Posterior) -> list[Hint]:
+    if not any(o.kind == "secrets" for o in info.observations):
+        return []
+    identity, motive, _ = secrets(info)
+    joint = post.joint
+    p_k = float(post.killer[post.residents.index(identity)])
+    p_km = float(joint[post.residents.index(identity), MOTIVES.index(motive)])
+    found = [Hint(f"Exposure: the detective gives you {percent(p_k)} as the killer and "
+                  f"{percent(p_km)} for you with your motive", None, p_km, (), "danger",
+                  1.5 + p_km)]  # fmt: skip
+    state = _view(info)
+    if state is None or state.over or not state.frames:
+        return found
+    frame = state.frames[-1]
+    if frame["kind"] == "killer" and not state._left(frame):
+        options = victim_options(state, post)
+        for p, name in options[:3]:
+            found.append(
+                Hint(
+                    f"Murder {name}: afterwards {percent(p)} on you with your motive",
+                    None,
+                    p,
+                    (),
+                    "move",
+                    1.5 - p,
+                )
+            )
+    if frame["kind"] == "answer" and state.is_liar(frame["name"]):
+        for answer in (True, False):
+            p = after_answer(post, identity, motive, frame["name"], frame["attr"],
+                             frame["value"], answer)  # fmt: skip
+            found.append(
+                Hint(
+                    f"Answer {'yes' if answer else 'no'} for {frame['name']}: "
+                    f"{percent(p)} on you afterwards",
+                    None,
+                    p,
+                    (),
+                    "move",
+                    1.4 - p,
+                )
+            )
+    return found
+
+
+def victim_options(state: CityKillerState, post: Posterior) -> list[tuple[float, str]]:
+    """Each legal victim, with the detective's P(K, M) on the truth after that murder."""
+    identity, motive = state._identity, state._motive
+    found = []
+    for name in state.living:
+        if not state.legal_victim(name):
+            continue
+        fit = scene_now(state, name)
+        p = post.p.copy()
+        p[post.residents.index(name)] = 0.0
+        p[:, [m not in fit for m in MOTIVES]] = 0.0
+        joint = p.sum(axis=(2, 3))
+        total = joint.sum()
+        truth = joint[post.residents.index(identity), MOTIVES.index(motive)] / total
+        found.append((float(truth), name))
+    return sorted(found)
+
+
+def after_answer(post: Posterior, identity: str, motive: str, name: str, attr: str,
+                 value: str, answer: bool) -> float:  # fmt: skip
+    """The detective's P(K, M) on the truth after `name` answers `answer`."""
+    n = len(post.residents)
+    match = matches(post.residents, attr, value).reshape(n, 1, 1, 1)
+    liar = liar_mask(post.residents, name)
+    likelihood = np.where(liar, 0.5, (match == answer).astype(float))
+    joint = (post.p * likelihood).sum(axis=(2, 3))
+    total = joint.sum()
+    if total <= 0:
+        return 0.0
+    return float(joint[post.residents.index(identity), MOTIVES.index(motive)] / total)

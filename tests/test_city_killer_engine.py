@@ -1,0 +1,289 @@
+"""City Killer's engine: the conformance suite on random options, then rules one by one."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+import engines
+from engines import Action, ConfigError, IllegalAction, State
+from engines.city_killer import (
+    DETECTIVE,
+    KILLER,
+    Answer,
+    CityKiller,
+    CityKillerState,
+    Named,
+    Play,
+    Verb,
+)
+from engines.city_killer.rules import GROUPS, MOTIVES, POOL, fitting
+from tests.conformance import EngineSpec, check_random_game
+
+SWITCHES = {
+    spec.name: list(spec.allowed) for spec in CityKiller.options_spec if spec.allowed is not None
+}
+SWITCHES["residents"] = [8, 12, 20]
+
+
+def random_game(rng: random.Random) -> CityKiller:
+    """A game with each switch drawn at random (the small configurations included)."""
+    options = {name: rng.choice(values) for name, values in SWITCHES.items()}
+    options["pool"] = rng.choice([options["residents"], 27, 54])
+    options["killer_symbol_cards"] = rng.sample(
+        ["graffiti", "abduction", "bomb", "message", "strike"], 3
+    )
+    game = engines.make("city-killer", **options)
+    assert isinstance(game, CityKiller)
+    return game
+
+
+def setup_of(state: State) -> dict:
+    assert state._setup is not None
+    return state._setup.to_dict()
+
+
+def replay(
+    game: CityKiller, setup: dict, actions: Sequence[Action], like: State
+) -> CityKillerState | None:
+    """`actions` from `setup`, with the chance of `like`'s start; None if one is illegal."""
+    assert like._setup is not None
+    rng = random.Random()
+    rng.setstate(like._setup.rng)
+    try:
+        state = game._arrange_from_dict(setup, rng, _READ)
+        for action in actions:
+            state.apply(action)
+    except (IllegalAction, engines.InvalidState):
+        return None
+    return state
+
+
+_READ = engines.core.JsonReader(engines.InvalidState, "test setup")
+INFORMATIVE = {DETECTIVE: ("surveillance", "confession", "token"), KILLER: ("evidence-discard",)}
+"""Public observations that may depend on what the seat cannot see: they are what it learns."""
+
+
+def twin(state: State, history: Sequence[Action], seat: object, rng: random.Random) -> State | None:
+    """The same actions from a setup that differs only in what `seat` cannot see: for the
+    detective the killer's secrets and deck, for the killer the evidence tokens' order."""
+    assert isinstance(state, CityKillerState)
+    game = state.game
+    for _ in range(4):
+        setup = setup_of(state)
+        if seat == DETECTIVE:
+            names = setup["residents"]
+            if setup["identity"] is not None:
+                setup["identity"] = rng.choice(names)
+                if setup["figurant"] is not None:
+                    setup["figurant"] = rng.choice([n for n in names if n != setup["identity"]])
+            setup["motive"] = rng.choice(MOTIVES)
+            setup["drawn"] = rng.sample(GROUPS, 3)
+            rng.shuffle(setup["killer_deck"])
+        else:
+            rng.shuffle(setup["supply"])
+        found = replay(game, setup, history, state)
+        if found is None:
+            continue
+        kinds = INFORMATIVE[str(seat)]
+        if [o for o in found.public_observations() if o.kind in kinds] != [
+            o for o in state.public_observations() if o.kind in kinds
+        ]:
+            continue
+        return found
+    return None
+
+
+def transitions(previous: State | None, state: State) -> None:
+    assert isinstance(state, CityKillerState)
+    living = state.living
+    assert state._identity == "" or state._identity in living or state.is_over
+    assert len(state.scenes) <= 5 and state.refusals <= 2
+    if previous is not None:
+        assert isinstance(previous, CityKillerState)
+        assert set(previous.dead) <= set(state.dead)
+        assert state.murders - previous.murders in (0, 1)
+        assert state.refusals - previous.refusals in (0, 1)
+        assert len(state.living) + len(state.dead) == len(state.residents)
+
+
+def illegal_candidates(state: State) -> list[Action]:
+    assert isinstance(state, CityKillerState)
+    name = state.residents[0]
+    return [
+        Verb("refuse"),
+        Verb("end"),
+        Named("murder", state._identity or name),
+        Answer(True),
+        Answer(False),
+        Play("bomb", ("1,1",)),
+        Play("sixth-sense"),
+        Verb("pass"),
+    ]
+
+
+@settings(max_examples=8, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate))
+@given(st.integers(0, 10_000), st.data())
+def test_conformance_on_random_options(seed: int, data: st.DataObject) -> None:
+    game = random_game(random.Random(seed))
+    spec = EngineSpec(game, transitions, twin, illegal_candidates, max_steps=2_000)
+    check_random_game(spec, seed, lambda n: data.draw(st.integers(0, n - 1)))
+
+
+# --- rules ----------------------------------------------------------------------------------
+GAME = engines.make("city-killer")
+
+
+def started(seed: int = 1, **options: object) -> CityKillerState:
+    """A game past its setup decisions (allies: the first token; pawn at 1,1)."""
+    game = engines.make("city-killer", **options)
+    state = game.new_game(seed)
+    assert isinstance(state, CityKillerState)
+    while state.frames[-1]["kind"] in ("identity", "allies", "start"):
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+def legal(state: State) -> set[str]:
+    return {str(action) for action in state.legal_actions()}
+
+
+def test_the_pool_follows_its_formula() -> None:
+    first = POOL[0]
+    assert (first.sex, first.age, first.build, first.height) == ("male", "young", "slim", "short")
+    assert (first.group, first.profession) == ("law", "police-officer")
+    assert [r.card for r in POOL if r.group == "law"] == [1, 14, 27, 28, 45, 50]
+    profiles = {(r.sex, r.age, r.build, r.height) for r in POOL}
+    assert len(profiles) == 54
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(ConfigError, match="pool"):
+        engines.make("city-killer", residents=12, pool=10)
+    with pytest.raises(ConfigError, match="liar_model"):
+        engines.make("city-killer", liar_model="sometimes")
+
+
+def test_intimidation_is_mandatory_then_the_murder_fits_the_motive() -> None:
+    state = started()
+    assert state.to_move == KILLER and state.frames[-1]["left"] == 2
+    assert not any(a.startswith("murder") for a in legal(state))
+    for _ in range(2):
+        state.apply(next(a for a in state.legal_actions() if str(a).startswith("intimidate")))
+    murders = [a for a in state.legal_actions() if str(a).startswith("murder")]
+    assert "refuse" in legal(state)
+    for action in murders:
+        assert isinstance(action, Named)
+        assert state._motive in fitting(state.scene_of(action.name))
+        assert action.name != state._identity and state.pos[action.name] != state.pawn
+
+
+def test_a_second_refusal_loses() -> None:
+    state = started()
+    for _ in range(2):
+        while state.frames[-1]["kind"] != "killer" or state._left(state.frames[-1]):
+            if state.to_move == KILLER:
+                state.apply(state.legal_actions()[0])
+            else:
+                state.apply(Verb("end") if Verb("end") in state.legal_actions() else
+                            state.legal_actions()[-1])  # fmt: skip
+        state.apply(Verb("refuse"))
+    assert state.is_over and state.winners == (DETECTIVE,)
+
+
+def play_until(state: CityKillerState, kind: str, rng: random.Random, limit: int = 2000) -> bool:
+    for _ in range(limit):
+        if state.is_over:
+            return False
+        if state.frames[-1]["kind"] == kind:
+            return True
+        state.apply(rng.choice(state.legal_actions()))
+    return False
+
+
+def test_honest_residents_answer_truly_and_liars_freely() -> None:
+    seen_honest = seen_liar = 0
+    for seed in range(30):
+        state = started(seed)
+        rng = random.Random(seed)
+        while play_until(state, "answer", rng):
+            frame = state.frames[-1]
+            truth = state.resident(state._identity).attribute(frame["attr"]) == frame["value"]
+            answers = {a for a in state.legal_actions() if isinstance(a, Answer)}
+            if state.is_liar(frame["name"]):
+                seen_liar += 1
+                assert answers == {Answer(True), Answer(False)}
+            else:
+                seen_honest += 1
+                assert answers == {Answer(truth)}
+            state.apply(rng.choice(state.legal_actions()))
+    assert seen_honest and seen_liar
+
+
+def test_windows_open_on_hand_sizes_alone() -> None:
+    """A reaction window depends on how many cards the other seat holds, never on which."""
+    for seed in range(20):
+        state = started(seed)
+        rng = random.Random(seed)
+        while play_until(state, "react", rng):
+            seat = state.frames[-1]["seat"]
+            assert state.hand_size(seat) >= 1
+            assert Verb("pass") in state.legal_actions()
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def test_capacity_and_crime_scene_count_hold_in_random_games() -> None:
+    for seed in range(25):
+        state = GAME.new_game(seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+            counts: dict = {}
+            for district in state.pos.values():
+                counts[district] = counts.get(district, 0) + 1
+            assert max(counts.values()) <= 3
+        assert state.murders == 5 or state.refusals == 2
+
+
+def test_json_names_the_bad_field() -> None:
+    state = started()
+    data = json.loads(state.to_json())
+    data["setup"]["motive"] = "boredom"
+    with pytest.raises(engines.InvalidState, match=r"setup\.motive"):
+        GAME.state_from_json(json.dumps(data))
+
+
+def test_notation_reads_back() -> None:
+    for text in ("ask Vera height:tall", "move 2,3", "surveil Ivan", "play cordon 3,1",
+                 "answer yes", "murder Oleg", "accuse Oleg psychopath", "evidence row 2",
+                 "play testimony Vera Oleg", "keep police", "shift Ivan 1,2"):  # fmt: skip
+        assert str(GAME.parse_action(text)) == text
+    with pytest.raises(engines.InvalidAction, match="no resident"):
+        GAME.parse_action("murder Nobody")
+
+
+def test_typed_observations_read_back_for_both_seats() -> None:
+    for seed in range(4):
+        state = GAME.new_game(seed)
+        rng = random.Random(seed)
+        for _ in range(120):
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        for seat in GAME.seats:
+            seen: list = []
+            for obs in state.information_set(seat).observations:
+                text = GAME.observation_text(obs)
+                assert GAME.parse_entry(text, seat, seen) == (obs,), text
+                seen.append(obs)
+    secrets = GAME.observation_text(started().information_set(KILLER).observations[-1])
+    with pytest.raises(engines.InvalidObservation):
+        GAME.parse_entry('secrets identity="Oleg"', DETECTIVE)
+    assert GAME.describe(GAME.parse_entry(secrets, KILLER)[0])
+    with pytest.raises(engines.InvalidObservation, match="did you mean"):
+        GAME.parse_entry('answr name="Vera"', DETECTIVE)
