@@ -393,7 +393,7 @@ def test_who_learns_which_cards_were_passed() -> None:
     deals = [o for o in info if o.kind == "deal"]
     assert [o["seat"] for o in deals] == [1]
     sentence = game.describe(next(o for o in info if o.kind == "pass" and o["giver"] == 0))
-    assert sentence == "player 0 passed 1 cards to player 1 after round 1: slim-slant-noon"
+    assert sentence == "player 0 passed 1 card to player 1 after round 1: slim-slant-noon"
 
 
 def test_questions_are_public_and_described() -> None:

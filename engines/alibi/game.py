@@ -53,6 +53,16 @@ def _bool(value: JsonValue) -> bool:
     return isinstance(value, bool)
 
 
+def _cards(count: object) -> str:
+    """'card' or '2 cards', after 'the'."""
+    return "card" if count == 1 else f"{count} cards"
+
+
+def _count(count: object) -> str:
+    """'1 card' or '2 cards'."""
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
 def deal(cards: Sequence[str], players: int, dealer: int) -> list[list[str]]:
     """Deal `cards` one at a time, clockwise from the dealer's left (card k to seat d+1+k)."""
     hands: list[list[str]] = [[] for _ in range(players)]
@@ -412,13 +422,13 @@ class Alibi(Game):
         if kind == "choose_pass":
             which = f": {cards}" if cards else ""
             return (
-                f"player {get('seat')} chose the {get('count')} cards to pass after round "
+                f"player {get('seat')} chose the {_cards(get('count'))} to pass after round "
                 f"{get('round')}{which}"
             )
         if kind == "pass":
             which = f": {cards}" if cards else ""
             return (
-                f"player {get('giver')} passed {get('count')} cards to player "
+                f"player {get('giver')} passed {_count(get('count'))} to player "
                 f"{get('receiver')} after round {get('round')}{which}"
             )
         if kind == "accuse":
