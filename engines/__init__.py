@@ -66,6 +66,7 @@ _REGISTRY: dict[str, str] = {
     "alibi": "engines.alibi:Alibi",
     "blue-lion": "engines.blue_lion:BlueLion",
     "noir": "engines.noir:Noir",
+    "serial-killer": "engines.serial_killer:SerialKiller",
 }
 
 
