@@ -12,6 +12,7 @@ from engines.core import (
     Action,
     Domain,
     Game,
+    IllegalAction,
     InformationSet,
     InvalidState,
     JsonReader,
@@ -41,7 +42,7 @@ from engines.serial_killer.actions import (
     parse,
 )
 from engines.serial_killer.cards import COLOURS, Components, load_components
-from engines.serial_killer.state import DISTRICTS, FACES, SerialKillerState
+from engines.serial_killer.state import DISTRICTS, FACES, ChanceExhausted, SerialKillerState
 
 
 def _int_from(low: int, high: int | None = None) -> Any:
@@ -429,12 +430,16 @@ def _dice_with_total(count: int, total: int) -> list[int]:
     return dice
 
 
-def replay(game: SerialKiller, observations: tuple[Observation, ...], me: int) -> SerialKillerState:
-    """A state following `observations` (seat `me`'s), with placeholder hidden cards."""
+def replay(
+    game: SerialKiller, observations: tuple[Observation, ...], me: int, strict: bool = False
+) -> SerialKillerState:
+    """A state following `observations` (seat `me`'s), with placeholder hidden cards; with
+    `strict`, each action is checked as `apply` checks it (IllegalAction if it is not legal)."""
     setup = observations[0]
     decks = {g: [f"{g}.?"] * size for g, _, size in setup["decks"]}
     districts = {g: d for g, d, _ in setup["decks"]}
     view = SerialKillerState(game, random.Random(0), decks, districts, setup["first_player"])
+    view._emit(setup)
     script: list[Any] = []
     for obs in observations:
         if obs.kind == "roll":
@@ -449,7 +454,7 @@ def replay(game: SerialKiller, observations: tuple[Observation, ...], me: int) -
     own_draws = [obs["card"] for obs in observations if obs.kind == "see_draw"]
     own_discards = [obs["card"] for obs in observations if obs.kind == "see_discard"]
     placeholder = tuple(f"{g}.?" for g in game.parts.genre_ids)
-    for obs in observations[1:]:
+    for index, obs in enumerate(observations):
         kind = obs.kind
         action: Action | None = None
         if kind == "place":
@@ -461,11 +466,14 @@ def replay(game: SerialKiller, observations: tuple[Observation, ...], me: int) -
         elif kind == "skip":
             action = Skip()
         elif kind == "attempt":
-            action = Declare(placeholder)
+            mine = obs["seat"] == me and index and observations[index - 1].kind == "declaration"
+            action = Declare(tuple(observations[index - 1]["profile"]) if mine else placeholder)
         elif kind == "lab_place":
             seat = obs["seat"]
-            if seat == me:
+            if seat == me and own_discards:
                 card = own_discards.pop(0)
+            elif seat == me:
+                break  # the record stops before the seat's own discard is shown
             else:
                 genre = obs.get("genre")
                 hand = view._hands[seat]
@@ -473,11 +481,18 @@ def replay(game: SerialKiller, observations: tuple[Observation, ...], me: int) -
             action = Discard(card)
         elif kind == "buy":
             action = _bought(view, obs)
-            if isinstance(action, Investigate) and obs["seat"] == me:
+            if isinstance(action, Investigate) and obs["seat"] == me and own_draws:
                 genre = view.deck_at[view.pawn[me] or 0]
                 view._decks[genre][0] = own_draws.pop(0)
         if action is not None:
-            view.apply_trusted(action)
+            reason = view._illegal_reason(action) if strict and not view.is_over else None
+            if strict and (reason is not None or view.is_over):
+                raise IllegalAction(reason or f"{action} comes after the end of the game")
+            try:
+                view.apply_trusted(action)
+            except ChanceExhausted as stop:
+                view.waiting_for = stop.what
+                break
     seen: set[str] = set()
     for obs in observations:
         if obs.kind in ("see_draw", "see_discard"):

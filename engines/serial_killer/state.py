@@ -54,6 +54,15 @@ LAB_CHOICES_LISTED = 64
 position and all of them (every subset is still legal)."""
 
 
+class ChanceExhausted(Exception):
+    """A view replaying a record ran out of recorded chance outcomes: the record stops
+    before the game rolled (`what`)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
 class SerialKillerState(State):
     game: SerialKiller
     may_end_unwon = True  # the killer wins when no declaration is right
@@ -102,11 +111,14 @@ class SerialKillerState(State):
         self.end_reason = ""
         self._winners: tuple[int, ...] = ()
         self._script: list[Any] | None = None  # a view's recorded chance outcomes
+        self.waiting_for = ""  # a view whose record stops before a chance outcome: which
         self.queue = self.order()
 
     # --- chance ---------------------------------------------------------------------------
-    def _dice(self, n: int) -> list[int]:
+    def _dice(self, n: int, what: str = "the dice") -> list[int]:
         if self._script is not None:
+            if not self._script:
+                raise ChanceExhausted(what)
             dice = self._script.pop(0)
             assert len(dice) == n
             return list(dice)
@@ -115,6 +127,8 @@ class SerialKillerState(State):
 
     def _relocation(self) -> int:
         if self._script is not None:
+            if not self._script:
+                raise ChanceExhausted("a relocation")
             return int(self._script.pop(0))
         rng = self.rng
         if rng.random() < self.game.options["central_park_prob"]:
@@ -391,7 +405,7 @@ class SerialKillerState(State):
     def _start_round(self) -> None:
         options = self.game.options
         self.round += 1
-        faces = self._dice(DICE)
+        faces = self._dice(DICE, "the roll")
         self.pool = [faces.count(f) for f in range(1, FACES + 1)]
         bonus = options["uniform_roll_bonus"] if max(self.pool) == DICE else 0
         self.ferocity += bonus
@@ -540,7 +554,7 @@ class SerialKillerState(State):
         self._next_pick(seat)
 
     def _pollute(self) -> None:
-        (die,) = self._dice(1)
+        (die,) = self._dice(1, "the pollution die")
         rotated = None
         if die == 1:
             if self.game.options["pollution_target"] == "placed":
@@ -554,7 +568,7 @@ class SerialKillerState(State):
 
     def _attempt(self, seat: int, profile: tuple[str, ...]) -> None:
         self._emit(Observation.of("declaration", seat=seat, profile=list(profile)), to=[seat])
-        dice = self._dice(self.dice_for(seat))
+        dice = self._dice(self.dice_for(seat), "the declaration dice")
         success = sum(dice) >= self.ferocity
         seq = None
         if success:
