@@ -111,9 +111,9 @@ def game_bots(game: str) -> GameBots | None:
 
 
 if TYPE_CHECKING:  # mypy checks that every bots module provides what `GameBots` declares
-    from opponents.games import alibi, blue_lion, noir
+    from opponents.games import alibi, blue_lion, noir, serial_killer
 
-    _BOTS: tuple[GameBots, ...] = (alibi, blue_lion, noir)
+    _BOTS: tuple[GameBots, ...] = (alibi, blue_lion, noir, serial_killer)
 
 BOT_NAMES = ("random", "heuristic", "solver")
 

@@ -42,6 +42,7 @@ from engines.serial_killer.actions import (
     parse,
 )
 from engines.serial_killer.cards import COLOURS, Components, load_components
+from engines.serial_killer.notation import HELP, Notation, observation_text
 from engines.serial_killer.state import DISTRICTS, FACES, ChanceExhausted, SerialKillerState
 
 
@@ -339,6 +340,25 @@ class SerialKiller(Game):
     def describe(self, observation: Observation) -> str:
         return describe(self, observation)
 
+    @cached_property
+    def _notation(self) -> Notation:
+        return Notation(self)
+
+    def _parse_entry(
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
+        assert isinstance(seat, int)
+        return self._notation.parse(text, seat, before)
+
+    def _observation_text(self, observation: Observation) -> str:
+        return observation_text(observation)
+
+    def _notation_help(self) -> list[tuple[str, str]]:
+        return list(HELP)
+
+    def _notation_words(self) -> list[str]:
+        return self._notation.words()
+
 
 def who(seat: object) -> str:
     return COLOURS[seat] if isinstance(seat, int) and 0 <= seat < len(COLOURS) else str(seat)
@@ -380,7 +400,7 @@ def describe(game: SerialKiller, obs: Observation) -> str:
     if kind == "draw":
         return (
             f"{who(get('seat'))} drew a {get('genre')} card in district {get('district')} "
-            f"({get('deck_size')} left there)"
+            f"({get('deck_size') - 1} left to draw there)"
         )
     if kind == "see_draw":
         return f"{who(get('seat'))} drew {get('card')}"

@@ -44,9 +44,10 @@ def world_set(model: Model, compiled: Compiled) -> CountedWorlds:
     return CountedWorlds(parse(model.info))
 
 
-def query_variables(model: Model) -> None:
-    """None: the counted worlds witness every possible value of every variable."""
-    return None
+def query_variables(model: Model) -> set[str]:
+    """Every variable: the counted worlds witness each one's possible values (so no samples
+    are drawn to witness them, and one solve proves the rest impossible)."""
+    return {variable.name for variable in model.variables}
 
 
 def world_of(state: State) -> World:

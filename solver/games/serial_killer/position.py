@@ -68,6 +68,7 @@ class GenrePlan:
     discards: list[Discard] = field(default_factory=list)
     own_discards: dict[int, Token] = field(default_factory=dict)  # lab position -> token
     own_discard_at: dict[int, int] = field(default_factory=dict)  # lab position -> index
+    revealed: str | None = None  # the profile's card, once the end has shown it
     hand_checks: list[HandCheck] = field(default_factory=list)
     lab_checks: list[LabCheck] = field(default_factory=list)
 
@@ -176,4 +177,5 @@ def parse(info: InformationSet) -> Position:
             for card in obs["profile"]:
                 plan = plans[parts.genre_of(card)]
                 plan.pins.setdefault(plan.bottom, (card, index))
+                plan.revealed = card
     return Position(game, me, plans, looks)

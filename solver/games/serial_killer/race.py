@@ -11,24 +11,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 
 from solver.games.serial_killer.counting import CountedWorlds
 from solver.games.serial_killer.position import GenrePlan, Position, Token
 
+_DISTRIBUTIONS: list[tuple[int, ...]] = [(1,)]  # index n: the counts for n dice
 
-@cache
+
 def sum_distribution(dice: int) -> tuple[int, ...]:
-    """How many of the 6^dice rolls give each sum (index = sum), by convolution."""
-    counts = [1]
-    for _ in range(dice):
-        nxt = [0] * (len(counts) + 6)
-        for total, k in enumerate(counts):
-            if k:
-                for face in range(1, 7):
-                    nxt[total + face] += k
-        counts = nxt
-    return tuple(counts)
+    """How many of the 6^dice rolls give each sum (index = sum), by convolution with one die
+    at a time (a sliding sum of six), each count kept for the next."""
+    while len(_DISTRIBUTIONS) <= dice:
+        counts = _DISTRIBUTIONS[-1]
+        nxt, window = [], 0
+        for total in range(len(counts) + 6):
+            window += counts[total - 1] if 0 <= total - 1 < len(counts) else 0
+            window -= counts[total - 7] if 0 <= total - 7 < len(counts) else 0
+            nxt.append(window)
+        _DISTRIBUTIONS.append(tuple(nxt))
+    return _DISTRIBUTIONS[dice]
 
 
 def roll_chance(dice: int, ferocity: int) -> float:
@@ -106,8 +107,9 @@ def progress(position: Position, worlds: CountedWorlds, seat: int) -> Progress:
 
 
 def _observed(plan: GenrePlan) -> set[str]:
-    """The traits of the genre the seat itself has observed."""
-    found = {card for card, _ in plan.pins.values()}
+    """The traits of the genre the seat itself has observed in play (the end's reveal of the
+    profile aside)."""
+    found = {card for token, (card, _) in plan.pins.items() if token != plan.bottom}
     for check in plan.hand_checks:
         found |= check.cards
     found |= {lab.card for lab in plan.lab_checks}
@@ -117,6 +119,8 @@ def _observed(plan: GenrePlan) -> set[str]:
 def own_candidates(position: Position) -> dict[str, list[str]]:
     """The traits of each genre the seat has never observed: the profile's candidates."""
     return {
-        genre: [card for card in plan.cards if card not in _observed(plan)]
+        genre: [plan.revealed]
+        if plan.revealed is not None
+        else [card for card in plan.cards if card not in _observed(plan)]
         for genre, plan in position.plans.items()
     }
