@@ -37,10 +37,19 @@ SAFE_ROLL = 0.9
 """The chance of out-rolling ferocity a bot keeps for its declaration when it spends."""
 LATER = 10
 """About how much ferocity grows in a round (unbought dice, the hunted bonus)."""
-ENDGAME = 12
-"""Drawable cards left below which the solver pushes the decks towards the final round."""
-PUSH = 0.5
-"""The bits a draw is worth in the endgame beyond what it shows (it brings the end nearer)."""
+ENDGAME = 10
+"""Drawable cards left above which the solver only pushes the weapon track (the others'
+draws reach the lab and their hands, seen later at once), and below which it looks, draws and
+pushes the decks towards the final round."""
+PUSH = 2.0
+"""What a draw is worth late in the game: it brings the final round nearer, where everything
+drawn can be seen at once (the lab and the hands) and the best-informed declaration wins."""
+LOOK_BUDGET = 14
+"""Points kept back before the final round for the looks that follow the last draw (a lab
+view and a briefing or two)."""
+LOOK = 0.2
+"""How much a look (briefing, lab view) is worth before the final round, against after it,
+when it shows cards that can no longer change place."""
 RESERVE_ROLL = 0.9
 """The chance of out-rolling next round's ferocity that the solver's reserve keeps."""
 
@@ -194,9 +203,12 @@ class SolverBot(SeatedBot):
         if view.weapon >= WEAPON_MAX and not view.bought[me] and self.declares(view, right):
             return Pass()  # stay eligible: declare at this round's end
         worlds = CountedWorlds(position)
-        reserve = self.reserve(view)
+        reserve = self.reserve(view) + (0 if view.final_round else LOOK_BUDGET)
+        patient = not view.final_round and _cards_left(view) > ENDGAME
         best: tuple[float, Action] = (0.0, Pass())
         for action in legal:
+            if patient and not isinstance(action, Weapon):
+                continue  # early, let the others draw: their cards reach the lab or a hand
             if time.monotonic() - started > self.time_budget:
                 break  # a safety ceiling: the scores so far decide
             if isinstance(action, Pass | Declare):
@@ -248,14 +260,17 @@ class SolverBot(SeatedBot):
         if isinstance(action, Weapon):
             return 10.0 if view.weapon < WEAPON_MAX else 0.0
         if isinstance(action, First):
-            near = _cards_left(view) <= 8 and view.first_player != me and view.fp_claim != me
-            return 0.5 if near else 0.0
+            return 0.0
+        drawing = not view.final_round  # before the final round, push the decks out
         if isinstance(action, Move):
-            return 0.5 * self._move_value(position, worlds, view, action.district, candidates)
+            genre = view.deck_at.get(action.district)
+            if drawing and genre is not None and view.deck_size(genre) > 1:
+                return PUSH / 2
+            return LOOK * self._move_value(position, worlds, view, action.district, candidates)
+        if isinstance(action, Investigate):
+            return PUSH + 1 / cost
         bits = information(position, worlds, view, action, candidates) or 0.0
-        if isinstance(action, Investigate) and _cards_left(view) <= ENDGAME:
-            bits += PUSH  # the final round, where the best-informed declaration wins, nears
-        return bits / cost
+        return (LOOK if drawing else 1.0) * bits / cost
 
     def _move_value(
         self,

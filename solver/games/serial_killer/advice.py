@@ -4,6 +4,7 @@ when to declare."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import log2, prod
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,9 @@ if TYPE_CHECKING:
     from solver.deduction import Deduction
 
 
+@lru_cache(maxsize=8)
 def view_of(info: InformationSet) -> SerialKillerState:
+    """The public position `info` describes (shared: callers read it, never change it)."""
     game = info.make_game()
     assert isinstance(game, SerialKiller) and isinstance(info.seat, int)
     return replay(game, info.observations, info.seat)

@@ -196,14 +196,18 @@ class GenreWorlds:
 
 
 def genre_worlds(position: Position) -> dict[str, GenreWorlds]:
-    return {
-        genre: GenreWorlds(
-            plan,
-            position.seat,
-            [(d, count_bijections(plan.cards, allowed_traits(plan, d))) for d in deltas(plan)],
-        )
-        for genre, plan in position.plans.items()
-    }
+    found = {}
+    for genre, plan in position.plans.items():
+        counted: dict[tuple[frozenset[str], ...], Bijections] = {}  # many choices allow alike
+        choices = []
+        for d in deltas(plan):
+            allowed = allowed_traits(plan, d)
+            key = tuple(frozenset(traits) for traits in allowed)
+            if key not in counted:
+                counted[key] = count_bijections(plan.cards, allowed)
+            choices.append((d, counted[key]))
+        found[genre] = GenreWorlds(plan, position.seat, choices)
+    return found
 
 
 def genre_of_var(name: str) -> str | None:
@@ -220,6 +224,7 @@ class CountedWorlds:
     """The consistent worlds as the product of the genres' (exact)."""
 
     exact = True
+    witnesses_all = True  # `witnessed` lists every possible literal, so none is left to prove
 
     def __init__(self, position: Position) -> None:
         self.position = position

@@ -10,7 +10,6 @@ right declaration now are exact expectations under the seat's own posterior.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 from solver.games.serial_killer.counting import CountedWorlds
 from solver.games.serial_killer.position import GenrePlan, Position, Token
@@ -84,26 +83,26 @@ class Progress:
 def progress(position: Position, worlds: CountedWorlds, seat: int) -> Progress:
     """`seat`'s candidates per genre and chance of a right declaration now, as expectations
     over the discard choices weighed by the counted worlds."""
-    candidates, certain, chance = {}, {}, Fraction(1)
+    candidates, certain, chance = {}, {}, 1.0
     for genre, plan in position.plans.items():
         genre_worlds = worlds.genres[genre]
         total = genre_worlds.total
         if not total:
             return Progress(seat, {}, {}, 0.0)
-        expected, sure, inverse = Fraction(0), Fraction(0), Fraction(0)
+        expected, sure, inverse = 0.0, 0.0, 0.0
         for delta, b in genre_worlds.choices:
             if not b.total:
                 continue
-            weight = Fraction(b.total, total)
+            weight = b.total / total
             left = plan.size - len(seen_tokens(position, plan, seat, delta))
             if seat == position.seat:
                 left = plan.size - len(_observed(plan))
             expected += weight * left
             sure += weight * (left == 1)
-            inverse += weight * Fraction(1, left)
-        candidates[genre], certain[genre] = float(expected), float(sure)
+            inverse += weight / left
+        candidates[genre], certain[genre] = expected, sure
         chance *= inverse
-    return Progress(seat, candidates, certain, float(chance))
+    return Progress(seat, candidates, certain, chance)
 
 
 def _observed(plan: GenrePlan) -> set[str]:
