@@ -107,3 +107,17 @@ def test_a_record_the_game_could_not_show_is_refused() -> None:
         cut = InformationSet(info.game, info.options, info.seat, info.observations[: buys[0] + 1])
         with pytest.raises(IncompleteInformationSet, match="draw"):
             solver.deduce(cut)
+
+
+def test_hints_tell_candidates_odds_dice_and_the_race() -> None:
+    game = engines.make("serial-killer", players=4)
+    state = game.new_game(4)
+    rng = random.Random(4)
+    while state.round < 2 or state.phase != "buy":
+        state.apply(rng.choice(state.legal_actions()))
+    info = state.information_set(state.to_move)
+    texts = [hint.text for hint in solver.hints(info)]
+    assert any("candidates" in text for text in texts)
+    assert any(text.startswith("a declaration now is right") for text in texts)
+    assert any(text.startswith("race: ") for text in texts)
+    assert any("bits of the profile for" in text for text in texts), "the value of a die"

@@ -8,7 +8,7 @@ import time
 from math import log2, prod
 from typing import Any
 
-from engines import Action, InformationSet, Seat
+from engines import Action, ConfigError, InformationSet, Seat
 from engines.serial_killer import (
     WEAPON_MAX,
     Briefing,
@@ -82,6 +82,16 @@ def _view(info: InformationSet, game: SerialKiller) -> SerialKillerState:
     return replay(game, info.observations, info.seat)
 
 
+def notepad_candidates(view: SerialKillerState, seat: int) -> dict[str, list[str]]:
+    """Per genre, the traits `seat` has not seen (drawn, briefed, in the lab): what a notepad
+    leaves (the same as the solver's candidates; it needs no genre on the card backs)."""
+    seen = view.seen_by(seat)
+    return {
+        genre.id: [card for card in genre.cards if card not in seen] or list(genre.cards)
+        for genre in view.game.parts.genres
+    }
+
+
 def _profile(candidates: dict[str, list[str]], rng: random.Random) -> tuple[str, ...]:
     return tuple(rng.choice(cards) for cards in candidates.values())
 
@@ -108,7 +118,7 @@ class HeuristicBot(SeatedBot):
         view = _view(info, self.game)
         me = self.seat
         assert isinstance(me, int)
-        candidates = own_candidates(parse(info))
+        candidates = notepad_candidates(view, me)
         unknown = {g: len(c) for g, c in candidates.items()}
         if isinstance(legal[0], Place):
             best = max(view.deck_district, key=lambda g: (unknown[g], self.rng.random()))
@@ -308,4 +318,9 @@ def make(name: str, game: SerialKiller, seat: Seat, rng: random.Random, **option
         check_options(name, options, ())
         return HeuristicBot(game, seat, rng)
     check_options(name, options, ("time_budget",))
+    if not game.options["genre_public"]:
+        raise ConfigError(
+            "serial-killer: the solver bot counts worlds genre by genre, which needs the card "
+            "backs to show their genre (option genre_public True); try 'heuristic'"
+        )
     return SolverBot(game, seat, rng, **options)

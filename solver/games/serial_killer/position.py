@@ -18,6 +18,7 @@ Each constraint concerns one genre, so the genres are independent given the publ
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engines import InformationSet, InvalidInformationSet
 from engines.serial_killer import SerialKiller
@@ -119,8 +120,10 @@ class Position:
         return self.game.players
 
 
+@lru_cache(maxsize=16)
 def parse(info: InformationSet) -> Position:
-    """The token reading of a (validated) information set."""
+    """The token reading of a (validated) information set (remembered for the last few: the
+    model, the counter, the hints and the bots all read the same one; none changes it)."""
     game = info.make_game()
     assert isinstance(game, SerialKiller)
     me = info.seat

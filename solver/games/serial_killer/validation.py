@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engines import IllegalAction, IncompleteInformationSet, InformationSet, Observation
+from engines import (
+    IllegalAction,
+    IncompleteInformationSet,
+    InformationSet,
+    InvalidInformationSet,
+    Observation,
+)
 from engines.core import quote
 from engines.serial_killer import SerialKiller, replay
 from solver.validation import Checker
@@ -56,6 +62,11 @@ def validate(info: InformationSet) -> None:
     """
     game = info.make_game()
     assert isinstance(game, SerialKiller)
+    if not game.options["genre_public"]:
+        raise InvalidInformationSet(
+            "serial-killer: the knowledge model counts worlds genre by genre, which needs the "
+            "card backs to show their genre (option genre_public True)"
+        )
     check = Checker(info, KINDS)
     observations = info.observations
     for index, obs in enumerate(observations):
