@@ -11,6 +11,7 @@ import engines
 import solver
 from engines import IncompleteInformationSet, InformationSet, InvalidInformationSet, Observation
 from solver.games.serial_killer import world_of
+from solver.games.serial_killer.counting import CountedWorlds
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
 from tests.serial_killer_brute_force import fact_counts, positions
@@ -79,10 +80,11 @@ def test_opponents_progress_counts_what_they_saw() -> None:
         pos = parse(info)
         deduction = solver.deduce(info)
         worlds = deduction.worlds
-        mine = progress(pos, worlds, pos.seat)  # type: ignore[arg-type]
+        assert isinstance(worlds, CountedWorlds)
+        mine = progress(pos, worlds, pos.seat)
         assert mine.candidates == {g: float(len(c)) for g, c in own_candidates(pos).items()}
         for seat in range(pos.players):
-            other = progress(pos, worlds, seat)  # type: ignore[arg-type]
+            other = progress(pos, worlds, seat)
             for genre, plan in pos.plans.items():
                 assert 1 <= other.candidates[genre] <= plan.size - len(plan.drawn_by(seat))
 

@@ -662,9 +662,9 @@ class SerialKillerState(State):
     def _unreachable(self) -> bool:
         """The collective loss (§6): end now if no player (of the scope) can reach F."""
         options = self.game.options
-        seats = range(self.game.players)
+        seats = list(range(self.game.players))
         if options["unreachable_scope"] == "undeclared":
-            seats = [s for s in seats if self.seq[s] is None]  # type: ignore[assignment]
+            seats = [s for s in seats if self.seq[s] is None]
             if not seats:
                 return False
         if any(self.can_reach(s) for s in seats):

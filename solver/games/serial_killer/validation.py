@@ -61,7 +61,7 @@ def validate(info: InformationSet) -> None:
         InvalidInformationSet: naming the observation and what is wrong.
     """
     game = info.make_game()
-    assert isinstance(game, SerialKiller)
+    assert isinstance(game, SerialKiller) and isinstance(info.seat, int)
     if not game.options["genre_public"]:
         raise InvalidInformationSet(
             "serial-killer: the knowledge model counts worlds genre by genre, which needs the "
@@ -93,7 +93,7 @@ def validate(info: InformationSet) -> None:
             "serial-killer: the record stops before the card you discarded", "see_discard"
         )
     try:
-        view = replay(game, observations, info.seat, strict=True)  # type: ignore[arg-type]
+        view = replay(game, observations, info.seat, strict=True)
     except IllegalAction as error:
         check.refuse(_failing(game, info), f"the game would not allow it: {error}")
     except (KeyError, IndexError, TypeError, ValueError, AssertionError) as error:
@@ -121,9 +121,10 @@ def validate(info: InformationSet) -> None:
 
 def _failing(game: SerialKiller, info: InformationSet) -> int:
     """The index of the first observation whose replay fails (by replaying prefixes)."""
+    assert isinstance(info.seat, int)
     for end in range(1, len(info.observations) + 1):
         try:
-            replay(game, info.observations[:end], info.seat, strict=True)  # type: ignore[arg-type]
+            replay(game, info.observations[:end], info.seat, strict=True)
         except (IllegalAction, KeyError, IndexError, TypeError, ValueError, AssertionError):
             return end - 1
     return len(info.observations) - 1
