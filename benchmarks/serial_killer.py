@@ -155,12 +155,14 @@ def arena(games: int, workers: int) -> None:
     low, high = result.entry_interval(0)
     summaries = [s for entry in range(4) for s in result.summaries_of(entry, None)]
     per_game = len(summaries) // 4 or 1
-    killer = sum(bool(s.get("killer_won")) for s in summaries) / 4
+    unwon = sum(bool(s.get("killer_won")) for s in summaries) / 4
+    unreached = sum(bool(s.get("nobody_reached")) for s in summaries) / 4
     print(
         f"arena: solver wins {result.entry_wins[0]:g}/{result.games} "
         f"({result.entry_wins[0] / result.games:.1%}, 95% {low:.1%}-{high:.1%}); heuristics "
-        f"{sum(result.entry_wins[1:]):g}; the killer wins {killer:g}/{per_game} "
-        f"(all lose) [{time.perf_counter() - began:.0f} s]"
+        f"{sum(result.entry_wins[1:]):g}; nobody wins {unwon:g}/{per_game}: the killer (no "
+        f"right declaration) {unwon - unreached:g}, all lose as nobody can reach the ferocity "
+        f"{unreached:g} [{time.perf_counter() - began:.0f} s]"
     )
     ends = [s for s in result.summaries_of(0, None)]
     declared = sum(bool(s.get("declared")) for s in ends)

@@ -176,6 +176,7 @@ class SerialKillerState(State):
         if self.phase == "over" and self._declarations[seat] is not None:
             found["correct"] = self._declarations[seat] == self.profile()
         found["killer_won"] = self.phase == "over" and not self._winners
+        found["nobody_reached"] = self.end_reason == "nobody can reach the ferocity"
         found["rounds"] = self.round
         return found
 
