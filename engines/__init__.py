@@ -67,6 +67,7 @@ _REGISTRY: dict[str, str] = {
     "blue-lion": "engines.blue_lion:BlueLion",
     "city-killer": "engines.city_killer:CityKiller",
     "noir": "engines.noir:Noir",
+    "serial-killer": "engines.serial_killer:SerialKiller",
 }
 
 

@@ -829,6 +829,10 @@ class State(ABC):
     observation log, never stored apart from it.
     """
 
+    may_end_unwon: ClassVar[bool] = False
+    """Whether a game can end with no seat winning (Serial Killer: the killer wins, or all
+    players lose together); other games name their winners whenever they end."""
+
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.game = game
         self._rng = rng
@@ -915,12 +919,12 @@ class State(ABC):
 
     def _broken_core_invariants(self) -> list[str]:
         """What every game shares: the mover is a seat; a game is over exactly when it has
-        winners, each a seat once."""
+        winners (unless it `may_end_unwon`), each a seat once."""
         seats, winners, mover = self.game.seats, self.winners, self.to_move
         broken = []
         if mover is not None and not one_of(mover, seats):
             broken.append(f"the seat to move {quote(mover)} is not a seat")
-        if (mover is None) != bool(winners):
+        if (mover is None) != bool(winners) and not (mover is None and self.may_end_unwon):
             broken.append("a game is over exactly when it names its winners")
         if winners and (
             len(set(winners)) != len(winners) or not all(one_of(w, seats) for w in winners)

@@ -117,9 +117,9 @@ def game_bots(game: str) -> GameBots | None:
 
 
 if TYPE_CHECKING:  # mypy checks that every bots module provides what `GameBots` declares
-    from opponents.games import alibi, blue_lion, city_killer, noir
+    from opponents.games import alibi, blue_lion, city_killer, noir, serial_killer
 
-    _BOTS: tuple[GameBots, ...] = (alibi, blue_lion, city_killer, noir)
+    _BOTS: tuple[GameBots, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
 
 BOT_NAMES = ("random", "heuristic", "solver")
 

@@ -108,7 +108,7 @@ def demo(
         if view is not None:
             console.print(view)
     winners = " and ".join(seat_name(seat) for seat in state.winners)
-    console.print(Rule(f"{winners} won", style="bold green"))
+    console.print(Rule(f"{winners} won" if winners else "nobody won", style="bold green"))
 
 
 def run_arena(

@@ -234,5 +234,11 @@ def _deduce(
             # samples witness more (with `witnessed` covering the decided variables they
             # could add nothing there)
             witnesses += worlds.sample(64, random.Random(0))
-        possible = compiled.possible_literals(witnesses, decided, getattr(worlds, "reached", None))
+        if getattr(worlds, "witnesses_all", False):
+            # an exact counter that witnesses every possible literal: nothing left to prove
+            possible = {item for world in witnesses for item in world.items()}
+        else:
+            possible = compiled.possible_literals(
+                witnesses, decided, getattr(worlds, "reached", None)
+            )
     return Deduction(model, compiled, worlds, possible, decided)

@@ -42,9 +42,9 @@ class GameView(Protocol):
 
 
 if TYPE_CHECKING:  # mypy checks that every view module provides what `GameView` declares
-    from sleuth.views import alibi, blue_lion, city_killer, noir
+    from sleuth.views import alibi, blue_lion, city_killer, noir, serial_killer
 
-    _VIEWS: tuple[GameView, ...] = (alibi, blue_lion, city_killer, noir)
+    _VIEWS: tuple[GameView, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
 
 REASONS = 3
 """Reasons shown per hint: an explanation can cite a dozen observations (a whole deal, every

@@ -64,6 +64,6 @@ def knowledge_for(game: str) -> Knowledge:
 
 
 if TYPE_CHECKING:  # mypy checks that every knowledge module provides what `Knowledge` declares
-    from solver.games import alibi, blue_lion, city_killer, noir
+    from solver.games import alibi, blue_lion, city_killer, noir, serial_killer
 
-    _KNOWLEDGE: tuple[Knowledge, ...] = (alibi, blue_lion, city_killer, noir)
+    _KNOWLEDGE: tuple[Knowledge, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)

@@ -1,0 +1,197 @@
+"""Serial Killer benchmarks: exactness against the brute force, hint latency, bot move time,
+calibration of the profile probabilities, and the arena.
+
+    python benchmarks/serial_killer.py [--exact 300] [--positions 60] [--calibration 150]
+                                       [--games 400] [--workers 2] [--skip exact,arena]
+
+Targets (issue 13): zero mismatches against the brute force; per-genre profile probabilities
+calibrated within 0.02 (ECE) over at least 5,000 queries from full-size 4-player games;
+hint refresh median <= 20 ms; solver move median <= 1 s; one solver against three
+heuristics (4 players, seats rotated) wins at least 40% of 400 games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import engines
+import opponents
+import solver
+from engines import InformationSet
+from engines.serial_killer import SerialKillerState
+from tests.serial_killer_brute_force import fact_counts, positions
+
+GAME = engines.make("serial-killer", players=4)
+
+
+def exact(count: int) -> None:
+    """Every fact of `count` small positions against the model-free brute force."""
+    began = time.perf_counter()
+    mismatches = discards = views = 0
+    for info in positions(count, seed=2026):
+        total, counts = fact_counts(info)
+        deduction = solver.deduce(info)
+        others = [
+            i
+            for i, obs in enumerate(info.observations)
+            if obs.kind == "lab_place" and obs["seat"] != info.seat
+        ]
+        discards += bool(others)
+        views += (
+            any(obs.kind in ("see_hand", "see_lab") for obs in info.observations[others[0] :])
+            if others
+            else 0
+        )
+        for fact in deduction.facts:
+            k = counts.get((fact.kind, *fact.args), 0)
+            if (
+                deduction.possible(fact) != (k > 0)
+                or deduction.is_certain(fact) != (k == total)
+                or abs(deduction.probability(fact) - k / total) > 1e-12
+            ):
+                mismatches += 1
+    print(
+        f"exact: {count} positions ({discards} after others' overflow discards, {views} with "
+        f"briefings or lab views after them): {mismatches} mismatches "
+        f"[{time.perf_counter() - began:.0f} s]"
+    )
+
+
+def heuristic_positions(count: int, seed: int) -> list[tuple[InformationSet, SerialKillerState]]:
+    """(information set of a random seat, the full state) at random steps of 4-player games
+    of heuristic bots."""
+    rng, found = random.Random(seed), []
+    while len(found) < count:
+        state = GAME.new_game(rng.randrange(2**31))
+        assert isinstance(state, SerialKillerState)
+        bots = [opponents.make("heuristic", GAME, s, seed=rng.randrange(10**6)) for s in GAME.seats]
+        stops = sorted(rng.sample(range(10, 160), 3))
+        step = 0
+        while not state.is_over and stops:
+            mover = state.to_move
+            assert isinstance(mover, int)
+            state.apply(bots[mover].act(state.information_set(mover)))
+            step += 1
+            if step == stops[0]:
+                stops.pop(0)
+                if not state.is_over:
+                    found.append((state.information_set(rng.randrange(4)), state.clone()))
+    return found[:count]
+
+
+def latency(count: int) -> None:
+    infos = [info for info, _ in heuristic_positions(count, seed=1)]
+    refresh = []
+    for info in infos:
+        began = time.perf_counter()
+        solver.hints(info)
+        refresh.append(time.perf_counter() - began)
+    moves = []
+    for seed in range(3):
+        state = GAME.new_game(seed)
+        bots = [opponents.make("solver", GAME, s, seed=s) for s in GAME.seats]
+        while not state.is_over:
+            mover = state.to_move
+            assert isinstance(mover, int)
+            info = state.information_set(mover)
+            began = time.perf_counter()
+            action = bots[mover].act(info)
+            moves.append(time.perf_counter() - began)
+            state.apply(action)
+    for name, times in (("hint refresh (deduce + hints)", refresh), ("solver move", moves)):
+        ordered = sorted(times)
+        print(
+            f"{name}: median {statistics.median(ordered) * 1000:.1f} ms, "
+            f"p95 {ordered[int(0.95 * (len(ordered) - 1))] * 1000:.1f} ms over {len(times)}"
+        )
+
+
+def calibration(count: int, bins: int = 10) -> None:
+    """ECE of the profile probabilities: one query per genre and position, a trait drawn at
+    random (all of a genre's traits together would balance by construction, since exactly
+    one is the profile); the card-location facts apart, one random place per card."""
+    from solver.games.serial_killer import world_of
+
+    rng = random.Random(3)
+    records: dict[str, list[tuple[float, bool]]] = {"Profile": [], "At": []}
+    for info, state in heuristic_positions(count, seed=7):
+        deduction = solver.deduce(info)
+        truth = world_of(state)
+        groups: dict[tuple[str, object], list] = {}
+        for fact in deduction.facts:
+            groups.setdefault((fact.kind, fact.args[0]), []).append(fact)
+        for (kind, _), facts in groups.items():
+            fact = rng.choice(facts)
+            records[kind].append((deduction.probability(fact), fact.holds_in(truth)))
+    for kind, pairs in records.items():
+        edges: list[list[tuple[float, bool]]] = [[] for _ in range(bins)]
+        for p, hit in pairs:
+            edges[min(int(p * bins), bins - 1)].append((p, hit))
+        ece = sum(
+            len(b) / len(pairs) * abs(sum(p for p, _ in b) / len(b) - sum(h for _, h in b) / len(b))
+            for b in edges
+            if b
+        )
+        rows = ", ".join(
+            f"{sum(p for p, _ in b) / len(b):.2f}->{sum(h for _, h in b) / len(b):.2f} ({len(b)})"
+            for b in edges
+            if b
+        )
+        print(f"calibration {kind}: ECE {ece:.4f} over {len(pairs)} queries; bins {rows}")
+
+
+def arena(games: int, workers: int) -> None:
+    began = time.perf_counter()
+    result = opponents.arena(
+        GAME, ["solver", "heuristic", "heuristic", "heuristic"], games=games, workers=workers
+    )
+    low, high = result.entry_interval(0)
+    summaries = [s for entry in range(4) for s in result.summaries_of(entry, None)]
+    per_game = len(summaries) // 4 or 1
+    unwon = sum(bool(s.get("killer_won")) for s in summaries) / 4
+    unreached = sum(bool(s.get("nobody_reached")) for s in summaries) / 4
+    print(
+        f"arena: solver wins {result.entry_wins[0]:g}/{result.games} "
+        f"({result.entry_wins[0] / result.games:.1%}, 95% {low:.1%}-{high:.1%}); heuristics "
+        f"{sum(result.entry_wins[1:]):g}; nobody wins {unwon:g}/{per_game}: the killer (no "
+        f"right declaration) {unwon - unreached:g}, all lose as nobody can reach the ferocity "
+        f"{unreached:g} [{time.perf_counter() - began:.0f} s]"
+    )
+    ends = [s for s in result.summaries_of(0, None)]
+    declared = sum(bool(s.get("declared")) for s in ends)
+    right = sum(bool(s.get("correct")) for s in ends)
+    print(f"arena: the solver declared in {declared} games, rightly in {right}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--exact", type=int, default=300)
+    parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--calibration", type=int, default=750)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip")
+    args = parser.parse_args()
+    skip = set(args.skip.split(","))
+    print("timings on a shared, loaded machine")
+    if "exact" not in skip:
+        exact(args.exact)
+    if "latency" not in skip:
+        latency(args.positions)
+    if "calibration" not in skip:
+        calibration(args.calibration)
+    if "arena" not in skip:
+        arena(args.games, args.workers)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,249 @@
+"""Serial Killer's actions, each printed in the notation a person types at the prompt.
+
+    place 3                  put your pawn on district 3 (Brooklyn) at the start
+    pass                     pass for the rest of this round's purchase phase
+    buy 1 weapon             the weapon track moves up one (shared)
+    buy 2 move 5             move your pawn to district 5
+    buy 3 investigate        draw the top card of the deck in your district (also 4, 5, 6
+                             when the substitution rule allows)
+    buy 4 briefing blue      look at one co-located player's hand (colour or seat number;
+                             `buy 4 briefing` when the option briefs everyone there)
+    buy 5 first              claim the first-player marker
+    buy 6 lab 2,5            look at the lab, paying to see rotated positions 2 and 5 too
+    end                      end your pick (only when a pick may buy several dice)
+    discard WPN.3            the card your hand of five puts on top of the lab
+    declare AGE.1 SEX.4 ...  attempt a declaration: one trait of each genre, in genre order
+    skip                     do not attempt a declaration this round
+
+Lab positions count from 1, the bottom (oldest) card. Seats are printed by their colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engines.core import Action, InvalidAction, quote
+from engines.serial_killer.cards import COLOURS, Components
+
+ACTIONS = ("weapon", "move", "investigate", "briefing", "first", "lab")
+FACE = {"weapon": 1, "move": 2, "briefing": 4, "first": 5, "lab": 6}
+"""The face of each action's die (Investigate is a 3, or a 4-6 by substitution)."""
+
+
+@dataclass(frozen=True)
+class Place(Action):
+    district: int
+
+    def __str__(self) -> str:
+        return f"place {self.district}"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True)
+class End(Action):
+    def __str__(self) -> str:
+        return "end"
+
+
+@dataclass(frozen=True)
+class Skip(Action):
+    def __str__(self) -> str:
+        return "skip"
+
+
+@dataclass(frozen=True)
+class Weapon(Action):
+    def __str__(self) -> str:
+        return "buy 1 weapon"
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    district: int
+
+    def __str__(self) -> str:
+        return f"buy 2 move {self.district}"
+
+
+@dataclass(frozen=True)
+class Investigate(Action):
+    face: int
+
+    def __str__(self) -> str:
+        return f"buy {self.face} investigate"
+
+
+@dataclass(frozen=True)
+class Briefing(Action):
+    """`target` None: every co-located player (option `briefing_scope` "all")."""
+
+    target: int | None
+
+    def __str__(self) -> str:
+        if self.target is None:
+            return "buy 4 briefing"
+        if isinstance(self.target, int) and 0 <= self.target < len(COLOURS):
+            return f"buy 4 briefing {COLOURS[self.target]}"
+        return f"buy 4 briefing {self.target}"
+
+
+@dataclass(frozen=True)
+class First(Action):
+    def __str__(self) -> str:
+        return "buy 5 first"
+
+
+@dataclass(frozen=True)
+class Lab(Action):
+    """`positions`: the rotated positions paid for, from 1 (the bottom), sorted."""
+
+    positions: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return "buy 6 lab" + (" " + ",".join(map(str, self.positions)) if self.positions else "")
+
+
+@dataclass(frozen=True)
+class Discard(Action):
+    card: str
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True)
+class Declare(Action):
+    """One card per genre, in genre order."""
+
+    profile: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "declare " + " ".join(self.profile)
+
+
+Bad = Callable[[str], InvalidAction]
+BUYS = (Weapon, Move, Investigate, Briefing, First, Lab)
+SerialKillerAction = (
+    Place
+    | Pass
+    | End
+    | Skip
+    | Weapon
+    | Move
+    | Investigate
+    | Briefing
+    | First
+    | Lab
+    | Discard
+    | Declare
+)
+
+USAGE = (
+    "place D, pass, buy 1 weapon, buy 2 move D, buy F investigate (F 3-6), "
+    "buy 4 briefing COLOUR, buy 5 first, buy 6 lab [P,Q,...], end, discard CARD, "
+    "declare CARD... (one per genre), skip"
+)
+
+
+def face_of(action: Action) -> int | None:
+    """The face of the die a buy takes (None for an action that is no buy)."""
+    if isinstance(action, Investigate):
+        return action.face
+    return FACE.get(type(action).__name__.lower())
+
+
+def parse(text: str, parts: Components, players: int) -> SerialKillerAction:
+    """The action printed as `text` (case, spacing and commas are forgiven)."""
+    words = text.strip().replace(",", " ").split()
+
+    def bad(why: str) -> InvalidAction:
+        return InvalidAction(f"serial-killer: cannot read {quote(text)}: {why}; moves are: {USAGE}")
+
+    if not words:
+        raise bad("it is empty")
+    verb, args = words[0].lower(), words[1:]
+    simple: dict[str, type[Pass | End | Skip]] = {"pass": Pass, "end": End, "skip": Skip}
+    if verb in simple:
+        if args:
+            raise bad(f"{verb!r} takes nothing after it")
+        return simple[verb]()
+    if verb == "place":
+        if len(args) != 1:
+            raise bad("'place' takes one district, 1 to 7")
+        return Place(_district(args[0], bad))
+    if verb == "discard":
+        if len(args) != 1 or args[0].upper() not in parts.ids:
+            raise bad(f"'discard' takes one card id such as {parts.ids[0]}")
+        return Discard(args[0].upper())
+    if verb == "declare":
+        return Declare(_profile(args, parts, bad))
+    if verb == "buy":
+        return _buy(args, parts, players, bad)
+    raise bad(f"unknown move {quote(verb)}")
+
+
+def _district(word: str, bad: Bad) -> int:
+    if word not in {str(d) for d in range(1, 8)}:
+        raise bad(f"districts are 1 to 7, not {quote(word)}")
+    return int(word)
+
+
+def _profile(args: list[str], parts: Components, bad: Bad) -> tuple[str, ...]:
+    cards = [word.upper() for word in args]
+    unknown = [card for card in cards if card not in parts.ids]
+    by_genre = {parts.genre_of(card): card for card in cards}
+    if unknown or len(cards) != len(parts.genres) or len(by_genre) != len(cards):
+        raise bad(
+            f"'declare' takes one card of each genre ({', '.join(parts.genre_ids)})"
+            + (f"; unknown card {quote(unknown[0])}" if unknown else "")
+        )
+    return tuple(by_genre[genre] for genre in parts.genre_ids)
+
+
+def _buy(args: list[str], parts: Components, players: int, bad: Bad) -> SerialKillerAction:
+    if len(args) < 2 or args[0] not in {"1", "2", "3", "4", "5", "6"}:
+        raise bad("'buy' takes a die face 1-6 and an action")
+    face, kind, rest = int(args[0]), args[1].lower(), args[2:]
+    if kind not in ACTIONS:
+        raise bad(f"the actions are {', '.join(ACTIONS)}, not {quote(kind)}")
+    if kind == "investigate":
+        if face < 3 or rest:
+            raise bad("investigate takes a 3 (or a 4, 5, 6 by substitution) and nothing more")
+        return Investigate(face)
+    if face != FACE[kind]:
+        raise bad(f"{kind} is bought with a {FACE[kind]}, not a {face}")
+    if kind == "move":
+        if len(rest) != 1:
+            raise bad("move takes one district, 1 to 7")
+        return Move(_district(rest[0], bad))
+    if kind == "briefing":
+        if not rest:
+            return Briefing(None)
+        if len(rest) != 1:
+            raise bad("briefing takes one player (a colour or a seat number)")
+        return Briefing(_seat(rest[0], players, bad))
+    if kind == "lab":
+        if not all(word.isdigit() and int(word) > 0 for word in rest):
+            raise bad("lab takes lab positions counted from 1, the bottom card")
+        positions = sorted(int(word) for word in rest)
+        if len(set(positions)) != len(positions):
+            raise bad("name each lab position once")
+        return Lab(tuple(positions))
+    if rest:
+        raise bad(f"{kind} takes nothing more")
+    return Weapon() if kind == "weapon" else First()
+
+
+def _seat(word: str, players: int, bad: Bad) -> int:
+    colours = list(COLOURS[:players])
+    if word.lower() in colours:
+        return colours.index(word.lower())
+    if word.isdigit() and int(word) < players:
+        return int(word)
+    raise bad(f"the players are {', '.join(colours)} (or 0 to {players - 1}), not {quote(word)}")

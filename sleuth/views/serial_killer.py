@@ -1,0 +1,107 @@
+"""Serial Killer in the terminal: the tracks, the pool, the players, the decks, the lab, and
+the seat's notepad of traits (a heat map of the profile's chances)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from engines import Action, InformationSet
+from engines.serial_killer import COLOURS, WEAPON_MAX, Declare, SerialKiller, replay
+from engines.serial_killer.actions import USAGE
+from solver import Deduction
+from solver.hints import percent
+
+COLOUR_STYLES = ("red", "blue", "green", "yellow", "white")
+
+
+def _who(seat: int) -> Text:
+    return Text(COLOURS[seat], style=f"bold {COLOUR_STYLES[seat]}")
+
+
+def render(game: SerialKiller, info: InformationSet) -> RenderableType:
+    """The public position and the seat's own hand."""
+    assert isinstance(info.seat, int)
+    view = replay(game, info.observations, info.seat)
+    head = Text(
+        f"round {view.round}   ferocity {view.ferocity}   weapon {view.weapon}/{WEAPON_MAX}   "
+        f"first player {COLOURS[view.first_player]}"
+        + ("   FINAL ROUND" if view.final_round else "")
+    )
+    pool = "  ".join(f"{face}:{k}" for face, k in enumerate(view.pool, 1))
+    head.append(f"\npool   {pool}")
+    players = Table(box=None, padding=(0, 1))
+    for column in ("player", "points", "district", "hand", "state"):
+        players.add_column(column)
+    for seat in range(game.players):
+        hand = (
+            " ".join(sorted(view.hand(seat)))
+            if seat == info.seat
+            else " ".join(f"{g}:{k}" for g, k in sorted(Counter(view.hand_genres[seat]).items()))
+        )
+        state = []
+        if view.caught[seat]:
+            state.append("caught")
+        if view.seq[seat] is not None:
+            state.append(f"declared #{view.seq[seat]}")
+        if view.passed[seat] and view.phase == "buy":
+            state.append("passed")
+        players.add_row(
+            _who(seat),
+            str(view.points_left[seat]),
+            str(view.pawn[seat] or "-"),
+            hand or "-",
+            ", ".join(state),
+        )
+    decks = "  ".join(
+        f"{g}@{view.deck_district[g]}:{view.deck_size(g) - 1}" for g in game.parts.genre_ids
+    )
+    lab = "  ".join(
+        f"{p}:{g}{'*' if turned else ''}"
+        for p, (g, turned) in enumerate(zip(view.lab_genres, view.rotated, strict=True), 1)
+    )
+    tail = Text(f"decks  {decks}  (genre@district:cards left to draw)\nlab    {lab or '(empty)'}")
+    return Group(head, players, tail)
+
+
+def heat_map(game: SerialKiller, info: InformationSet, deduction: Deduction) -> RenderableType:
+    """Each genre's traits with their chance of being the profile's (- ruled out)."""
+    table = Table(title="the profile", box=None, padding=(0, 1))
+    table.add_column("genre")
+    for k in range(game.options["traits_per_genre"]):
+        table.add_column(str(k), justify="right")
+    chances = {
+        fact.args: deduction.probability(fact) for fact in deduction.facts if fact.kind == "Profile"
+    }
+    for genre in game.parts.genres:
+        cells = []
+        for card in genre.cards:
+            p = chances.get((genre.id, card), 0.0)
+            style = "bold white on red" if p == 1 else ("bold" if p >= 0.25 else "")
+            cells.append(Text("-" if p == 0 else percent(p), style="dim" if p == 0 else style))
+        table.add_row(genre.id, *cells)
+    return Group(render(game, info), table)
+
+
+def legend() -> Text:
+    return Text(
+        "lab: position:genre, * rotated · decks: genre@district:cards left · "
+        "profile: % chance per trait, - ruled out"
+    )
+
+
+def moves_help(game: SerialKiller, legal: Sequence[Action]) -> Text | None:
+    """The notation, when declarations (too many to list) are among the moves."""
+    if any(isinstance(action, Declare) for action in legal):
+        genres = " ".join(f"{g}.k" for g in game.parts.genre_ids)
+        return Text(f"declare {genres}   one trait per genre\nmoves: {USAGE}")
+    return None
+
+
+def routine(game: SerialKiller, legal: Sequence[Action]) -> bool:
+    """No decision is too small to narrate (a discard shows the lab's next card)."""
+    return False

@@ -1,0 +1,206 @@
+"""Serial Killer's hints: the profile's candidates, the chance a declaration now is right,
+the exact odds of out-rolling ferocity, what each die in the pool is worth, the race, and
+when to declare."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import log2, prod
+from typing import TYPE_CHECKING
+
+from engines import InformationSet
+from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKiller, SerialKillerState, replay
+from engines.serial_killer.actions import Briefing, Investigate, Lab, face_of
+from solver.games.serial_killer.counting import CountedWorlds, at_var
+from solver.games.serial_killer.position import Position, parse
+from solver.games.serial_killer.race import own_candidates, progress, roll_chance
+from solver.hints import Hint, percent
+
+if TYPE_CHECKING:
+    from solver.deduction import Deduction
+
+
+@lru_cache(maxsize=8)
+def view_of(info: InformationSet) -> SerialKillerState:
+    """The public position `info` describes (shared: callers read it, never change it)."""
+    game = info.make_game()
+    assert isinstance(game, SerialKiller) and isinstance(info.seat, int)
+    return replay(game, info.observations, info.seat)
+
+
+def worlds_of(deduction: Deduction) -> CountedWorlds:
+    worlds = deduction.worlds
+    assert isinstance(worlds, CountedWorlds)
+    return worlds
+
+
+def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
+    position = parse(info)
+    worlds = worlds_of(deduction)
+    view = view_of(info)
+    found = profile_hints(position, deduction)
+    found += declaration_hints(position, view)
+    if not view.is_over:
+        found += dice_hints(position, worlds, view)
+        found += race_hints(position, worlds, view)
+    return found
+
+
+def profile_hints(position: Position, deduction: Deduction) -> list[Hint]:
+    """Per genre: the profile's candidates with their chances (certain when one is left)."""
+    found = []
+    parts = position.game.parts
+    for genre, cards in own_candidates(position).items():
+        facts = [f for f in deduction.facts if f.kind == "Profile" and f.args[0] == genre]
+        if len(cards) == 1:
+            fact = next(f for f in facts if f.args[1] == cards[0])
+            because = tuple(deduction.describe(deduction.explain(fact)))
+            found.append(Hint(f"{fact.text} (certain)", fact, 1.0, because, "certain", 3.0))
+            continue
+        chances = sorted(
+            ((deduction.probability(f), f) for f in facts if f.args[1] in cards),
+            key=lambda pair: -pair[0],
+        )
+        listed = ", ".join(f"{f.args[1]} {percent(p)}" for p, f in chances)
+        name = parts.by_genre[genre].name
+        found.append(
+            Hint(
+                f"{genre} ({name}): {len(cards)} candidates: {listed}",
+                chances[0][1],
+                chances[0][0],
+                (),
+                "likely",
+                1.0 + chances[0][0],
+            )
+        )
+    return found
+
+
+def declaration_chance(position: Position) -> float:
+    """The chance that declaring one candidate per genre now is right: prod 1/|Cand_g|."""
+    return 1 / prod(len(c) for c in own_candidates(position).values())
+
+
+def declaration_hints(position: Position, view: SerialKillerState) -> list[Hint]:
+    me = position.seat
+    right = declaration_chance(position)
+    dice = view.dice_for(me)
+    roll = roll_chance(dice, view.ferocity)
+    text = (
+        f"a declaration now is right with chance {percent(right)}; "
+        f"{dice} dice reach ferocity {view.ferocity} with chance {percent(roll)}"
+    )
+    if view.weapon < WEAPON_MAX:
+        text += f"; the weapon track is at {view.weapon} of {WEAPON_MAX}"
+    found = [Hint(text, None, right * roll, (), "advice", 2.5)]
+    if view.seq[me] is None and not view.is_over:
+        found.append(Hint(when_to_declare(position, view), None, None, (), "advice", 2.4))
+    return found
+
+
+def when_to_declare(position: Position, view: SerialKillerState) -> str:
+    """Stop buying and declare when the profile is certain (or nearly out of cards) and the
+    roll still reaches; wait while buying still narrows it cheaply."""
+    me = position.seat
+    right = declaration_chance(position)
+    roll = roll_chance(view.dice_for(me), view.ferocity)
+    if view.weapon < WEAPON_MAX:
+        return f"declare only once the weapon track reaches {WEAPON_MAX} (now {view.weapon})"
+    if right == 1:
+        return (
+            f"your profile is certain: buy nothing this round and declare ({percent(roll)} "
+            "to out-roll ferocity)"
+        )
+    falling = roll_chance(view.dice_for(me) - 4, view.ferocity + 3)
+    if roll > 0.9 and falling < 0.5:
+        return (
+            f"declare soon: your roll ({percent(roll)} now) fades as you spend, and a guess "
+            f"is right {percent(right)} of the time"
+        )
+    return f"keep narrowing: a guess now is right only {percent(right)} of the time"
+
+
+def dice_hints(position: Position, worlds: CountedWorlds, view: SerialKillerState) -> list[Hint]:
+    """What each buy narrows (expected new traits seen, in bits of the profile) per point,
+    and how much ferocity buying the die saves."""
+    me = position.seat
+    if view.phase != "buy" or view.current != me:
+        return []
+    candidates = own_candidates(position)
+    unused = sum(face * k for face, k in enumerate(view.pool, 1))
+    found = []
+    for action in view.legal_actions():
+        gain = information(position, worlds, view, action, candidates)
+        if gain is None:
+            continue
+        cost = view.cost(me, action)
+        face = face_of(action) or 0
+        saved = unused // 10 - (unused - face) // 10
+        found.append(
+            Hint(
+                f"{action}: about {gain:.2f} bits of the profile for {cost} points "
+                f"({gain / cost:.2f} a point); buying it saves {saved} ferocity",
+                None,
+                gain / cost,
+                (),
+                "advice",
+                2.0 + gain / cost / 10,
+            )
+        )
+    return sorted(found, key=lambda h: -h.score)[:3]
+
+
+def information(
+    position: Position,
+    worlds: CountedWorlds,
+    view: SerialKillerState,
+    action: object,
+    candidates: dict[str, list[str]],
+) -> float | None:
+    """Expected bits a buy removes from the profile's uncertainty (sum of log2 |Cand_g|):
+    a draw always shows a new trait of its genre; a briefing or a lab view shows each
+    unseen card there with the chance the counted worlds give it."""
+    me = position.seat
+    if isinstance(action, Investigate):
+        genre = view.deck_at[view.pawn[me] or 0]
+        k = len(candidates[genre])
+        return log2(k) - log2(k - 1) if k > 1 else 0.0
+    places: list[str] = []
+    if isinstance(action, Briefing):
+        targets = [action.target] if action.target is not None else view._colocated(me)
+        places = [f"hand:{t}" for t in targets]
+    elif isinstance(action, Lab):
+        shown = [p + 1 for p, turned in enumerate(view.rotated) if not turned]
+        places = [f"lab:{p}" for p in {*shown, *action.positions}]
+    else:
+        return None
+    bits = 0.0
+    for cards in candidates.values():
+        k = len(cards)
+        expected = 0.0
+        for card in cards:
+            inside, total = worlds.genre_count(at_var(card), frozenset(places))
+            expected += inside / total if total else 0.0
+        bits += log2(k) - log2(max(k - expected, 1)) if k > 1 else 0.0
+    return bits
+
+
+def race_hints(position: Position, worlds: CountedWorlds, view: SerialKillerState) -> list[Hint]:
+    """The race table: every player's candidates left, chance a declaration now is right, and
+    chance of out-rolling ferocity, closest first."""
+    rows = []
+    for seat in range(position.players):
+        mine = progress(position, worlds, seat)
+        left = sum(mine.candidates.values()) - len(mine.candidates)
+        roll = roll_chance(view.dice_for(seat), view.ferocity)
+        state = "declared" if view.seq[seat] is not None else f"{left:.1f} traits to rule out"
+        rows.append(
+            (
+                mine.chance * roll,
+                f"{COLOURS[seat]}{' (you)' if seat == position.seat else ''}: {state}, "
+                f"right now {percent(mine.chance)}, roll {percent(roll)}",
+            )
+        )
+    rows.sort(key=lambda row: -row[0])
+    text = "race: " + "; ".join(text for _, text in rows)
+    return [Hint(text, None, None, (), "advice", 2.2)]
