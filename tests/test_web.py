@@ -281,6 +281,12 @@ def test_each_games_session_page_fits_a_phone(phone, tmp_path, name, options, co
         page.fill("#text", "")
         page.type("#text", lines_start := _lines(name, 5, **options)[0][:3])
         assert page.locator(".suggest button").count() > 0, lines_start
+        _submit(page, ".levels button:text-is('notepad')")  # the level switch
+        assert "(notepad)" in page.inner_text("#hints h2")
+        assert page.locator(".levels button.on").inner_text() == "notepad"
+        if name == "alibi":  # the plain notepad instead of the box odds
+            assert "H in hand" in page.inner_text("#board .caption")
+        assert Session.open("shot", tmp_path).level == "notepad"
     finally:
         assert "Traceback" not in server.stop()
 
