@@ -99,8 +99,13 @@ def _lines(name: str, seed: int, **options) -> list[str]:
 
 def _add(page, text: str) -> None:
     page.fill("#text", text)
-    page.click("#entry button[type=submit]")
-    page.wait_for_load_state()
+    _submit(page, "#entry button[type=submit]")
+
+
+def _submit(page, selector: str) -> None:
+    """Click a button or link that loads a page, and wait for it (and its script) to load."""
+    with page.expect_navigation():
+        page.click(selector)
 
 
 def _no_horizontal_scroll(page) -> None:
@@ -121,7 +126,7 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
     try:
         page = phone.new_page()
         page.goto(server.url + "/")
-        page.click("text=New session")
+        _submit(page, "text=New session")  # a link: waits for the page and its script
         for game in ("noir", "alibi"):  # the pickers follow the game chosen
             with page.expect_navigation():
                 page.select_option("select[name=game]", game)
@@ -135,22 +140,21 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
             page.press("input[name=players]", "Enter")
         page.check("input[name=seat][value='0']")
         page.fill("input[name=name]", "table")
-        page.click("#create button[type=submit]")
-        page.wait_for_load_state()
+        _submit(page, "#create button[type=submit]")
         assert page.url.endswith("/s/table"), page.inner_text("main")
         _add(page, lines[0])  # the seating
         page.type("#text", "deal ")  # the deal, tapped on the board's cards
         for card in lines[1].split()[1:]:
             page.click(f"#board [data-word='{card}']")
         assert page.input_value("#text") == lines[1] + " "
-        page.click("#entry button[type=submit]")
-        page.wait_for_load_state()
+        _submit(page, "#entry button[type=submit]")
         for line in lines[2:4]:  # the hand sizes, a question
             _add(page, line)
         assert page.locator(".entries > li").count() == 4
         mine = lines[1].split()[1]  # a card of the deal: certainly not in the box
         fact = page.locator(".hints > li", has_text=re.compile(r"is not in the box")).first
-        fact.locator("a.why").click()
+        with page.expect_navigation():
+            fact.locator("a.why").click()
         assert "It follows from entries" in page.inner_text(".because")
         assert "2. deal" in page.inner_text(".because")
         # the typo: player 2 has "seen" a card this seat holds; typed with a completion
@@ -162,8 +166,7 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
         page.click(f"#board [data-word='{mine}']")
         page.type("#text", ": 1")
         assert page.input_value("#text") == f"1 asks 2 seen {mine} : 1"
-        page.click("#entry button[type=submit]")
-        page.wait_for_load_state()
+        _submit(page, "#entry button[type=submit]")
         banner = page.inner_text("#conflict")
         assert "entries 2 and 5 contradict" in banner and "entry 5" in banner
         assert page.locator(".entries > li.blamed").count() == 2
@@ -176,13 +179,11 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
         page.click("#conflict a[href='#e5']")  # the banner's link opens the entry's forms
         entry = page.locator("#e5")
         entry.locator("form[action$='/edit'] input[name=text]").fill(f"1 asks 2 seen {mine} : 0")
-        entry.locator("form[action$='/edit'] button").click()
-        page.wait_for_load_state()
+        _submit(page, "#e5 form[action$='/edit'] button")
         assert page.locator("#conflict").count() == 0
         entry = page.locator("#e5")
         entry.locator("summary").click()
-        entry.locator("form[action$='/delete'] button").click()
-        page.wait_for_load_state()
+        _submit(page, "#e5 form[action$='/delete'] button")
         for line in lines[4:12]:
             _add(page, line)
         assert page.locator(".entries > li").count() == 12
@@ -280,6 +281,12 @@ def test_each_games_session_page_fits_a_phone(phone, tmp_path, name, options, co
         page.fill("#text", "")
         page.type("#text", lines_start := _lines(name, 5, **options)[0][:3])
         assert page.locator(".suggest button").count() > 0, lines_start
+        _submit(page, ".levels button:text-is('notepad')")  # the level switch
+        assert "(notepad)" in page.inner_text("#hints h2")
+        assert page.locator(".levels button.on").inner_text() == "notepad"
+        if name == "alibi":  # the plain notepad instead of the box odds
+            assert "H in hand" in page.inner_text("#board .caption")
+        assert Session.open("shot", tmp_path).level == "notepad"
     finally:
         assert "Traceback" not in server.stop()
 

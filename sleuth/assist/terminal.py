@@ -40,8 +40,9 @@ COMMANDS = (
     ("help", "this list and the notation"),
     ("quit", "leave (everything is already saved)"),
 )
-_READING_WORDS = ("help", "log", "hints", "why", "level", "view", "export")
-"""Commands that change no entry, so a change made elsewhere meanwhile does not void them."""
+_READING_WORDS = ("help", "log", "hints", "level", "view", "export")
+"""Commands that neither change an entry nor point at what was listed (`why N` does), so a
+change made elsewhere meanwhile does not void them."""
 _WORDS = ("add", "log", "edit", "insert", "delete", "undo", "hints", "why", "level", "view",
           "export", "help", "quit")  # fmt: skip
 
@@ -101,6 +102,7 @@ class Notebook:
         if word in ("quit", "exit", "q"):
             return False
         if s.sync():  # another window (`sleuth serve`, a second terminal) changed it
+            self.shown = []  # the hints listed were of the record before
             if word not in _READING_WORDS:
                 self.show_log()
                 self.refresh()
