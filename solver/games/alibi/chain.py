@@ -41,9 +41,12 @@ from operator import itemgetter
 
 import numpy as np
 
+from engines.alibi import TYPES
+from solver.cpsat import Compiled
 from solver.errors import NotCounted
+from solver.games.alibi import witnesses
 from solver.games.alibi.counting import Coordinates, Option, _literals, _makes, draw, layered
-from solver.games.alibi.model import BOX, paths_of, world_from
+from solver.games.alibi.model import BOX, box_var, paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 from solver.sampling import Estimate, estimate_from_runs
@@ -85,7 +88,7 @@ class HistoryChain:
                 self._of_card[c].append(k)
         counts = [pos.trajectory_count(c) for c in range(n_cards)]
         self._paths_ok = [  # listed where that is cheap; beyond, checked step by step
-            frozenset(pos.trajectories(c)) if k <= LISTED else None for c, k in enumerate(counts)
+            pos.trajectory_set(c) if k <= LISTED else None for c, k in enumerate(counts)
         ]
         self._free = [c for c in range(n_cards) if counts[c] > 1]
         self._of_type = [[c for c in self._free if pos.kind[c] == k] for k in range(4)]
@@ -122,20 +125,35 @@ class HistoryChain:
         self.accepted = self.proposed = 0
         self._run(steps)
 
-    def reached(self, world: World) -> None:
-        """A consistent world CP-SAT found (`deduce` finding what the records never showed).
-        When it puts in the box a card no record does, the run has missed a region of
-        histories, so it runs on from there too and pools the records (at most `MAX_RESTARTS`
-        times). The pooled estimate weighs runs equally, not regions by their true size: it is
-        biased, and its error bar includes the spread between runs to say so. Without the
-        restart a run stuck in one region would make its guesses look certain."""
-        if self.starts > MAX_RESTARTS:
-            return
-        paths = paths_of(self.pos, world)
-        if any(
-            path[0] == self.pos.box and c not in self._ever_boxed for c, path in enumerate(paths)
-        ):
+    def explore(self, compiled: Compiled) -> None:
+        """Run on from a history CP-SAT finds with a box card no run has held, while some
+        possible box card was never held (at most `MAX_RESTARTS` times). A run stuck in one
+        region of histories would make its guesses look certain; these restarts reach the
+        others. The pooled estimate weighs runs equally, not regions by their true size: it is
+        biased, and its error bar includes the spread between runs to say so.
+
+        The solves ask only about the box, whatever else the chain missed, so the same
+        position always gets the same runs."""
+        pos = self.pos
+        while self.starts <= MAX_RESTARTS:
+            missing = [
+                compiled.literal[(box_var(TYPES[pos.kind[c]]), pos.ids[c])]
+                for c in range(len(pos.ids))
+                if c not in self._ever_boxed and pos.may_be_boxed(c)
+            ]
+            if not missing:
+                return
+            world, _ = compiled.solve(None, missing, task="looking for other box cards")
+            if world is None:
+                return
+            paths = paths_of(pos, world)
+            witnesses.keep(pos, tuple(paths))
             self.restart(paths, RESTART_STEPS)
+
+    def reached(self, world: World) -> None:
+        """A consistent world CP-SAT found (`deduce` finding what the records never showed):
+        kept to witness the same facts at the next refresh (`witnesses`)."""
+        witnesses.keep(self.pos, tuple(paths_of(self.pos, world)))
 
     def restart(self, start: list[Trajectory], steps: int) -> None:
         """Run on from another consistent history and pool the records."""
@@ -360,9 +378,17 @@ class HistoryChain:
         return list(rng.choice(self.records))
 
     def witnessed(self) -> set[tuple[str, Value]]:
+        """The box and current-location literals of the records, of every box card a run
+        held, and of the histories kept from earlier refreshes that still fit."""
+        pos = self.pos
         found: set[tuple[str, Value]] = set()
         for c in range(len(self.paths)):
-            found |= _literals(self.pos, c, self._paths_of(c)[1])
+            found |= _literals(pos, c, self._paths_of(c)[1])
+        for c in self._ever_boxed:
+            found.add((box_var(TYPES[pos.kind[c]]), pos.ids[c]))
+        for history in witnesses.kept(pos):
+            for c, path in enumerate(history):
+                found |= _literals(pos, c, [path])
         return found
 
 

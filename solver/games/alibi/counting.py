@@ -323,6 +323,8 @@ def _stepper(found: list[Option], low: list[int], high: list[int]) -> Callable[[
     indexed = list(enumerate(masks))
     bounds = [(k, 1 << k, low[k], high[k]) for k in reach]
 
+    fitting: dict[tuple[int, int], list[int]] = {}  # by the two masks: states share them
+
     def step(state: State) -> list[int]:
         bad_same = bad_less = 0
         for k, bit, lo, hi in bounds:
@@ -331,6 +333,12 @@ def _stepper(found: list[Option], low: list[int], high: list[int]) -> Callable[[
                 bad_same |= bit
             if not lo <= v - 1 <= hi:
                 bad_less |= bit
-        return [j for j, m in indexed if bad_same & ~m == 0 and bad_less & m == 0]
+        key = (bad_same, bad_less)
+        found = fitting.get(key)
+        if found is None:
+            found = fitting[key] = [
+                j for j, m in indexed if bad_same & ~m == 0 and bad_less & m == 0
+            ]
+        return found
 
     return step
