@@ -12,7 +12,6 @@ was kept.
 
 from __future__ import annotations
 
-import random
 import threading
 from collections import OrderedDict
 
@@ -51,57 +50,20 @@ def fits(pos: Position, paths: History, coordinates: Coordinates | None = None) 
 
 
 def kept(pos: Position) -> list[History]:
-    """The kept histories of this game and seat that are consistent with `pos`, those of the
-    epoch before carried over its passes (the others are forgotten: positions only grow)."""
+    """The kept histories of this game and seat that are consistent with `pos` (the others
+    are forgotten: positions only ever grow, and after a pass what I received rules out
+    nearly every history of the epoch before)."""
     key = _key(pos.info)
     with _LOCK:
         found = list(_KEPT.get(key, ()))
     if not found:
         return []
     coordinates = Coordinates(pos)
-    rng = random.Random(0)
-    still = []
-    for paths in found:
-        if max(map(len, paths)) == pos.epoch:  # from the epoch before: carry it over
-            carried = _carried(pos, paths, rng)
-            if carried is None:
-                continue
-            paths = carried
-        if fits(pos, paths, coordinates) and paths not in still:
-            still.append(paths)
+    still = [paths for paths in found if fits(pos, paths, coordinates)]
     with _LOCK:
         if key in _KEPT:  # keep those kept meanwhile by another thread
             _KEPT[key] = still + [paths for paths in _KEPT[key] if paths not in found]
     return still
-
-
-def _carried(pos: Position, paths: History, rng: random.Random) -> History | None:
-    """A history of the epoch before, extended by one choice of the last passes that meets
-    their counts and what I know of them (or None when it cannot)."""
-    e = pos.epoch
-    moved: set[int] = set()
-    for giver in range(pos.players):
-        count = pos.passes.get((e, giver), (0, 0))[0]
-        must, free = [], []
-        for c, path in enumerate(paths):
-            if pos.last[c] < e or len(path) != e or path[-1] != giver:
-                continue
-            options = pos.steps(c, e, giver)
-            if not options:
-                return None
-            if giver not in options:
-                must.append(c)
-            elif len(options) > 1:
-                free.append(c)
-        if not len(must) <= count <= len(must) + len(free):
-            return None
-        moved.update(must + rng.sample(free, count - len(must)))
-    return tuple(
-        path + ((path[-1] + 1) % pos.players if c in moved else path[-1],)
-        if pos.last[c] >= e and len(path) == e
-        else path
-        for c, path in enumerate(paths)
-    )
 
 
 def keep(pos: Position, paths: History) -> None:
