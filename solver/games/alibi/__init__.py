@@ -81,6 +81,6 @@ def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryCha
         return counted
     start = compiled.witness if compiled.witness is not None else compiled.solve()[0]
     assert start is not None, "deduce checks consistency first"
-    chain = HistoryChain(pos, model, paths_of(pos, start))
+    chain = HistoryChain(pos, model, paths_of(pos, start), deadline=compiled.deadline)
     chain.explore(compiled)
     return chain

@@ -36,6 +36,7 @@ floor labelled "not reached", never 0%.
 from __future__ import annotations
 
 import random
+import time
 from collections import defaultdict
 from operator import itemgetter
 
@@ -43,7 +44,7 @@ import numpy as np
 
 from engines.alibi import TYPES
 from solver.cpsat import Compiled
-from solver.errors import NotCounted
+from solver.errors import NotCounted, SolverTimeout
 from solver.games.alibi import witnesses
 from solver.games.alibi.counting import Coordinates, Option, _literals, _makes, draw, layered
 from solver.games.alibi.model import BOX, box_var, paths_of, world_from
@@ -58,6 +59,7 @@ BLOCK_EVERY = 3_000  # steps between block steps
 BLOCK_PATHS = 1_024  # cards with more trajectories stay out of blocks (listing them costs)
 LISTED = 512  # a card's trajectories are kept as a set up to this many
 RECORDS = 1_500
+MIN_RECORDS = 50  # a run cut short by a deadline keeps at least this many
 MAX_RESTARTS = 6
 RESTART_STEPS = 10_000
 
@@ -75,8 +77,10 @@ class HistoryChain:
         start: list[Trajectory],
         seed: int = 0,
         steps: int = STEPS,
+        deadline: float | None = None,
     ) -> None:
         self.pos, self.model = pos, model
+        self.deadline = deadline  # a caller's budget (time.monotonic): runs stop short there
         self.rng = random.Random(seed)
         self._random = self.rng.random
         self.paths = [tuple(path) for path in start]
@@ -135,7 +139,7 @@ class HistoryChain:
         The solves ask only about the box, whatever else the chain missed, so the same
         position always gets the same runs."""
         pos = self.pos
-        while self.starts <= MAX_RESTARTS:
+        while self.starts <= MAX_RESTARTS and not self._late():
             missing = [
                 compiled.literal[(box_var(TYPES[pos.kind[c]]), pos.ids[c])]
                 for c in range(len(pos.ids))
@@ -143,7 +147,14 @@ class HistoryChain:
             ]
             if not missing:
                 return
-            world, _ = compiled.solve(None, missing, task="looking for other box cards")
+            try:
+                world, _ = compiled.solve(
+                    None, missing, self.deadline, task="looking for other box cards"
+                )
+            except SolverTimeout:
+                if self.deadline is None or not self._late():
+                    raise
+                return  # the budget ran out: act on the runs so far
             if world is None:
                 return
             paths = paths_of(pos, world)
@@ -290,20 +301,30 @@ class HistoryChain:
             self._option_cache[card] = self._coordinates.options(card)
         return self._option_cache[card]
 
+    def _late(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
     def _run(self, steps: int) -> None:
+        """`steps` steps, a fifth of them burn-in, keeping `RECORDS` evenly spaced states;
+        past the deadline the run stops early (keeping at least `MIN_RECORDS`)."""
         burn = steps // 5
         for i in range(burn):
             self._step()
             if i % BLOCK_EVERY == 0:
                 self._block()
+                if self._late():
+                    break
         every = max(1, (steps - burn) // RECORDS)
-        self._starts.append(len(self.records))
+        first = len(self.records)
+        self._starts.append(first)
         for i in range(steps - burn):
             self._step()
             if i % BLOCK_EVERY == 0:
                 self._block()
             if i % every == 0:
                 self.records.append(tuple(self.paths))
+                if len(self.records) - first >= MIN_RECORDS and self._late():
+                    break
 
     # --- the WorldSet protocol ---------------------------------------------------------------
     def total(self) -> int:

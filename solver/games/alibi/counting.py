@@ -26,9 +26,11 @@ MAX_STATES = 1_500
 within exact reach stay far below (about 600 at the first round with 4 players); the ones beyond
 it pass this bound within a few dozen milliseconds, so trying costs little."""
 
-MAX_OPTIONS = 20_000
+MAX_OPTIONS = 1_000
 """Give up before listing when the cards have more trajectories than this in all: such a
-position is far beyond exact reach (the first round with 4 players has about 600)."""
+position is far beyond exact reach (the first round with 4 players has about 260, the second
+about 370 and already passes MAX_STATES; from the fourth round on there are over 700, and a
+failed try there costs up to a third of a second)."""
 
 State = tuple[int, ...]
 Option = tuple[Trajectory, tuple[int, ...]]  # a trajectory and the coordinates it adds to
@@ -212,8 +214,9 @@ def count_histories(
     of answer whatever the machine's load; `seconds` adds a wall-clock bound for callers that
     prefer speed to reproducibility.
     """
-    if sum(pos.trajectory_count(c) for c in range(len(pos.ids))) > MAX_OPTIONS:
-        return None
+    options = sum(pos.trajectory_count(c) for c in range(len(pos.ids)))
+    if options > MAX_OPTIONS * max(1, max_states // MAX_STATES):
+        return None  # far beyond this state bound (a caller raising it lists more)
     program = layered(*features(pos), max_states, seconds)
     if program is None:
         return None
