@@ -1,12 +1,14 @@
-"""Alibi benchmarks: hint-refresh latency by round, calibration of InBox probabilities, the
-arena of one solver bot against three heuristic bots, and the solver bot's decision time.
+"""Alibi benchmarks: hint-refresh latency by round over whole games (4 and 6 players), the share
+of positions with exact probabilities, calibration of InBox and Holds probabilities, the arena
+of one solver bot against three heuristic bots, and the solver bot's decision time.
 
-    python benchmarks/alibi.py [--latency-games N] [--calibration-games N] [--arena N]
-                               [--workers N] [--skip latency,calibration,arena]
+    python benchmarks/alibi.py [--latency-games N] [--rounds N] [--calibration-games N]
+                               [--arena N] [--workers N] [--skip latency,calibration,arena]
 
 Latency is measured the way the assistant is used: a refresh after every observation of one
-seat along a game ("warm": explanations found at earlier refreshes are remembered), and also
-with nothing remembered ("cold").
+seat along a game ("warm": explanations and histories found at earlier refreshes are
+remembered), and also, every few refreshes, with nothing remembered ("cold"). Wall time
+depends on the machine's load; process time (CPU seconds of this process) much less.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import engines
 import opponents
 import solver
 from engines.alibi import Accuse, AlibiState
-from solver.games.alibi import advice, position
+from solver.games.alibi import advice, position, witnesses
 
 
 def random_game(players: int, seed: int, rounds: int, seat: int | None = None) -> list:
@@ -48,21 +50,31 @@ def one_seat(players: int, seed: int, rounds: int, seat: int = 0) -> list:
     return found
 
 
+def forget() -> None:
+    """Drop everything remembered between refreshes (for a cold refresh)."""
+    advice._EXPLAINED.clear()
+    witnesses.clear()
+    position.parse.cache_clear()
+
+
 def latency(players: int, games: int, rounds: int, every: int) -> dict[int, tuple]:
-    """By round: median and p95 seconds of a warm refresh (deduce + hints), median cold."""
+    """By round: median and p95 wall seconds of a warm refresh (deduce + hints), median
+    process seconds, median cold wall seconds, the share of exact positions, refreshes."""
     warm: dict[int, list[float]] = {}
+    cpu: dict[int, list[float]] = {}
     cold: dict[int, list[float]] = {}
+    exact: dict[int, list[bool]] = {}
     for seed in range(games):
-        advice._EXPLAINED.clear()
+        forget()
         for k, (round_number, info) in enumerate(one_seat(players, seed, rounds)):
-            began = time.perf_counter()
+            began, used = time.perf_counter(), time.process_time()
             solver.hints(info)
-            elapsed = time.perf_counter() - began
+            warm.setdefault(round_number, []).append(time.perf_counter() - began)
+            cpu.setdefault(round_number, []).append(time.process_time() - used)
+            exact.setdefault(round_number, []).append(solver.deduce(info).exact)
             if k % every == 0:
-                warm.setdefault(round_number, []).append(elapsed)
                 remembered = dict(advice._EXPLAINED)
-                advice._EXPLAINED.clear()
-                position.parse.cache_clear()
+                forget()
                 began = time.perf_counter()
                 solver.hints(info)
                 cold.setdefault(round_number, []).append(time.perf_counter() - began)
@@ -71,36 +83,53 @@ def latency(players: int, games: int, rounds: int, every: int) -> dict[int, tupl
         r: (
             statistics.median(t),
             sorted(t)[int(0.95 * (len(t) - 1))],
-            statistics.median(cold[r]),
+            statistics.median(cpu[r]),
+            statistics.median(cold[r]) if r in cold else float("nan"),
+            sum(exact[r]) / len(exact[r]),
             len(t),
         )
         for r, t in sorted(warm.items())
     }
 
 
-def calibration(games: int, bins: int = 10) -> tuple[float, list[tuple[float, float, int]], int]:
-    """Expected calibration error of InBox probabilities, the reliability table, positions."""
-    table = [[0.0, 0.0, 0] for _ in range(bins)]
-    positions = 0
+def calibration(
+    games: int, rounds: int, bins: int = 10
+) -> dict[str, tuple[float, list[tuple[float, float, int]]]]:
+    """Expected calibration error of InBox and of Holds probabilities over positions from
+    every round of random 4-player games, with each reliability table; and the positions."""
+    kinds = ("InBox", "Holds")
+    tables = {kind: [[0.0, 0.0, 0] for _ in range(bins)] for kind in kinds}
+    positions = timeouts = 0
     for seed in range(games):
-        for _, info, state in random_game(4, 10_000 + seed, 8)[::6]:
-            d = solver.deduce(info)
+        found = random_game(4, 10_000 + seed, rounds)
+        for _, info, state in found[seed % 7 :: 7]:
+            try:
+                d = solver.deduce(info)
+            except solver.SolverTimeout:  # a safety ceiling, reachable on a loaded machine
+                timeouts += 1
+                continue
             positions += 1
             for fact in d.facts:
-                if fact.kind != "InBox":
+                if fact.kind not in kinds:
                     continue
                 p = d.probability(fact)
-                row = table[min(bins - 1, int(p * bins))]
+                row = tables[fact.kind][min(bins - 1, int(p * bins))]
                 row[0] += p
                 row[1] += fact.holds(state)
                 row[2] += 1
-    total = sum(row[2] for row in table)
-    ece = sum(abs(row[0] - row[1]) for row in table) / total
-    return (
-        ece,
-        [(row[0] / row[2], row[1] / row[2], int(row[2])) for row in table if row[2]],
-        positions,
+    result: dict[str, tuple[float, list[tuple[float, float, int]]]] = {}
+    for kind, table in tables.items():
+        total = sum(row[2] for row in table)
+        ece = sum(abs(row[0] - row[1]) for row in table) / total
+        result[kind] = (
+            ece,
+            [(row[0] / row[2], row[1] / row[2], int(row[2])) for row in table if row[2]],
+        )
+    print(
+        f"({positions} positions of {games} random 4-player games, rounds 1-{rounds}; "
+        f"{timeouts} left out: CP-SAT reached its safety ceiling)"
     )
+    return result
 
 
 def arena(games: int, workers: int) -> None:
@@ -147,6 +176,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--latency-games", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=16, help="rounds of each game")
     parser.add_argument("--calibration-games", type=int, default=8)
     parser.add_argument("--arena", type=int, default=40)
     parser.add_argument("--workers", type=int, default=2)
@@ -156,23 +186,26 @@ def main() -> None:
     if "latency" not in skip:
         for players in (4, 6):
             print(f"\nhint refresh, {players} players, {args.latency_games} games")
-            print("| round | warm median | warm p95 | cold median | refreshes |")
-            print("| --- | --- | --- | --- | --- |")
-            for r, (median, p95, cold, n) in latency(players, args.latency_games, 6, 2).items():
+            print(
+                "| round | warm median | warm p95 | process median | cold median | exact "
+                "| refreshes |"
+            )
+            print("| --- | --- | --- | --- | --- | --- | --- |")
+            table = latency(players, args.latency_games, args.rounds, 4)
+            for r, (median, p95, cpu, cold, exact, n) in table.items():
                 print(
                     f"| {r} | {median * 1000:.0f} ms | {p95 * 1000:.0f} ms | "
-                    f"{cold * 1000:.0f} ms | {n} |"
+                    f"{cpu * 1000:.0f} ms | {cold * 1000:.0f} ms | {exact:.0%} | {n} |",
+                    flush=True,
                 )
     if "calibration" not in skip:
-        ece, table, positions = calibration(args.calibration_games)
-        queries = sum(n for *_, n in table)
-        print(
-            f"\ncalibration: ECE {ece:.4f} over {queries} InBox queries "
-            f"({positions} positions of {args.calibration_games} random 4-player games)"
-        )
-        print("| mean predicted | observed | queries |\n| --- | --- | --- |")
-        for predicted, observed, n in table:
-            print(f"| {predicted:.3f} | {observed:.3f} | {n} |")
+        print("\ncalibration")
+        for kind, (ece, table) in calibration(args.calibration_games, args.rounds).items():
+            queries = sum(n for *_, n in table)
+            print(f"\n{kind}: ECE {ece:.4f} over {queries} queries")
+            print("| mean predicted | observed | queries |\n| --- | --- | --- |")
+            for predicted, observed, n in table:
+                print(f"| {predicted:.3f} | {observed:.3f} | {n} |")
     if "arena" not in skip:
         arena(args.arena, args.workers)
 

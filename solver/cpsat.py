@@ -57,6 +57,7 @@ class Compiled:
         assert isinstance(limit, int | float), "max_time_in_seconds is a number of seconds"
         self.solve_seconds = float(limit)  # a game's CPSAT_PARAMETERS may set its own
         self.witness: World | None = None  # a consistent world, once one is known
+        self.deadline: float | None = None  # a caller's budget (time.monotonic), if any
         self._lock = threading.RLock()
         variables, constraints = model.variables, model.constraints
         self._index: dict[tuple[str, Value], int] = {}
@@ -258,7 +259,8 @@ class Compiled:
         witnesses: Iterable[World],
         variables: Collection[str] | None = None,
         found: Callable[[World], None] | None = None,
-    ) -> set[tuple[str, Value]]:
+        stop: float | None = None,
+    ) -> tuple[set[tuple[str, Value]], set[str]]:
         """The backbone by solution elimination: every (var, value) some consistent world has.
 
         Worlds in hand witness the literals they make true; then one solve of "some unwitnessed
@@ -266,11 +268,16 @@ class Compiled:
         With `variables`, only their literals are decided (the others may be missing). Each new
         witness is passed to `found` (a sampler may want to start there).
 
+        Returns the possible literals and the variables left undecided: none, unless `stop` (a
+        `time.monotonic` instant, a caller's budget) passed first; those variables' literals
+        may then be missing from the set though possible.
+
         Raises:
             SolverTimeout: the solves together took more than QUERY_SECONDS.
         """
         task = "deciding which facts are possible"
         deadline = time.monotonic() + QUERY_SECONDS
+        until = deadline if stop is None else min(deadline, stop)
         possible = {(name, value) for world in witnesses for name, value in world.items()}
         wanted = {
             key: self.literal[key]
@@ -278,12 +285,17 @@ class Compiled:
             if variables is None or key[0] in variables
         }
         while True:
-            open_literals = [lit for key, lit in wanted.items() if key not in possible]
-            if not open_literals:
-                return possible
-            world, _ = self.solve(None, open_literals, deadline, task)
+            unknown = [key for key in wanted if key not in possible]
+            if not unknown:
+                return possible, set()
+            try:
+                world, _ = self.solve(None, [wanted[key] for key in unknown], until, task)
+            except SolverTimeout:
+                if until == deadline:
+                    raise
+                return possible, {name for name, _ in unknown}
             if world is None:
-                return possible
+                return possible, set()
             possible.update(world.items())
             if found is not None:
                 found(world)

@@ -66,9 +66,15 @@ class Deduction:
         domain = self.model.var(fact.var).domain
         return [v for v in domain if (v in fact.values) != fact.negated]
 
+    def settled(self, fact: Fact) -> bool:
+        """Whether `possible(fact)` and `is_certain(fact)` are known without another solve
+        (false for facts left open by `deduce`'s `about` or passed `deadline`): a bot out of
+        time may treat an unsettled fact as uncertain and act on its estimate."""
+        return self._decided is None or fact.var in self._decided
+
     def possible(self, fact: Fact) -> bool:
         """Whether some consistent world makes `fact` true."""
-        if self._decided is not None and fact.var not in self._decided:
+        if not self.settled(fact):
             literals = self._compiled.fact_literals(fact)
             return (
                 self._compiled.solve(None, literals, task=f"deciding whether {fact}")[0] is not None
@@ -157,6 +163,7 @@ def deduce(
     info: InformationSet,
     enumeration_limit: int = ENUMERATION_LIMIT,
     about: Callable[[Fact], bool] | None = None,
+    deadline: float | None = None,
 ) -> Deduction:
     """Everything `info` implies about the hidden worlds.
 
@@ -164,8 +171,14 @@ def deduce(
     facts are still answered exactly, with a CP-SAT solve each when asked. A bot that needs
     only some facts saves the solves that decide the rest.
 
-    A full deduction (no `about`) is remembered for the last few information sets, so that
-    asking again, as a bot does right after the hints of the same position, costs nothing.
+    With `deadline` (a `time.monotonic()` instant, a bot's time budget), the work stops when
+    it passes and the deduction answers with what it has: a game's estimates from a shorter
+    run, and the facts not yet decided by then decided by a solve each when asked (so
+    certain and possible stay exact). The solver's safety ceilings still apply.
+
+    A full deduction (no `about`, no `deadline`) is remembered for the last few information
+    sets, so that asking again, as a bot does right after the hints of the same position,
+    costs nothing.
 
     Raises:
         InvalidInformationSet: `info` is not an information set its game could produce.
@@ -178,8 +191,8 @@ def deduce(
         remembered = _RECENT.get(key)
     if remembered is not None:  # it decides every fact, so it serves any `about` too
         return remembered
-    found = _deduce(info, enumeration_limit, about)
-    if about is None:
+    found = _deduce(info, enumeration_limit, about, deadline)
+    if about is None and deadline is None:
         with _RECENT_LOCK:
             _RECENT[key] = found
             while len(_RECENT) > RECENT_KEPT:
@@ -196,7 +209,10 @@ change it (solver.cpsat restores its model after each query and serialises them)
 
 
 def _deduce(
-    info: InformationSet, enumeration_limit: int, about: Callable[[Fact], bool] | None
+    info: InformationSet,
+    enumeration_limit: int,
+    about: Callable[[Fact], bool] | None,
+    deadline: float | None = None,
 ) -> Deduction:
     from solver.games import knowledge_for
 
@@ -205,6 +221,7 @@ def _deduce(
     compiled = Compiled(model, knowledge.CPSAT_PARAMETERS)
     witness, _ = compiled.solve()
     compiled.witness = witness  # a consistent world, for world_set to start from
+    compiled.deadline = deadline  # and the budget it should keep
     if witness is None:
         conflict = [info.observations[i] for i in compiled.minimal_core()]
         game = info.make_game()
@@ -238,7 +255,10 @@ def _deduce(
             # an exact counter that witnesses every possible literal: nothing left to prove
             possible = {item for world in witnesses for item in world.items()}
         else:
-            possible = compiled.possible_literals(
-                witnesses, decided, getattr(worlds, "reached", None)
+            possible, undecided = compiled.possible_literals(
+                witnesses, decided, getattr(worlds, "reached", None), deadline
             )
+            if undecided:  # the budget ran out: those are decided when asked
+                everything = decided if decided is not None else {v.name for v in model.variables}
+                decided = frozenset(everything) - undecided
     return Deduction(model, compiled, worlds, possible, decided)

@@ -278,3 +278,23 @@ def test_chain_estimates_are_close_to_exact_counts() -> None:
         ]
     assert len(errors) > 50
     assert sum(errors) / len(errors) < 0.025 and max(errors) < 0.1
+
+
+def test_a_passed_deadline_leaves_certainty_exact() -> None:
+    """A bot out of time gets what the deduction has: a short chain, and the facts CP-SAT
+    had no time to decide settled later by a solve each, so certain and possible stay exact."""
+    import time
+
+    state = engines.make("alibi", players=4).new_game(5)
+    rng = random.Random(5)
+    while state.round < 4:
+        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, Accuse)]))
+    info = state.information_set(0)
+    hurried = solver.deduce(info, about=lambda f: f.kind == "InBox", deadline=time.monotonic())
+    full = solver.deduce(info)  # after: a remembered full deduction would serve both
+    assert not hurried.exact and len(hurried.worlds.records) < len(full.worlds.records)
+    in_box = [f for f in full.facts if f.kind == "InBox"]
+    assert any(not hurried.settled(f) for f in in_box)
+    for fact in in_box:
+        assert hurried.possible(fact) == full.possible(fact)
+        assert hurried.is_certain(fact) == full.is_certain(fact)

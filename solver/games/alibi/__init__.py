@@ -3,8 +3,10 @@
 Hidden: the box and every card's location at every epoch (so the deal and each pass choice).
 `model` states the rules and each observation as constraints; `counting` counts consistent
 histories exactly with a dynamic program over cards where that is within reach, and `chain`
-estimates probabilities with a Metropolis chain over histories where it is not; `advice` turns
-a deduction into hints and the most informative next question.
+estimates probabilities with a Metropolis chain over histories where it is not; `witnesses`
+keeps the histories CP-SAT found between refreshes of one game, so that the next refresh needs
+fewer solves to decide what is possible; `advice` turns a deduction into hints and the most
+informative next question.
 """
 
 from __future__ import annotations
@@ -81,4 +83,6 @@ def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryCha
         return counted
     start = compiled.witness if compiled.witness is not None else compiled.solve()[0]
     assert start is not None, "deduce checks consistency first"
-    return HistoryChain(pos, model, paths_of(pos, start))
+    chain = HistoryChain(pos, model, paths_of(pos, start), deadline=compiled.deadline)
+    chain.explore(compiled)
+    return chain

@@ -36,14 +36,18 @@ floor labelled "not reached", never 0%.
 from __future__ import annotations
 
 import random
+import time
 from collections import defaultdict
 from operator import itemgetter
 
 import numpy as np
 
-from solver.errors import NotCounted
+from engines.alibi import TYPES
+from solver.cpsat import Compiled
+from solver.errors import NotCounted, SolverTimeout
+from solver.games.alibi import witnesses
 from solver.games.alibi.counting import Coordinates, Option, _literals, _makes, draw, layered
-from solver.games.alibi.model import BOX, paths_of, world_from
+from solver.games.alibi.model import BOX, box_var, paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 from solver.sampling import Estimate, estimate_from_runs
@@ -55,6 +59,7 @@ BLOCK_EVERY = 3_000  # steps between block steps
 BLOCK_PATHS = 1_024  # cards with more trajectories stay out of blocks (listing them costs)
 LISTED = 512  # a card's trajectories are kept as a set up to this many
 RECORDS = 1_500
+MIN_RECORDS = 50  # a run cut short by a deadline keeps at least this many
 MAX_RESTARTS = 6
 RESTART_STEPS = 10_000
 
@@ -72,8 +77,10 @@ class HistoryChain:
         start: list[Trajectory],
         seed: int = 0,
         steps: int = STEPS,
+        deadline: float | None = None,
     ) -> None:
         self.pos, self.model = pos, model
+        self.deadline = deadline  # a caller's budget (time.monotonic): runs stop short there
         self.rng = random.Random(seed)
         self._random = self.rng.random
         self.paths = [tuple(path) for path in start]
@@ -85,7 +92,7 @@ class HistoryChain:
                 self._of_card[c].append(k)
         counts = [pos.trajectory_count(c) for c in range(n_cards)]
         self._paths_ok = [  # listed where that is cheap; beyond, checked step by step
-            frozenset(pos.trajectories(c)) if k <= LISTED else None for c, k in enumerate(counts)
+            pos.trajectory_set(c) if k <= LISTED else None for c, k in enumerate(counts)
         ]
         self._free = [c for c in range(n_cards) if counts[c] > 1]
         self._of_type = [[c for c in self._free if pos.kind[c] == k] for k in range(4)]
@@ -122,20 +129,42 @@ class HistoryChain:
         self.accepted = self.proposed = 0
         self._run(steps)
 
-    def reached(self, world: World) -> None:
-        """A consistent world CP-SAT found (`deduce` finding what the records never showed).
-        When it puts in the box a card no record does, the run has missed a region of
-        histories, so it runs on from there too and pools the records (at most `MAX_RESTARTS`
-        times). The pooled estimate weighs runs equally, not regions by their true size: it is
-        biased, and its error bar includes the spread between runs to say so. Without the
-        restart a run stuck in one region would make its guesses look certain."""
-        if self.starts > MAX_RESTARTS:
-            return
-        paths = paths_of(self.pos, world)
-        if any(
-            path[0] == self.pos.box and c not in self._ever_boxed for c, path in enumerate(paths)
-        ):
+    def explore(self, compiled: Compiled) -> None:
+        """Run on from a history CP-SAT finds with a box card no run has held, while some
+        possible box card was never held (at most `MAX_RESTARTS` times). A run stuck in one
+        region of histories would make its guesses look certain; these restarts reach the
+        others. The pooled estimate weighs runs equally, not regions by their true size: it is
+        biased, and its error bar includes the spread between runs to say so.
+
+        The solves ask only about the box, whatever else the chain missed, so the same
+        position always gets the same runs."""
+        pos = self.pos
+        while self.starts <= MAX_RESTARTS and not self._late():
+            missing = [
+                compiled.literal[(box_var(TYPES[pos.kind[c]]), pos.ids[c])]
+                for c in range(len(pos.ids))
+                if c not in self._ever_boxed and pos.may_be_boxed(c)
+            ]
+            if not missing:
+                return
+            try:
+                world, _ = compiled.solve(
+                    None, missing, self.deadline, task="looking for other box cards"
+                )
+            except SolverTimeout:
+                if self.deadline is None or not self._late():
+                    raise
+                return  # the budget ran out: act on the runs so far
+            if world is None:
+                return
+            paths = paths_of(pos, world)
+            witnesses.keep(pos, tuple(paths))
             self.restart(paths, RESTART_STEPS)
+
+    def reached(self, world: World) -> None:
+        """A consistent world CP-SAT found (`deduce` finding what the records never showed):
+        kept to witness the same facts at the next refresh (`witnesses`)."""
+        witnesses.keep(self.pos, tuple(paths_of(self.pos, world)))
 
     def restart(self, start: list[Trajectory], steps: int) -> None:
         """Run on from another consistent history and pool the records."""
@@ -272,20 +301,30 @@ class HistoryChain:
             self._option_cache[card] = self._coordinates.options(card)
         return self._option_cache[card]
 
+    def _late(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
     def _run(self, steps: int) -> None:
+        """`steps` steps, a fifth of them burn-in, keeping `RECORDS` evenly spaced states;
+        past the deadline the run stops early (keeping at least `MIN_RECORDS`)."""
         burn = steps // 5
         for i in range(burn):
             self._step()
             if i % BLOCK_EVERY == 0:
                 self._block()
+                if self._late():
+                    break
         every = max(1, (steps - burn) // RECORDS)
-        self._starts.append(len(self.records))
+        first = len(self.records)
+        self._starts.append(first)
         for i in range(steps - burn):
             self._step()
             if i % BLOCK_EVERY == 0:
                 self._block()
             if i % every == 0:
                 self.records.append(tuple(self.paths))
+                if len(self.records) - first >= MIN_RECORDS and self._late():
+                    break
 
     # --- the WorldSet protocol ---------------------------------------------------------------
     def total(self) -> int:
@@ -360,9 +399,17 @@ class HistoryChain:
         return list(rng.choice(self.records))
 
     def witnessed(self) -> set[tuple[str, Value]]:
+        """The box and current-location literals of the records, of every box card a run
+        held, and of the histories kept from earlier refreshes that still fit."""
+        pos = self.pos
         found: set[tuple[str, Value]] = set()
         for c in range(len(self.paths)):
-            found |= _literals(self.pos, c, self._paths_of(c)[1])
+            found |= _literals(pos, c, self._paths_of(c)[1])
+        for c in self._ever_boxed:
+            found.add((box_var(TYPES[pos.kind[c]]), pos.ids[c]))
+        for history in witnesses.kept(pos):
+            for c, path in enumerate(history):
+                found |= _literals(pos, c, [path])
         return found
 
 

@@ -26,12 +26,15 @@ MAX_STATES = 1_500
 within exact reach stay far below (about 600 at the first round with 4 players); the ones beyond
 it pass this bound within a few dozen milliseconds, so trying costs little."""
 
-MAX_OPTIONS = 20_000
+MAX_OPTIONS = 1_000
 """Give up before listing when the cards have more trajectories than this in all: such a
-position is far beyond exact reach (the first round with 4 players has about 600)."""
+position is far beyond exact reach (the first round with 4 players has about 260, the second
+about 370 and already passes MAX_STATES; from the fourth round on there are over 700, and a
+failed try there costs up to a third of a second)."""
 
-State = tuple[int, ...]
+State = int  # the targets still to meet, one bit field per coordinate (see `layered`)
 Option = tuple[Trajectory, tuple[int, ...]]  # a trajectory and the coordinates it adds to
+Step = tuple[Trajectory, int]  # a trajectory and what it takes off a state
 
 
 class Coordinates:
@@ -84,7 +87,7 @@ class CountedHistories:
         self,
         pos: Position,
         model: Model,
-        options: list[list[Option]],
+        options: list[list[Step]],
         layers: list[dict[State, int]],
         back: list[dict[State, int]],
         moves: list[dict[State, list[tuple[int, State]]]],
@@ -165,13 +168,6 @@ class CountedHistories:
         return found
 
 
-def _minus(state: State, coords: tuple[int, ...]) -> State:
-    rest = list(state)
-    for k in coords:
-        rest[k] -= 1
-    return tuple(rest)
-
-
 def _literals(pos: Position, card: int, paths: list[Trajectory]) -> set[tuple[str, Value]]:
     """The box and current-location literals a card's trajectories make true."""
     data = pos.deck.cards[card]
@@ -212,8 +208,9 @@ def count_histories(
     of answer whatever the machine's load; `seconds` adds a wall-clock bound for callers that
     prefer speed to reproducibility.
     """
-    if sum(pos.trajectory_count(c) for c in range(len(pos.ids))) > MAX_OPTIONS:
-        return None
+    options = sum(pos.trajectory_count(c) for c in range(len(pos.ids)))
+    if options > MAX_OPTIONS * max(1, max_states // MAX_STATES):
+        return None  # far beyond this state bound (a caller raising it lists more)
     program = layered(*features(pos), max_states, seconds)
     if program is None:
         return None
@@ -221,7 +218,7 @@ def count_histories(
 
 
 Program = tuple[
-    list[list[Option]],  # the options, over the coordinates that matter
+    list[list[Step]],  # the options, each with what it takes off a state
     list[dict[State, int]],  # forward: ways to reach each state
     list[dict[State, int]],  # backward: ways to finish from each state
     list[dict[State, list[tuple[int, State]]]],  # per card and state: option, next state
@@ -237,7 +234,10 @@ def layered(
     """The dynamic program choosing one option per card so that the coordinates they add to
     sum to `targets`, or None when it outgrows its bounds or nothing meets the targets.
 
-    Coordinates no option touches are dropped first, so the options come back renumbered."""
+    Coordinates no option touches are dropped first. A state is one integer with a bit field
+    per coordinate, wide enough for its target (the bounds keep every field between 0 and its
+    target), so taking an option off a state is one subtraction; the options come back with
+    the number each subtracts."""
     deadline = float("inf") if seconds is None else time.perf_counter() + seconds
     if not all(options):
         return None  # a card with nowhere to be
@@ -257,26 +257,31 @@ def layered(
         some, every = set().union(*touched), set.intersection(*touched)
         hi[i] = [h + (k in some) for k, h in enumerate(hi[i + 1])]
         lo[i] = [low + (k in every) for k, low in enumerate(lo[i + 1])]
-    steps = [_stepper(found, lo[i + 1], hi[i + 1]) for i, found in enumerate(options)]
-    layers: list[dict[State, int]] = [{tuple(targets): 1}]
+    bits = max(1, max(targets, default=0).bit_length())
+    steps = [_stepper(found, lo[i + 1], hi[i + 1], bits) for i, found in enumerate(options)]
+    taken = [
+        [(path, sum(1 << (bits * k) for k in coords)) for path, coords in found]
+        for found in options
+    ]
+    start = sum(target << (bits * k) for k, target in enumerate(targets))
+    layers: list[dict[State, int]] = [{start: 1}]
     moves: list[dict[State, list[tuple[int, State]]]] = []  # per layer: option, next state
-    for i, found in enumerate(options):
+    for i, found in enumerate(taken):
         step = steps[i]
         layer: dict[State, int] = defaultdict(int)
         moved: dict[State, list[tuple[int, State]]] = {}
         for done, (state, ways) in enumerate(layers[-1].items()):
             if done % 32 == 31 and (len(layer) > max_states or time.perf_counter() > deadline):
                 return None  # give up as soon as the layer outgrows its bounds
-            moved[state] = [(j, _minus(state, found[j][1])) for j in step(state)]
+            moved[state] = [(j, state - found[j][1]) for j in step(state)]
             for _, then in moved[state]:
                 layer[then] += ways
         if len(layer) > max_states or time.perf_counter() > deadline:
             return None
         layers.append(dict(layer))
         moves.append(moved)
-    zero = (0,) * width
     back: list[dict[State, int]] = [{} for _ in layers]
-    back[-1] = {zero: 1} if zero in layers[-1] else {}
+    back[-1] = {0: 1} if 0 in layers[-1] else {}
     for i in range(len(options) - 1, -1, -1):
         nxt = back[i + 1]
         back[i] = {}
@@ -286,28 +291,30 @@ def layered(
                 back[i][state] = ways
     if not back[0]:
         return None
-    return options, layers, back, moves
+    return taken, layers, back, moves
 
 
 def draw(
-    options: list[list[Option]], back: list[dict[State, int]], rng: random.Random
+    options: list[list[Step]], back: list[dict[State, int]], rng: random.Random
 ) -> list[Trajectory]:
     """One choice of trajectory per card, uniform over those meeting the targets: each card
     takes an option with probability proportional to the ways to finish after it."""
     state, paths = next(iter(back[0])), []
     for i, found in enumerate(options):
-        after = [back[i + 1].get(_minus(state, coords), 0) for _, coords in found]
+        after = [back[i + 1].get(state - taken, 0) for _, taken in found]
         pick = rng.randrange(sum(after))
         chosen = 0
         while pick >= after[chosen]:
             pick -= after[chosen]
             chosen += 1
         paths.append(found[chosen][0])
-        state = _minus(state, found[chosen][1])
+        state -= found[chosen][1]
     return paths
 
 
-def _stepper(found: list[Option], low: list[int], high: list[int]) -> Callable[[State], list[int]]:
+def _stepper(
+    found: list[Option], low: list[int], high: list[int], bits: int
+) -> Callable[[State], list[int]]:
     """For one card, the options a state may take: those leaving every coordinate the card
     reaches within the bounds the later cards can still meet.
 
@@ -321,16 +328,25 @@ def _stepper(found: list[Option], low: list[int], high: list[int]) -> Callable[[
         assert len(set(coords)) == len(coords)
         masks.append(sum(1 << k for k in coords))
     indexed = list(enumerate(masks))
-    bounds = [(k, 1 << k, low[k], high[k]) for k in reach]
+    field = (1 << bits) - 1
+    bounds = [(bits * k, 1 << k, low[k], high[k]) for k in reach]
+
+    fitting: dict[tuple[int, int], list[int]] = {}  # by the two masks: states share them
 
     def step(state: State) -> list[int]:
         bad_same = bad_less = 0
-        for k, bit, lo, hi in bounds:
-            v = state[k]
+        for shift, bit, lo, hi in bounds:
+            v = (state >> shift) & field
             if not lo <= v <= hi:
                 bad_same |= bit
             if not lo <= v - 1 <= hi:
                 bad_less |= bit
-        return [j for j, m in indexed if bad_same & ~m == 0 and bad_less & m == 0]
+        key = (bad_same, bad_less)
+        found = fitting.get(key)
+        if found is None:
+            found = fitting[key] = [
+                j for j, m in indexed if bad_same & ~m == 0 and bad_less & m == 0
+            ]
+        return found
 
     return step

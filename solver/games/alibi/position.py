@@ -124,16 +124,7 @@ class Position:
         by my knowledge, and reachable by staying or being passed left."""
         if self.box_seen is not None and card in self.box_seen[0]:
             return []  # it was in the box all along
-        if before is None:
-            options: Iterable[int] = range(self.players)
-        else:
-            forced = self.forced.get((epoch, before))
-            left = (before + 1) % self.players
-            options = (before, left) if forced is None else (left if forced else before,)
-        allowed = self.allowed(card, epoch)
-        if allowed is None:
-            return [loc for loc in options if loc != self.me]
-        return [loc for loc in options if loc in allowed]
+        return _steps(self.players, self.me, self.forced, self.allowed(card, epoch), epoch, before)
 
     def trajectory_count(self, card: int) -> int:
         """How many trajectories `trajectories(card)` would list, without listing them."""
@@ -148,20 +139,22 @@ class Position:
 
     def trajectories(self, card: int) -> list[Trajectory]:
         """Every trajectory of `card` allowed by my knowledge and the passing rule."""
-        found = []
-        if self.may_be_boxed(card):
-            found.append((self.box,) * (self.last[card] + 1))
+        return list(_listed(self._signature(card)))
 
-        def extend(prefix: list[int]) -> None:
-            e = len(prefix)
-            if e > self.last[card]:
-                found.append(tuple(prefix))
-                return
-            for loc in self.steps(card, e, prefix[-1] if prefix else None):
-                extend([*prefix, loc])
+    def trajectory_set(self, card: int) -> frozenset[Trajectory]:
+        """`trajectories(card)` as a set, for membership tests."""
+        return _listed_set(self._signature(card))
 
-        extend([])
-        return found
+    def _signature(self, card: int) -> tuple:
+        """All that `trajectories(card)` depends on: positions of one game share most cards'
+        signatures (an answer changes none), so listings are shared between refreshes."""
+        shown = self.box_seen is not None and card in self.box_seen[0]
+        allowed = tuple(self.allowed(card, e) for e in range(self.last[card] + 1))
+        return (self.players, self.me, self.may_be_boxed(card), shown, allowed, self._forced_key)
+
+    @cached_property
+    def _forced_key(self) -> frozenset[tuple[tuple[int, int], bool]]:
+        return frozenset(self.forced.items())
 
     def valid(self, card: int, path: Trajectory) -> bool:
         """Whether `path` is one of `trajectories(card)`, checked without listing them."""
@@ -183,6 +176,54 @@ class Position:
             for e in range(1, len(trajectory))
             if trajectory[e] != trajectory[e - 1]
         ]
+
+
+def _steps(
+    players: int,
+    me: int,
+    forced: Mapping[tuple[int, int], bool],
+    here: frozenset[int] | None,
+    epoch: int,
+    before: int | None,
+) -> list[int]:
+    """`Position.steps` for a card that may be at `here` (None: anywhere but with me)."""
+    if before is None:
+        options: Iterable[int] = range(players)
+    else:
+        pinned = forced.get((epoch, before))
+        left = (before + 1) % players
+        options = (before, left) if pinned is None else (left if pinned else before,)
+    if here is None:
+        return [loc for loc in options if loc != me]
+    return [loc for loc in options if loc in here]
+
+
+@lru_cache(maxsize=1_024)
+def _listed(signature: tuple) -> tuple[Trajectory, ...]:
+    """The trajectories of a card with this signature (`Position._signature`), listed once
+    (what `Position.steps` allows, step by step)."""
+    players, me, boxable, shown, allowed, forced_items = signature
+    box, last = players, len(allowed) - 1
+    found: list[Trajectory] = [(box,) * (last + 1)] if boxable else []
+    if shown:
+        return tuple(found)
+    forced = dict(forced_items)
+
+    def extend(prefix: list[int]) -> None:
+        e = len(prefix)
+        if e > last:
+            found.append(tuple(prefix))
+            return
+        for loc in _steps(players, me, forced, allowed[e], e, prefix[-1] if prefix else None):
+            extend([*prefix, loc])
+
+    extend([])
+    return tuple(found)
+
+
+@lru_cache(maxsize=1_024)
+def _listed_set(signature: tuple) -> frozenset[Trajectory]:
+    return frozenset(_listed(signature))
 
 
 @lru_cache(maxsize=16)
