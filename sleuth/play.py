@@ -202,7 +202,7 @@ class Table:
             elif command == "log":
                 self._log()
             elif command == "rules":
-                self.console.print(Markdown(rules.text(self.game.name)))
+                self._rules()
             elif command == "undo":
                 if self._undo():
                     return None  # the loop goes on from the position taken back to
@@ -268,6 +268,12 @@ class Table:
         advice = self._advice(info)
         if advice is not None:
             self.console.print(advice_table(advice, len(advice.candidates), every=True))
+
+    def _rules(self) -> None:
+        try:
+            self.console.print(Markdown(rules.text(self.game.name)))
+        except SleuthError as error:  # a game added without a summary yet
+            self.console.print(Text(str(error), style="yellow"))
 
     def _why(self, rest: str) -> None:
         if not self.shown_hints:
