@@ -1,7 +1,7 @@
 """Advice benchmark: is `solver.advise` honest, and is `hint` quick enough?
 
-    nice python benchmarks/advice.py [--positions 200] [--games 40] [--seed 0]
-                                     [--only agreement,recall,calibration,latency,determinism]
+    nice python benchmarks/advice.py [--positions 200] [--games 40] [--blue-lion-games 20]
+               [--seed 0] [--only agreement,recall,calibration,latency,determinism]
 
 - agreement: over `--positions` random positions per game (from games between solver and
   random bots), the advised move equals the move of a fresh `solver` bot with the same seed
@@ -84,9 +84,9 @@ def agreement(count: int, seed: int) -> None:
         print(f"{name:10} {same}/{count} equal ({same / count:.1%}); {took:.0f} s")
 
 
-def recall(games: int, seed: int) -> None:
-    print(f"## threat recall ({games} games per game, solver vs solver)")
-    _blue_lion_recall(games, seed)
+def recall(games: int, blue_lion_games: int, seed: int) -> None:
+    print(f"## threat recall (solver vs solver; Blue Lion {blue_lion_games} games, Noir {games})")
+    _blue_lion_recall(blue_lion_games, seed)
     _noir_recall(games, seed)
 
 
@@ -254,6 +254,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--blue-lion-games", type=int, default=20, help="for recall (slow)")
     parser.add_argument("--latency-positions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", default="agreement,recall,calibration,latency,determinism")
@@ -262,7 +263,7 @@ def main() -> None:
     if "agreement" in parts:
         agreement(args.positions, args.seed)
     if "recall" in parts:
-        recall(args.games, args.seed)
+        recall(args.games, args.blue_lion_games, args.seed)
     if "calibration" in parts:
         calibration(args.games, args.seed)
     if "latency" in parts:
