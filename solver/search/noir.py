@@ -323,8 +323,10 @@ def _killer(info: InformationSet, game: object) -> Scorer:
                 p * sum(c in alive for c in block(grid, inspector)) / max(len(alive), 1)
                 for inspector, p in chances.items()
             )
-            text = f"fails {percent(fail)}; arrest risk next turn {percent(fail * stated)}"
-            return Scored(value, fail * stated, fail * placed + (1 - fail) * beside, text)
+            # Its arrest needs luck: one of as many suspects as he cannot rule out.
+            risk = fail * stated + (1 - fail) * beside / max(len(fresh), 1)
+            text = f"fails {percent(fail)}; arrest risk next turn {percent(risk)}"
+            return Scored(value, risk, fail * placed + (1 - fail) * beside, text)
         assert isinstance(action, Shift)
         board = after_shift(grid, action, dead)
         _, placed, stated = threat(hidden, board, dead, chances)
