@@ -40,11 +40,11 @@ from rich.console import Console
 import engines
 import opponents
 import solver
-from solver import SolverTimeout
 from engines import Game, State
 from engines.blue_lion import Return
 from sleuth import views
 from sleuth.commands import safe_hints
+from solver import SolverTimeout
 
 GAMES: dict[str, Callable[[], Game]] = {
     "blue-lion": lambda: engines.make("blue-lion"),
