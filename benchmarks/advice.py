@@ -256,7 +256,7 @@ def determinism() -> None:
 
 def _without_times(table: str) -> str:
     """The arena's tables with the last column (move ms, median/p95: wall clock) blanked."""
-    return re.sub(r"\d+/\d+ *│\n", "-│\n", table)
+    return re.sub(r" *\d+/\d+ *│\n", " -│\n", table)
 
 
 def main() -> None:
