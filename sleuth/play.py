@@ -126,6 +126,15 @@ class Table:
         )
         if (legend := views.legend(self.game)) is not None:
             console.print(legend)
+        while True:
+            outcome = self._play_on()
+            if outcome != "undo":
+                return outcome
+
+    def _play_on(self) -> str:
+        """Play from the position now to the end; "quit", "again", "over" or "undo" (taken
+        back once the game was over: play on)."""
+        console = self.console
         while (mover := self.state.to_move) is not None:
             if mover != self.seat:
                 self._apply(mover, self.bots[mover].act(self.state.information_set(mover)))
@@ -193,7 +202,7 @@ class Table:
             elif command == "log":
                 self._log()
             elif command == "rules":
-                self.console.print(Markdown(rules.text(self.game.name)))
+                self._rules()
             elif command == "undo":
                 if self._undo():
                     return None  # the loop goes on from the position taken back to
@@ -260,6 +269,12 @@ class Table:
         if advice is not None:
             self.console.print(advice_table(advice, len(advice.candidates), every=True))
 
+    def _rules(self) -> None:
+        try:
+            self.console.print(Markdown(rules.text(self.game.name)))
+        except SleuthError as error:  # a game added without a summary yet
+            self.console.print(Text(str(error), style="yellow"))
+
     def _why(self, rest: str) -> None:
         if not self.shown_hints:
             self.console.print("no hints yet: type `hint` first")
@@ -318,18 +333,23 @@ class Table:
             self.console.print(Text(line))
 
     def _after_the_end(self) -> str:
-        self.reader.complete_with(["again", "log", "quit"])
+        self.reader.complete_with(["again", "log", "undo", "quit"])
         while True:
-            text = self.reader.read("game over: `again`, `log` or `quit`> ")
-            if text is None or text.strip().lower() in ("quit", "exit", "q", ""):
+            text = self.reader.read("game over: `again`, `undo`, `log` or `quit`> ")
+            command = "quit" if text is None else text.strip().lower()
+            if command in ("quit", "exit", "q", ""):
                 self.console.print("bye")
                 return "over"
-            if text.strip().lower() == "again":
+            if command == "again":
                 return "again"
-            if text.strip().lower() == "log":
+            if command == "undo" and self._undo():
+                return "undo"
+            if command == "log":
                 self._log()
-            else:
-                self.console.print("the game is over: type `again` for another, `log`, or `quit`")
+            elif command != "undo":
+                self.console.print(
+                    "the game is over: type `again` for another, `undo`, `log`, or `quit`"
+                )
 
     # --- listing moves ---------------------------------------------------------------------
     def _show_moves(self, legal: Sequence[Action]) -> None:

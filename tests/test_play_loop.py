@@ -87,7 +87,9 @@ def test_a_whole_noir_game_ends_with_the_truth_a_recap_and_again(
     seat: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ["play", "noir", "-o", "grid=3", "--as", seat, "--seed", "5", "--bot", "heuristic"]
-    out = _run(monkeypatch, capsys, argv, *["1"] * 80, "again", "quit")
+    out = _run(monkeypatch, capsys, argv, *["1"] * 80, "undo", *["1"] * 80, "again", "quit")
+    assert "took back your move" in out.split("The hidden truth:")[1], "undo after the end"
+    assert out.count("The hidden truth:") == 2, "the game was played to its end again"
     assert "The hidden truth:" in out and "the killer was " in out and "How it ended:" in out
     assert re.search(r"(could have known|never had) the opponent's identity", out)
     assert out.count("You play ") == 2, "again deals a new game"

@@ -44,6 +44,8 @@ SURVIVAL = 0.5
 chance of winning later, roughly; it weighs the risk of being killed against the chance of
 an arrest."""
 KNOBS: dict[str, object] = {"time_budget": None}
+AGENTS = 3
+"""The agents in the inspector's hand: suspects he knows are not the killer."""
 
 
 @dataclass(frozen=True)
@@ -262,24 +264,31 @@ def _killer(info: InformationSet, game: object) -> Scorer:
     innocent = innocent_cards(info)
     kills_left = game.kills_to_win - len(dead)  # type: ignore[attr-defined]
 
+    pool = {n for row in grid for n in row} - dead - innocent - {me}
+
     def threat(
         cover: set[str], board: Grid, gone: set[str], odds: Posterior
-    ) -> tuple[float, float]:
-        """The chance the inspector arrests him next (by the model: a suspect he cannot rule
-        out, beside him, at random), and the chance he is beside the inspector at all."""
-        model = placed = 0.0
+    ) -> tuple[float, float, float]:
+        """The chance the inspector arrests him next: by the bot's model (a suspect he cannot
+        rule out, beside him, at random), and as stated to a person (the same, knowing that
+        the inspector rules out his own card and his three agents, of which the killer knows
+        nothing); and the chance he is beside the inspector at all."""
+        model = placed = stated = 0.0
         for inspector, p in odds.items():
             beside = [t for t in block(board, inspector) if t not in gone]
             within = [t for t in beside if t in cover]
             if me in within:
                 model += p / len(within)
+                others = len([t for t in within if t not in (me, inspector)])
+                agent = min(1.0, AGENTS / max(len(pool - {inspector}), 1))
+                stated += p * _chosen_among(others, 1 - agent)
             if me in beside:
                 placed += p
-        return model, placed
+        return model, placed, stated
 
     def safety(cover: set[str], board: Grid, gone: set[str], odds: Posterior) -> float:
         """Chance the inspector does not arrest him next, times how hidden he stays."""
-        model, _ = threat(cover, board, gone, odds)
+        model, _, _ = threat(cover, board, gone, odds)
         return (1 - model) * (0.6 + 0.1 * math.log2(max(len(cover), 1)))
 
     def score(action: Action) -> Scored:
@@ -294,13 +303,13 @@ def _killer(info: InformationSet, game: object) -> Scorer:
             gone = dead | {victim}
             progress = 0.15 / kills_left
             value = win + (1 - win) * (safety(cover, after, gone, rest) + progress)
-            model, placed = threat(cover, after, gone, rest)
+            _, placed, stated = threat(cover, after, gone, rest)
             text = f"wins now {percent(win)}; " if win else ""
             text += (
-                f"arrest risk next turn {percent((1 - win) * model)}, "
+                f"arrest risk next turn {percent((1 - win) * stated)}, "
                 f"{len(cover)} suspects left who could have done it"
             )
-            return Scored(value, (1 - win) * model, (1 - win) * placed, text)
+            return Scored(value, (1 - win) * stated, (1 - win) * placed, text)
         if isinstance(action, Disguise):
             alive = {n for row in grid for n in row} - dead - innocent - {me}
             fail = len(dead) / max(len(dead) + len(alive), 1)
@@ -308,21 +317,32 @@ def _killer(info: InformationSet, game: object) -> Scorer:
             value = (1 - fail) * (0.6 + 0.1 * math.log2(max(len(fresh), 1))) + fail * safety(
                 hidden, grid, dead, chances
             )
-            model, placed = threat(hidden, grid, dead, chances)
+            _, placed, stated = threat(hidden, grid, dead, chances)
             # A new identity is one of the alive cards, beside the inspector as often as any.
             beside = sum(
                 p * sum(c in alive for c in block(grid, inspector)) / max(len(alive), 1)
                 for inspector, p in chances.items()
             )
-            text = f"fails {percent(fail)}; arrest risk next turn {percent(fail * model)}"
-            return Scored(value, fail * model, fail * placed + (1 - fail) * beside, text)
+            # Its arrest needs luck: one of as many suspects as he cannot rule out.
+            risk = fail * stated + (1 - fail) * beside / max(len(fresh), 1)
+            text = f"fails {percent(fail)}; arrest risk next turn {percent(risk)}"
+            return Scored(value, risk, fail * placed + (1 - fail) * beside, text)
         assert isinstance(action, Shift)
         board = after_shift(grid, action, dead)
-        model, placed = threat(hidden, board, dead, chances)
+        _, placed, stated = threat(hidden, board, dead, chances)
         value = safety(hidden, board, dead, chances) - 0.01
-        return Scored(value, model, placed, f"arrest risk next turn {percent(model)}")
+        return Scored(value, stated, placed, f"arrest risk next turn {percent(stated)}")
 
     return score
+
+
+def _chosen_among(others: int, stay: float) -> float:
+    """The chance of being the one picked at random among oneself and those of `others`
+    that stay in (each independently, with chance `stay`)."""
+    return sum(
+        math.comb(others, k) * stay**k * (1 - stay) ** (others - k) / (k + 1)
+        for k in range(others + 1)
+    )
 
 
 def _closeness(grid: Grid, a: str, b: str) -> float:
