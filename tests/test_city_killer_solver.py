@@ -15,17 +15,20 @@ import engines
 import solver
 from engines import InvalidInformationSet, Observation
 from engines.city_killer import CityKillerState
-from solver.games.city_killer import killer_fact, posterior
+from engines.city_killer.rules import GROUPS
+from solver.games.city_killer import allies_fact, killer_fact, posterior
 from tests.city_killer_brute_force import brute_force
 
 INFORMATIVE = ("interrogate", "ask", "surveil", "police", "diner", "murder", "play profile",
                "play confession", "answer", "fire", "proceed")  # fmt: skip
 
 
-def position(seed: int, small: bool, liar_model: str) -> CityKillerState:
+def position(
+    seed: int, small: bool, liar_model: str, ally_prior: str = "uniform"
+) -> CityKillerState:
     """A random position of a game whose moves lean towards questions and surveillance."""
     rng = random.Random(seed)
-    options: dict[str, object] = {"liar_model": liar_model}
+    options: dict[str, object] = {"liar_model": liar_model, "ally_prior": ally_prior}
     if small:
         options.update(residents=6, pool=rng.choice([6, 18, 54]))
     for key, values in (
@@ -82,6 +85,39 @@ def test_solver_matches_brute_force_on_full_games(liar_model: str) -> None:
     for seed in (100, 101):
         state = position(seed, small=False, liar_model=liar_model)
         assert mismatches(state, "detective") == []
+
+
+@pytest.mark.parametrize("liar_model", ["free", "random"])
+def test_the_strategic_ally_prior_matches_brute_force(liar_model: str) -> None:
+    tokens = 0
+    for seed in range(6):
+        state = position(200 + seed, small=seed % 2 == 0, liar_model=liar_model,
+                         ally_prior="strategic")  # fmt: skip
+        tokens += len(state.revealed_tokens)
+        assert mismatches(state, "detective") == []
+    assert tokens  # the sample conditions the prior on stack tokens seen
+
+
+def test_the_strategic_ally_prior_leans_to_larger_groups_and_rules_nothing_out() -> None:
+    state = position(7, small=False, liar_model="free")
+    info = state.information_set("detective")
+    uniform = solver.deduce(info)
+    game = engines.make("city-killer", ally_prior="strategic")
+    strategic_info = engines.InformationSet(
+        info.game, game.option_items(), info.seat, info.observations
+    )
+    strategic = solver.deduce(strategic_info)
+    assert [uniform.possible(f) for f in uniform.facts] == [
+        strategic.possible(f) for f in strategic.facts
+    ]
+    sizes = {g: sum(state.resident(n).group == g for n in state.residents) for g in GROUPS}
+    seen = set(state.revealed_tokens)
+    open_groups = sorted((g for g in GROUPS if g not in seen), key=sizes.__getitem__)
+    small, large = allies_fact(open_groups[0]), allies_fact(open_groups[-1])
+    assert sizes[open_groups[0]] < sizes[open_groups[-1]]
+    assert strategic.probability(large) / strategic.probability(small) > (
+        uniform.probability(large) / uniform.probability(small)
+    )
 
 
 def test_the_killer_sees_the_detectives_posterior() -> None:

@@ -136,6 +136,8 @@ OPTION_DOCS = {
     "confession_no_figurant": "without a figurant, Confession leaves the deck or has no effect",
     "accusation_target": "the accused must be alive, or may be anyone",
     "liar_model": "the solver's model of lies: a liar's answer says nothing, or is a coin flip",
+    "ally_prior": "the solver's prior on the allies: uniform, or leaning to groups with more "
+    "residents in play",
 }
 """What each switch of section 8 does, for `sleuth games`."""
 
@@ -167,7 +169,10 @@ class CityKiller(Game):
     `few_to_intimidate` all / none; `destroy_evidence_end` refill / never; `empty_deck` none /
     reshuffle; `fire_empty_group` c2 / nothing; `token_on_killed` returns / lost;
     `confession_no_figurant` remove / no_effect; `accusation_target` living / any;
-    `liar_model` free / random (how the solver weighs a liar's answer: rules section 7).
+    `liar_model` free / random (how the solver weighs a liar's answer: rules section 7);
+    `ally_prior` uniform / strategic (the solver's prior on the allies: the killer keeps each
+    of his 3 drawn tokens in proportion to 1 + its residents in play, as more allies are more
+    residents who may lie for him; only probabilities change, not what is certain).
 
     Chosen here beyond the specification: a pawn takes at most 8 steps a phase (free steps
     could go on for ever); the murder (or Bomb, or refusal) ends the Killer phase, so a card
@@ -229,6 +234,7 @@ class CityKiller(Game):
         Option("confession_no_figurant", "remove", ("remove", "no_effect")),
         Option("accusation_target", "living", ("living", "any")),
         Option("liar_model", "free", ("free", "random")),
+        Option("ally_prior", "uniform", ("uniform", "strategic")),
     ))  # fmt: skip
 
     def _check_options(self) -> None:

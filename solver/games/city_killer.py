@@ -16,8 +16,9 @@ Constraints, each tagged with its observation:
 
 The worlds are at most 20 * 8 * 9 * 21, so they are enumerated exactly as a numpy tensor of
 weights over (K, M, G, F): under the liar model `free` a consistent world weighs 1; under
-`random` each liar's answer halves its weight (a liar says yes or no at random). Certain and
-possible facts are the same under both models; only probabilities differ. CP-SAT (through
+`random` each liar's answer halves its weight (a liar says yes or no at random). The ally
+prior `strategic` weighs G by how likely the killer was to keep it (`ally_weights`). Certain
+and possible facts are the same under every model; only probabilities differ. CP-SAT (through
 the shared `Model`) explains certainties with minimal sets of observations.
 """
 
@@ -27,6 +28,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -68,6 +70,7 @@ class Record:
     residents: tuple[str, ...]
     figurant: bool
     liar_model: str
+    ally_prior: str
     scope: str
     murders: tuple[tuple[int, str, frozenset[str]], ...]  # (source, victim, motives fitting)
     dead: tuple[tuple[int, str], ...]  # (source, a resident killed)
@@ -131,7 +134,8 @@ def _record(info: InformationSet) -> Record:
             tokens.append((i, obs["group"]))
     return Record(
         tuple(info.observations[0]["residents"]), bool(options["use_figurant"]),
-        str(options["liar_model"]), str(options["surveillance_scope"]), tuple(murders),
+        str(options["liar_model"]), str(options["ally_prior"]),
+        str(options["surveillance_scope"]), tuple(murders),
         tuple(dead), tuple(answers), tuple(watches), tuple(profiles), tuple(confessions),
         tuple(tokens),
     )  # fmt: skip
@@ -181,6 +185,9 @@ def factors(rec: Record, liar_model: str | None = None) -> list[tuple[int | None
     else:
         rules[..., :n] = 0.0
     found: list[tuple[int | None, np.ndarray]] = [(None, rules)]
+    if rec.ally_prior == "strategic":
+        revealed = frozenset(group for _, group in rec.tokens)
+        found.append((None, ally_weights(names, revealed).reshape(1, 1, -1, 1)))
     for source, name in rec.dead:
         dead = np.ones((n, 1, 1, 1))
         dead[index[name]] = 0.0
@@ -205,6 +212,21 @@ def factors(rec: Record, liar_model: str | None = None) -> list[tuple[int | None
         other = np.array([g != group for g in GROUPS], float)
         found.append((source, other.reshape(1, 1, -1, 1)))
     return found
+
+
+def ally_weights(names: Sequence[str], revealed: frozenset[str]) -> np.ndarray:
+    """The strategic ally prior over G, given the stack tokens seen (rules section 7, option
+    `ally_prior`): the killer drew 3 of the 9 tokens uniformly, none of them since seen in the
+    stack, and kept each drawn group in proportion to 1 + its residents in play (allies are
+    residents who may lie for him, so he leans to the larger groups; the 1 keeps every drawn
+    group possible, so certainties are those of the uniform prior)."""
+    appeal = {g: 1.0 + sum(BY_NAME[n].group == g for n in names) for g in GROUPS}
+    weights = dict.fromkeys(GROUPS, 0.0)
+    for drawn in combinations([g for g in GROUPS if g not in revealed], 3):
+        total = sum(appeal[g] for g in drawn)
+        for g in drawn:
+            weights[g] += appeal[g] / total
+    return np.array([weights[g] for g in GROUPS])
 
 
 def _motives(allowed: frozenset[str]) -> np.ndarray:
