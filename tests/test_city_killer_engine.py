@@ -11,6 +11,7 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import engines
+import solver
 from engines import Action, ConfigError, IllegalAction, State
 from engines.city_killer import (
     DETECTIVE,
@@ -19,6 +20,7 @@ from engines.city_killer import (
     CityKiller,
     CityKillerState,
     Named,
+    Place,
     Play,
     Verb,
 )
@@ -102,6 +104,9 @@ def twin(state: State, history: Sequence[Action], seat: object, rng: random.Rand
 def transitions(previous: State | None, state: State) -> None:
     assert isinstance(state, CityKillerState)
     living = state.living
+    if state.frames and state.frames[-1]["kind"] == "place":  # initial_placement=detective
+        assert not state.dead and set(living) < set(state.residents)
+        return
     assert state._identity == "" or state._identity in living or state.is_over
     assert len(state.scenes) <= 5 and state.refusals <= 2
     if previous is not None:
@@ -287,3 +292,39 @@ def test_typed_observations_read_back_for_both_seats() -> None:
     assert GAME.describe(GAME.parse_entry(secrets, KILLER)[0])
     with pytest.raises(engines.InvalidObservation, match="did you mean"):
         GAME.parse_entry('answr name="Vera"', DETECTIVE)
+
+
+def test_the_detective_places_the_residents() -> None:
+    """initial_placement=detective: each resident in turn, typed and read back, into a district
+    with room; both seats see it, views rebuild it, and it says nothing of the killer."""
+    game = engines.make("city-killer", initial_placement="detective", district_capacity=2)
+    state = game.new_game(4)
+    assert isinstance(state, CityKillerState)
+    for i, name in enumerate(state.residents):
+        assert state.to_move == DETECTIVE
+        offered = state.legal_actions()
+        assert {a.name for a in offered if isinstance(a, Place)} == {name}
+        full = {d for d in {(r, c) for r in range(1, 5) for c in range(1, 5)}
+                if len(state.at(d)) == 2}  # fmt: skip
+        assert {a.district for a in offered if isinstance(a, Place)} == {
+            (r, c) for r in range(1, 5) for c in range(1, 5)
+        } - full
+        text = f"place {name.lower()} {1 + i // 8},{1 + i // 2 % 4}"
+        assert str(game.parse_action(text)) == text.replace(name.lower(), name)
+        state.apply(game.parse_action(text))
+    assert state.pos[state.residents[0]] == (1, 1) and state.pos[state.residents[9]] == (2, 1)
+    assert state.frames[-1]["kind"] != "place"
+    for seat in (DETECTIVE, KILLER):
+        info = state.information_set(seat)
+        acts = [o["move"] for o in info.observations if o.kind == "act"]
+        assert acts[: len(state.residents)] == [
+            f"place {n} {state.pos[n][0]},{state.pos[n][1]}" for n in state.residents
+        ]
+        assert game._view(info).pos == state.pos
+    deduction = solver.deduce(state.information_set(DETECTIVE))
+    n = len(state.residents)
+    assert deduction.total() == n * len(MOTIVES) * len(GROUPS) * (n - 1)
+    with pytest.raises(engines.InvalidState, match="placement must be empty"):
+        setup = setup_of(state)
+        setup["placement"] = [[name, 1, 1] for name in setup["residents"]]
+        game._arrange_from_dict(setup, random.Random(0), _READ)

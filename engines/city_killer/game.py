@@ -24,6 +24,7 @@ from engines.city_killer.actions import (
     Grouped,
     Keep,
     Named,
+    Place,
     Placed,
     Play,
     Reveal,
@@ -102,7 +103,8 @@ OPTION_DOCS = {
     "identity_choice": "the killer's identity: dealt at random, or chosen by him",
     "use_figurant": "whether the killer has a figurant, a second liar",
     "questionable": "«кроме незапуганных»: intimidated residents never answer, or only they do",
-    "initial_placement": "2 residents per corner and 1 elsewhere, or anywhere at random",
+    "initial_placement": "2 residents per corner and 1 elsewhere, anywhere at random, or where "
+    "the detective places them",
     "adjacency": "districts touch by an edge, or also by a corner",
     "district_capacity": "living residents a district holds",
     "building_layout": "the fixed checkerboard of buildings, or a random one",
@@ -154,7 +156,10 @@ class CityKiller(Game):
     Options, defaults first: `residents` 20 (fewer for tests) drawn from the first `pool` 54
     cards; `identity_choice` random / choose; `use_figurant` True / False; `questionable`
     excluded / literal (the source's «кроме незапуганных» read literally: only intimidated
-    residents answer); `initial_placement` corners (2 in each corner, 1 elsewhere) / random;
+    residents answer); `initial_placement` corners (2 in each corner, 1 elsewhere) / random /
+    detective (he places each resident in turn, in the order drawn, before the killer's
+    secret choices: `place Vera 1,4`; the placement is public and, made by the detective
+    before anything hidden is chosen, says nothing of the killer);
     `adjacency` orthogonal / 8-way; `district_capacity` 3; `building_layout` fixed / random;
     `free_move` zero_cost_step / teleport; `group_move_distance` 1 / any;
     `crime_scene_blocks_residents` False / True; `evidence_on_no_murder` False / True;
@@ -197,7 +202,7 @@ class CityKiller(Game):
         Option("identity_choice", "random", ("random", "choose")),
         Option("use_figurant", True, (True, False)),
         Option("questionable", "excluded", ("excluded", "literal")),
-        Option("initial_placement", "corners", ("corners", "random")),
+        Option("initial_placement", "corners", ("corners", "random", "detective")),
         Option("adjacency", "orthogonal", ("orthogonal", "8-way")),
         Option("district_capacity", 3, check=_count(2, 20), describe_allowed="2 to 20"),
         Option("building_layout", "fixed", ("fixed", "random")),
@@ -297,6 +302,8 @@ class CityKiller(Game):
         )  # fmt: skip
 
     def _placement(self, residents: Sequence[str], rng: random.Random) -> list[list[Any]]:
+        if self.options["initial_placement"] == "detective":
+            return []  # he places them as his first decisions (state.begin)
         if self.options["initial_placement"] == "corners":
             slots = [d for d in CORNERS for _ in range(2)] + [
                 d for d in DISTRICTS if d not in CORNERS
@@ -341,7 +348,11 @@ class CityKiller(Game):
         if any(n not in self.names for n in names):
             raise InvalidState(f"the residents come from the pool: {', '.join(self.names)}")
         where = {p[0]: (p[1], p[2]) for p in placement}
-        if sorted(where) != sorted(names) or len(placement) != len(names):
+        if opt["initial_placement"] == "detective":
+            if placement:
+                raise InvalidState("with initial_placement=detective the detective places "
+                                   "the residents: the placement must be empty")  # fmt: skip
+        elif sorted(where) != sorted(names) or len(placement) != len(names):
             raise InvalidState("the placement must place each resident once")
         if any(d not in DISTRICTS for d in where.values()):
             raise InvalidState("residents stand in districts 1,1 to 4,4")
@@ -401,7 +412,7 @@ class CityKiller(Game):
         layout: Mapping[District, str],
     ) -> None:
         state.residents = tuple(names)
-        state.pos = {n: where[n] for n in names}
+        state.pos = {n: where[n] for n in names if n in where}
         state.buildings = dict(sorted(layout.items()))
 
     def _open(self, state: CityKillerState) -> None:
@@ -410,7 +421,7 @@ class CityKiller(Game):
             Observation.of(
                 "setup",
                 residents=list(state.residents),
-                placement=[[n, *state.pos[n]] for n in state.residents],
+                placement=[[n, *state.pos[n]] for n in state.residents if n in state.pos],
                 buildings=[[*d, kind] for d, kind in sorted(state.buildings.items())],
             )
         )
@@ -525,6 +536,7 @@ class CityKiller(Game):
             Answer: {"yes": Domain(lambda v: isinstance(v, bool), "True or False")},
             Keep: {"item": choice_domain(KILLER_CARDS + BUILDINGS)},
             Reveal: {"motive": choice_domain(MOTIVES)},
+            Place: {"name": name, "district": district},
             Shift: {"name": name, "district": district},
             Evidence: {"position": choice_domain((0, 1, 2, 3))},
             Play: {"card": choice_domain(CARDS), "args": arg},

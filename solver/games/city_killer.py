@@ -541,13 +541,15 @@ class _Checker:
                                "different residents of the pool")  # fmt: skip
         self.names = residents
         placement, buildings = obs["placement"], obs["buildings"]
-        ok = isinstance(placement, tuple) and len(placement) == len(residents)
+        placed = 0 if game.options["initial_placement"] == "detective" else len(residents)
+        ok = isinstance(placement, tuple) and len(placement) == placed
         ok = ok and all(
             isinstance(p, tuple) and len(p) == 3 and p[0] in residents and _district(p[1:])
             for p in placement
         )
         if not ok:
-            raise self.fail(0, "field 'placement' must be [name, row, column] per resident")
+            raise self.fail(0, "field 'placement' must be [name, row, column] per resident "
+                               "(none when the detective places them)")  # fmt: skip
         if not isinstance(buildings, tuple) or not all(
             isinstance(b, tuple) and len(b) == 3 and _district(b[:2]) and isinstance(b[2], str)
             for b in buildings
