@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from hypothesis import Phase, given, settings
@@ -24,6 +25,7 @@ from engines.city_killer import (
     Play,
     Verb,
 )
+from engines.city_killer.pool_file import EXAMPLE
 from engines.city_killer.rules import GROUPS, MOTIVES, POOL, fitting
 from tests.conformance import EngineSpec, check_random_game
 
@@ -37,6 +39,8 @@ def random_game(rng: random.Random) -> CityKiller:
     """A game with each switch drawn at random (the small configurations included)."""
     options = {name: rng.choice(values) for name, values in SWITCHES.items()}
     options["pool"] = rng.choice([options["residents"], 27, 54])
+    if rng.random() < 0.3:  # the example pool file: 12 residents
+        options.update(pool_file=str(EXAMPLE), residents=8, pool=rng.choice([8, 54]))
     options["killer_symbol_cards"] = rng.sample(
         ["graffiti", "abduction", "bomb", "message", "strike"], 3
     )
@@ -328,3 +332,38 @@ def test_the_detective_places_the_residents() -> None:
         setup = setup_of(state)
         setup["placement"] = [[name, 1, 1] for name in setup["residents"]]
         game._arrange_from_dict(setup, random.Random(0), _READ)
+
+
+def test_a_pool_file_is_read_and_checked(tmp_path: Path) -> None:
+    game = engines.make("city-killer", pool_file=str(EXAMPLE), residents=10)
+    assert isinstance(game, CityKiller)
+    cards = json.loads(EXAMPLE.read_text())
+    assert game.names == tuple(c["name"] for c in cards)
+    state = game.new_game(3)
+    assert set(state.residents) <= set(game.names) and len(state.residents) == 10
+    first = game.resident(cards[0]["name"])
+    assert (first.card, first.age, first.group) == (1, cards[0]["age"], cards[0]["group"])
+    good = cards[0]
+
+    def broken(data: object, text: str | None = None) -> str:
+        path = tmp_path / "pool.json"
+        path.write_text(json.dumps(data) if text is None else text)
+        with pytest.raises(ConfigError) as error:
+            engines.make("city-killer", pool_file=str(path), residents=4)
+        return str(error.value)
+
+    assert "is not JSON" in broken(None, "[{")
+    assert "4 to 54 residents" in broken(cards[:3])
+    assert "exactly name, sex" in broken([{**good, "eyes": "blue"}, *cards[1:]])
+    assert "age 'ancient' is not one of young, adult, old" in broken(
+        [{**good, "age": "ancient"}, *cards[1:]]
+    )
+    assert "group 'clergy' is not one of law" in broken([{**good, "group": "clergy"}, *cards[1:]])
+    assert "name must be one word" in broken([{**good, "name": "Anna Maria"}, *cards[1:]])
+    assert "used twice" in broken([good, {**cards[1], "name": good["name"].upper()}, *cards[2:]])
+    with pytest.raises(ConfigError, match="cannot be read"):
+        engines.make("city-killer", pool_file=str(tmp_path / "missing.json"))
+    with pytest.raises(ConfigError, match="must hold at least the 20 residents"):
+        engines.make("city-killer", pool_file=str(EXAMPLE))
+    with pytest.raises(ConfigError, match="pool_file"):
+        engines.make("city-killer", pool_file=3)

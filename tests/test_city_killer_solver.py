@@ -15,6 +15,7 @@ import engines
 import solver
 from engines import InvalidInformationSet, Observation
 from engines.city_killer import CityKillerState
+from engines.city_killer.pool_file import EXAMPLE
 from engines.city_killer.rules import GROUPS
 from solver.games.city_killer import allies_fact, killer_fact, posterior
 from tests.city_killer_brute_force import brute_force
@@ -41,6 +42,22 @@ def position(
     state = engines.make("city-killer", **options).new_game(seed)
     assert isinstance(state, CityKillerState)
     for _ in range(rng.randrange(20, 220)):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        good = [a for a in legal if str(a).startswith(INFORMATIVE)]
+        state.apply(rng.choice(good if good and rng.random() < 0.8 else legal))
+    return state
+
+
+def pool_file_position(seed: int, liar_model: str) -> CityKillerState:
+    """A random position of a game of 8 residents drawn from the example pool file."""
+    rng = random.Random(seed)
+    game = engines.make("city-killer", pool_file=str(EXAMPLE), residents=8,
+                        liar_model=liar_model, question_attributes="profession")  # fmt: skip
+    state = game.new_game(seed)
+    assert isinstance(state, CityKillerState)
+    for _ in range(rng.randrange(40, 220)):
         if state.is_over:
             break
         legal = state.legal_actions()
@@ -118,6 +135,16 @@ def test_the_strategic_ally_prior_leans_to_larger_groups_and_rules_nothing_out()
     assert strategic.probability(large) / strategic.probability(small) > (
         uniform.probability(large) / uniform.probability(small)
     )
+
+
+@pytest.mark.parametrize("liar_model", ["free", "random"])
+def test_a_pool_file_matches_brute_force(liar_model: str) -> None:
+    answers = 0
+    for seed in range(4):
+        state = pool_file_position(300 + seed, liar_model)
+        answers += sum(obs.kind == "answer" for obs in state.public_observations())
+        assert mismatches(state, "detective") == []
+    assert answers
 
 
 def test_the_killer_sees_the_detectives_posterior() -> None:

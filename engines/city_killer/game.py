@@ -32,6 +32,7 @@ from engines.city_killer.actions import (
     Verb,
     parse,
 )
+from engines.city_killer.pool_file import read_pool
 from engines.city_killer.rules import (
     BUILDINGS,
     CORNERS,
@@ -52,6 +53,7 @@ from engines.city_killer.rules import (
     SEATS,
     UNDER_SCENE,
     District,
+    Resident,
     deck,
     pool,
 )
@@ -154,8 +156,10 @@ class CityKiller(Game):
     specification's; each alternative is an ambiguity of the published rules (its section 8).
 
     Options, defaults first: `residents` 20 (fewer for tests) drawn from the first `pool` 54
-    cards; `identity_choice` random / choose; `use_figurant` True / False; `questionable`
-    excluded / literal (the source's «кроме незапуганных» read literally: only intimidated
+    cards of the synthetic pool, or of `pool_file` (a JSON file of residents, format in
+    engines/city_killer/pool_file.py; the package ships example_pool.json);
+    `identity_choice` random / choose; `use_figurant` True / False; `questionable` excluded /
+    literal (the source's «кроме незапуганных» read literally: only intimidated
     residents answer); `initial_placement` corners (2 in each corner, 1 elsewhere) / random /
     detective (he places each resident in turn, in the order drawn, before the killer's
     secret choices: `place Vera 1,4`; the placement is public and, made by the detective
@@ -198,7 +202,10 @@ class CityKiller(Game):
         Option("residents", 20, check=_count(4, 20), describe_allowed="4 to 20",
                doc="residents in play (fewer for tests)"),
         Option("pool", 54, check=_count(4, 54), describe_allowed="4 to 54, at least residents",
-               doc="the first cards of the synthetic pool the residents are drawn from"),
+               doc="the first cards of the pool the residents are drawn from"),
+        Option("pool_file", None, (None,), check=lambda v: isinstance(v, str) and v != "",
+               describe_allowed="None (the synthetic pool) or the path of a JSON file of "
+               "residents", doc="a JSON file of residents to use instead of the synthetic pool"),
         Option("identity_choice", "random", ("random", "choose")),
         Option("use_figurant", True, (True, False)),
         Option("questionable", "excluded", ("excluded", "literal")),
@@ -246,11 +253,13 @@ class CityKiller(Game):
         self._views: dict[Seat, tuple[tuple[Observation, ...], CityKillerState]] = {}
         self._views_lock = threading.Lock()
         opt = self.options
-        self._names = tuple(r.name for r in pool(opt["pool"]))
-        if opt["pool"] < opt["residents"]:
+        cards = pool(opt["pool"]) if opt["pool_file"] is None else read_pool(opt["pool_file"])
+        self._people = {r.name: r for r in cards[: opt["pool"]]}
+        self._names = tuple(self._people)
+        if len(self._names) < opt["residents"]:
             raise ConfigError(
-                f"{self.name}: option 'pool' ({opt['pool']}) must hold at least the "
-                f"{opt['residents']} residents in play"
+                f"{self.name}: the pool ({len(self._names)} cards) must hold at least the "
+                f"{opt['residents']} residents in play (options 'pool', 'pool_file', 'residents')"
             )
         if opt["residents"] > len(DISTRICTS) * opt["district_capacity"] - 4:
             raise ConfigError(f"{self.name}: {opt['residents']} residents do not fit the city")
@@ -265,6 +274,18 @@ class CityKiller(Game):
     def names(self) -> tuple[str, ...]:
         """The residents of the pool this game draws from."""
         return self._names
+
+    @property
+    def professions(self) -> tuple[str, ...]:
+        """The professions a question may name when the pool comes from a file (else none:
+        the synthetic pool's)."""
+        if self.options["pool_file"] is None:
+            return ()
+        return tuple(dict.fromkeys(r.profession for r in self._people.values()))
+
+    def resident(self, name: str) -> Resident:
+        """The card of a resident of the pool."""
+        return self._people[name]
 
     def detective_deck(self) -> list[str]:
         cards = deck(DETECTIVE_DECK)
@@ -517,7 +538,7 @@ class CityKiller(Game):
             lambda v: type(v) is tuple and v in DISTRICTS, "a district (row, column), 1 to 4"
         )
         words = [v for values in LOOKS.values() for v in values]
-        words += [*GROUPS, *(p for row in PROFESSIONS for p in row)]
+        words += [*GROUPS, *(p for row in PROFESSIONS for p in row), *self.professions]
         arg = Domain(
             lambda v: type(v) is tuple and all(isinstance(a, str) and a for a in v),
             "a tuple of words",

@@ -41,7 +41,6 @@ from engines.city_killer.actions import (
 from engines.city_killer.rules import (
     AGE,
     BUILDINGS,
-    BY_NAME,
     CENTRAL,
     DETECTIVE,
     DISTRICTS,
@@ -173,7 +172,7 @@ class CityKillerState(State):
         return {district for district, _, _ in self.scenes}
 
     def resident(self, name: str) -> Resident:
-        return BY_NAME[name]
+        return self.game.resident(name)
 
     def questionable(self, name: str) -> bool:
         """Alive, not intimidated (the default reading of section 5.1), not on strike, not in
@@ -521,7 +520,7 @@ class CityKillerState(State):
         ]
 
     def _questions(self) -> tuple[tuple[str, str], ...]:
-        return questions(self.game.options["question_attributes"])
+        return questions(self.game.options["question_attributes"], self.game.professions)
 
     def _building_actions(self, kind: str) -> list[Action]:
         assert self.pawn is not None
