@@ -8,6 +8,9 @@ each kept state (its identity, motive, allies and figurant) and the engine is as
 that action was legal, and what surveillance and Confession would have said. Group tokens
 drawn from the stack were never the allies' (the engine keeps the allies out of the stack).
 Under the liar model "random" each answer given by a liar of that world halves its weight.
+Under the ally prior "strategic" a world weighs, for its allies g, the chance that the killer
+kept g: summed over every 3 tokens he may have drawn (g among them, none seen in the stack
+since), g's share of 1 + residents in play against the other two's.
 """
 
 from __future__ import annotations
@@ -109,16 +112,28 @@ def _district(text: str) -> tuple[int, int]:
     return int(row), int(col)
 
 
+def strategic_prior(state: CityKillerState, g: str, revealed: list[str]) -> float:
+    """The chance (times C(9, 3)) that the killer drew 3 tokens unseen in the stack and kept g."""
+    appeal = {h: 1 + sum(state.resident(n).group == h for n in state.residents) for h in GROUPS}
+    chance = 0.0
+    for drawn in itertools.combinations(GROUPS, 3):
+        if g in drawn and not set(drawn) & set(revealed):
+            chance += appeal[g] / sum(appeal[h] for h in drawn)
+    return chance
+
+
 def brute_force(state: CityKillerState, liar_model: str) -> dict[tuple[str, str, str, str], float]:
     """Every world with a positive weight (not normalised), keyed (K, M, G, F)."""
     found, revealed = events(state)
     names = state.residents
+    strategic = state.game.options["ally_prior"] == "strategic"
+    prior = {g: strategic_prior(state, g, revealed) if strategic else 1.0 for g in GROUPS}
     figurants: list[str | None] = list(names) if state.game.options["use_figurant"] else [None]
     weights = {}
     for k, m, g, f in itertools.product(names, MOTIVES, GROUPS, figurants):
         if f == k or g in revealed:
             continue
-        weight = 1.0
+        weight = prior[g]
         for event in found:
             factor = judge(event, k, m, g, f)
             if factor == 0.0:

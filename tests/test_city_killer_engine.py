@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import engines
+import solver
 from engines import Action, ConfigError, IllegalAction, State
 from engines.city_killer import (
     DETECTIVE,
@@ -19,9 +21,11 @@ from engines.city_killer import (
     CityKiller,
     CityKillerState,
     Named,
+    Place,
     Play,
     Verb,
 )
+from engines.city_killer.pool_file import EXAMPLE
 from engines.city_killer.rules import GROUPS, MOTIVES, POOL, fitting
 from tests.conformance import EngineSpec, check_random_game
 
@@ -35,6 +39,8 @@ def random_game(rng: random.Random) -> CityKiller:
     """A game with each switch drawn at random (the small configurations included)."""
     options = {name: rng.choice(values) for name, values in SWITCHES.items()}
     options["pool"] = rng.choice([options["residents"], 27, 54])
+    if rng.random() < 0.3:  # the example pool file: 12 residents
+        options.update(pool_file=str(EXAMPLE), residents=8, pool=rng.choice([8, 54]))
     options["killer_symbol_cards"] = rng.sample(
         ["graffiti", "abduction", "bomb", "message", "strike"], 3
     )
@@ -102,6 +108,9 @@ def twin(state: State, history: Sequence[Action], seat: object, rng: random.Rand
 def transitions(previous: State | None, state: State) -> None:
     assert isinstance(state, CityKillerState)
     living = state.living
+    if state.frames and state.frames[-1]["kind"] == "place":  # initial_placement=detective
+        assert not state.dead and set(living) < set(state.residents)
+        return
     assert state._identity == "" or state._identity in living or state.is_over
     assert len(state.scenes) <= 5 and state.refusals <= 2
     if previous is not None:
@@ -287,3 +296,74 @@ def test_typed_observations_read_back_for_both_seats() -> None:
     assert GAME.describe(GAME.parse_entry(secrets, KILLER)[0])
     with pytest.raises(engines.InvalidObservation, match="did you mean"):
         GAME.parse_entry('answr name="Vera"', DETECTIVE)
+
+
+def test_the_detective_places_the_residents() -> None:
+    """initial_placement=detective: each resident in turn, typed and read back, into a district
+    with room; both seats see it, views rebuild it, and it says nothing of the killer."""
+    game = engines.make("city-killer", initial_placement="detective", district_capacity=2)
+    state = game.new_game(4)
+    assert isinstance(state, CityKillerState)
+    for i, name in enumerate(state.residents):
+        assert state.to_move == DETECTIVE
+        offered = state.legal_actions()
+        assert {a.name for a in offered if isinstance(a, Place)} == {name}
+        full = {d for d in {(r, c) for r in range(1, 5) for c in range(1, 5)}
+                if len(state.at(d)) == 2}  # fmt: skip
+        assert {a.district for a in offered if isinstance(a, Place)} == {
+            (r, c) for r in range(1, 5) for c in range(1, 5)
+        } - full
+        text = f"place {name.lower()} {1 + i // 8},{1 + i // 2 % 4}"
+        assert str(game.parse_action(text)) == text.replace(name.lower(), name)
+        state.apply(game.parse_action(text))
+    assert state.pos[state.residents[0]] == (1, 1) and state.pos[state.residents[9]] == (2, 1)
+    assert state.frames[-1]["kind"] != "place"
+    for seat in (DETECTIVE, KILLER):
+        info = state.information_set(seat)
+        acts = [o["move"] for o in info.observations if o.kind == "act"]
+        assert acts[: len(state.residents)] == [
+            f"place {n} {state.pos[n][0]},{state.pos[n][1]}" for n in state.residents
+        ]
+        assert game._view(info).pos == state.pos
+    deduction = solver.deduce(state.information_set(DETECTIVE))
+    n = len(state.residents)
+    assert deduction.total() == n * len(MOTIVES) * len(GROUPS) * (n - 1)
+    with pytest.raises(engines.InvalidState, match="placement must be empty"):
+        setup = setup_of(state)
+        setup["placement"] = [[name, 1, 1] for name in setup["residents"]]
+        game._arrange_from_dict(setup, random.Random(0), _READ)
+
+
+def test_a_pool_file_is_read_and_checked(tmp_path: Path) -> None:
+    game = engines.make("city-killer", pool_file=str(EXAMPLE), residents=10)
+    assert isinstance(game, CityKiller)
+    cards = json.loads(EXAMPLE.read_text())
+    assert game.names == tuple(c["name"] for c in cards)
+    state = game.new_game(3)
+    assert set(state.residents) <= set(game.names) and len(state.residents) == 10
+    first = game.resident(cards[0]["name"])
+    assert (first.card, first.age, first.group) == (1, cards[0]["age"], cards[0]["group"])
+    good = cards[0]
+
+    def broken(data: object, text: str | None = None) -> str:
+        path = tmp_path / "pool.json"
+        path.write_text(json.dumps(data) if text is None else text)
+        with pytest.raises(ConfigError) as error:
+            engines.make("city-killer", pool_file=str(path), residents=4)
+        return str(error.value)
+
+    assert "is not JSON" in broken(None, "[{")
+    assert "4 to 54 residents" in broken(cards[:3])
+    assert "exactly name, sex" in broken([{**good, "eyes": "blue"}, *cards[1:]])
+    assert "age 'ancient' is not one of young, adult, old" in broken(
+        [{**good, "age": "ancient"}, *cards[1:]]
+    )
+    assert "group 'clergy' is not one of law" in broken([{**good, "group": "clergy"}, *cards[1:]])
+    assert "name must be one word" in broken([{**good, "name": "Anna Maria"}, *cards[1:]])
+    assert "used twice" in broken([good, {**cards[1], "name": good["name"].upper()}, *cards[2:]])
+    with pytest.raises(ConfigError, match="cannot be read"):
+        engines.make("city-killer", pool_file=str(tmp_path / "missing.json"))
+    with pytest.raises(ConfigError, match="must hold at least the 20 residents"):
+        engines.make("city-killer", pool_file=str(EXAMPLE))
+    with pytest.raises(ConfigError, match="pool_file"):
+        engines.make("city-killer", pool_file=3)

@@ -15,17 +15,21 @@ import engines
 import solver
 from engines import InvalidInformationSet, Observation
 from engines.city_killer import CityKillerState
-from solver.games.city_killer import killer_fact, posterior
+from engines.city_killer.pool_file import EXAMPLE
+from engines.city_killer.rules import GROUPS
+from solver.games.city_killer import allies_fact, killer_fact, posterior
 from tests.city_killer_brute_force import brute_force
 
 INFORMATIVE = ("interrogate", "ask", "surveil", "police", "diner", "murder", "play profile",
                "play confession", "answer", "fire", "proceed")  # fmt: skip
 
 
-def position(seed: int, small: bool, liar_model: str) -> CityKillerState:
+def position(
+    seed: int, small: bool, liar_model: str, ally_prior: str = "uniform"
+) -> CityKillerState:
     """A random position of a game whose moves lean towards questions and surveillance."""
     rng = random.Random(seed)
-    options: dict[str, object] = {"liar_model": liar_model}
+    options: dict[str, object] = {"liar_model": liar_model, "ally_prior": ally_prior}
     if small:
         options.update(residents=6, pool=rng.choice([6, 18, 54]))
     for key, values in (
@@ -38,6 +42,22 @@ def position(seed: int, small: bool, liar_model: str) -> CityKillerState:
     state = engines.make("city-killer", **options).new_game(seed)
     assert isinstance(state, CityKillerState)
     for _ in range(rng.randrange(20, 220)):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        good = [a for a in legal if str(a).startswith(INFORMATIVE)]
+        state.apply(rng.choice(good if good and rng.random() < 0.8 else legal))
+    return state
+
+
+def pool_file_position(seed: int, liar_model: str) -> CityKillerState:
+    """A random position of a game of 8 residents drawn from the example pool file."""
+    rng = random.Random(seed)
+    game = engines.make("city-killer", pool_file=str(EXAMPLE), residents=8,
+                        liar_model=liar_model, question_attributes="profession")  # fmt: skip
+    state = game.new_game(seed)
+    assert isinstance(state, CityKillerState)
+    for _ in range(rng.randrange(40, 220)):
         if state.is_over:
             break
         legal = state.legal_actions()
@@ -82,6 +102,49 @@ def test_solver_matches_brute_force_on_full_games(liar_model: str) -> None:
     for seed in (100, 101):
         state = position(seed, small=False, liar_model=liar_model)
         assert mismatches(state, "detective") == []
+
+
+@pytest.mark.parametrize("liar_model", ["free", "random"])
+def test_the_strategic_ally_prior_matches_brute_force(liar_model: str) -> None:
+    tokens = 0
+    for seed in range(6):
+        state = position(200 + seed, small=seed % 2 == 0, liar_model=liar_model,
+                         ally_prior="strategic")  # fmt: skip
+        tokens += len(state.revealed_tokens)
+        assert mismatches(state, "detective") == []
+    assert tokens  # the sample conditions the prior on stack tokens seen
+
+
+def test_the_strategic_ally_prior_leans_to_larger_groups_and_rules_nothing_out() -> None:
+    state = position(7, small=False, liar_model="free")
+    info = state.information_set("detective")
+    uniform = solver.deduce(info)
+    game = engines.make("city-killer", ally_prior="strategic")
+    strategic_info = engines.InformationSet(
+        info.game, game.option_items(), info.seat, info.observations
+    )
+    strategic = solver.deduce(strategic_info)
+    assert [uniform.possible(f) for f in uniform.facts] == [
+        strategic.possible(f) for f in strategic.facts
+    ]
+    sizes = {g: sum(state.resident(n).group == g for n in state.residents) for g in GROUPS}
+    seen = set(state.revealed_tokens)
+    open_groups = sorted((g for g in GROUPS if g not in seen), key=sizes.__getitem__)
+    small, large = allies_fact(open_groups[0]), allies_fact(open_groups[-1])
+    assert sizes[open_groups[0]] < sizes[open_groups[-1]]
+    assert strategic.probability(large) / strategic.probability(small) > (
+        uniform.probability(large) / uniform.probability(small)
+    )
+
+
+@pytest.mark.parametrize("liar_model", ["free", "random"])
+def test_a_pool_file_matches_brute_force(liar_model: str) -> None:
+    answers = 0
+    for seed in range(4):
+        state = pool_file_position(300 + seed, liar_model)
+        answers += sum(obs.kind == "answer" for obs in state.public_observations())
+        assert mismatches(state, "detective") == []
+    assert answers
 
 
 def test_the_killer_sees_the_detectives_posterior() -> None:

@@ -2,6 +2,7 @@
 
     identity Vera          killer, option identity_choice=choose: his hidden identity
     allies law             killer, setup: the group he keeps as allies, of his three tokens
+    place Vera 1,4         detective, option initial_placement=detective: where Vera starts
     start 2,3              detective, setup: where his pawn starts
     intimidate Vera        killer: flip a calm resident
     murder Oleg / refuse   killer: the murder of the round, or a refusal
@@ -144,6 +145,17 @@ class Reveal(Action):
 
 
 @dataclass(frozen=True)
+class Place(Action):
+    """The detective puts a resident in his starting district (initial_placement=detective)."""
+
+    name: str
+    district: District
+
+    def __str__(self) -> str:
+        return f"place {self.name} {district_text(self.district)}"
+
+
+@dataclass(frozen=True)
 class Shift(Action):
     name: str
     district: District
@@ -192,11 +204,11 @@ class Accuse(Action):
 
 
 USAGE = (
-    "identity NAME, allies GROUP, start R,C, intimidate NAME, murder NAME, refuse, keep CARD, "
-    "play CARD [ARGS], pass, answer yes|no, pick NAME, name MOTIVE, move R,C, interrogate, "
-    "ask NAME ATTR:VALUE, done, police NAME, diner NAME ATTR:VALUE, hospital NAME, fire, "
-    "examine, surveil NAME, proceed, decline, evidence row N|deck, discard CARD, "
-    "shift NAME R,C, group GROUP, end, accuse NAME MOTIVE"
+    "identity NAME, allies GROUP, place NAME R,C, start R,C, intimidate NAME, murder NAME, "
+    "refuse, keep CARD, play CARD [ARGS], pass, answer yes|no, pick NAME, name MOTIVE, "
+    "move R,C, interrogate, ask NAME ATTR:VALUE, done, police NAME, diner NAME ATTR:VALUE, "
+    "hospital NAME, fire, examine, surveil NAME, proceed, decline, evidence row N|deck, "
+    "discard CARD, shift NAME R,C, group GROUP, end, accuse NAME MOTIVE"
 )
 _DISTRICT = re.compile(r"([1-9]),([1-9])")
 
@@ -250,6 +262,8 @@ def parse(text: str, names: Sequence[str]) -> Action:
         return Keep(word_of(args[0], KILLER_CARDS + BUILDINGS, "card or evidence type"))
     if verb == "name" and len(args) == 1:
         return Reveal(word_of(args[0], MOTIVES, "motive"))
+    if verb == "place" and len(args) == 2:
+        return Place(name(args[0]), district(args[1]))
     if verb == "shift" and len(args) == 2:
         return Shift(name(args[0]), district(args[1]))
     if verb == "evidence" and args and args[0].lower() == "deck" and len(args) == 1:

@@ -24,6 +24,7 @@ from engines.city_killer.actions import (
     Grouped,
     Keep,
     Named,
+    Place,
     Placed,
     Play,
     Reveal,
@@ -31,6 +32,7 @@ from engines.city_killer.actions import (
     Verb,
     parse,
 )
+from engines.city_killer.pool_file import read_pool
 from engines.city_killer.rules import (
     BUILDINGS,
     CORNERS,
@@ -51,6 +53,7 @@ from engines.city_killer.rules import (
     SEATS,
     UNDER_SCENE,
     District,
+    Resident,
     deck,
     pool,
 )
@@ -102,7 +105,8 @@ OPTION_DOCS = {
     "identity_choice": "the killer's identity: dealt at random, or chosen by him",
     "use_figurant": "whether the killer has a figurant, a second liar",
     "questionable": "«кроме незапуганных»: intimidated residents never answer, or only they do",
-    "initial_placement": "2 residents per corner and 1 elsewhere, or anywhere at random",
+    "initial_placement": "2 residents per corner and 1 elsewhere, anywhere at random, or where "
+    "the detective places them",
     "adjacency": "districts touch by an edge, or also by a corner",
     "district_capacity": "living residents a district holds",
     "building_layout": "the fixed checkerboard of buildings, or a random one",
@@ -136,6 +140,8 @@ OPTION_DOCS = {
     "confession_no_figurant": "without a figurant, Confession leaves the deck or has no effect",
     "accusation_target": "the accused must be alive, or may be anyone",
     "liar_model": "the solver's model of lies: a liar's answer says nothing, or is a coin flip",
+    "ally_prior": "the solver's prior on the allies: uniform, or leaning to groups with more "
+    "residents in play",
 }
 """What each switch of section 8 does, for `sleuth games`."""
 
@@ -150,9 +156,14 @@ class CityKiller(Game):
     specification's; each alternative is an ambiguity of the published rules (its section 8).
 
     Options, defaults first: `residents` 20 (fewer for tests) drawn from the first `pool` 54
-    cards; `identity_choice` random / choose; `use_figurant` True / False; `questionable`
-    excluded / literal (the source's «кроме незапуганных» read literally: only intimidated
-    residents answer); `initial_placement` corners (2 in each corner, 1 elsewhere) / random;
+    cards of the synthetic pool, or of `pool_file` (a JSON file of residents, format in
+    engines/city_killer/pool_file.py; the package ships example_pool.json);
+    `identity_choice` random / choose; `use_figurant` True / False; `questionable` excluded /
+    literal (the source's «кроме незапуганных» read literally: only intimidated
+    residents answer); `initial_placement` corners (2 in each corner, 1 elsewhere) / random /
+    detective (he places each resident in turn, in the order drawn, before the killer's
+    secret choices: `place Vera 1,4`; the placement is public and, made by the detective
+    before anything hidden is chosen, says nothing of the killer);
     `adjacency` orthogonal / 8-way; `district_capacity` 3; `building_layout` fixed / random;
     `free_move` zero_cost_step / teleport; `group_move_distance` 1 / any;
     `crime_scene_blocks_residents` False / True; `evidence_on_no_murder` False / True;
@@ -167,7 +178,10 @@ class CityKiller(Game):
     `few_to_intimidate` all / none; `destroy_evidence_end` refill / never; `empty_deck` none /
     reshuffle; `fire_empty_group` c2 / nothing; `token_on_killed` returns / lost;
     `confession_no_figurant` remove / no_effect; `accusation_target` living / any;
-    `liar_model` free / random (how the solver weighs a liar's answer: rules section 7).
+    `liar_model` free / random (how the solver weighs a liar's answer: rules section 7);
+    `ally_prior` uniform / strategic (the solver's prior on the allies: the killer keeps each
+    of his 3 drawn tokens in proportion to 1 + its residents in play, as more allies are more
+    residents who may lie for him; only probabilities change, not what is certain).
 
     Chosen here beyond the specification: a pawn takes at most 8 steps a phase (free steps
     could go on for ever); the murder (or Bomb, or refusal) ends the Killer phase, so a card
@@ -188,11 +202,14 @@ class CityKiller(Game):
         Option("residents", 20, check=_count(4, 20), describe_allowed="4 to 20",
                doc="residents in play (fewer for tests)"),
         Option("pool", 54, check=_count(4, 54), describe_allowed="4 to 54, at least residents",
-               doc="the first cards of the synthetic pool the residents are drawn from"),
+               doc="the first cards of the pool the residents are drawn from"),
+        Option("pool_file", None, (None,), check=lambda v: isinstance(v, str) and v != "",
+               describe_allowed="None (the synthetic pool) or the path of a JSON file of "
+               "residents", doc="a JSON file of residents to use instead of the synthetic pool"),
         Option("identity_choice", "random", ("random", "choose")),
         Option("use_figurant", True, (True, False)),
         Option("questionable", "excluded", ("excluded", "literal")),
-        Option("initial_placement", "corners", ("corners", "random")),
+        Option("initial_placement", "corners", ("corners", "random", "detective")),
         Option("adjacency", "orthogonal", ("orthogonal", "8-way")),
         Option("district_capacity", 3, check=_count(2, 20), describe_allowed="2 to 20"),
         Option("building_layout", "fixed", ("fixed", "random")),
@@ -229,17 +246,20 @@ class CityKiller(Game):
         Option("confession_no_figurant", "remove", ("remove", "no_effect")),
         Option("accusation_target", "living", ("living", "any")),
         Option("liar_model", "free", ("free", "random")),
+        Option("ally_prior", "uniform", ("uniform", "strategic")),
     ))  # fmt: skip
 
     def _check_options(self) -> None:
         self._views: dict[Seat, tuple[tuple[Observation, ...], CityKillerState]] = {}
         self._views_lock = threading.Lock()
         opt = self.options
-        self._names = tuple(r.name for r in pool(opt["pool"]))
-        if opt["pool"] < opt["residents"]:
+        cards = pool(opt["pool"]) if opt["pool_file"] is None else read_pool(opt["pool_file"])
+        self._people = {r.name: r for r in cards[: opt["pool"]]}
+        self._names = tuple(self._people)
+        if len(self._names) < opt["residents"]:
             raise ConfigError(
-                f"{self.name}: option 'pool' ({opt['pool']}) must hold at least the "
-                f"{opt['residents']} residents in play"
+                f"{self.name}: the pool ({len(self._names)} cards) must hold at least the "
+                f"{opt['residents']} residents in play (options 'pool', 'pool_file', 'residents')"
             )
         if opt["residents"] > len(DISTRICTS) * opt["district_capacity"] - 4:
             raise ConfigError(f"{self.name}: {opt['residents']} residents do not fit the city")
@@ -254,6 +274,18 @@ class CityKiller(Game):
     def names(self) -> tuple[str, ...]:
         """The residents of the pool this game draws from."""
         return self._names
+
+    @property
+    def professions(self) -> tuple[str, ...]:
+        """The professions a question may name when the pool comes from a file (else none:
+        the synthetic pool's)."""
+        if self.options["pool_file"] is None:
+            return ()
+        return tuple(dict.fromkeys(r.profession for r in self._people.values()))
+
+    def resident(self, name: str) -> Resident:
+        """The card of a resident of the pool."""
+        return self._people[name]
 
     def detective_deck(self) -> list[str]:
         cards = deck(DETECTIVE_DECK)
@@ -291,6 +323,8 @@ class CityKiller(Game):
         )  # fmt: skip
 
     def _placement(self, residents: Sequence[str], rng: random.Random) -> list[list[Any]]:
+        if self.options["initial_placement"] == "detective":
+            return []  # he places them as his first decisions (state.begin)
         if self.options["initial_placement"] == "corners":
             slots = [d for d in CORNERS for _ in range(2)] + [
                 d for d in DISTRICTS if d not in CORNERS
@@ -335,7 +369,11 @@ class CityKiller(Game):
         if any(n not in self.names for n in names):
             raise InvalidState(f"the residents come from the pool: {', '.join(self.names)}")
         where = {p[0]: (p[1], p[2]) for p in placement}
-        if sorted(where) != sorted(names) or len(placement) != len(names):
+        if opt["initial_placement"] == "detective":
+            if placement:
+                raise InvalidState("with initial_placement=detective the detective places "
+                                   "the residents: the placement must be empty")  # fmt: skip
+        elif sorted(where) != sorted(names) or len(placement) != len(names):
             raise InvalidState("the placement must place each resident once")
         if any(d not in DISTRICTS for d in where.values()):
             raise InvalidState("residents stand in districts 1,1 to 4,4")
@@ -395,7 +433,7 @@ class CityKiller(Game):
         layout: Mapping[District, str],
     ) -> None:
         state.residents = tuple(names)
-        state.pos = {n: where[n] for n in names}
+        state.pos = {n: where[n] for n in names if n in where}
         state.buildings = dict(sorted(layout.items()))
 
     def _open(self, state: CityKillerState) -> None:
@@ -404,7 +442,7 @@ class CityKiller(Game):
             Observation.of(
                 "setup",
                 residents=list(state.residents),
-                placement=[[n, *state.pos[n]] for n in state.residents],
+                placement=[[n, *state.pos[n]] for n in state.residents if n in state.pos],
                 buildings=[[*d, kind] for d, kind in sorted(state.buildings.items())],
             )
         )
@@ -500,7 +538,7 @@ class CityKiller(Game):
             lambda v: type(v) is tuple and v in DISTRICTS, "a district (row, column), 1 to 4"
         )
         words = [v for values in LOOKS.values() for v in values]
-        words += [*GROUPS, *(p for row in PROFESSIONS for p in row)]
+        words += [*GROUPS, *(p for row in PROFESSIONS for p in row), *self.professions]
         arg = Domain(
             lambda v: type(v) is tuple and all(isinstance(a, str) and a for a in v),
             "a tuple of words",
@@ -519,6 +557,7 @@ class CityKiller(Game):
             Answer: {"yes": Domain(lambda v: isinstance(v, bool), "True or False")},
             Keep: {"item": choice_domain(KILLER_CARDS + BUILDINGS)},
             Reveal: {"motive": choice_domain(MOTIVES)},
+            Place: {"name": name, "district": district},
             Shift: {"name": name, "district": district},
             Evidence: {"position": choice_domain((0, 1, 2, 3))},
             Play: {"card": choice_domain(CARDS), "args": arg},

@@ -149,6 +149,8 @@ def describe(obs: Observation) -> str:
     """One sentence saying what `obs` records."""
     get, kind = obs.get, obs.kind
     if kind == "setup":
+        if not get("placement"):
+            return f"{len(get('residents'))} residents were drawn, for the detective to place"
         return f"{len(get('residents'))} residents were placed in the city"
     if kind == "secrets":
         figurant = get("figurant") or "none"

@@ -151,13 +151,14 @@ def pool(size: int) -> tuple[Resident, ...]:
     return POOL[:size]
 
 
-def questions(attributes: str) -> tuple[tuple[str, str], ...]:
-    """Every (attribute, value) a question may name: the looks, plus group or profession."""
+def questions(attributes: str, professions: Sequence[str] = ()) -> tuple[tuple[str, str], ...]:
+    """Every (attribute, value) a question may name: the looks, plus group or profession (those
+    of the synthetic pool, or `professions` for a pool from a file)."""
     found = [(attr, value) for attr, values in LOOKS.items() for value in values]
     if attributes in ("group", "profession"):
         found += [("group", g) for g in GROUPS]
     if attributes == "profession":
-        found += [("profession", p) for row in PROFESSIONS for p in row]
+        found += [("profession", p) for p in professions or [p for row in PROFESSIONS for p in row]]
     return tuple(found)
 
 

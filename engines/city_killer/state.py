@@ -30,6 +30,7 @@ from engines.city_killer.actions import (
     Grouped,
     Keep,
     Named,
+    Place,
     Placed,
     Play,
     Reveal,
@@ -40,7 +41,6 @@ from engines.city_killer.actions import (
 from engines.city_killer.rules import (
     AGE,
     BUILDINGS,
-    BY_NAME,
     CENTRAL,
     DETECTIVE,
     DISTRICTS,
@@ -172,7 +172,7 @@ class CityKillerState(State):
         return {district for district, _, _ in self.scenes}
 
     def resident(self, name: str) -> Resident:
-        return BY_NAME[name]
+        return self.game.resident(name)
 
     def questionable(self, name: str) -> bool:
         """Alive, not intimidated (the default reading of section 5.1), not on strike, not in
@@ -344,6 +344,15 @@ class CityKillerState(State):
     def _legal_allies(self, frame: Frame) -> list[Action]:
         return [Grouped("allies", g) for g in GROUPS if g in self._drawn]
 
+    def _unplaced(self) -> list[str]:
+        return [n for n in self.residents if n not in self.pos]
+
+    def _legal_place(self, frame: Frame) -> list[Action]:
+        """The next resident, in the public order, into any district with room."""
+        capacity = self.game.options["district_capacity"]
+        name = self._unplaced()[0]
+        return [Place(name, d) for d in DISTRICTS if len(self.at(d)) < capacity]
+
     def _legal_start(self, frame: Frame) -> list[Action]:
         return [Placed("start", d) for d in DISTRICTS]
 
@@ -511,7 +520,7 @@ class CityKillerState(State):
         ]
 
     def _questions(self) -> tuple[tuple[str, str], ...]:
-        return questions(self.game.options["question_attributes"])
+        return questions(self.game.options["question_attributes"], self.game.professions)
 
     def _building_actions(self, kind: str) -> list[Action]:
         assert self.pawn is not None
@@ -699,6 +708,12 @@ class CityKillerState(State):
         self._pop()
         self._allies = action.group
         self._emit(Observation.of("allies", group=action.group), to=[KILLER])
+
+    def _do_place(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Place)
+        self.pos[action.name] = action.district
+        if not self._unplaced():
+            self._pop()
 
     def _do_start(self, frame: Frame, action: Action) -> None:
         assert isinstance(action, Placed)
@@ -1248,13 +1263,15 @@ class CityKillerState(State):
             getattr(self, "_stage_" + self.stage.replace("-", "_"))()
 
     def begin(self) -> None:
-        """Setup decisions: the identity (option), the allies, the pawn."""
+        """Setup decisions: the placement and the identity (options), the allies, the pawn."""
         self._push("start", DETECTIVE)
         self._push("allies", KILLER)
         if not self._identity:
             self._push("identity", KILLER)
         else:
             self._emit_secrets()
+        if self._unplaced():
+            self._push("place", DETECTIVE)
         self.stage = "killer"
 
     def _stage_killer(self) -> None:
@@ -1421,6 +1438,7 @@ _MUTABLE = (
 _WHAT = {
     "identity": "choosing his identity",
     "allies": "choosing his allies",
+    "place": "placing the residents, in the order drawn",
     "start": "placing his pawn",
     "killer": "intimidating, playing cards, then the murder",
     "keep": "keeping one of the two cards",

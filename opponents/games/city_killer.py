@@ -43,7 +43,6 @@ from engines.city_killer import (
     Verb,
 )
 from engines.city_killer.rules import (
-    BY_NAME,
     MOTIVES,
     District,
     distance,
@@ -177,7 +176,7 @@ class HeuristicDetective(CityKillerBot):
 
         def fitted(name: str) -> int:
             return sum(
-                (BY_NAME[name].attribute(attr) == value) == answer
+                (state.resident(name).attribute(attr) == value) == answer
                 for _, r, attr, value, answer in rec.answers
                 if r != name
             )
@@ -378,7 +377,7 @@ class SolverKiller(SolverBot, HeuristicKiller):
     ) -> Action:
         """The drawn group with the most residents in play: more liars to hide among."""
         counts = {
-            a.group: sum(BY_NAME[n].group == a.group for n in state.residents)
+            a.group: sum(state.resident(n).group == a.group for n in state.residents)
             for a in self._pick(legal, Grouped)
         }
         top = max(counts.values())
@@ -411,7 +410,7 @@ class SolverKiller(SolverBot, HeuristicKiller):
             name = action.name
             if state.is_liar(name):
                 return (-1.0, 0.0, name)
-            truth = BY_NAME[identity]
+            truth = state.resident(identity)
             worst = max(
                 after_answer(post, identity, motive, name, attr, truth.attribute(attr), True)
                 for attr in ("sex", "age", "build", "height")

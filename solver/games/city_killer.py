@@ -16,8 +16,9 @@ Constraints, each tagged with its observation:
 
 The worlds are at most 20 * 8 * 9 * 21, so they are enumerated exactly as a numpy tensor of
 weights over (K, M, G, F): under the liar model `free` a consistent world weighs 1; under
-`random` each liar's answer halves its weight (a liar says yes or no at random). Certain and
-possible facts are the same under both models; only probabilities differ. CP-SAT (through
+`random` each liar's answer halves its weight (a liar says yes or no at random). The ally
+prior `strategic` weighs G by how likely the killer was to keep it (`ally_weights`). Certain
+and possible facts are the same under every model; only probabilities differ. CP-SAT (through
 the shared `Model`) explains certainties with minimal sets of observations.
 """
 
@@ -27,6 +28,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -35,13 +37,14 @@ from engines import ConfigError, InformationSet, InvalidInformationSet, Observat
 from engines.city_killer import CityKiller, CityKillerState
 from engines.city_killer.notation import FIELDS, seen_by
 from engines.city_killer.rules import (
-    BY_NAME,
     CENTRAL,
     GROUPS,
     MOTIVES,
     SEATS,
+    Resident,
     Scene,
     fitting,
+    questions,
 )
 from engines.core import JsonValue, quote
 from solver.hints import Hint, percent
@@ -66,8 +69,10 @@ class Record:
     """What the model reads of an information set: the residents and the tagged evidence."""
 
     residents: tuple[str, ...]
+    people: tuple[Resident, ...]  # their cards, in the same order
     figurant: bool
     liar_model: str
+    ally_prior: str
     scope: str
     murders: tuple[tuple[int, str, frozenset[str]], ...]  # (source, victim, motives fitting)
     dead: tuple[tuple[int, str], ...]  # (source, a resident killed)
@@ -78,14 +83,14 @@ class Record:
     tokens: tuple[tuple[int, str], ...]
 
 
-def _scene(victim: str, alone: bool, intimidated: bool, district: Sequence[int],
-           history: Sequence[str]) -> Scene:  # fmt: skip
+def _scene(card: Callable[[str], Resident], victim: str, alone: bool, intimidated: bool,
+           district: Sequence[int], history: Sequence[str]) -> Scene:  # fmt: skip
     return Scene(
-        BY_NAME[victim],
+        card(victim),
         alone,
         intimidated,
         (district[0], district[1]) in CENTRAL,
-        tuple(BY_NAME[x] for x in history),
+        tuple(card(x) for x in history),
     )
 
 
@@ -108,10 +113,12 @@ _RECORDS: list[tuple[InformationSet, Record]] = []  # the latest first
 def _record(info: InformationSet) -> Record:
     options = dict(info.options)
     murders, dead, answers, watches, profiles, confessions, tokens = [], [], [], [], [], [], []
+    card = game_of(info).resident
+    residents = tuple(info.observations[0]["residents"])
     for i, obs in enumerate(info.observations):
         kind = obs.kind
         if kind == "murder":
-            scene = _scene(obs["victim"], obs["alone"], obs["intimidated"], obs["district"],
+            scene = _scene(card, obs["victim"], obs["alone"], obs["intimidated"], obs["district"],
                            obs["history"])  # fmt: skip
             murders.append((i, obs["victim"], fitting(scene)))
             dead.append((i, obs["victim"]))
@@ -120,7 +127,7 @@ def _record(info: InformationSet) -> Record:
         elif kind == "answer" and obs["answer"] is not None:
             answers.append((i, obs["name"], obs["attr"], obs["value"], obs["answer"]))
         elif kind == "surveillance":
-            scene = _scene(obs["name"], obs["alone"], obs["intimidated"], obs["district"],
+            scene = _scene(card, obs["name"], obs["alone"], obs["intimidated"], obs["district"],
                            obs["history"])  # fmt: skip
             watches.append((i, obs["name"], obs["blocked"], fitting(scene), obs["answer"]))
         elif kind == "profile":
@@ -130,16 +137,17 @@ def _record(info: InformationSet) -> Record:
         elif kind == "token":
             tokens.append((i, obs["group"]))
     return Record(
-        tuple(info.observations[0]["residents"]), bool(options["use_figurant"]),
-        str(options["liar_model"]), str(options["surveillance_scope"]), tuple(murders),
+        residents, tuple(card(n) for n in residents), bool(options["use_figurant"]),
+        str(options["liar_model"]), str(options["ally_prior"]),
+        str(options["surveillance_scope"]), tuple(murders),
         tuple(dead), tuple(answers), tuple(watches), tuple(profiles), tuple(confessions),
         tuple(tokens),
     )  # fmt: skip
 
 
-def matches(names: Sequence[str], attr: str, value: str) -> np.ndarray:
+def matches(people: Sequence[Resident], attr: str, value: str) -> np.ndarray:
     """Q(x) for each resident x: whether "is the killer <value>?" is true of x."""
-    return np.array([BY_NAME[n].attribute(attr) == value for n in names])
+    return np.array([x.attribute(attr) == value for x in people])
 
 
 # --- the tensor ----------------------------------------------------------------------------------
@@ -148,20 +156,21 @@ class Tensor:
     """Weights over (K, M, G, F): axis 3 holds the residents then "none"."""
 
     residents: tuple[str, ...]
+    people: tuple[Resident, ...]
     weights: np.ndarray
 
     def normalised(self) -> np.ndarray:
         return self.weights / self.weights.sum()
 
 
-def liar_mask(names: Sequence[str], r: str) -> np.ndarray:
+def liar_mask(people: Sequence[Resident], r: str) -> np.ndarray:
     """liar(r) over (K, M, G, F), broadcastable: r = K, r = F or group(r) = G."""
-    n = len(names)
-    i = names.index(r)
+    n = len(people)
+    i = [x.name for x in people].index(r)
     k = np.zeros((n, 1, 1, 1), bool)
     k[i] = True
     g = np.zeros((1, 1, len(GROUPS), 1), bool)
-    g[0, 0, GROUPS.index(BY_NAME[r].group)] = True
+    g[0, 0, GROUPS.index(people[i].group)] = True
     f = np.zeros((1, 1, 1, n + 1), bool)
     f[..., i] = True
     return k | g | f
@@ -181,6 +190,9 @@ def factors(rec: Record, liar_model: str | None = None) -> list[tuple[int | None
     else:
         rules[..., :n] = 0.0
     found: list[tuple[int | None, np.ndarray]] = [(None, rules)]
+    if rec.ally_prior == "strategic":
+        revealed = frozenset(group for _, group in rec.tokens)
+        found.append((None, ally_weights(rec.people, revealed).reshape(1, 1, -1, 1)))
     for source, name in rec.dead:
         dead = np.ones((n, 1, 1, 1))
         dead[index[name]] = 0.0
@@ -188,8 +200,8 @@ def factors(rec: Record, liar_model: str | None = None) -> list[tuple[int | None
     for source, _, fit in rec.murders:
         found.append((source, _motives(fit)))
     for source, name, attr, value, answer in rec.answers:
-        liar = liar_mask(names, name)
-        honest_ok = (matches(names, attr, value) == answer).reshape(n, 1, 1, 1)
+        liar = liar_mask(rec.people, name)
+        honest_ok = (matches(rec.people, attr, value) == answer).reshape(n, 1, 1, 1)
         found.append((source, np.where(liar, 0.5 if model == "random" else 1.0, honest_ok)))
     for source, name, blocked, fit, answer in rec.watches:
         not_k = np.ones((n, 1, 1, 1), bool)
@@ -199,12 +211,27 @@ def factors(rec: Record, liar_model: str | None = None) -> list[tuple[int | None
     for source, named in rec.profiles:
         found.append((source, _motives(frozenset(MOTIVES) - {named})))
     for source, group in rec.confessions:
-        keep = np.array([BY_NAME[x].group == group for x in names] + [group is None])
+        keep = np.array([x.group == group for x in rec.people] + [group is None])
         found.append((source, keep.reshape(1, 1, 1, -1).astype(float)))
     for source, group in rec.tokens:
         other = np.array([g != group for g in GROUPS], float)
         found.append((source, other.reshape(1, 1, -1, 1)))
     return found
+
+
+def ally_weights(people: Sequence[Resident], revealed: frozenset[str]) -> np.ndarray:
+    """The strategic ally prior over G, given the stack tokens seen (rules section 7, option
+    `ally_prior`): the killer drew 3 of the 9 tokens uniformly, none of them since seen in the
+    stack, and kept each drawn group in proportion to 1 + its residents in play (allies are
+    residents who may lie for him, so he leans to the larger groups; the 1 keeps every drawn
+    group possible, so certainties are those of the uniform prior)."""
+    appeal = {g: 1.0 + sum(x.group == g for x in people) for g in GROUPS}
+    weights = dict.fromkeys(GROUPS, 0.0)
+    for drawn in combinations([g for g in GROUPS if g not in revealed], 3):
+        total = sum(appeal[g] for g in drawn)
+        for g in drawn:
+            weights[g] += appeal[g] / total
+    return np.array([weights[g] for g in GROUPS])
 
 
 def _motives(allowed: frozenset[str]) -> np.ndarray:
@@ -217,7 +244,7 @@ def tensor(rec: Record, liar_model: str | None = None) -> Tensor:
     w = np.ones((n, len(MOTIVES), len(GROUPS), n + 1))
     for _, factor in factors(rec, liar_model):
         w = w * factor
-    return Tensor(rec.residents, w)
+    return Tensor(rec.residents, rec.people, w)
 
 
 def explain_excluded(rec: Record, axis: int, index: int) -> list[int] | None:
@@ -323,6 +350,7 @@ def figurant_fact(name: str) -> Fact:
 def build(info: InformationSet) -> Model:
     rec = record(info)
     names = rec.residents
+    card = dict(zip(names, rec.people, strict=True))
     model = Model(info)
     model.variables = [Var(K, names), Var(M, MOTIVES), Var(G, GROUPS), Var(F, (*names, NONE))]
     constraints: list[Constraint] = [
@@ -334,8 +362,8 @@ def build(info: InformationSet) -> Model:
     for source, _, fit in rec.murders:
         constraints.append(member(M, [m for m in MOTIVES if m in fit], source))
     for source, name, attr, value, answer in rec.answers:
-        agree = [Lit(K, x) for x in names if (BY_NAME[x].attribute(attr) == value) == answer]
-        liars = (Lit(K, name), Lit(F, name), Lit(G, BY_NAME[name].group))
+        agree = [Lit(K, x.name) for x in rec.people if (x.attribute(attr) == value) == answer]
+        liars = (Lit(K, name), Lit(F, name), Lit(G, card[name].group))
         constraints.append(Clause(positive=(*liars, *agree), source=source))
     for source, name, blocked, fit, answer in rec.watches:
         unfit = tuple(Lit(M, m) for m in MOTIVES if m not in fit)
@@ -350,7 +378,7 @@ def build(info: InformationSet) -> Model:
     for source, named in rec.profiles:
         constraints.append(Clause(negative=(Lit(M, named),), source=source))
     for source, group in rec.confessions:
-        allowed = [x for x in names if BY_NAME[x].group == group] if group else [NONE]
+        allowed = [x.name for x in rec.people if x.group == group] if group else [NONE]
         constraints.append(member(F, allowed, source))
     for source, group in rec.tokens:
         constraints.append(Clause(negative=(Lit(G, group),), source=source))
@@ -519,22 +547,24 @@ class _Checker:
                                "different residents of the pool")  # fmt: skip
         self.names = residents
         placement, buildings = obs["placement"], obs["buildings"]
-        ok = isinstance(placement, tuple) and len(placement) == len(residents)
+        placed = 0 if game.options["initial_placement"] == "detective" else len(residents)
+        ok = isinstance(placement, tuple) and len(placement) == placed
         ok = ok and all(
             isinstance(p, tuple) and len(p) == 3 and p[0] in residents and _district(p[1:])
             for p in placement
         )
         if not ok:
-            raise self.fail(0, "field 'placement' must be [name, row, column] per resident")
+            raise self.fail(0, "field 'placement' must be [name, row, column] per resident "
+                               "(none when the detective places them)")  # fmt: skip
         if not isinstance(buildings, tuple) or not all(
             isinstance(b, tuple) and len(b) == 3 and _district(b[:2]) and isinstance(b[2], str)
             for b in buildings
         ):
             raise self.fail(0, "field 'buildings' must be [row, column, kind] per building")
 
-    @staticmethod
-    def question(attr: str, value: JsonValue) -> bool:
-        return any(r.attribute(attr) == value for r in BY_NAME.values())
+    def question(self, attr: str, value: JsonValue) -> bool:
+        """Whether some question of any attribute option names `attr`:`value`."""
+        return (attr, value) in questions("profession", game_of(self.info).professions)
 
 
 def validate(info: InformationSet) -> None:
@@ -566,6 +596,7 @@ class Posterior:
     """The detective's posterior: marginals of K, M, G, F, the joint P(K, M), liars."""
 
     residents: tuple[str, ...]
+    people: tuple[Resident, ...]
     p: np.ndarray
 
     @property
@@ -581,7 +612,7 @@ class Posterior:
         return self.p.sum(axis=(2, 3))
 
     def liar(self, name: str) -> float:
-        return float((self.p * liar_mask(self.residents, name)).sum())
+        return float((self.p * liar_mask(self.people, name)).sum())
 
     def best_accusation(self, living: Sequence[str] | None = None) -> tuple[str, str, float]:
         joint = self.joint.copy()
@@ -598,12 +629,12 @@ def posterior(info: InformationSet, liar_model: str | None = None) -> Posterior:
     total = t.weights.sum()
     if total <= 0:
         raise ValueError("no world is consistent with the record")
-    return Posterior(t.residents, t.weights / total)
+    return Posterior(t.residents, t.people, t.weights / total)
 
 
 def liar_joint(post: Posterior, name: str) -> np.ndarray:
     """P(K, M, name lies) over (K, M)."""
-    return (post.p * liar_mask(post.residents, name)).sum(axis=(2, 3))
+    return (post.p * liar_mask(post.people, name)).sum(axis=(2, 3))
 
 
 def answer_gain(
@@ -614,7 +645,7 @@ def answer_gain(
     joint = post.joint
     liar = liar_joint(post, name) if lying is None else lying
     honest = joint - liar
-    match = matches(post.residents, attr, value).reshape(-1, 1)
+    match = matches(post.people, attr, value).reshape(-1, 1)
     expected = 0.0
     for truth in (match, ~match):
         outcome = 0.5 * liar + honest * truth
@@ -645,7 +676,7 @@ def scene_now(state: CityKillerState, name: str) -> frozenset[str]:
 def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     worlds = deduction.worlds
     if isinstance(worlds, TensorWorlds):
-        post = Posterior(worlds.tensor.residents, worlds.p)
+        post = Posterior(worlds.tensor.residents, worlds.tensor.people, worlds.p)
     else:
         post = posterior(info)
     found = _suspect_hints(info, deduction, post)
@@ -894,8 +925,8 @@ def after_answer(post: Posterior, identity: str, motive: str, name: str, attr: s
                  value: str, answer: bool) -> float:  # fmt: skip
     """The detective's P(K, M) on the truth after `name` answers `answer`."""
     n = len(post.residents)
-    match = matches(post.residents, attr, value).reshape(n, 1, 1, 1)
-    liar = liar_mask(post.residents, name)
+    match = matches(post.people, attr, value).reshape(n, 1, 1, 1)
+    liar = liar_mask(post.people, name)
     likelihood = np.where(liar, 0.5, (match == answer).astype(float))
     joint = (post.p * likelihood).sum(axis=(2, 3))
     total = joint.sum()
