@@ -260,7 +260,13 @@ def test_two_tabs_a_stale_change_is_refused_and_the_typed_text_kept(browser, tmp
 
 
 @pytest.mark.parametrize(
-    "name, options, count", [("blue-lion", {}, 12), ("noir", {}, 14), ("alibi", {"players": 4}, 40)]
+    "name, options, count",
+    [
+        ("blue-lion", {}, 12),
+        ("noir", {}, 14),
+        ("alibi", {"players": 4}, 40),
+        ("city-killer", {}, 20),
+    ],
 )
 def test_each_games_session_page_fits_a_phone(phone, tmp_path, name, options, count) -> None:
     session = Session.new(name, dir=tmp_path, name="shot", **options)
@@ -275,6 +281,10 @@ def test_each_games_session_page_fits_a_phone(phone, tmp_path, name, options, co
         assert page.locator("#board").count() == 1
         assert page.locator(".hints > li").count() > 0
         _no_horizontal_scroll(page)
+        if name == "city-killer":  # the 4x4 city, each resident with a chance of being the killer
+            assert page.locator("table.city td").count() == 16
+            living = page.locator("table.city .resident").count()
+            assert living > 10 and page.locator("table.city .pct").count() == living
         page.locator("#board").scroll_into_view_if_needed()
         _shoot(page, f"session-{name}")
         # completion: typing the start of a name offers it as a button

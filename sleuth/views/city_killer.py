@@ -4,6 +4,7 @@ crime scenes; with a deduction, each resident's chance of being the killer as he
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from rich.console import Group
 from rich.table import Table
@@ -19,16 +20,88 @@ from solver.games.city_killer import posterior
 BUILDING_MARKS = {"police": "P", "diner": "D", "hospital": "H", "fire": "F"}
 
 
-def _heat(probability: float) -> str:
+def _state(game: CityKiller, info: InformationSet) -> CityKillerState:
+    return game._view(info)
+
+
+@dataclass(frozen=True)
+class Resident:
+    """A living resident in a district, as the board draws him."""
+
+    name: str
+    me: bool  # the killer's own identity, seen from the killer's seat
+    intimidated: bool
+    token: bool  # holds the surveillance token
+    chance: float | None  # of being the killer, when chances are given
+
+
+@dataclass(frozen=True)
+class District:
+    """One district of the city: its name, building, crime scene, pawn and residents."""
+
+    name: str
+    building: str | None  # police, diner, hospital, fire
+    scene: int | None  # the crime scene's number, 1 for the first murder
+    pawn: bool  # the detective's pawn stands here
+    residents: tuple[Resident, ...]
+
+
+def districts(
+    game: CityKiller, info: InformationSet, chances: Mapping[str, float] | None = None
+) -> list[list[District]]:
+    """The city row by row, as plain data (the terminal's table and the web's board)."""
+    state = _state(game, info)
+    me = state._identity if info.seat == "killer" and state._identity else None
+    scenes = {d: n + 1 for n, (d, _, _) in enumerate(state.scenes)}
+    return [
+        [
+            District(
+                name=district_name((row, col)),
+                building=state.buildings.get((row, col)),
+                scene=scenes.get((row, col)),
+                pawn=(row, col) == state.pawn,
+                residents=tuple(
+                    Resident(
+                        name=name,
+                        me=name == me,
+                        intimidated=name in state.intimidated,
+                        token=name == state.token,
+                        chance=None if chances is None else chances.get(name, 0.0),
+                    )
+                    for name in state.at((row, col))
+                ),
+            )
+            for col in range(1, SIDE + 1)
+        ]
+        for row in range(1, SIDE + 1)
+    ]
+
+
+def caption(game: CityKiller, info: InformationSet) -> str:
+    """The round, murders, refusals, the dead and the row of cards under the city."""
+    state = _state(game, info)
+    dead = ", ".join(state.dead) or "none"
+    return (
+        f"round {state.round}; murders {state.murders} of 5; refusals {state.refusals}; "
+        f"dead: {dead}; row: {', '.join(c or '-' for c in state.row)}"
+    )
+
+
+def odds(info: InformationSet) -> tuple[dict[str, float], list[tuple[str, float]]]:
+    """Each resident's chance of being the killer, and the motives' chances, likeliest first."""
+    post = posterior(info)
+    chances = dict(zip(post.residents, map(float, post.killer), strict=True))
+    motives = sorted(zip(MOTIVES, map(float, post.motive), strict=True), key=lambda x: -x[1])
+    return chances, motives
+
+
+def heat(probability: float) -> str:
+    """The terminal style of a chance of being the killer."""
     if probability >= 0.5:
         return "bold white on red"
     if probability >= 0.2:
         return "bold red"
     return "yellow" if probability > 0 else "dim"
-
-
-def _state(game: CityKiller, info: InformationSet) -> CityKillerState:
-    return game._view(info)
 
 
 def render(
@@ -37,41 +110,33 @@ def render(
     """The city: per district its name, building, crime scenes and residents (! intimidated,
     ◉ the surveillance token); the pawn's district is framed; with `chances`, each resident's
     probability of being the killer."""
-    state = _state(game, info)
-    me = state._identity if info.seat == "killer" and state._identity else None
     table = Table(show_header=False, show_lines=True, padding=(0, 1))
     for _ in range(SIDE):
         table.add_column(min_width=16, max_width=22)
-    scenes = {d: n + 1 for n, (d, _, _) in enumerate(state.scenes)}
-    for row in range(1, SIDE + 1):
+    for row in districts(game, info, chances):
         cells = []
-        for col in range(1, SIDE + 1):
-            district = (row, col)
-            head = Text(district_name(district), "bold" if district == state.pawn else "dim")
-            if district in state.buildings:
-                head.append(f" [{BUILDING_MARKS[state.buildings[district]]}]", "cyan")
-            if district in scenes:
-                head.append(f" ✝{scenes[district]}", "red")
-            if district == state.pawn:
+        for district in row:
+            head = Text(district.name, "bold" if district.pawn else "dim")
+            if district.building is not None:
+                head.append(f" [{BUILDING_MARKS[district.building]}]", "cyan")
+            if district.scene is not None:
+                head.append(f" ✝{district.scene}", "red")
+            if district.pawn:
                 head.append(" ◆", "bold green")
             cell = Text()
             cell.append_text(head)
-            for name in state.at(district):
-                cell.append("\n" + name, "bold reverse" if name == me else "")
-                if name in state.intimidated:
+            for resident in district.residents:
+                cell.append("\n" + resident.name, "bold reverse" if resident.me else "")
+                if resident.intimidated:
                     cell.append("!", "magenta")
-                if name == state.token:
+                if resident.token:
                     cell.append("◉", "green")
-                if chances is not None:
-                    p = chances.get(name, 0.0)
-                    cell.append(f" {p:.0%}" if p else " ·", _heat(p))
+                if resident.chance is not None:
+                    p = resident.chance
+                    cell.append(f" {p:.0%}" if p else " ·", heat(p))
             cells.append(cell)
         table.add_row(*cells)
-    dead = ", ".join(state.dead) or "none"
-    table.caption = (
-        f"round {state.round}; murders {state.murders} of 5; refusals {state.refusals}; "
-        f"dead: {dead}; row: {', '.join(c or '-' for c in state.row)}"
-    )
+    table.caption = caption(game, info)
     return table
 
 
@@ -80,18 +145,16 @@ def legend() -> Text:
         ("◆", "bold green"), " the detective's pawn   ", ("[P]", "cyan"),
         " police, diner, hospital, fire   ", ("✝1", "red"), " crime scene   ",
         ("!", "magenta"), " intimidated   ", ("◉", "green"), " surveillance token   ",
-        ("50%", _heat(0.5)), " chance of being the killer",
+        ("50%", heat(0.5)), " chance of being the killer",
     )  # fmt: skip
 
 
 def heat_map(game: CityKiller, info: InformationSet, deduction: Deduction) -> Group:
     """The city with each resident's chance of being the killer, then the motives'."""
-    post = posterior(info)
-    chances = dict(zip(post.residents, map(float, post.killer), strict=True))
+    chances, motive_odds = odds(info)
     motives = Text("motive: ")
-    for motive, p in sorted(zip(MOTIVES, map(float, post.motive), strict=True),
-                            key=lambda x: -x[1]):  # fmt: skip
-        motives.append(f"{motive} {p:.0%}  ", _heat(p))
+    for motive, p in motive_odds:
+        motives.append(f"{motive} {p:.0%}  ", heat(p))
     return Group(render(game, info, chances), motives)
 
 

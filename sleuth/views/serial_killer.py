@@ -68,22 +68,33 @@ def render(game: SerialKiller, info: InformationSet) -> RenderableType:
     return Group(head, players, tail)
 
 
+def profile(game: SerialKiller, deduction: Deduction) -> list[tuple[str, list[float]]]:
+    """Per genre, each trait's chance of being the profile's, in the genre's card order."""
+    chances = {
+        fact.args: deduction.probability(fact) for fact in deduction.facts if fact.kind == "Profile"
+    }
+    return [
+        (genre.id, [chances.get((genre.id, card), 0.0) for card in genre.cards])
+        for genre in game.parts.genres
+    ]
+
+
+def heat(probability: float) -> str:
+    """The terminal style of a trait's chance."""
+    if probability == 0:
+        return "dim"
+    return "bold white on red" if probability == 1 else ("bold" if probability >= 0.25 else "")
+
+
 def heat_map(game: SerialKiller, info: InformationSet, deduction: Deduction) -> RenderableType:
     """Each genre's traits with their chance of being the profile's (- ruled out)."""
     table = Table(title="the profile", box=None, padding=(0, 1))
     table.add_column("genre")
     for k in range(game.options["traits_per_genre"]):
         table.add_column(str(k), justify="right")
-    chances = {
-        fact.args: deduction.probability(fact) for fact in deduction.facts if fact.kind == "Profile"
-    }
-    for genre in game.parts.genres:
-        cells = []
-        for card in genre.cards:
-            p = chances.get((genre.id, card), 0.0)
-            style = "bold white on red" if p == 1 else ("bold" if p >= 0.25 else "")
-            cells.append(Text("-" if p == 0 else percent(p), style="dim" if p == 0 else style))
-        table.add_row(genre.id, *cells)
+    for genre, chances in profile(game, deduction):
+        cells = [Text("-" if p == 0 else percent(p), style=heat(p)) for p in chances]
+        table.add_row(genre, *cells)
     return Group(render(game, info), table)
 
 

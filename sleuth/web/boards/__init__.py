@@ -1,0 +1,52 @@
+"""The board of a session as plain data for the templates, read from the game's views.
+
+Each game's board is its own module here, found by the engine's package name
+(`engines.game_module(name, "sleuth.web.boards")`); a game without one shows hints and
+entries only. A board module has `draw(game, info, deduction)` (the template's data, with
+`template` naming its file under templates/boards/) and `AT_START`, whether it can be drawn
+for a record still being started. Nothing is worked out here: the marks, chances and grids
+come from `sleuth.views` and the engines; these modules only group them the way the page
+lays them out and name the colour of each style.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engines
+import solver
+from engines import Game, InformationSet
+
+STYLE_CLASSES = {
+    "bold white on red": "hot",
+    "bold red": "warm",
+    "yellow": "mild",
+    "bold green": "hand",
+    "green": "held",
+    "cyan": "laid",
+    "dim": "dim",
+    "": "",
+}
+"""The terminal styles of the views, as the page's CSS classes."""
+
+
+def board(
+    game: Game, info: InformationSet, deduction: solver.Deduction | None, odds: bool
+) -> dict[str, Any] | None:
+    """What the board template draws for `info`: with `odds` (and a deduction) the heat map,
+    else the plain position; None for a game without a board."""
+    module = engines.game_module(game.name, __name__)
+    if module is None:
+        return None
+    data: dict[str, Any] = module.draw(game, info, deduction if odds else None)
+    return data
+
+
+def start_board(game: Game, info: InformationSet) -> dict[str, Any] | None:
+    """The plain board of a record still being started (nothing deduced yet), as a picker
+    to tap names from; None for a game whose board needs a whole beginning (Blue Lion's line
+    needs the whole toss)."""
+    module = engines.game_module(game.name, __name__)
+    if module is None or not module.AT_START:
+        return None
+    return board(game, info, None, False)
