@@ -30,16 +30,16 @@ def show_games(console: Console) -> None:
         console.print(f"options, set with -o KEY=VALUE (e.g. -o {_example(cls)}):", style="dim")
         table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, pad_edge=False)
         table.add_column("option", no_wrap=True)
-        table.add_column("default", no_wrap=True)
-        table.add_column("allowed", ratio=2, min_width=14)
-        table.add_column("what it does", ratio=3, min_width=20)
+        table.add_column("default · allowed values, and what it does")
         for spec in cls.options_spec:
             allowed = (
                 show_allowed(spec.describe_allowed)
                 if spec.describe_allowed
                 else ", ".join(show_value(value) for value in spec.allowed or ())
             )
-            table.add_row(spec.name, show_value(spec.default), allowed, spec.doc)
+            cell = Text.assemble((show_value(spec.default), "bold"), (f" · {allowed}", "dim"))
+            cell.append(f"\n{spec.doc}")
+            table.add_row(spec.name, cell)
         console.print(table)
 
 

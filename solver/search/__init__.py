@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
-from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
+import engines
 from engines import Action, ConfigError, InformationSet
 from engines.core import quote
 
@@ -75,20 +75,36 @@ Memory = MutableMapping[str, Any]
 """What a bot keeps between its moves (Alibi: the posterior samples of its last question, for
 the pass after it). `advise` starts from an empty one, as a freshly made bot does."""
 
-_MODULES = {
-    "alibi": "solver.search.alibi",
-    "blue-lion": "solver.search.blue_lion",
-    "noir": "solver.search.noir",
-}
+
+class Search(Protocol):
+    """What a game's search module (`solver.search.<its engine's package>`) provides."""
+
+    @property
+    def KNOBS(self) -> Mapping[str, object]:
+        """The solver bot's strength knobs and their defaults (`time_budget` among them)."""
+
+    @property
+    def advise(self) -> Callable[..., Advice]:
+        """`advise(info, legal, rng, memory, **knobs)`: the solver bot's move at `info` among
+        `legal`, with its value and threats (the knobs are the game's own, checked first)."""
 
 
-def search_for(game: str) -> Any:
-    """The search module of `game`: `KNOBS`, and `advise(info, legal, rng, memory, **knobs)`."""
-    try:
-        return import_module(_MODULES[game])
-    except KeyError:
-        known = ", ".join(sorted(_MODULES))
-        raise ConfigError(f"no solver search for {game!r} yet; known: {known}") from None
+def search_for(game: str) -> Search:
+    """The search module of `game`.
+
+    Raises:
+        ConfigError: an unknown game, or one with no solver search yet.
+    """
+    module = engines.game_module(game, "solver.search")
+    if module is None:
+        raise ConfigError(f"no solver search for {game!r} yet")
+    return cast(Search, module)
+
+
+if TYPE_CHECKING:  # mypy checks that every search module provides what `Search` declares
+    from solver.search import alibi, blue_lion, noir
+
+    _SEARCHES: tuple[Search, ...] = (alibi, blue_lion, noir)
 
 
 def advise(info: InformationSet, seed: int | None = 0, **knobs: object) -> Advice:
