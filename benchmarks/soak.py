@@ -71,6 +71,12 @@ EXTRA_OPTION_VALUES: dict[str, dict[str, list[Any]]] = {
     "blue-lion": {"target": [3, 7, 12], "turn_limit": [None, 30, 200]},
     "city-killer": {"residents": [6, 12, 20], "pool": [20, 54]},
     "noir": {"turn_limit": [40, 500]},
+    "serial-killer": {"players": [3, 4, 5], "genres": [2, 7], "traits_per_genre": [3, 6]},
+}
+PINNED_OPTIONS: dict[str, dict[str, Any]] = {
+    # the solver does not model Serial Killer's hidden genres yet (it refuses them by name), so
+    # a record with them would read as one the game cannot produce
+    "serial-killer": {"genre_public": True},
 }
 INFO_OPTIONS: dict[str, list[dict[str, Any]]] = {
     # information sets go to the solver: keep Alibi to the configurations it answers quickly
@@ -78,6 +84,7 @@ INFO_OPTIONS: dict[str, list[dict[str, Any]]] = {
     "blue-lion": [{}],
     "city-killer": [{}, {"residents": 6, "pool": 18}, {"liar_model": "random"}],
     "noir": [{}, {"deck": "separate"}, {"grid": 4}, {"grid": 3}],
+    "serial-killer": [{}, {"players": 3}, {"genres": 2, "traits_per_genre": 3}],
 }
 
 
@@ -129,6 +136,7 @@ def random_options(name: str, rng: random.Random) -> dict[str, Any]:
     for spec in engines.game_class(name).options_spec:
         values = list(spec.allowed or ()) + extra.get(spec.name, [])
         options[spec.name] = rng.choice(values) if values else spec.default
+    options.update(PINNED_OPTIONS.get(name, {}))
     if name == "alibi" and isinstance(options.get("dealer"), int):
         options["dealer"] = rng.randrange(options["players"])
     return options
@@ -245,7 +253,7 @@ def soak_games(name: str, first_seed: int, count: int) -> Tally:
             if not state.is_over:
                 tally.fail(f"{where}: did not end within {MAX_MOVES} moves")
                 continue
-            if not state.winners:
+            if not state.winners and not state.may_end_unwon:
                 tally.fail(f"{where}: ended without naming its winners")
                 continue
             if seed % ROUND_TRIP_EVERY == 0:
@@ -595,7 +603,7 @@ def soak_info(name: str, examples: int, seed: int) -> Tally:
     signal.signal(signal.SIGALRM, _alarm)
 
     def test(data: st.DataObject) -> None:
-        game, game_seed, steps, state = draw_position(data, name, INFO_OPTIONS[name])
+        game, game_seed, steps, state = draw_position(data, name, INFO_OPTIONS.get(name, [{}]))
         seat = data.draw(st.sampled_from(game.seats))
         info = mutate_info(data, state.information_set(seat), game, vocabulary(state))
         where = f"{name} {game.options} seed {game_seed} step {steps} seat {seat}: {cut(info)}"

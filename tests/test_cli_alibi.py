@@ -46,7 +46,7 @@ def test_play_summarises_moves_refuses_bad_ones_and_gives_hints(
     assert "the box's" in out and "% chance in the box" in out, "hint: hints and heat map"
     assert "to player 0's 'how many weapon cards in your hand'" in out
     assert "1. pass" in out, "the few passes of round 1 are numbered"
-    assert "player 0 chose the 1 cards to pass" in out, "a number picks a listed move"
+    assert "player 0 chose the card to pass" in out, "a number picks a listed move"
     assert out.rstrip().endswith("bye")
 
 

@@ -124,7 +124,12 @@ OPTIONS = (
         "(#12) the final round keeps the no-purchase condition",
     ),
     Option("end_trigger", "all", ("all", "any"), doc="(#13) the final round: all or any deck out"),
-    _flag("end_when_all_declared", True, "(#14) the game ends when everyone has declared"),
+    _flag(
+        "end_when_all_declared",
+        True,
+        "(#14) the game ends when everyone has declared (always, when declared players may"
+        " not act)",
+    ),
     Option(
         "unreachable_scope",
         "all",

@@ -653,7 +653,9 @@ class SerialKillerState(State):
         )
         if self._unreachable():
             return
-        if all(s is not None for s in self.seq) and options["end_when_all_declared"]:
+        everyone = all(s is not None for s in self.seq)
+        # with every player declared and none allowed to act, no round could change anything
+        if everyone and (options["end_when_all_declared"] or not options["declared_players_act"]):
             self._finish("every player has declared")
         elif options["max_rounds"] is not None and self.round >= options["max_rounds"]:
             self._finish("the round cap", judge=False)
