@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections.abc import Sequence
@@ -363,3 +364,14 @@ def test_look_alike_option_values_are_refused() -> None:
         engines.make("blue-lion", phase1_scoring=1)
     with pytest.raises(ConfigError, match="target"):
         engines.make("blue-lion", target=7.0)
+
+
+@pytest.mark.parametrize(("kept", "waiting_for"), [(3, "the rest of the toss"), (6, "who starts")])
+def test_public_state_of_an_unfinished_toss_says_what_it_waits_for(
+    kept: int, waiting_for: str
+) -> None:
+    info = GAME.new_game(seed=1).information_set("lupin")
+    unfinished = dataclasses.replace(info, observations=info.observations[:kept])
+    with pytest.raises(engines.IncompleteInformationSet) as refused:
+        GAME.public_state(unfinished)
+    assert refused.value.waiting_for == waiting_for

@@ -26,6 +26,7 @@ from engines.core import (
     Action,
     Domain,
     Game,
+    IncompleteInformationSet,
     InformationSet,
     InvalidState,
     JsonReader,
@@ -140,7 +141,13 @@ class BlueLion(Game):
             InvalidState: `pairs` contradicts a face seen in `info`.
         """
         up = {obs["tile"]: obs["face"] for obs in info.observations if obs.kind == "toss"}
-        first = next(obs["seat"] for obs in info.observations if obs.kind == "first")
+        first = next((obs["seat"] for obs in info.observations if obs.kind == "first"), None)
+        if len(up) < len(TILES) or first is None:
+            raise IncompleteInformationSet(
+                f"the toss is not finished: {len(up)} of {len(TILES)} tiles have landed"
+                + ("" if len(up) < len(TILES) else " and nobody starts yet"),
+                waiting_for="the rest of the toss" if len(up) < len(TILES) else "who starts",
+            )
         for tile, face in up.items():
             if face not in pairs[tile]:
                 raise InvalidState(
