@@ -13,7 +13,7 @@ from engines.noir.actions import (
 )
 from engines.noir.game import Noir
 from engines.noir.rules import NAMES, SEATS, Grid, adjacent, collapsed, neighbours, shifted
-from engines.noir.state import NoirState
+from engines.noir.state import NoirState, allowed_shifts
 
 __all__ = [
     "NAMES",
@@ -31,6 +31,7 @@ __all__ = [
     "NoirState",
     "Shift",
     "adjacent",
+    "allowed_shifts",
     "collapsed",
     "neighbours",
     "shifted",

@@ -259,6 +259,12 @@ class Noir(Game):
             return CitizenArrest(obs["suspect"], obs["agent"])
         return None
 
+    def public_state(self, info: InformationSet) -> NoirState:
+        """The position `info` describes as far as it is public, plus the seat's own cards:
+        grid, dead, whose turn, the last shift and the cards left in each deck are exact; the
+        opponent's cards are blank stand-ins, so callers must not read them."""
+        return self._view(info)
+
     def _view(self, info: InformationSet) -> NoirState:
         """A state agreeing with `info` on all that the seat's own legal actions depend on: the
         public record (grid, dead, whose turn, the last shift, cards left in each deck) and

@@ -192,21 +192,10 @@ class NoirState(State):
         return CITIZEN_ARRESTS - len(self.spent)
 
     def _shifts(self) -> list[Action]:
-        """Every shift of a line of two cards or more, but none undoing `protected`."""
-        shifts = _all_shifts(len(self.grid), len(self.grid[0]))
-        banned = self._banned()
-        return [shift for shift in shifts if shift not in banned] if banned else list(shifts)
+        return [*allowed_shifts(self.grid, self.protected)]
 
     def _banned(self) -> tuple[Shift, ...]:
-        """The shifts that would restore the grid `protected` changed: its inverse, and on a
-        line of two cards the shift itself too (either direction swaps the two cards)."""
-        last = self.protected
-        if last is None:
-            return ()
-        first, second = LINES[last.line]
-        inverse = Shift(last.line, last.index, second if last.direction == first else first)
-        length = len(self.grid[0]) if last.line == "row" else len(self.grid)
-        return (inverse, last) if length == 2 else (inverse,)
+        return banned_shifts(self.grid, self.protected)
 
     def _why_illegal(self, action: Action) -> str:
         actor = self.current
@@ -584,6 +573,27 @@ def _tally(tally: Tally, entry: LogEntry) -> Tally:
     if kind in ("arrest", "citizen-arrest") and obs.get("success") is True:
         return kills, told, True
     return tally
+
+
+def allowed_shifts(grid: Grid, protected: Shift | None) -> list[Shift]:
+    """Every shift of a line of two cards or more, but none undoing `protected` (the
+    opponent's last shift, when the reverse-shift ban is on)."""
+    shifts = _all_shifts(len(grid), len(grid[0]))
+    banned = banned_shifts(grid, protected)
+    return [shift for shift in shifts if shift not in banned] if banned else list(shifts)
+
+
+def banned_shifts(grid: Grid, protected: Shift | None) -> tuple[Shift, ...]:
+    """The shifts that would restore the grid `protected` changed: its inverse, and on a
+    line of two cards the shift itself too (either direction swaps the two cards)."""
+    if protected is None:
+        return ()
+    first, second = LINES[protected.line]
+    inverse = Shift(
+        protected.line, protected.index, second if protected.direction == first else first
+    )
+    length = len(grid[0]) if protected.line == "row" else len(grid)
+    return (inverse, protected) if length == 2 else (inverse,)
 
 
 @lru_cache(maxsize=64)

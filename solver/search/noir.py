@@ -19,17 +19,37 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engines import Action, InformationSet
-from engines.noir import Arrest, CitizenArrest, Disguise, Draw, Exonerate, Grid, Kill, Shift
-from engines.noir.rules import INSPECTOR, adjacent, block, collapsed, neighbours, positions, shifted
+from engines.noir import (
+    Arrest,
+    CitizenArrest,
+    Disguise,
+    Draw,
+    Exonerate,
+    Grid,
+    Kill,
+    Shift,
+    allowed_shifts,
+)
+from engines.noir.rules import (
+    INSPECTOR,
+    KILLER,
+    adjacent,
+    block,
+    collapsed,
+    neighbours,
+    positions,
+    shifted,
+)
 from solver.deduction import deduce
 from solver.games.noir import (
     current_grid,
     dead_cards,
     exoneration_gain,
     inspector_hand,
+    last_disguise,
     own_identity,
     posterior,
     public_inspector_candidates,
@@ -45,14 +65,16 @@ chance of winning later, roughly; it weighs the risk of being killed against the
 an arrest."""
 KNOBS: dict[str, object] = {"time_budget": None}
 AGENTS = 3
+TIE = 1e-9
+"""Values this close are a tie, which `choose` breaks at random."""
 """The agents in the inspector's hand: suspects he knows are not the killer."""
 
 
 @dataclass(frozen=True)
 class Scored:
     """An action's value to the search, and what it risks on the opponent's next move: the
-    chance the opponent wins then, by the bot's model of him (`risk`), and by any reply he
-    has (`possible`: the chance he is placed to win at all)."""
+    chance the opponent wins then if he plays as the solver bot does (`risk`), and by any
+    reply he has (`possible`: the chance he is placed to win at all)."""
 
     value: float
     risk: float
@@ -93,7 +115,7 @@ def choose(
     scored = []
     for action in sorted(legal, key=lambda a: isinstance(a, Shift)):
         found = scorer(action)
-        value = found.value + rng.random() * 1e-9
+        value = found.value + rng.random() * TIE
         scored.append((action, found))
         if value > best_value:
             best, best_value = action, value
@@ -133,11 +155,10 @@ def advise(
 # --- the inspector ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Reply:
-    """The killer's reply as the inspector sees it coming: his value of the position, the
-    chance the killer kills him (by the model; and placed to at all) and of an arrest next."""
+    """The killer's reply as the inspector's search values it: the position's value to him,
+    the chance the killer is placed to kill him, and his chance of an arrest next."""
 
     value: float
-    killed: float
     placed: float
     arrest: float
 
@@ -147,34 +168,49 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
     grid, dead = current_grid(info.observations), dead_cards(info)
     me = own_identity(info)
     reach = set(public_inspector_candidates(info))
+    foresee = _Foresight(info, dead)
     if me is None:  # choosing: stay away from the killer, keep room to arrest
 
         def choosing(action: Action) -> Scored:
             card = action.suspect  # type: ignore[attr-defined]
             near = _near(chances, grid, card)
             room = len([n for n in neighbours(grid, card) if n not in dead])
-            reply = _reply(chances, grid, dead, card, reach)
+            killed = foresee.killed(card, chances, grid, reach - dead)
             text = f"the killer is beside it in {percent(near)} of worlds"
-            return Scored(-near + room / 100, reply.killed, near, text)
+            return Scored(-near + room / 100, killed, near, text)
 
         return choosing
     hand = inspector_hand(info)
 
-    def worded(value: float, now: float, reply: Reply, weight: float = 1.0) -> Scored:
-        killed, placed = weight * reply.killed, weight * reply.placed
+    def worded(value: float, now: float, reply: Reply, killed: float) -> Scored:
         parts = [f"arrests the killer now {percent(now)}"] if now else []
         parts += [
             f"killed next turn {percent(killed)}",
             f"arrest next turn {percent(reply.arrest)}",
         ]
-        return Scored(value, killed, placed, ", ".join(parts))
+        return Scored(value, killed, (1 - now) * reply.placed, ", ".join(parts))
+
+    def exonerating(card: str, drawn: bool) -> tuple[Reply, float]:
+        """The killer's reply once `card` is exonerated and canvassed."""
+        parts = [
+            (weight, part, _reply(part, grid, dead, me, reach))
+            for weight, part in _split(chances, lambda k: adjacent(grid, k, card))
+        ]
+        mixed = Reply(
+            sum(w * r.value for w, _, r in parts),
+            sum(w * r.placed for w, _, r in parts),
+            sum(w * r.arrest for w, _, r in parts),
+        )
+        killed = foresee.killed(me, chances, grid, reach - {card}, exonerated=card, drawn=drawn)
+        return mixed, killed
 
     if isinstance(legal[0], Exonerate):
 
         def exonerate(action: Action) -> Scored:
             gain = exoneration_gain(chances, grid, action.suspect)  # type: ignore[attr-defined]
-            reply = _reply(chances, grid, dead, me, reach)
-            found = worded(gain, 0.0, reply)
+            card = action.suspect  # type: ignore[attr-defined]
+            killed = foresee.killed(me, chances, grid, reach - {card}, exonerated=card)
+            found = worded(gain, 0.0, _reply(chances, grid, dead, me, reach), killed)
             text = f"{narrows(chances, gain)}; {found.text}"
             return Scored(gain, found.risk, found.possible, text)
 
@@ -185,31 +221,134 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
             p = chances.get(action.suspect, 0.0)
             rest = _without(chances, action.suspect)
             # A failed arrest tells the killer the inspector is beside the suspect named.
-            told = block(grid, action.suspect) if isinstance(action, Arrest) else reach
-            reply = _reply(rest, grid, dead, me, reach & set(told))
-            return worded(p + (1 - p) * reply.value, p, reply, 1 - p)
+            if isinstance(action, Arrest):
+                told = reach & set(block(grid, action.suspect))
+                reply = _reply(rest, grid, dead, me, told)
+            else:  # and a citizen arrest that his agent is not the inspector
+                told = reach - {action.agent}
+                reply = _reply(rest, grid, dead, me, reach)
+            killed = (1 - p) * foresee.killed(me, rest, grid, told, arrested=action.suspect)
+            return worded(p + (1 - p) * reply.value, p, reply, killed)
         if isinstance(action, Draw | Exonerate):
             cards = hand if isinstance(action, Draw) else [action.suspect]
             if not cards:
                 reply = _reply(chances, grid, dead, me, reach)
-                return worded(reply.value, 0.0, reply)
+                return worded(reply.value, 0.0, reply, foresee.killed(me, chances, grid, reach))
             card = max(cards, key=lambda c: exoneration_gain(chances, grid, c))
-            parts = [
-                (weight, _reply(part, grid, dead, me, reach))
-                for weight, part in _split(chances, lambda k: adjacent(grid, k, card))
-            ]
-            mixed = Reply(
-                sum(w * r.value for w, r in parts),
-                sum(w * r.killed for w, r in parts),
-                sum(w * r.placed for w, r in parts),
-                sum(w * r.arrest for w, r in parts),
-            )
-            return worded(mixed.value, 0.0, mixed)
+            mixed, killed = exonerating(card, isinstance(action, Draw))
+            return worded(mixed.value, 0.0, mixed, killed)
         assert isinstance(action, Shift)
-        reply = _reply(chances, after_shift(grid, action, dead), dead, me, reach)
-        return worded(reply.value, 0.0, reply)
+        board = after_shift(grid, action, dead)
+        reply = _reply(chances, board, dead, me, reach)
+        return worded(reply.value, 0.0, reply, foresee.killed(me, chances, board, reach, action))
 
     return score
+
+
+class _Foresight:
+    """The chance the killer kills the inspector on his next move, foreseen by running the
+    killer's own search in every identity the inspector's posterior allows him.
+
+    The killer reads only the public record and his own identity, so his search can be run
+    from the inspector's side: what the public record allows of him is
+    `public_killer_candidates` of the record without the inspector's private observations,
+    and his posterior of the inspector is uniform over the identities the record allows him
+    (exact with a shared deck; with separate decks his own deck's draws weigh them unevenly,
+    and this takes them alike). Ties in his choice are broken at random, as his bot does.
+    tests/test_noir_foresight.py checks the view against the killer bot's own.
+    """
+
+    def __init__(self, info: InformationSet, dead: set[str]) -> None:
+        private = ("hand", "drew")
+        public = replace(info, observations=tuple(o for o in info.observations
+                                                  if o.kind not in private))  # fmt: skip
+        game = info.make_game()
+        self.dead = frozenset(dead)
+        self.hidden = frozenset(public_killer_candidates(public))
+        self.innocent = frozenset(innocent_cards(info))
+        self.exonerated = frozenset(_known_theirs(info))
+        # The killer's own past identities, public once he disguised: not the inspector's.
+        self.former = frozenset(
+            o["former"] for o in info.observations if o.kind == "disguise" and o["success"]
+        )
+        self.kills_left = game.kills_to_win - len(dead)  # type: ignore[attr-defined]
+        self.ban = bool(game.options["reverse_shift_ban"])
+        self.separate = game.options["deck"] == "separate"
+        self.deck_left = game.public_state(info).cards_left(KILLER)  # type: ignore[attr-defined]
+        # An exonerated card is not the killer, unless decks are separate and he has disguised
+        # since: then it may be a later identity of his, drawn by the inspector.
+        self.exoneration_clears = not self.separate or last_disguise(info.observations) is None
+
+    def killed(
+        self,
+        me: str,
+        odds: Posterior,
+        board: Grid,
+        reach: set[str],
+        shift: Shift | None = None,
+        arrested: str | None = None,
+        exonerated: str | None = None,
+        drawn: bool = False,
+    ) -> float:
+        """After the inspector's move (a `shift`, a failed arrest of `arrested`, or the
+        exoneration and canvass of `exonerated`, `drawn` or not), with `odds` the killer's
+        identities and `reach` what the killer then knows of the inspector's."""
+        total = 0.0
+        for killer, p in odds.items():
+            if me not in neighbours(board, killer):
+                continue
+            view, replies = self.reply(killer, board, reach, shift, arrested, exonerated, drawn)
+            total += p * _chosen(_killer_scorer(view), Kill(me), replies)
+        return total
+
+    def reply(
+        self,
+        killer: str,
+        board: Grid,
+        reach: set[str],
+        shift: Shift | None = None,
+        arrested: str | None = None,
+        exonerated: str | None = None,
+        drawn: bool = False,
+    ) -> tuple[KillerView, list[Action]]:
+        """What the killer's search reads after the inspector's move, were he `killer`, and
+        the moves he has then."""
+        hidden, innocent, known = self.hidden - {arrested}, self.innocent, self.exonerated
+        if exonerated is not None:
+            innocent, known = innocent | {exonerated}, known | {exonerated}
+            if self.exoneration_clears:
+                hidden = hidden - {exonerated}
+            near = adjacent(board, killer, exonerated)
+            hidden = frozenset(h for h in hidden if adjacent(board, h, exonerated) == near)
+        thought = reach - {killer} - self.former
+        view = KillerView(
+            grid=board,
+            dead=self.dead,
+            me=killer,
+            chances={name: 1 / len(thought) for name in sorted(thought)},
+            hidden=hidden,
+            innocent=innocent,
+            exonerated=known,
+            kills_left=self.kills_left,
+        )
+        replies: list[Action] = [Kill(n) for n in neighbours(board, killer) if n not in self.dead]
+        if self.deck_left - (drawn and not self.separate) > 0:
+            replies.append(Disguise())
+        replies += allowed_shifts(board, shift if self.ban else None)
+        return view, replies
+
+
+def _chosen(score: Scorer, action: Action, choices: Sequence[Action]) -> float:
+    """The chance a search that takes the best-valued of `choices` (ties at random) takes
+    `action`."""
+    target = score(action).value
+    ties = 0
+    for other in choices:
+        value = score(other).value
+        if value > target + TIE:
+            return 0.0
+        ties += abs(value - target) <= TIE
+    return 1 / max(ties, 1)
 
 
 def narrows(chances: Posterior, gain: float) -> str:
@@ -248,23 +387,56 @@ def _reply(chances: Posterior, grid: Grid, dead: set[str], me: str, reach: set[s
         closer = sum(p * _closeness(after, k, me) for k, p in given.items()) / weight
         value += weight * (arrest + (1 - arrest) * (SURVIVAL + 0.3 * closer))
         arrest_next += weight * arrest
-    killed = sum(joint.get(me, {}).values())
-    return Reply(value, killed, placed, arrest_next)
+    return Reply(value, placed, arrest_next)
 
 
 # --- the killer -------------------------------------------------------------------------------
-def _killer(info: InformationSet, game: object) -> Scorer:
-    grid, dead, me = current_grid(info.observations), dead_cards(info), own_identity(info)
-    assert me is not None
-    if any(o.kind == "chose-identity" for o in info.observations):
-        chances = posterior(deduce(info))
-    else:
-        chances = {}
-    hidden = set(public_killer_candidates(info))
-    innocent = innocent_cards(info)
-    kills_left = game.kills_to_win - len(dead)  # type: ignore[attr-defined]
+@dataclass(frozen=True)
+class KillerView:
+    """All the killer's search reads: the public record (grid, dead, innocent, what he is
+    known not to be) and his own identity. The inspector can build it for any identity of the
+    killer, which is how he foresees the killer's reply (`_Foresight`)."""
 
-    pool = {n for row in grid for n in row} - dead - innocent - {me}
+    grid: Grid
+    dead: frozenset[str]
+    me: str
+    chances: Posterior
+    """The killer's posterior of the inspector's identity (empty before it is chosen)."""
+    hidden: frozenset[str]
+    """The killer's identities the public record allows."""
+    innocent: frozenset[str]
+    exonerated: frozenset[str]
+    kills_left: int
+
+
+def _killer_view(info: InformationSet, game: object) -> KillerView:
+    me = own_identity(info)
+    assert me is not None
+    chances = (
+        posterior(deduce(info)) if any(o.kind == "chose-identity" for o in info.observations)
+        else {}
+    )  # fmt: skip
+    dead = dead_cards(info)
+    return KillerView(
+        grid=current_grid(info.observations),
+        dead=frozenset(dead),
+        me=me,
+        chances=chances,
+        hidden=frozenset(public_killer_candidates(info)),
+        innocent=frozenset(innocent_cards(info)),
+        exonerated=frozenset(_known_theirs(info)),
+        kills_left=game.kills_to_win - len(dead),  # type: ignore[attr-defined]
+    )
+
+
+def _killer(info: InformationSet, game: object) -> Scorer:
+    return _killer_scorer(_killer_view(info, game))
+
+
+def _killer_scorer(view: KillerView) -> Scorer:
+    grid, dead, me, chances = view.grid, set(view.dead), view.me, view.chances
+    hidden, kills_left = set(view.hidden), view.kills_left
+    pool = {n for row in grid for n in row} - dead - view.innocent - {me}
 
     def threat(
         cover: set[str], board: Grid, gone: set[str], odds: Posterior
@@ -311,9 +483,9 @@ def _killer(info: InformationSet, game: object) -> Scorer:
             )
             return Scored(value, (1 - win) * stated, (1 - win) * placed, text)
         if isinstance(action, Disguise):
-            alive = {n for row in grid for n in row} - dead - innocent - {me}
+            alive = pool
             fail = len(dead) / max(len(dead) + len(alive), 1)
-            fresh = alive - set(_known_theirs(info))
+            fresh = alive - view.exonerated
             value = (1 - fail) * (0.6 + 0.1 * math.log2(max(len(fresh), 1))) + fail * safety(
                 hidden, grid, dead, chances
             )
