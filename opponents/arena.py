@@ -1,4 +1,5 @@
-"""The arena: many games between bots, in parallel processes, with confidence intervals.
+"""The arena: many games between bots, in parallel processes or on a Ray cluster, with
+confidence intervals.
 
 Results are reported by seat (the game's seats, in seat order: the contract of DESIGN.md),
 by lineup entry (a bot, wherever it sat), and by entry and seat together, so that rotating a
@@ -8,9 +9,10 @@ bot through the roles of a two-role game never mixes its figures as killer and a
 from __future__ import annotations
 
 import math
+import os
 import statistics
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
@@ -239,6 +241,10 @@ def play_one(
     )
 
 
+BACKENDS = ("process", "ray")
+"""Where the games run: this machine's processes, or a Ray cluster (the `ray` extra)."""
+
+
 def arena(
     game: Game,
     lineup: Sequence[Entry],
@@ -247,6 +253,7 @@ def arena(
     seed: int = 0,
     rotate: bool = True,
     progress: Callable[[int], None] | None = None,
+    backend: str = "process",
 ) -> ArenaResult:
     """Play `games` games between the bots of `lineup` (one entry per seat, in seat order).
 
@@ -254,18 +261,23 @@ def arena(
         game: the configured game.
         lineup: one bot per seat: a name, or (name, options).
         games: how many games, at least 1.
-        workers: parallel processes, at least 1 (1 plays in this process).
+        workers: parallel processes, at least 1 (1 plays in this process); with Ray, the
+            CPUs of the local instance it starts (none is started when one is running or
+            `RAY_ADDRESS` names a cluster).
         seed: an int; game i uses seed + i, so a tournament is reproducible.
         rotate: move every entry one seat along each game, so no bot keeps the first seat.
         progress: called with the number of games finished so far.
+        backend: "process" or "ray". Each game's seeds depend on its index alone, so both
+            give the same records, decision times aside.
 
     Returns:
         The records in game order, whatever order the workers finished in.
 
     Raises:
-        ConfigError: a bad game, lineup (length, bot name or option), count or seed.
+        ConfigError: a bad game, lineup (length, bot name or option), count, seed or
+            backend, or Ray asked for and not installed.
     """
-    _check_arena(game, lineup, games, workers, seed)
+    _check_arena(game, lineup, games, workers, seed, backend)
     for k, entry in enumerate(lineup):  # fail fast, in this process, on bad names or options
         name, options = _entry(entry)
         make(name, game, game.seats[k], seed=seed, **options)
@@ -281,7 +293,10 @@ def arena(
         if progress is not None:
             progress(len(records))
 
-    if workers == 1:
+    if backend == "ray":
+        for outcome in _on_ray(args, workers):
+            record(outcome)
+    elif workers == 1:
         for arg in args:
             record(play_one(*arg))
     else:
@@ -292,8 +307,37 @@ def arena(
     return ArenaResult(game.name, tuple(game.seats), names, records)
 
 
+def _on_ray(args: Sequence[tuple], workers: int) -> Iterator[GameRecord]:
+    """The games played as Ray tasks, yielded as they finish; a local instance is started
+    (and stopped after) unless Ray is already running or `RAY_ADDRESS` names a cluster."""
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError(
+            "the ray backend needs Ray: pip install 'sleuth[ray]'; or use backend 'process'"
+        ) from None
+    started = not ray.is_initialized()
+    if started:
+        cpus = None if os.environ.get("RAY_ADDRESS") else workers  # a cluster has its own
+        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = ray.remote(play_one)
+        waiting = [remote.remote(*arg) for arg in args]
+        while waiting:
+            done, waiting = ray.wait(waiting, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        if started:
+            ray.shutdown()
+
+
 def _check_arena(
-    game: object, lineup: object, games: object, workers: object, seed: object
+    game: object,
+    lineup: object,
+    games: object,
+    workers: object,
+    seed: object,
+    backend: object = "process",
 ) -> None:
     """ConfigError, quoting the value, for anything `arena` cannot run."""
     if not isinstance(game, Game):
@@ -310,3 +354,7 @@ def _check_arena(
             raise ConfigError(f"arena {name} must be an integer >= 1, got {quote(value)}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigError(f"arena seed must be an integer, got {quote(seed)}")
+    if backend not in BACKENDS:
+        raise ConfigError(
+            f"arena backend must be one of {', '.join(BACKENDS)}, got {quote(backend)}"
+        )

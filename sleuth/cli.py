@@ -145,6 +145,13 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
     arena.add_argument("--no-rotate", action="store_true", help="keep every bot in its seat")
     arena.add_argument(
+        "--backend",
+        choices=("process", "ray"),
+        default="process",
+        help="where games run: this machine's processes (default), or Ray (pip install "
+        "'sleuth[ray]'; a local instance of --workers CPUs, or the cluster RAY_ADDRESS names)",
+    )
+    arena.add_argument(
         "--time-budget",
         type=float,
         default=None,
@@ -203,6 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.seed,
                 not args.no_rotate,
                 args.time_budget,
+                args.backend,
             )
     except SleuthError as error:
         print(f"sleuth: error: {error}", file=sys.stderr)

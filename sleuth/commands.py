@@ -120,6 +120,7 @@ def run_arena(
     seed: int,
     rotate: bool,
     time_budget: float | None,
+    backend: str = "process",
 ) -> None:
     lineup = [
         (name, {"time_budget": time_budget})
@@ -138,6 +139,7 @@ def run_arena(
             seed=seed,
             rotate=rotate,
             progress=lambda done: progress.update(task, completed=done),
+            backend=backend,
         )
     console.print(views.arena_table(result))
     console.print(views.seat_table(result))
