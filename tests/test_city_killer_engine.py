@@ -26,7 +26,7 @@ from engines.city_killer import (
     Verb,
 )
 from engines.city_killer.pool_file import EXAMPLE
-from engines.city_killer.rules import GROUPS, MOTIVES, POOL, fitting
+from engines.city_killer.rules import GROUPS, MOTIVES, POOL
 from tests.conformance import EngineSpec, check_random_game
 
 SWITCHES = {
@@ -188,7 +188,7 @@ def test_intimidation_is_mandatory_then_the_murder_fits_the_motive() -> None:
     assert "refuse" in legal(state)
     for action in murders:
         assert isinstance(action, Named)
-        assert state._motive in fitting(state.scene_of(action.name))
+        assert state._motive in GAME.predicates.fitting(state.scene_of(action.name))
         assert action.name != state._identity and state.pos[action.name] != state.pawn
 
 

@@ -55,7 +55,6 @@ from engines.city_killer.rules import (
     Scene,
     distance,
     district_text,
-    fits,
     neighbours,
     questions,
 )
@@ -216,7 +215,9 @@ class CityKillerState(State):
         """Section 4.1: alive, not the killer, not by the pawn, fits the motive, unprotected."""
         if name not in self.pos or name == self._identity:
             return False
-        return not self.protected(name, killing) and fits(self._motive, self.scene_of(name))
+        if self.protected(name, killing):
+            return False
+        return self.game.predicates.fits(self._motive, self.scene_of(name))
 
     def can_enter(self, name: str, dest: District) -> bool:
         """Whether `name` may move to `dest`: room there, no Cordon on either end."""
@@ -411,7 +412,7 @@ class CityKillerState(State):
             return False
         opt = self.game.options
         if opt["bomb_motive"] == "one_fits" and not any(
-            fits(self._motive, self.scene_of(n)) for n in here
+            self.game.predicates.fits(self._motive, self.scene_of(n)) for n in here
         ):
             return False
         return not (opt["bomb_curfew"] and any(self.protected(n, killing=True) for n in here))
@@ -968,7 +969,7 @@ class CityKillerState(State):
         if self.game.options["surveillance_scope"] == "full":
             truth = self.legal_victim(name, killing=False)
         else:
-            truth = name != self._identity and fits(self._motive, scene)
+            truth = name != self._identity and self.game.predicates.fits(self._motive, scene)
         answer = self._observed("surveillance", truth)
         self._emit(
             Observation.of(

@@ -43,7 +43,6 @@ from engines.city_killer.rules import (
     SEATS,
     Resident,
     Scene,
-    fitting,
     questions,
 )
 from engines.core import JsonValue, quote
@@ -113,7 +112,8 @@ _RECORDS: list[tuple[InformationSet, Record]] = []  # the latest first
 def _record(info: InformationSet) -> Record:
     options = dict(info.options)
     murders, dead, answers, watches, profiles, confessions, tokens = [], [], [], [], [], [], []
-    card = game_of(info).resident
+    game = game_of(info)
+    card, fitting = game.resident, game.predicates.fitting
     residents = tuple(info.observations[0]["residents"])
     for i, obs in enumerate(info.observations):
         kind = obs.kind
@@ -670,7 +670,7 @@ def watch_gain(post: Posterior, legal: np.ndarray) -> float:
 
 
 def scene_now(state: CityKillerState, name: str) -> frozenset[str]:
-    return fitting(state.scene_of(name))
+    return state.game.predicates.fitting(state.scene_of(name))
 
 
 def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
