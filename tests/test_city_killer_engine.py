@@ -276,28 +276,6 @@ def test_notation_reads_back() -> None:
         GAME.parse_action("murder Nobody")
 
 
-def test_typed_observations_read_back_for_both_seats() -> None:
-    for seed in range(4):
-        state = GAME.new_game(seed)
-        rng = random.Random(seed)
-        for _ in range(120):
-            if state.is_over:
-                break
-            state.apply(rng.choice(state.legal_actions()))
-        for seat in GAME.seats:
-            seen: list = []
-            for obs in state.information_set(seat).observations:
-                text = GAME.observation_text(obs)
-                assert GAME.parse_entry(text, seat, seen) == (obs,), text
-                seen.append(obs)
-    secrets = GAME.observation_text(started().information_set(KILLER).observations[-1])
-    with pytest.raises(engines.InvalidObservation):
-        GAME.parse_entry('secrets identity="Oleg"', DETECTIVE)
-    assert GAME.describe(GAME.parse_entry(secrets, KILLER)[0])
-    with pytest.raises(engines.InvalidObservation, match="did you mean"):
-        GAME.parse_entry('answr name="Vera"', DETECTIVE)
-
-
 def test_the_detective_places_the_residents() -> None:
     """initial_placement=detective: each resident in turn, typed and read back, into a district
     with room; both seats see it, views rebuild it, and it says nothing of the killer."""

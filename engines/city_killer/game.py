@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.city_killer import notation
+from engines.city_killer import notation, typed
 from engines.city_killer.actions import (
     BARE,
     CARDS,
@@ -589,16 +589,16 @@ class CityKiller(Game):
     def _parse_entry(
         self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
-        return notation.parse_entry(self, text, str(seat), before)
+        return typed.parse_entry(self, text, str(seat), before)
 
     def _observation_text(self, observation: Observation) -> str:
-        return notation.observation_text(observation)
+        return typed.observation_text(self, observation)
 
     def _notation_help(self) -> list[tuple[str, str]]:
-        return notation.help_lines()
+        return typed.help_lines()
 
     def _notation_words(self) -> list[str]:
-        return notation.words(self)
+        return typed.words(self)
 
     def _arrange_from_dict(
         self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader

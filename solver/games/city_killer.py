@@ -33,8 +33,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engines import ConfigError, InformationSet, InvalidInformationSet, Observation, State
+from engines import (
+    ConfigError,
+    IncompleteInformationSet,
+    InformationSet,
+    InvalidInformationSet,
+    Observation,
+    State,
+)
 from engines.city_killer import CityKiller, CityKillerState
+from engines.city_killer.course import Course
 from engines.city_killer.notation import FIELDS, seen_by
 from engines.city_killer.rules import (
     CENTRAL,
@@ -571,7 +579,12 @@ def validate(info: InformationSet) -> None:
     """Check that `info` could come from a City Killer game with its options: kinds, fields,
     values and who sees what. Whether the answers agree is the solver's question.
 
+    A record that stops where someone other than its seat still owes it an observation (the
+    answer to a question asked, the result of a surveillance, the killer's pick or motive after
+    a card, the cards under a scene, the end) is a true beginning, not a wrong record.
+
     Raises:
+        IncompleteInformationSet: the record stops early; `waiting_for` says what is owed.
         InvalidInformationSet: naming the observation, the field and what is allowed.
     """
     if info.game != "city-killer":
@@ -583,6 +596,12 @@ def validate(info: InformationSet) -> None:
     if set(dict(info.options)) != set(game.options):
         raise InvalidInformationSet("city-killer: the options must name every option")
     _Checker(info).run()
+    owed = Course.of(info.observations, str(info.seat), bool(game.options["bomb_in_history"]))
+    waiting = owed.waiting_for()
+    if waiting is not None:
+        raise IncompleteInformationSet(
+            f"city-killer: the record stops before {waiting.waiting_for}", waiting.waiting_for
+        )
 
 
 # --- posteriors, hints --------------------------------------------------------------------------
