@@ -187,9 +187,24 @@ def liar_mask(people: Sequence[Resident], r: str) -> np.ndarray:
 def factors(rec: Record, liar_model: str | None = None) -> list[tuple[int | None, np.ndarray]]:
     """Each constraint as a weight factor over (K, M, G, F), broadcastable, with its source
     (None for the rules): 0 excludes a world, 1 keeps it, 0.5 is a liar's answer (liar model
-    "random"; under "free" a liar's answer keeps the world whole)."""
-    names, n = rec.residents, len(rec.residents)
+    "random"; under "free" a liar's answer keeps the world whole). The latest few are kept:
+    a hint refresh explains several facts from the same record (callers must not change
+    them)."""
     model = liar_model or rec.liar_model
+    for seen, seen_model, found in _FACTORS:
+        if seen is rec and seen_model == model:
+            return found
+    found = _factors(rec, model)
+    _FACTORS.insert(0, (rec, model, found))
+    del _FACTORS[4:]
+    return found
+
+
+_FACTORS: list[tuple[Record, str, list[tuple[int | None, np.ndarray]]]] = []
+
+
+def _factors(rec: Record, model: str) -> list[tuple[int | None, np.ndarray]]:
+    names, n = rec.residents, len(rec.residents)
     index = {name: i for i, name in enumerate(names)}
     rules = np.ones((n, 1, 1, n + 1))
     rules[np.arange(n), 0, 0, np.arange(n)] = 0.0  # F != K
@@ -543,8 +558,7 @@ class _Checker:
 
     def check_setup(self, obs: Observation) -> None:
         residents = obs["residents"]
-        game = self.info.make_game()
-        assert isinstance(game, CityKiller)
+        game = game_of(self.info)
         if (
             not isinstance(residents, tuple)
             or len(residents) != game.options["residents"]
@@ -590,7 +604,7 @@ def validate(info: InformationSet) -> None:
     if info.game != "city-killer":
         raise InvalidInformationSet(f"not a City Killer information set: {quote(info.game)}")
     try:
-        game = info.make_game()
+        game = game_of(info)
     except ConfigError as error:
         raise InvalidInformationSet(f"city-killer: {error}") from None
     if set(dict(info.options)) != set(game.options):
