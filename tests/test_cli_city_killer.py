@@ -54,3 +54,13 @@ def test_the_recap_reveals_the_four_secrets_and_the_accusation() -> None:
     assert "How it ended: The game ended:" in text
     if state.accusation is not None:
         assert f"the detective accused {state.accusation[0]} (" in text
+
+
+def test_the_demo_plays_a_whole_game_through_records_that_wait_for_answers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """After the detective asks, his record waits for the answer: the board is drawn without
+    odds then, and the game goes on."""
+    out = _run(monkeypatch, capsys, ["demo", "city-killer", "--seed", "7"])
+    assert "answered" in out and out.rstrip().endswith("─")
+    assert "Killer won" in out or "Detective won" in out
