@@ -276,7 +276,8 @@ def explain_excluded(rec: Record, axis: int, index: int) -> list[int] | None:
     sliced = []
     for source, factor in factors(rec, "free"):
         part = np.take(factor, [min(index, factor.shape[axis] - 1)], axis=axis) > 0
-        sliced.append((source, part))
+        if source is None or not part.all():  # one that excludes nothing here is never needed
+            sliced.append((source, part))
     shape = [n for n in (len(rec.residents), len(MOTIVES), len(GROUPS), len(rec.residents) + 1)]
     shape[axis] = 1
 
