@@ -574,8 +574,9 @@ class Reader:
         return Observation.of("pawn", district=self.district(words[0]), cost=cost)
 
     def line_interrogation(self, words: list[str]) -> Observation:
-        self.keyword(words, 0, "at", "interrogation at R,C")
-        return Observation.of("interrogate", district=self.district(self.one(words[1:], "")))
+        form = "interrogation at R,C"
+        self.keyword(words, 0, "at", form)
+        return Observation.of("interrogate", district=self.district(self.one(words[1:], form)))
 
     def line_examined(self, words: list[str]) -> Observation:
         return Observation.of("examine", district=self.district(self.one(words, "examined R,C")))
