@@ -50,6 +50,7 @@ GAMES: dict[str, Callable[[], Game]] = {
     "blue-lion": lambda: engines.make("blue-lion"),
     "noir": lambda: engines.make("noir"),
     "alibi": lambda: engines.make("alibi"),
+    "city-killer": lambda: engines.make("city-killer"),
 }
 
 

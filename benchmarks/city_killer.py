@@ -9,8 +9,9 @@ Each part runs only when its count is given (0 skips it):
 - `--brute-force N`: N random positions for each of small (6 residents) and full configuration
   and each liar model (4N in all), every fact's possibility and probability compared with the
   model-free brute force of tests/city_killer_brute_force.py; prints the mismatches (0 wanted).
-- `--latency G`: the hint refresh (`solver.hints`) after every observation of G games between
-  heuristic bots, as the notebook refreshes it: median and p90.
+- `--latency G`: the hint refresh (`solver.hints`) of the detective's record before every move
+  of G games between heuristic bots, as the notebook refreshes it: median and p90 (a record
+  waiting for an answer is not refreshed: the notebook shows that it waits).
 - `--bots G`: per-decision time of the solver bots over G games between them.
 - `--calibration Q`: at least Q queries P(K = r) and P(M = m) from random moments of games
   between heuristic bots under the liar model "random" (the heuristic killer lies at random),
@@ -18,7 +19,8 @@ Each part runs only when its count is given (0 skips it):
 - `--arena N`: N games for each pairing of detective {heuristic, solver} against killer
   {heuristic, solver}: the detective's win rate and its 95% interval.
 
-Timings are wall-clock on whatever machine runs it (state its load when you quote them).
+Timings are wall-clock and CPU time (`time.process_time`) on whatever machine runs it (state
+its load when you quote them).
 """
 
 from __future__ import annotations
@@ -78,38 +80,51 @@ def heuristic_game(game: engines.Game, seed: int, each: object = None) -> CityKi
 def latency(games: int) -> None:
     game = engines.make("city-killer")
     times: list[float] = []
+    cpu: list[float] = []
+
+    waiting = [0]
 
     def refresh(state: CityKillerState) -> None:
         info = state.information_set("detective")
-        began = time.perf_counter()
-        solver.hints(info)
+        began, began_cpu = time.perf_counter(), time.process_time()
+        try:
+            solver.hints(info)
+        except engines.IncompleteInformationSet:  # the notebook shows "waiting" instead
+            waiting[0] += 1
+            return
         times.append(time.perf_counter() - began)
+        cpu.append(time.process_time() - began_cpu)
 
     for seed in range(games):
         heuristic_game(game, seed, refresh)
     times.sort()
     print(f"hint refresh: {len(times)} refreshes, median {statistics.median(times) * 1000:.1f} ms,"
-          f" p90 {times[int(0.9 * len(times))] * 1000:.1f} ms")  # fmt: skip
+          f" p90 {times[int(0.9 * len(times))] * 1000:.1f} ms; CPU median "
+          f"{statistics.median(cpu) * 1000:.1f} ms; {waiting[0]} records waiting for an "
+          "answer, not refreshed")  # fmt: skip
 
 
 def bot_times(games: int) -> None:
     game = engines.make("city-killer")
     times: dict[str, list[float]] = {seat: [] for seat in game.seats}
+    cpu: dict[str, list[float]] = {seat: [] for seat in game.seats}
     for seed in range(games):
         bots = {seat: opponents.make("solver", game, seat, seed=seed) for seat in game.seats}
         state = game.new_game(seed)
         while not state.is_over:
             seat = state.to_move
             info = state.information_set(seat)
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.process_time()
             action = bots[seat].act(info)
             times[str(seat)].append(time.perf_counter() - began)
+            cpu[str(seat)].append(time.process_time() - began_cpu)
             state.apply(action)
     for seat, found in times.items():
         found.sort()
         median, p95 = statistics.median(found), found[int(0.95 * len(found))]
         print(f"solver {seat}: {len(found)} moves, median {median * 1000:.1f} ms, "
-              f"p95 {p95 * 1000:.1f} ms, max {found[-1] * 1000:.0f} ms")  # fmt: skip
+              f"p95 {p95 * 1000:.1f} ms, max {found[-1] * 1000:.0f} ms; CPU median "
+              f"{statistics.median(cpu[seat]) * 1000:.1f} ms")  # fmt: skip
 
 
 class Moments:

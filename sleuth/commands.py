@@ -13,7 +13,7 @@ from rich.text import Text
 import engines
 import opponents
 import solver
-from engines import ConfigError, Game, InformationSet, Seat
+from engines import ConfigError, Game, IncompleteInformationSet, InformationSet, Seat
 from sleuth import views
 from sleuth.options import show_allowed, show_value
 
@@ -104,7 +104,11 @@ def demo(
         if routine or narrator not in (None, mover):
             continue
         after = state.information_set(mover)
-        view = (views.heat_map(game, after) if found else None) or views.position(game, after)
+        try:
+            chances = views.heat_map(game, after) if found else None
+        except IncompleteInformationSet:  # the opponent owes the mover an answer yet
+            chances = None
+        view = chances or views.position(game, after)
         if view is not None:
             console.print(view)
     winners = " and ".join(seat_name(seat) for seat in state.winners)

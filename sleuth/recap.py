@@ -56,7 +56,31 @@ def reveal(game: Game, state: State) -> list[str]:
             for seat, hand in enumerate(state._hands)  # type: ignore[attr-defined]
         ]
         return [f"the box: {box}", *hands]
+    if game.name == "city-killer":
+        return _city_killer(state)
     return []
+
+
+def _city_killer(state: State) -> list[str]:
+    """The killer's four secrets (K, M, G, F), and the accusation against them."""
+    identity, figurant = state._identity, state._figurant  # type: ignore[attr-defined]
+    card = state.resident(identity)  # type: ignore[attr-defined]
+    lines = [
+        f"the killer was {identity} ({card.sex}, {card.age}, {card.build}, {card.height}; "
+        f"group {card.group})",
+        f"his motive was {state._motive}",  # type: ignore[attr-defined]
+        f"his allies were the group {state._allies}",  # type: ignore[attr-defined]
+        f"the figurant was {figurant or 'nobody (no figurant)'}",
+    ]
+    accusation = state.accusation  # type: ignore[attr-defined]
+    if accusation is not None:
+        who, why = accusation
+        right = [
+            "right" if who == identity else "wrong",
+            "right" if why == state._motive else "wrong",  # type: ignore[attr-defined]
+        ]
+        lines.append(f"the detective accused {who} ({right[0]}) of {why} ({right[1]})")
+    return lines
 
 
 def _name(seat: Seat) -> str:

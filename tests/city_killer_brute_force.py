@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from engines import InvalidState
 from engines.city_killer import Answer, CityKillerState, Named, Play, Reveal
-from engines.city_killer.rules import GROUPS, MOTIVES, fits
+from engines.city_killer.rules import GROUPS, MOTIVES
 from engines.core import JsonReader
 from solver.games.city_killer import NONE
 
@@ -104,6 +104,7 @@ def _watch(state: CityKillerState, name: str) -> bool:
     """What surveillance of `name` says in `state`, as the engine computes it."""
     if state.game.options["surveillance_scope"] == "full":
         return state.legal_victim(name, killing=False)
+    fits = state.game.predicates.fits
     return name != state._identity and fits(state._motive, state.scene_of(name))
 
 

@@ -17,6 +17,7 @@ GAMES = {
     "blue-lion": engines.make("blue-lion"),
     "noir": engines.make("noir"),
     "alibi": engines.make("alibi", deck="small", players=3),
+    "city-killer": engines.make("city-killer", residents=12),
 }
 
 
@@ -118,3 +119,25 @@ def test_advise_refuses_what_it_cannot_advise_on() -> None:
         solver.advise(state.information_set(state.to_move), seed="x")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="InformationSet"):
         solver.advise("lay t1")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", ["detective", "killer"])
+def test_city_killer_names_the_opponents_next_move(seat: str) -> None:
+    """The detective is told whom the killer may kill next and what it leaves of the motives;
+    the killer the detective's best accusation (right or wrong) and his best question."""
+    game = GAMES["city-killer"]
+    seen = 0
+    for k, state in enumerate(positions(game, 30, seed=4)):
+        if state.to_move != seat or state.pawn is None:
+            continue
+        advice = solver.advise(state.information_set(seat), seed=k)
+        if seat == "detective":
+            assert any(t.startswith("the killer may kill ") for t in advice.threats)
+            assert all("that leaves the motives" in t for t in advice.threats)
+        else:
+            accusation = next(t for t in advice.threats if "best accusation" in t)
+            right = (state._identity, state._motive)
+            named = tuple(accusation.split(": ")[1].split(" (")[0].split())
+            assert accusation.endswith("you and your motive") == (named == right)
+        seen += 1
+    assert seen >= 3

@@ -26,7 +26,7 @@ from engines.city_killer import (
     Verb,
 )
 from engines.city_killer.pool_file import EXAMPLE
-from engines.city_killer.rules import GROUPS, MOTIVES, POOL, fitting
+from engines.city_killer.rules import GROUPS, MOTIVES, POOL
 from tests.conformance import EngineSpec, check_random_game
 
 SWITCHES = {
@@ -188,7 +188,7 @@ def test_intimidation_is_mandatory_then_the_murder_fits_the_motive() -> None:
     assert "refuse" in legal(state)
     for action in murders:
         assert isinstance(action, Named)
-        assert state._motive in fitting(state.scene_of(action.name))
+        assert state._motive in GAME.predicates.fitting(state.scene_of(action.name))
         assert action.name != state._identity and state.pos[action.name] != state.pawn
 
 
@@ -274,28 +274,6 @@ def test_notation_reads_back() -> None:
         assert str(GAME.parse_action(text)) == text
     with pytest.raises(engines.InvalidAction, match="no resident"):
         GAME.parse_action("murder Nobody")
-
-
-def test_typed_observations_read_back_for_both_seats() -> None:
-    for seed in range(4):
-        state = GAME.new_game(seed)
-        rng = random.Random(seed)
-        for _ in range(120):
-            if state.is_over:
-                break
-            state.apply(rng.choice(state.legal_actions()))
-        for seat in GAME.seats:
-            seen: list = []
-            for obs in state.information_set(seat).observations:
-                text = GAME.observation_text(obs)
-                assert GAME.parse_entry(text, seat, seen) == (obs,), text
-                seen.append(obs)
-    secrets = GAME.observation_text(started().information_set(KILLER).observations[-1])
-    with pytest.raises(engines.InvalidObservation):
-        GAME.parse_entry('secrets identity="Oleg"', DETECTIVE)
-    assert GAME.describe(GAME.parse_entry(secrets, KILLER)[0])
-    with pytest.raises(engines.InvalidObservation, match="did you mean"):
-        GAME.parse_entry('answr name="Vera"', DETECTIVE)
 
 
 def test_the_detective_places_the_residents() -> None:

@@ -18,6 +18,7 @@ from engines.city_killer import CityKillerState
 from engines.city_killer.pool_file import EXAMPLE
 from engines.city_killer.rules import GROUPS
 from solver.games.city_killer import allies_fact, killer_fact, posterior
+from solver.validation import validate
 from tests.city_killer_brute_force import brute_force
 
 INFORMATIVE = ("interrogate", "ask", "surveil", "police", "diner", "murder", "play profile",
@@ -69,7 +70,13 @@ def pool_file_position(seed: int, liar_model: str) -> CityKillerState:
 def mismatches(state: CityKillerState, seat: str) -> list[str]:
     """Every fact where the solver and the brute force disagree (possible or probability)."""
     liar_model = state.game.options["liar_model"]
-    deduction = solver.deduce(state.information_set(seat))
+    info = state.information_set(seat)
+    try:
+        validate(info)
+    except engines.IncompleteInformationSet:  # it waits for the other seat: ask the mover
+        assert state.to_move is not None and state.to_move != seat
+        info = state.information_set(state.to_move)
+    deduction = solver.deduce(info)
     worlds = brute_force(state, liar_model)
     total = sum(worlds.values())
     found = []

@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.city_killer import notation
+from engines.city_killer import notation, typed
 from engines.city_killer.actions import (
     BARE,
     CARDS,
@@ -32,6 +32,7 @@ from engines.city_killer.actions import (
     Verb,
     parse,
 )
+from engines.city_killer.motives import FAN_CODE, Predicates, read_predicates
 from engines.city_killer.pool_file import read_pool
 from engines.city_killer.rules import (
     BUILDINGS,
@@ -157,7 +158,9 @@ class CityKiller(Game):
 
     Options, defaults first: `residents` 20 (fewer for tests) drawn from the first `pool` 54
     cards of the synthetic pool, or of `pool_file` (a JSON file of residents, format in
-    engines/city_killer/pool_file.py; the package ships example_pool.json);
+    engines/city_killer/pool_file.py; the package ships example_pool.json); `predicates_file`
+    None (the motive predicates of unofficial fan code, shipped as data in motives.json) or a
+    JSON file of predicates in the same format (engines/city_killer/motives.py);
     `identity_choice` random / choose; `use_figurant` True / False; `questionable` excluded /
     literal (the source's «кроме незапуганных» read literally: only intimidated
     residents answer); `initial_placement` corners (2 in each corner, 1 elsewhere) / random /
@@ -206,6 +209,10 @@ class CityKiller(Game):
         Option("pool_file", None, (None,), check=lambda v: isinstance(v, str) and v != "",
                describe_allowed="None (the synthetic pool) or the path of a JSON file of "
                "residents", doc="a JSON file of residents to use instead of the synthetic pool"),
+        Option("predicates_file", None, (None,), check=lambda v: isinstance(v, str) and v != "",
+               describe_allowed="None (the fan-code predicates shipped in motives.json) or the "
+               "path of a JSON file of predicates", doc="a JSON file of motive predicates to use "
+               "instead of the shipped fan-code ones"),
         Option("identity_choice", "random", ("random", "choose")),
         Option("use_figurant", True, (True, False)),
         Option("questionable", "excluded", ("excluded", "literal")),
@@ -255,6 +262,8 @@ class CityKiller(Game):
         opt = self.options
         cards = pool(opt["pool"]) if opt["pool_file"] is None else read_pool(opt["pool_file"])
         self._people = {r.name: r for r in cards[: opt["pool"]]}
+        path = opt["predicates_file"]
+        self.predicates: Predicates = FAN_CODE if path is None else read_predicates(path)
         self._names = tuple(self._people)
         if len(self._names) < opt["residents"]:
             raise ConfigError(
@@ -580,16 +589,16 @@ class CityKiller(Game):
     def _parse_entry(
         self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
-        return notation.parse_entry(self, text, str(seat), before)
+        return typed.parse_entry(self, text, str(seat), before)
 
     def _observation_text(self, observation: Observation) -> str:
-        return notation.observation_text(observation)
+        return typed.observation_text(self, observation)
 
     def _notation_help(self) -> list[tuple[str, str]]:
-        return notation.help_lines()
+        return typed.help_lines()
 
     def _notation_words(self) -> list[str]:
-        return notation.words(self)
+        return typed.words(self)
 
     def _arrange_from_dict(
         self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader

@@ -1,23 +1,10 @@
-"""City Killer's observations in words and in a typed form.
-
-A typed observation is its kind followed by `field=value` pairs, each value written as JSON
-without spaces between items (`answer name="Vera" attr="height" value="tall" answer=true
-source="interrogate"`); the assistant reads it back with `parse_entry`. Kinds are read with
-abbreviations and "did you mean" (engines.notation), fields must be exactly the kind's.
-"""
+"""City Killer's observations in words (`describe`), and the field names and who sees each
+kind. The lines a person types for them are engines.city_killer.typed."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
 from engines.city_killer.rules import DETECTIVE, KILLER, district_name
-from engines.core import InvalidObservation, JsonValue, Observation, freeze, quote, thaw
-from engines.notation import Vocabulary
-
-if TYPE_CHECKING:
-    from engines.city_killer.game import CityKiller
+from engines.core import JsonValue, Observation
 
 PRIVATE: dict[str, str | None] = {
     "identity": KILLER, "secrets": KILLER, "allies": KILLER, "scene-cards": KILLER,
@@ -68,7 +55,6 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "accusation": ("name", "motive"),
     "end": ("winners", "reason", "identity", "motive", "allies", "figurant"),
 }
-KINDS = Vocabulary("kind of observation", FIELDS)
 
 
 def seen_by(obs: Observation, seat: str) -> bool:
@@ -77,67 +63,6 @@ def seen_by(obs: Observation, seat: str) -> bool:
         return seat == (KILLER if obs.get("pile") == "killer-deck" else DETECTIVE)
     owner = PRIVATE.get(obs.kind)
     return owner is None or owner == seat
-
-
-def _value(value: JsonValue) -> str:
-    return json.dumps(thaw(value), separators=(",", ":"), ensure_ascii=False)
-
-
-def observation_text(obs: Observation) -> str:
-    return " ".join([obs.kind, *(f"{key}={_value(value)}" for key, value in obs.fields)])
-
-
-def parse_entry(
-    game: CityKiller, text: str, seat: str, before: Sequence[Observation]
-) -> tuple[Observation, ...]:
-    """One observation typed as `observation_text` writes it."""
-    head, _, rest = text.partition(" ")
-    kind = KINDS.read(head)
-    decoder, fields, index = json.JSONDecoder(), [], 0
-    rest = rest.strip()
-    while index < len(rest):
-        key, equals, _ = rest[index:].partition("=")
-        if not equals or not key or " " in key:
-            raise InvalidObservation(
-                f"{game.name}: expected field=value at {quote(rest[index:])}; the fields of "
-                f"{kind} are {', '.join(FIELDS[kind])}"
-            )
-        start = index + len(key) + 1
-        try:
-            value, end = decoder.raw_decode(rest, start)
-        except ValueError:
-            raise InvalidObservation(
-                f"{game.name}: the value of {key} is not JSON: {quote(rest[start:])}"
-            ) from None
-        fields.append((key, freeze(value)))
-        index = end
-        while index < len(rest) and rest[index] == " ":
-            index += 1
-    names = tuple(key for key, _ in fields)
-    if names != FIELDS[kind]:
-        raise InvalidObservation(
-            f"{game.name}: {kind} has the fields {', '.join(FIELDS[kind])} in that order, "
-            f"not {', '.join(names) or 'none'}"
-        )
-    obs = Observation(kind, tuple(fields))
-    if not seen_by(obs, seat):
-        raise InvalidObservation(f"{game.name}: the {seat} does not see {kind}")
-    return (obs,)
-
-
-def help_lines() -> list[tuple[str, str]]:
-    return [
-        ("answer name=\"Vera\" attr=\"height\" value=\"tall\" answer=true source=\"interrogate\"",
-         "a resident's answer to 'is the killer tall?'"),
-        ("murder victim=\"Oleg\" district=[2,3] scene=1 round=1 alone=true intimidated=false "
-         "history=[]", "a murder and what the motive could read of it"),
-        ("surveillance name=\"Ivan\" ... answer=false", "the killer's answer to surveillance"),
-        ("KIND field=JSON ...", "any other observation, fields in order (see describe)"),
-    ]  # fmt: skip
-
-
-def words(game: CityKiller) -> list[str]:
-    return [*FIELDS, *game.names]
 
 
 def _where(district: JsonValue) -> str:
@@ -199,7 +124,7 @@ def describe(obs: Observation) -> str:
         return simple(obs)
     if kind == "end":
         return f"The game ended: {get('reason')}; {' and '.join(get('winners'))} won"
-    return observation_text(obs)
+    return f"{kind}: " + ", ".join(f"{key} {value}" for key, value in obs.fields)
 
 
 def _cards(cards: JsonValue) -> str:

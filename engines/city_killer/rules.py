@@ -1,5 +1,6 @@
 """City Killer's fixed data: the 4x4 city, the synthetic pool of 54 residents, the groups, the
-motives and their predicates, and the two decks (rules/city_killer.md, sections 2 and 5).
+motives and the two decks (rules/city_killer.md, sections 2 and 5). The motives' predicates
+are data (engines.city_killer.motives reads them).
 
 Nothing here changes during a game; the state (engines.city_killer.state) refers to it.
 """
@@ -164,7 +165,6 @@ def questions(attributes: str, professions: Sequence[str] = ()) -> tuple[tuple[s
 
 # --- motives ------------------------------------------------------------------------------------
 MOTIVES = ("psychopath", "maniac", "sadist", "thug", "hitman", "terrorist", "radical", "robber")
-ROBBER_SPARED = frozenset({"power", "press", "bohemia"})
 
 
 @dataclass(frozen=True)
@@ -178,31 +178,6 @@ class Scene:
     intimidated: bool
     central: bool
     history: tuple[Resident, ...]
-
-
-def fits(motive: str, scene: Scene) -> bool:
-    """P_M(v, S): whether a killer with `motive` may kill `scene.victim` (section 2.4)."""
-    v, h = scene.victim, scene.history
-    if motive == "psychopath":
-        return len({x.age for x in h} | {v.age}) <= 2
-    if motive == "maniac":
-        return not h or v.sex == h[0].sex
-    if motive == "sadist":
-        return not scene.intimidated
-    if motive == "thug":
-        return not scene.central
-    if motive == "hitman":
-        return scene.alone
-    if motive == "terrorist":
-        return all(x.group != v.group for x in h)
-    if motive == "radical":
-        return sum(x.group == v.group for x in h) <= 1
-    assert motive == "robber", motive
-    return v.group not in ROBBER_SPARED
-
-
-def fitting(scene: Scene) -> frozenset[str]:
-    return frozenset(m for m in MOTIVES if fits(m, scene))
 
 
 # --- cards ----------------------------------------------------------------------------------------

@@ -5,11 +5,11 @@ asks looks questions in a fixed order and accuses the resident who fits most ans
 honest (with the motive most murders fit); the killer intimidates and kills legal victims at
 random and lies at random when he may.
 
-`solver` reads the exact posterior (solver.games.city_killer): the detective chooses
-questions, surveillance and moves by expected information gain about (K, M) in bits, with
-movement planned over the city graph, and accuses the argmax of P(K, M); the killer chooses
+`solver` is the search of solver.search.city_killer (the one `solver.advise` explains), read
+off the exact posterior: the detective chooses questions, surveillance and moves by expected
+information gain about (K, M) in bits and accuses the argmax of P(K, M); the killer chooses
 victims, intimidations, lies and counters that keep the detective's posterior on his true
-(identity, motive) low, modelling the detective's inference with the same posterior.
+(identity, motive) low.
 
 Both read only their information set (the engine's view of it lists the legal moves). Work
 is bounded by the position (questions x residents, districts in reach), so a bot is
@@ -20,8 +20,6 @@ between candidates, and the one source of non-determinism when set.
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Sequence
 from typing import Any
 
 from engines import Action, InformationSet, Seat
@@ -33,13 +31,8 @@ from engines.city_killer import (
     CityKiller,
     CityKillerState,
     Discard,
-    Evidence,
-    Grouped,
-    Keep,
     Named,
     Placed,
-    Play,
-    Reveal,
     Verb,
 )
 from engines.city_killer.rules import (
@@ -50,18 +43,9 @@ from engines.city_killer.rules import (
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
 from solver import Hint
 from solver.games.city_killer import (
-    Posterior,
-    after_answer,
-    answer_gain,
-    entropy,
-    legal_matrix,
-    posterior,
     record,
-    scene_now,
-    secrets,
-    victim_options,
-    watch_gain,
 )
+from solver.search.city_killer import Decisions, choose
 
 LOOKS_ORDER = (
     ("sex", "male"),
@@ -73,47 +57,15 @@ LOOKS_ORDER = (
     ("height", "tall"),
 )
 """The heuristic detective's questions, in the order he asks them."""
-KEEP_ORDER = (
-    "bribe",
-    "crowd",
-    "blackmail",
-    "abduction",
-    "bomb",
-    "message",
-    "strike",
-    "stubborn-witnesses",
-    "false-alarm",
-    "graffiti",
-    "destroy-evidence",
-)
-DETECTIVE_WANTS = ("profile", "testimony", "covert-watch", "patrols", "vehicle", "cooperation")
-"""Cards the solver detective takes from the row, most useful first."""
-ROUTINE = ("displace", "examine", "keep-evidence", "moves", "group", "cooperation")
 
 
-class CityKillerBot(SeatedBot):
-    """The shared frame dispatch: each decision kind has one method, the rest pass."""
+class CityKillerBot(SeatedBot, Decisions):
+    """The shared frame dispatch (solver.search.city_killer.Decisions)."""
 
     game: CityKiller
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        state = self.game._view(info)
-        kind = state.frames[-1]["kind"]
-        handler = getattr(self, "_on_" + kind.replace("-", "_"), None)
-        if handler is None:
-            return self._routine(state, legal)
-        chosen: Action = handler(info, state, legal)
-        return chosen
-
-    def _routine(self, state: CityKillerState, legal: list[Action]) -> Action:
-        """Pass a window, keep the first token, end a group move, move residents at random."""
-        for word in ("pass", "proceed", "done", "examine"):
-            if Verb(word) in legal:
-                return Verb(word)
-        return self.rng.choice(legal)
-
-    def _pick(self, legal: Sequence[Action], kind: type) -> list[Any]:
-        return [a for a in legal if isinstance(a, kind)]
+        return self.decide(info, legal)
 
 
 # --- the heuristic detective -------------------------------------------------------------------
@@ -223,280 +175,20 @@ class HeuristicKiller(CityKillerBot):
         return self.rng.choice(legal)
 
 
-# --- the solver detective ------------------------------------------------------------------------
-class SolverBot(CityKillerBot):
+# --- the solver bots -----------------------------------------------------------------------------
+class SolverBot(SeatedBot):
+    """The solver's move (solver.search.city_killer), which `solver.advise` explains."""
+
+    game: CityKiller
+
     def __init__(
         self, game: CityKiller, seat: Seat, rng: random.Random, time_budget: float | None = None
     ) -> None:
         super().__init__(game, seat, rng)
         self.time_budget = check_time_budget(time_budget)
 
-    def _posterior(self, info: InformationSet) -> Posterior:
-        return posterior(info)
-
-
-class SolverDetective(SolverBot, HeuristicDetective):
-    """Information gain about (K, M) drives every choice; the accusation is argmax P(K, M)."""
-
-    MIN_GAIN = 0.02
-
-    def _on_detective(
-        self, info: InformationSet, state: CityKillerState, legal: list[Action]
-    ) -> Action:
-        post = self._posterior(info)
-        began = time.perf_counter()
-        options: list[tuple[float, Action]] = []
-        here = state.pawn
-        assert here is not None
-        if Verb("interrogate") in legal:
-            options.append((self._district_gain(state, post, here), Verb("interrogate")))
-        for ask in self._pick(legal, Ask):
-            options.append((answer_gain(post, ask.name, ask.attr, ask.value), ask))
-        for named in self._pick(legal, Named):
-            if named.verb == "surveil":
-                options.append((self._watch_gain(state, post, named.name), named))
-            elif named.verb == "police":
-                options.append((0.9 * self._watch_gain(state, post, named.name), named))
-            elif named.verb == "hospital":
-                options.append((0.05, named))
-            if self.time_budget is not None and time.perf_counter() - began > self.time_budget / 2:
-                break
-        options += self._card_options(state, post, legal)
-        steps = self._pick(legal, Placed)
-        if steps:
-            options.append(self._best_step(state, post, steps))
-        if not options:
-            return Verb("end")
-        value, action = max(options, key=lambda o: (o[0], -len(str(o[1])), str(o[1])))
-        return action if value > self.MIN_GAIN else Verb("end")
-
-    def _district_gain(self, state: CityKillerState, post: Posterior, district: District) -> float:
-        """What questioning everyone questionable in `district` tells, each at best."""
-        total = 0.0
-        for name in state.at(district):
-            if state.questionable(name):
-                total += max(answer_gain(post, name, a, v) for a, v in state._questions())
-        return total
-
-    def _watch_gain(self, state: CityKillerState, post: Posterior, name: str) -> float:
-        legal = legal_matrix(post, name, scene_now(state, name), state.protected(name, False))
-        return watch_gain(post, legal)
-
-    def _best_step(
-        self, state: CityKillerState, post: Posterior, steps: list[Placed]
-    ) -> tuple[float, Action]:
-        """The step towards the district (within two steps) whose questioning tells most;
-        worth a little less than asking here, as it may cost the phase's movement."""
-        best: tuple[float, Action] = (0.0, Verb("end"))
-        for step in steps:
-            reach = {step.district, *state.near(step.district)}
-            value = max(self._district_gain(state, post, d) for d in reach)
-            value *= 0.8 if step.district in reach and state.at(step.district) else 0.6
-            if value > best[0]:
-                best = (value, step)
-        return best
-
-    def _card_options(
-        self, state: CityKillerState, post: Posterior, legal: list[Action]
-    ) -> list[tuple[float, Action]]:
-        options: list[tuple[float, Action]] = []
-        for action in self._pick(legal, Play):
-            if action.card == "profile":
-                options.append((self._profile_gain(post, action.args), action))
-            elif action.card == "covert-watch":
-                options.append((0.9 * self._watch_gain(state, post, action.args[0]), action))
-        for action in self._pick(legal, Evidence):
-            card = "?" if action.position == 0 else state.row[action.position - 1]
-            if card in DETECTIVE_WANTS and not state._detective_hand:
-                options.append((0.3 - 0.01 * DETECTIVE_WANTS.index(card), action))
-        return options
-
-    @staticmethod
-    def _profile_gain(post: Posterior, pair: Sequence[str]) -> float:
-        """Bits about M from Profile on `pair`: the named motive is not his."""
-        pm = post.motive
-        a, b = (MOTIVES.index(m) for m in pair)
-        outcomes = []
-        for named in (a, b):
-            other = b if named == a else a
-            keep = pm.copy()
-            keep[named] = 0.0
-            keep[[i for i in range(len(MOTIVES)) if i not in (a, b)]] *= 0.5
-            keep[other] = pm[other]
-            outcomes.append(keep)
-        before = entropy(pm)
-        after = sum(o.sum() * entropy(o / o.sum()) for o in outcomes if o.sum() > 0)
-        return before - after
-
-    def _on_interrogation(
-        self, info: InformationSet, state: CityKillerState, legal: list[Action]
-    ) -> Action:
-        post = self._posterior(info)
-        asks = self._pick(legal, Ask)
-        if not asks:
-            return Verb("done")
-        scored = [(answer_gain(post, a.name, a.attr, a.value), str(a), a) for a in asks]
-        gain, _, best = max(scored)
-        return best if gain > 1e-6 else Verb("done")
-
-    def _on_testimony(
-        self, info: InformationSet, state: CityKillerState, legal: list[Action]
-    ) -> Action:
-        post = self._posterior(info)
-        return max(
-            self._pick(legal, Ask),
-            key=lambda a: (answer_gain(post, a.name, a.attr, a.value), str(a)),
-        )
-
-    def _on_hand(self, info: InformationSet, state: CityKillerState, legal: list[Action]) -> Action:
-        post = self._posterior(info)
-        plays = self._card_options(state, post, legal)
-        if plays:
-            value, action = max(plays, key=lambda o: (o[0], str(o[1])))
-            if value > self.MIN_GAIN:
-                return action
-        return self._pick(legal, Discard)[-1]
-
-    def _on_accuse(
-        self, info: InformationSet, state: CityKillerState, legal: list[Action]
-    ) -> Action:
-        who, motive, _ = self._posterior(info).best_accusation(state.living)
-        return Accuse(who, motive)
-
-
-# --- the solver killer ----------------------------------------------------------------------------
-class SolverKiller(SolverBot, HeuristicKiller):
-    """Keeps the detective's posterior on his true (identity, motive) low."""
-
-    def _truth(self, info: InformationSet) -> tuple[str, str]:
-        identity, motive, _ = secrets(info)
-        return identity, motive
-
-    def _on_allies(
-        self, info: InformationSet, state: CityKillerState, legal: list[Action]
-    ) -> Action:
-        """The drawn group with the most residents in play: more liars to hide among."""
-        counts = {
-            a.group: sum(state.resident(n).group == a.group for n in state.residents)
-            for a in self._pick(legal, Grouped)
-        }
-        top = max(counts.values())
-        return Grouped("allies", self.rng.choice([g for g in counts if counts[g] == top]))
-
-    def _on_killer(
-        self, info: InformationSet, state: CityKillerState, legal: list[Action]
-    ) -> Action:
-        post = self._posterior(info)
-        frame = state.frames[-1]
-        if state._left(frame):
-            return self._intimidation(state, post, legal)
-        murders = {a.name for a in self._pick(legal, Named) if a.verb == "murder"}
-        if not murders:
-            bombs = [a for a in self._pick(legal, Play) if a.card == "bomb"]
-            return bombs[0] if bombs else Verb("refuse")
-        options = [(p, name) for p, name in victim_options(state, post) if name in murders]
-        low = options[0][0]
-        ties = [name for p, name in options if p <= low + 1e-9]
-        return Named("murder", self.rng.choice(ties))
-
-    def _intimidation(self, state: CityKillerState, post: Posterior, legal: list[Action]) -> Action:
-        """Silence the honest residents the detective would question next: those nearest his
-        pawn, the most revealing first."""
-        targets = [a for a in self._pick(legal, Named) if a.verb == "intimidate"]
-        pawn = state.pawn or (2, 2)
-        identity, motive = state._identity, state._motive
-
-        def danger(action: Named) -> tuple[float, float, str]:
-            name = action.name
-            if state.is_liar(name):
-                return (-1.0, 0.0, name)
-            truth = state.resident(identity)
-            worst = max(
-                after_answer(post, identity, motive, name, attr, truth.attribute(attr), True)
-                for attr in ("sex", "age", "build", "height")
-            )
-            near = -distance(state.pos[name], pawn, state.adjacency)
-            return (near, worst, name)
-
-        return max(targets, key=danger)
-
-    def _on_answer(
-        self, info: InformationSet, state: CityKillerState, legal: list[Action]
-    ) -> Action:
-        answers = self._pick(legal, Answer)
-        if len(answers) == 1:
-            frame = state.frames[-1]
-            post = self._posterior(info)
-            identity, motive = self._truth(info)
-            honest = after_answer(
-                post, identity, motive, frame["name"], frame["attr"], frame["value"], answers[0].yes
-            )
-            before = float(post.joint[post.residents.index(identity), MOTIVES.index(motive)])
-            if Play("blackmail") in legal and honest > max(2 * before, 0.2):
-                return Play("blackmail")
-            return answers[0]
-        frame = state.frames[-1]
-        post = self._posterior(info)
-        identity, motive = self._truth(info)
-        scored = [
-            (
-                after_answer(
-                    post, identity, motive, frame["name"], frame["attr"], frame["value"], a.yes
-                ),
-                self.rng.random(),
-                a,
-            )
-            for a in answers
-        ]
-        return min(scored)[2]
-
-    def _on_keep(self, info: InformationSet, state: CityKillerState, legal: list[Action]) -> Action:
-        return min(self._pick(legal, Keep), key=lambda a: KEEP_ORDER.index(a.item))
-
-    def _on_pick(self, info: InformationSet, state: CityKillerState, legal: list[Action]) -> Action:
-        named = self._pick(legal, Named)
-        liars = [a for a in named if state.is_liar(a.name)]
-        return (liars or named)[0]
-
-    def _on_profile(
-        self, info: InformationSet, state: CityKillerState, legal: list[Action]
-    ) -> Action:
-        post = self._posterior(info)
-        return min(
-            self._pick(legal, Reveal),
-            key=lambda a: (post.motive[MOTIVES.index(a.motive)], a.motive),
-        )
-
-    def _on_react(
-        self, info: InformationSet, state: CityKillerState, legal: list[Action]
-    ) -> Action:
-        if Play("bribe") in legal and state.chain[-1][1] in ("profile", "confession", "testimony"):
-            return Play("bribe")
-        return Verb("pass")
-
-    def _on_crowd(
-        self, info: InformationSet, state: CityKillerState, legal: list[Action]
-    ) -> Action:
-        """Move the token when the truthful answer would expose him more than another's."""
-        post = self._posterior(info)
-        name = state.frames[-1]["name"]
-        identity, motive = state._identity, state._motive
-
-        def exposure_after(resident: str) -> float:
-            truth = state.legal_victim(resident, killing=False)
-            legal_km = legal_matrix(
-                post, resident, scene_now(state, resident), state.protected(resident, False)
-            )
-            joint = post.joint * (legal_km == truth)
-            total = joint.sum()
-            k, m = post.residents.index(identity), MOTIVES.index(motive)
-            return float(joint[k, m] / total) if total > 0 else 1.0
-
-        stay = exposure_after(name)
-        moves = [(exposure_after(a.args[0]), a.args[0], a) for a in self._pick(legal, Play)]
-        if moves and min(moves)[0] < stay - 0.02:
-            return min(moves)[2]
-        return Verb("pass")
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
+        return choose(info, legal, self.rng, self.time_budget, self.game)[0]
 
 
 def make(name: str, game: CityKiller, seat: Seat, rng: random.Random, **options: Any) -> Bot:
@@ -505,8 +197,7 @@ def make(name: str, game: CityKiller, seat: Seat, rng: random.Random, **options:
         check_options(name, options, ())
         return (HeuristicKiller if seat == KILLER else HeuristicDetective)(game, seat, rng)
     check_options(name, options, ("time_budget",))
-    cls = SolverKiller if seat == KILLER else SolverDetective
-    return cls(game, seat, rng, **options)
+    return SolverBot(game, seat, rng, **options)
 
 
 def notepad(info: InformationSet) -> list[Hint]:

@@ -33,8 +33,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engines import ConfigError, InformationSet, InvalidInformationSet, Observation, State
+from engines import (
+    ConfigError,
+    IncompleteInformationSet,
+    InformationSet,
+    InvalidInformationSet,
+    Observation,
+    State,
+)
 from engines.city_killer import CityKiller, CityKillerState
+from engines.city_killer.course import Course
 from engines.city_killer.notation import FIELDS, seen_by
 from engines.city_killer.rules import (
     CENTRAL,
@@ -43,7 +51,6 @@ from engines.city_killer.rules import (
     SEATS,
     Resident,
     Scene,
-    fitting,
     questions,
 )
 from engines.core import JsonValue, quote
@@ -113,7 +120,8 @@ _RECORDS: list[tuple[InformationSet, Record]] = []  # the latest first
 def _record(info: InformationSet) -> Record:
     options = dict(info.options)
     murders, dead, answers, watches, profiles, confessions, tokens = [], [], [], [], [], [], []
-    card = game_of(info).resident
+    game = game_of(info)
+    card, fitting = game.resident, game.predicates.fitting
     residents = tuple(info.observations[0]["residents"])
     for i, obs in enumerate(info.observations):
         kind = obs.kind
@@ -179,9 +187,24 @@ def liar_mask(people: Sequence[Resident], r: str) -> np.ndarray:
 def factors(rec: Record, liar_model: str | None = None) -> list[tuple[int | None, np.ndarray]]:
     """Each constraint as a weight factor over (K, M, G, F), broadcastable, with its source
     (None for the rules): 0 excludes a world, 1 keeps it, 0.5 is a liar's answer (liar model
-    "random"; under "free" a liar's answer keeps the world whole)."""
-    names, n = rec.residents, len(rec.residents)
+    "random"; under "free" a liar's answer keeps the world whole). The latest few are kept:
+    a hint refresh explains several facts from the same record (callers must not change
+    them)."""
     model = liar_model or rec.liar_model
+    for seen, seen_model, found in _FACTORS:
+        if seen is rec and seen_model == model:
+            return found
+    found = _factors(rec, model)
+    _FACTORS.insert(0, (rec, model, found))
+    del _FACTORS[4:]
+    return found
+
+
+_FACTORS: list[tuple[Record, str, list[tuple[int | None, np.ndarray]]]] = []
+
+
+def _factors(rec: Record, model: str) -> list[tuple[int | None, np.ndarray]]:
+    names, n = rec.residents, len(rec.residents)
     index = {name: i for i, name in enumerate(names)}
     rules = np.ones((n, 1, 1, n + 1))
     rules[np.arange(n), 0, 0, np.arange(n)] = 0.0  # F != K
@@ -253,7 +276,8 @@ def explain_excluded(rec: Record, axis: int, index: int) -> list[int] | None:
     sliced = []
     for source, factor in factors(rec, "free"):
         part = np.take(factor, [min(index, factor.shape[axis] - 1)], axis=axis) > 0
-        sliced.append((source, part))
+        if source is None or not part.all():  # one that excludes nothing here is never needed
+            sliced.append((source, part))
     shape = [n for n in (len(rec.residents), len(MOTIVES), len(GROUPS), len(rec.residents) + 1)]
     shape[axis] = 1
 
@@ -535,8 +559,7 @@ class _Checker:
 
     def check_setup(self, obs: Observation) -> None:
         residents = obs["residents"]
-        game = self.info.make_game()
-        assert isinstance(game, CityKiller)
+        game = game_of(self.info)
         if (
             not isinstance(residents, tuple)
             or len(residents) != game.options["residents"]
@@ -571,18 +594,29 @@ def validate(info: InformationSet) -> None:
     """Check that `info` could come from a City Killer game with its options: kinds, fields,
     values and who sees what. Whether the answers agree is the solver's question.
 
+    A record that stops where someone other than its seat still owes it an observation (the
+    answer to a question asked, the result of a surveillance, the killer's pick or motive after
+    a card, the cards under a scene, the end) is a true beginning, not a wrong record.
+
     Raises:
+        IncompleteInformationSet: the record stops early; `waiting_for` says what is owed.
         InvalidInformationSet: naming the observation, the field and what is allowed.
     """
     if info.game != "city-killer":
         raise InvalidInformationSet(f"not a City Killer information set: {quote(info.game)}")
     try:
-        game = info.make_game()
+        game = game_of(info)
     except ConfigError as error:
         raise InvalidInformationSet(f"city-killer: {error}") from None
     if set(dict(info.options)) != set(game.options):
         raise InvalidInformationSet("city-killer: the options must name every option")
     _Checker(info).run()
+    owed = Course.of(info.observations, str(info.seat), bool(game.options["bomb_in_history"]))
+    waiting = owed.waiting_for()
+    if waiting is not None:
+        raise IncompleteInformationSet(
+            f"city-killer: the record stops before {waiting.waiting_for}", waiting.waiting_for
+        )
 
 
 # --- posteriors, hints --------------------------------------------------------------------------
@@ -670,7 +704,7 @@ def watch_gain(post: Posterior, legal: np.ndarray) -> float:
 
 
 def scene_now(state: CityKillerState, name: str) -> frozenset[str]:
-    return fitting(state.scene_of(name))
+    return state.game.predicates.fitting(state.scene_of(name))
 
 
 def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:

@@ -1,0 +1,254 @@
+"""City Killer's Detective phase (rules section 4.2): the urgent call, examining a crime
+scene, movement, the buildings' actions, the detective's hand and the accusation."""
+
+from __future__ import annotations
+
+from engines.city_killer.actions import (
+    Accuse,
+    Ask,
+    Discard,
+    Evidence,
+    Keep,
+    Named,
+    Placed,
+    Play,
+    Shift,
+    Verb,
+)
+from engines.city_killer.board import MAX_STEPS, UNKNOWN, Frame
+from engines.city_killer.rules import (
+    BUILDINGS,
+    DETECTIVE,
+    DISTRICTS,
+    KILLER,
+    MOTIVES,
+    District,
+    neighbours,
+)
+from engines.city_killer.supplies import Supplies
+from engines.core import Action, Observation
+
+
+class DetectivePhase(Supplies):
+    """The Detective phase and the accusation."""
+
+    def _stage_d1(self) -> None:
+        self.curfew_now = None
+        self.cordon = None
+        self.mp, self.steps, self.used, self.checks = 2, 0, [], 0
+        self.examined, self.questioned, self.token_fresh = False, set(), False
+        self.stage = "d1-evidence"
+        if self.murdered:
+            district = self.scenes[-1][0]
+            self.pawn = district
+            self._emit(Observation.of("pawn", district=list(district), cost=0))
+            names = self.at(district)
+            if names:
+                self._push("displace", DETECTIVE, names=names)
+
+    def _stage_d1_evidence(self) -> None:
+        self.stage = "d2"
+        if self.murdered or self.game.options["evidence_on_no_murder"]:
+            self._give_evidence(1)
+        if self.murdered and self.killer_hand_size:
+            self._push("alarm", KILLER)
+
+    def _stage_d2(self) -> None:
+        self.stage = "d3"
+        timing = self.game.options["examine_timing"]
+        if timing == "step" and self.pawn in self.scene_districts():
+            self._push("examine", DETECTIVE)
+
+    def _stage_d3(self) -> None:
+        self.stage = "c1"
+        self._push("detective", DETECTIVE)
+
+    def _legal_displace(self, frame: Frame) -> list[Action]:
+        actions: list[Action] = []
+        for name in frame["names"]:
+            near = [
+                d for d in neighbours(self.pos[name], self.adjacency) if self.can_enter(name, d)
+            ]
+            anywhere = near or [d for d in DISTRICTS if self.can_enter(name, d)]
+            actions += [Shift(name, d) for d in anywhere]
+        return actions
+
+    def _legal_examine(self, frame: Frame) -> list[Action]:
+        return [Verb("examine"), Verb("pass")]
+
+    def _legal_keep_evidence(self, frame: Frame) -> list[Action]:
+        return [Keep(t) for t in dict.fromkeys(frame["drawn"])]
+
+    def _legal_detective(self, frame: Frame) -> list[Action]:
+        assert self.pawn is not None
+        opt = self.game.options
+        actions: list[Action] = [Placed("move", d) for d in self._steps()]
+        here = self.pawn
+        building = self.buildings.get(here)
+        free_actions = len(self.used) < 2
+        if free_actions and "interrogate" not in self.used and self._to_question(here, set()):
+            actions.append(Verb("interrogate"))
+        for kind in BUILDINGS:
+            if building == kind and free_actions and kind not in self.used:
+                actions += self._building_actions(kind)
+        examine_here = here in self.scene_districts() and not self.examined
+        if opt["examine_timing"] == "action" and free_actions and examine_here:
+            actions.append(Verb("examine"))
+        if self.token is not None and (opt["surveil_same_phase"] or not self.token_fresh):
+            actions.append(Named("surveil", self.token))
+        if building is not None and building in self._evidence and self._may_check():
+            actions += [Evidence(i + 1) for i, card in enumerate(self.row) if card is not None]
+            if self._detective_deck or (
+                opt["empty_deck"] == "reshuffle" and self.detective_discard
+            ):
+                actions.append(Evidence(0))
+        if not opt["card_play_is_action"] or (free_actions and "card" not in self.used):
+            actions += self._card_plays()
+        actions.append(Verb("end"))
+        return actions
+
+    def _may_check(self) -> bool:
+        limit = self.game.options["evidence_checks"]
+        return limit == "unlimited" or self.checks < limit
+
+    def _steps(self) -> list[District]:
+        """Where the pawn may step now (1 MP, or 0 to a crime scene or a full district)."""
+        assert self.pawn is not None
+        if self.steps >= MAX_STEPS:
+            return []
+        free = {d for d in DISTRICTS if d in self.scene_districts() or len(self.at(d)) == 3}
+        found = set()
+        for d in neighbours(self.pawn, self.adjacency):
+            if self.mp >= 1 or d in free:
+                found.add(d)
+        if self.game.options["free_move"] == "teleport":
+            found |= free - {self.pawn}
+        return sorted(found)
+
+    def _step_cost(self, dest: District) -> int:
+        assert self.pawn is not None
+        free = dest in self.scene_districts() or len(self.at(dest)) == 3
+        if free and (
+            self.game.options["free_move"] == "teleport"
+            or dest in neighbours(self.pawn, self.adjacency)
+        ):
+            return 0
+        return 1
+
+    def _legal_hand(self, frame: Frame) -> list[Action]:
+        plays = self._card_plays()
+        return [*plays, *(Discard(card) for card in dict.fromkeys(self._detective_hand))]
+
+    def _legal_cooperation(self, frame: Frame) -> list[Action]:
+        return self._building_actions(frame["building"])
+
+    def _legal_accuse(self, frame: Frame) -> list[Action]:
+        names = (
+            self.living if self.game.options["accusation_target"] == "living" else self.residents
+        )
+        return [Accuse(n, m) for n in names for m in MOTIVES]
+
+    def _do_displace(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Shift)
+        self._move_resident(action.name, action.district, "urgent call")
+        frame["names"].remove(action.name)
+        if not any(isinstance(a, Shift) for a in self._legal_displace(frame)):
+            self._pop()
+
+    def _do_examine(self, frame: Frame, action: Action) -> None:
+        self._pop()
+        if action == Verb("examine"):
+            self._examine()
+
+    def _examine(self) -> None:
+        self.examined = True
+        drawn = self._give_evidence(2)
+        self._emit(Observation.of("examine", district=list(self.pawn or (0, 0))))
+        if len(drawn) == 2:
+            for token in drawn:
+                self._evidence.remove(token)
+            self._push("keep-evidence", DETECTIVE, drawn=drawn)
+
+    def _do_keep_evidence(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Keep)
+        self._pop()
+        drawn = list(frame["drawn"])
+        drawn.remove(action.item if action.item in drawn else UNKNOWN)
+        self._evidence.append(action.item)
+        self.evidence_discard.extend(drawn)
+        self._emit(Observation.of("evidence-discard", tokens=drawn))
+
+    def _do_detective(self, frame: Frame, action: Action) -> None:
+        if isinstance(action, Placed):
+            cost = self._step_cost(action.district)
+            self.mp -= cost
+            self.steps += 1
+            self.pawn = action.district
+            self._emit(Observation.of("pawn", district=list(action.district), cost=cost))
+        elif action == Verb("interrogate"):
+            assert self.pawn is not None
+            self.used.append("interrogate")
+            count = len(self._to_question(self.pawn, set()))
+            self._emit(Observation.of("interrogate", district=list(self.pawn)))
+            self._push("interrogation", DETECTIVE, asked=[], start=count)
+        elif action == Verb("examine"):
+            self.used.append("examine")
+            self._examine()
+        elif action == Verb("end"):
+            self._pop()
+            self._emit(Observation.of("investigation-over", round=self.round))
+        elif isinstance(action, Named) and action.verb == "surveil":
+            self._surveil(action.name)
+        elif isinstance(action, Evidence):
+            self._evidence_check(action.position)
+        elif isinstance(action, Play):
+            if self.game.options["card_play_is_action"]:
+                self.used.append("card")
+            self._play(DETECTIVE, action)
+        else:
+            self._building(action, bonus=False)
+
+    def _building(self, action: Action, bonus: bool) -> None:
+        """A building's action (police, diner, hospital, fire); `bonus` for Cooperation."""
+        if isinstance(action, Named) and action.verb == "police":
+            kind = "police"
+            self._place_token(action.name, "police")
+        elif isinstance(action, Ask):
+            kind = "diner"
+            self._ask(action, "diner", blackmail=False)
+        elif isinstance(action, Named):
+            kind = "hospital"
+            self.intimidated.discard(action.name)
+            self._emit(Observation.of("calm", names=[action.name], source="hospital"))
+        else:
+            kind = "fire"
+            group = self._draw_stack(DETECTIVE, "fire")
+            assert group is not None
+            self._group_move(DETECTIVE, group, "fire")
+        if not bonus:
+            self.used.append(kind)
+
+    def _do_hand(self, frame: Frame, action: Action) -> None:
+        self._pop()
+        if isinstance(action, Discard):
+            self._take_from(self._detective_hand, action.card)
+            self.detective_discard.append(action.card)
+            self._emit(Observation.of("discard", card=action.card))
+        else:
+            assert isinstance(action, Play)
+            self._play(DETECTIVE, action)
+
+    def _do_cooperation(self, frame: Frame, action: Action) -> None:
+        self._pop()
+        self._building(action, bonus=self.game.options["cooperation"] == "bonus")
+
+    def _do_accuse(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Accuse)
+        self._pop()
+        self.accusation = (action.name, action.motive)
+        right = action.name == self._identity and action.motive == self._motive
+        self._emit(Observation.of("accusation", name=action.name, motive=action.motive))
+        if right:
+            self._finish((DETECTIVE,), "the detective named the killer and his motive")
+        else:
+            self._finish((KILLER,), "the detective's accusation was wrong")

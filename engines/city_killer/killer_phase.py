@@ -1,0 +1,237 @@
+"""City Killer's setup decisions and Killer phase (rules sections 3 and 4.1): the identity,
+the allies, the placement and the pawn; intimidation, the killer's cards, the murder and its
+crime-scene procedure, refusals."""
+
+from __future__ import annotations
+
+from engines.city_killer.actions import (
+    Grouped,
+    Keep,
+    Named,
+    Place,
+    Placed,
+    Play,
+    Verb,
+)
+from engines.city_killer.board import UNKNOWN, Frame
+from engines.city_killer.rules import (
+    DETECTIVE,
+    DISTRICTS,
+    GROUPS,
+    KILLER,
+    KILLER_PHASE_CARDS,
+    District,
+    distance,
+    district_text,
+    neighbours,
+)
+from engines.city_killer.supplies import Supplies
+from engines.core import Action, Observation
+
+
+class KillerPhase(Supplies):
+    """The setup decisions and the Killer phase."""
+
+    def begin(self) -> None:
+        """Setup decisions: the placement and the identity (options), the allies, the pawn."""
+        self._push("start", DETECTIVE)
+        self._push("allies", KILLER)
+        if not self._identity:
+            self._push("identity", KILLER)
+        else:
+            self._emit_secrets()
+        if self._unplaced():
+            self._push("place", DETECTIVE)
+        self.stage = "killer"
+
+    def _stage_killer(self) -> None:
+        self.curfew_now, self.curfew = self.curfew, None
+        self.murdered = False
+        eligible = len(self._intimidation_targets())
+        left = min(2, eligible)
+        if eligible < 2 and self.game.options["few_to_intimidate"] == "none":
+            left = 0
+        self._emit(Observation.of("round", round=self.round))
+        self._push("killer", KILLER, left=left)
+        self.stage = "d1"
+
+    def _legal_identity(self, frame: Frame) -> list[Action]:
+        return [Named("identity", name) for name in self.residents]
+
+    def _legal_allies(self, frame: Frame) -> list[Action]:
+        return [Grouped("allies", g) for g in GROUPS if g in self._drawn]
+
+    def _legal_place(self, frame: Frame) -> list[Action]:
+        """The next resident, in the public order, into any district with room."""
+        capacity = self.game.options["district_capacity"]
+        name = self._unplaced()[0]
+        return [Place(name, d) for d in DISTRICTS if len(self.at(d)) < capacity]
+
+    def _legal_start(self, frame: Frame) -> list[Action]:
+        return [Placed("start", d) for d in DISTRICTS]
+
+    def _legal_killer(self, frame: Frame) -> list[Action]:
+        actions: list[Action] = []
+        left = self._left(frame)
+        if left:
+            actions += [Named("intimidate", n) for n in self._intimidation_targets()]
+        for card in dict.fromkeys(self._killer_hand):
+            if card in KILLER_PHASE_CARDS and (card != "bomb" or not left):
+                actions += [Play(card, args) for args in self._killer_card_args(card)]
+        if not left:
+            actions += [Named("murder", n) for n in self.living if self.legal_victim(n)]
+            actions.append(Verb("refuse"))
+        return actions
+
+    def _killer_card_args(self, card: str) -> list[tuple[str, ...]]:
+        if card == "strike":
+            return [(g,) for g in GROUPS]
+        if card == "graffiti":
+            return [
+                (district_text(a), district_text(b))
+                for a in sorted(self.buildings)
+                for b in neighbours(a, self.adjacency)
+                if b not in self.buildings
+            ]
+        if card == "abduction":
+            return [
+                (n, district_text(d))
+                for n in self.living
+                for d in DISTRICTS
+                if 1 <= distance(self.pos[n], d, self.adjacency) <= 2 and self.can_enter(n, d)
+            ]
+        if card == "bomb":
+            return [(district_text(d),) for d in DISTRICTS if self._bomb_target(d)]
+        if card == "message":
+            return [()]
+        if card == "destroy-evidence":
+            return [(str(i + 1),) for i, c in enumerate(self.row) if c is not None]
+        assert card == "stubborn-witnesses", card
+        return [(district_text(d),) for d in DISTRICTS]
+
+    def _bomb_target(self, district: District) -> bool:
+        """Section 2.6: residents there, no pawn, no Cordon, not the killer's district (and
+        the options: a casualty fitting the motive, nobody under Curfew)."""
+        here = self.at(district)
+        if not here or district in (self.pawn, self.cordon) or self._identity in here:
+            return False
+        opt = self.game.options
+        if opt["bomb_motive"] == "one_fits" and not any(
+            self.game.predicates.fits(self._motive, self.scene_of(n)) for n in here
+        ):
+            return False
+        return not (opt["bomb_curfew"] and any(self.protected(n, killing=True) for n in here))
+
+    def _legal_keep(self, frame: Frame) -> list[Action]:
+        return [Keep(card) for card in dict.fromkeys(frame["cards"])]
+
+    def _do_identity(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Named)
+        self._pop()
+        self._identity = action.name
+        self._emit(Observation.of("identity", name=action.name), to=[KILLER])
+        if self.game.options["use_figurant"] and self._script is None:
+            others = [n for n in self.residents if n != action.name]
+            self._figurant = self.rng.choice(others)
+        self._emit_secrets()
+
+    def _emit_secrets(self) -> None:
+        self._emit(
+            Observation.of(
+                "secrets",
+                identity=self._identity,
+                figurant=self._figurant,
+                motive=self._motive,
+                drawn=sorted(self._drawn, key=GROUPS.index),
+            ),
+            to=[KILLER],
+        )
+
+    def _do_allies(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Grouped)
+        self._pop()
+        self._allies = action.group
+        self._emit(Observation.of("allies", group=action.group), to=[KILLER])
+
+    def _do_place(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Place)
+        self.pos[action.name] = action.district
+        if not self._unplaced():
+            self._pop()
+
+    def _do_start(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Placed)
+        self._pop()
+        self.pawn = action.district
+
+    def _do_killer(self, frame: Frame, action: Action) -> None:
+        if isinstance(action, Named) and action.verb == "intimidate":
+            frame["left"] = self._left(frame) - 1
+            self.intimidated.add(action.name)
+            self._emit(Observation.of("intimidate", name=action.name))
+        elif isinstance(action, Play):
+            self._play(KILLER, action)
+        elif isinstance(action, Named):
+            self._pop()
+            self._murder((action.name,), self.pos[action.name], bomb=False)
+        else:
+            self._pop()
+            self.refusals += 1
+            self._emit(Observation.of("refusal", round=self.round, count=self.refusals))
+            if self.refusals >= 2:
+                self._finish((DETECTIVE,), "the killer refused a second time")
+
+    def _murder(self, victims: tuple[str, ...], district: District, bomb: bool) -> None:
+        """The crime-scene procedure (section 4.1) for a murder or the Bomb."""
+        number = self.murders + 1
+        if not bomb:
+            (victim,) = victims
+            scene = self.scene_of(victim)
+            self._emit(
+                Observation.of(
+                    "murder",
+                    victim=victim,
+                    district=list(district),
+                    scene=number,
+                    round=self.round,
+                    alone=scene.alone,
+                    intimidated=scene.intimidated,
+                    history=list(self.history),
+                )
+            )
+        else:
+            self._emit(
+                Observation.of(
+                    "bomb", district=list(district), casualties=list(victims), scene=number,
+                    round=self.round,
+                )
+            )  # fmt: skip
+        for name in victims:
+            del self.pos[name]
+            self.intimidated.discard(name)
+            self.dead.append(name)
+            if self.token == name:
+                self.token = None
+                self.token_lost = self.game.options["token_on_killed"] == "lost"
+                self._emit(Observation.of("token-back", name=name, lost=self.token_lost))
+        if not bomb or self.game.options["bomb_in_history"]:
+            self.history.extend(victims)
+        self.scenes.append((district, victims, bomb))
+        self.murdered = True
+        cards = [self._observed("scene", card) for card in self._under[number - 1]]
+        self._under[number - 1] = []
+        self._emit(Observation.of("scene-cards", scene=number, cards=cards), to=[KILLER])
+        self._push("keep", KILLER, cards=cards)
+
+    def _do_keep(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Keep)
+        self._pop()
+        cards = list(frame["cards"])
+        cards.remove(action.item if action.item in cards else UNKNOWN)
+        self._killer_hand.append(action.item)
+        self.killer_hand_size += 1
+        self._killer_deck.extend(cards)
+        self._emit(Observation.of("kept", card=action.item, buried=cards), to=[KILLER])
+
+    def _pop_killer_frame(self) -> None:
+        self.frames = [f for f in self.frames if f["kind"] != "killer"]

@@ -1,0 +1,171 @@
+"""City Killer's questions and surveillance (rules sections 5.3-5.5): interrogation, the
+diner and Testimony, the killer's answers (honest residents truthfully, liars as he likes),
+Profile, and surveillance with the Crowd window."""
+
+from __future__ import annotations
+
+from engines.city_killer.actions import (
+    Answer,
+    Ask,
+    Named,
+    Play,
+    Reveal,
+    Verb,
+)
+from engines.city_killer.board import Frame
+from engines.city_killer.rules import (
+    DETECTIVE,
+    KILLER,
+)
+from engines.city_killer.supplies import Supplies
+from engines.core import Action, Observation
+
+
+class Questioning(Supplies):
+    """Questions, answers, Testimony, Profile and surveillance."""
+
+    def _legal_interrogation(self, frame: Frame) -> list[Action]:
+        assert self.pawn is not None
+        names = self._to_question(self.pawn, set(frame["asked"]))
+        actions: list[Action] = [
+            Ask("ask", n, attr, value) for n in names for attr, value in self._questions()
+        ]
+        return [*actions, Verb("done")]
+
+    def _legal_testimony(self, frame: Frame) -> list[Action]:
+        return [Ask("ask", frame["name"], attr, value) for attr, value in self._questions()]
+
+    def _legal_answer(self, frame: Frame) -> list[Action]:
+        truth = self.resident(self._identity).attribute(frame["attr"]) == frame["value"]
+        if self.is_liar(frame["name"]):
+            actions: list[Action] = [Answer(True), Answer(False)]
+        else:
+            actions = [Answer(truth)]
+        if frame["blackmail"] and "blackmail" in self._killer_hand:
+            actions.append(Play("blackmail"))
+        return actions
+
+    def _legal_pick(self, frame: Frame) -> list[Action]:
+        return [Named("pick", n) for n in frame["pair"]]
+
+    def _legal_profile(self, frame: Frame) -> list[Action]:
+        allowed = [m for m in frame["pair"] if m != self._motive] or list(frame["pair"])
+        return [Reveal(m) for m in allowed]
+
+    def _legal_crowd(self, frame: Frame) -> list[Action]:
+        actions: list[Action] = [Verb("pass")]
+        if "crowd" in self._killer_hand:
+            name = frame["name"]
+            near = self.near(self.pos[name])
+            actions += [
+                Play("crowd", (n,)) for n in self.living if n != name and self.pos[n] in near
+            ]
+        return actions
+
+    def _legal_crowd_choice(self, frame: Frame) -> list[Action]:
+        return [Verb("proceed"), Verb("decline")]
+
+    def _ask(self, action: Ask, source: str, blackmail: bool) -> None:
+        self._emit(
+            Observation.of("question", name=action.name, attr=action.attr, value=action.value,
+                           source=source)
+        )  # fmt: skip
+        self.questioned.add(action.name)
+        self._push("answer", KILLER, name=action.name, attr=action.attr, value=action.value,
+                   source=source, blackmail=blackmail)  # fmt: skip
+
+    def _do_interrogation(self, frame: Frame, action: Action) -> None:
+        if action == Verb("done"):
+            self._pop()
+            return
+        assert isinstance(action, Ask)
+        frame["asked"].append(action.name)
+        trigger = self.game.options["blackmail_trigger"]
+        blackmail = (
+            frame["start"] >= 2 if trigger == "two_questionable" else len(frame["asked"]) in (2, 3)
+        )
+        self._ask(action, "interrogate", blackmail)
+
+    def _after_question(self) -> None:
+        """An interrogation with nobody left to ask ends by itself."""
+        if self.frames and self.frames[-1]["kind"] == "interrogation":
+            frame = self.frames[-1]
+            assert self.pawn is not None
+            if not self._to_question(self.pawn, set(frame["asked"])):
+                self._pop()
+
+    def _do_answer(self, frame: Frame, action: Action) -> None:
+        self._pop()
+        if isinstance(action, Play):
+            self.context = {"kind": "answer", "frame": frame}
+            self._play(KILLER, action, keep_context=True)
+            return
+        assert isinstance(action, Answer)
+        self._emit(
+            Observation.of("answer", name=frame["name"], attr=frame["attr"], value=frame["value"],
+                           answer=action.yes, source=frame["source"])
+        )  # fmt: skip
+        self._after_question()
+
+    def _do_testimony(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Ask)
+        self._pop()
+        self._ask(action, "testimony", blackmail=False)
+
+    def _do_pick(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Named)
+        self._pop()
+        self._emit(Observation.of("witness", name=action.name, pair=list(frame["pair"])))
+        if frame.get("question"):
+            attr, value = frame["question"]
+            self._ask(Ask("ask", action.name, attr, value), "testimony", blackmail=False)
+        else:
+            self._push("testimony", DETECTIVE, name=action.name)
+
+    def _do_profile(self, frame: Frame, action: Action) -> None:
+        assert isinstance(action, Reveal)
+        self._pop()
+        self._emit(Observation.of("profile", pair=list(frame["pair"]), named=action.motive))
+
+    def _surveil(self, name: str) -> None:
+        self._emit(Observation.of("surveil", name=name))
+        if self.killer_hand_size:
+            self._push("crowd", KILLER, name=name)
+        else:
+            self._surveillance(name)
+
+    def _surveillance(self, name: str) -> None:
+        """The token returns; the killer answers truthfully whether he could kill `name` now."""
+        self.token = None
+        district = self.pos[name]
+        scene = self.scene_of(name)
+        blocked = self.protected(name, killing=False)
+        if self.game.options["surveillance_scope"] == "full":
+            truth = self.legal_victim(name, killing=False)
+        else:
+            truth = name != self._identity and self.game.predicates.fits(self._motive, scene)
+        answer = self._observed("surveillance", truth)
+        self._emit(
+            Observation.of(
+                "surveillance", name=name, district=list(district), alone=scene.alone,
+                intimidated=scene.intimidated, blocked=blocked, history=list(self.history),
+                answer=answer,
+            )
+        )  # fmt: skip
+
+    def _do_crowd(self, frame: Frame, action: Action) -> None:
+        self._pop()
+        if isinstance(action, Play):
+            self.context = {"kind": "surveil", "name": frame["name"]}
+            self._play(KILLER, action, keep_context=True)
+        else:
+            self._surveillance(frame["name"])
+
+    def _do_crowd_choice(self, frame: Frame, action: Action) -> None:
+        self._pop()
+        if action == Verb("proceed"):
+            self._surveillance(frame["name"])
+        else:
+            if self.game.options["crowd_decline"] == "returns":
+                self.token = None
+            self._emit(Observation.of("declined", name=frame["name"]))

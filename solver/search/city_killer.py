@@ -1,0 +1,515 @@
+"""City Killer's search, for both roles: the solver bot's decisions, read off the exact
+posterior (solver.games.city_killer), and the advice a person reads from them.
+
+The detective scores questions, surveillance, cards and steps by expected information gain
+about (K, M) in bits, with movement planned over the city graph, and accuses the argmax of
+P(K, M). The killer chooses victims, intimidations, lies and counters that keep the
+detective's posterior on his true (identity, motive) low, modelling the detective's inference
+with the same posterior. The solver bots (opponents/games/city_killer.py) call `choose`, so
+the advice and the bot are one computation.
+
+Work is bounded by the position (questions x residents, districts in reach), so a move is
+fixed by the seed; `time_budget` (seconds, off by default) is only a ceiling checked between
+candidates, and the one source of non-determinism when set.
+
+The advice's threats are what the opponent can do on his next move: for the detective, whom
+the killer may kill next (by the detective's posterior) and which motives each murder would
+leave open; for the killer, the detective's best question and his best accusation now, with
+its chance by the detective's own reckoning.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from engines import Action, InformationSet
+from engines.city_killer import (
+    DETECTIVE,
+    KILLER,
+    Accuse,
+    Answer,
+    Ask,
+    CityKiller,
+    CityKillerState,
+    Discard,
+    Evidence,
+    Grouped,
+    Keep,
+    Named,
+    Placed,
+    Play,
+    Reveal,
+    Verb,
+)
+from engines.city_killer.rules import MOTIVES, District, distance
+from solver.games.city_killer import (
+    Posterior,
+    after_answer,
+    answer_gain,
+    best_question,
+    entropy,
+    legal_matrix,
+    posterior,
+    scene_now,
+    secrets,
+    victim_options,
+    watch_gain,
+)
+from solver.hints import percent
+from solver.search import Advice, Candidate, Memory
+
+KNOBS: dict[str, object] = {"time_budget": None}
+KEEP_ORDER = (
+    "bribe",
+    "crowd",
+    "blackmail",
+    "abduction",
+    "bomb",
+    "message",
+    "strike",
+    "stubborn-witnesses",
+    "false-alarm",
+    "graffiti",
+    "destroy-evidence",
+)
+"""The cards the solver killer keeps from under a scene, most useful first."""
+DETECTIVE_WANTS = ("profile", "testimony", "covert-watch", "patrols", "vehicle", "cooperation")
+"""Cards the solver detective takes from the row, most useful first."""
+Scored = tuple[float, Action, str]
+"""A candidate move: its value on the decision's own scale, the move, that value in words."""
+
+
+class Decisions:
+    """A seat's decisions, one method per decision kind (`_on_<frame kind>`); the kinds
+    without one take the routine choice. The heuristic bots share this dispatch."""
+
+    game: CityKiller
+    rng: random.Random
+
+    def decide(self, info: InformationSet, legal: list[Action]) -> Action:
+        state = self.game._view(info)
+        kind = state.frames[-1]["kind"]
+        handler = getattr(self, "_on_" + kind.replace("-", "_"), None)
+        if handler is None:
+            return self._routine(state, legal)
+        chosen: Action = handler(info, state, legal)
+        return chosen
+
+    def _routine(self, state: CityKillerState, legal: list[Action]) -> Action:
+        """Pass a window, keep the first token, end a group move, move residents at random."""
+        for word in ("pass", "proceed", "done", "examine"):
+            if Verb(word) in legal:
+                return Verb(word)
+        return self.rng.choice(legal)
+
+    @staticmethod
+    def _pick(legal: Sequence[Action], kind: type) -> list[Any]:
+        return [a for a in legal if isinstance(a, kind)]
+
+
+class Solver(Decisions):
+    """The solver's decisions for one seat; `scored` holds the candidates of the last one."""
+
+    def __init__(
+        self, game: CityKiller, rng: random.Random, time_budget: float | None = None
+    ) -> None:
+        self.game, self.rng, self.time_budget = game, rng, time_budget
+        self.scored: list[Scored] = []
+
+    def _posterior(self, info: InformationSet) -> Posterior:
+        return posterior(info)
+
+    def _score(self, options: Sequence[tuple[float, Action]], unit: str) -> None:
+        self.scored = [(value, action, f"{value:.2f} {unit}") for value, action in options]
+
+
+# --- the detective -------------------------------------------------------------------------------
+class Detective(Solver):
+    """Information gain about (K, M) drives every choice; the accusation is argmax P(K, M)."""
+
+    MIN_GAIN = 0.02
+
+    def _on_start(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        return Placed("start", (2, 2))  # central: every district within two steps
+
+    def _on_detective(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        post = self._posterior(info)
+        began = time.perf_counter()
+        options: list[tuple[float, Action]] = []
+        here = state.pawn
+        assert here is not None
+        if Verb("interrogate") in legal:
+            options.append((self._district_gain(state, post, here), Verb("interrogate")))
+        for ask in self._pick(legal, Ask):
+            options.append((answer_gain(post, ask.name, ask.attr, ask.value), ask))
+        for named in self._pick(legal, Named):
+            if named.verb == "surveil":
+                options.append((self._watch_gain(state, post, named.name), named))
+            elif named.verb == "police":
+                options.append((0.9 * self._watch_gain(state, post, named.name), named))
+            elif named.verb == "hospital":
+                options.append((0.05, named))
+            if self.time_budget is not None and time.perf_counter() - began > self.time_budget / 2:
+                break
+        options += self._card_options(state, post, legal)
+        steps = self._pick(legal, Placed)
+        if steps:
+            options.append(self._best_step(state, post, steps))
+        options.sort(key=lambda o: (o[0], -len(str(o[1])), str(o[1])), reverse=True)
+        self._score(options, "bits about (K, M)")
+        if not options or options[0][0] <= self.MIN_GAIN:
+            self.scored.insert(0, (0.0, Verb("end"), "nothing left here tells enough"))
+            return Verb("end")
+        return options[0][1]
+
+    def _district_gain(self, state: CityKillerState, post: Posterior, district: District) -> float:
+        """What questioning everyone questionable in `district` tells, each at best."""
+        total = 0.0
+        for name in state.at(district):
+            if state.questionable(name):
+                total += max(answer_gain(post, name, a, v) for a, v in state._questions())
+        return total
+
+    def _watch_gain(self, state: CityKillerState, post: Posterior, name: str) -> float:
+        legal = legal_matrix(post, name, scene_now(state, name), state.protected(name, False))
+        return watch_gain(post, legal)
+
+    def _best_step(
+        self, state: CityKillerState, post: Posterior, steps: list[Placed]
+    ) -> tuple[float, Action]:
+        """The step towards the district (within two steps) whose questioning tells most;
+        worth a little less than asking here, as it may cost the phase's movement."""
+        best: tuple[float, Action] = (0.0, Verb("end"))
+        for step in steps:
+            reach = {step.district, *state.near(step.district)}
+            value = max(self._district_gain(state, post, d) for d in reach)
+            value *= 0.8 if step.district in reach and state.at(step.district) else 0.6
+            if value > best[0]:
+                best = (value, step)
+        return best
+
+    def _card_options(
+        self, state: CityKillerState, post: Posterior, legal: list[Action]
+    ) -> list[tuple[float, Action]]:
+        options: list[tuple[float, Action]] = []
+        for action in self._pick(legal, Play):
+            if action.card == "profile":
+                options.append((self._profile_gain(post, action.args), action))
+            elif action.card == "covert-watch":
+                options.append((0.9 * self._watch_gain(state, post, action.args[0]), action))
+        for action in self._pick(legal, Evidence):
+            card = "?" if action.position == 0 else state.row[action.position - 1]
+            if card in DETECTIVE_WANTS and not state._detective_hand:
+                options.append((0.3 - 0.01 * DETECTIVE_WANTS.index(card), action))
+        return options
+
+    @staticmethod
+    def _profile_gain(post: Posterior, pair: Sequence[str]) -> float:
+        """Bits about M from Profile on `pair`: the named motive is not his."""
+        pm = post.motive
+        a, b = (MOTIVES.index(m) for m in pair)
+        outcomes = []
+        for named in (a, b):
+            other = b if named == a else a
+            keep = pm.copy()
+            keep[named] = 0.0
+            keep[[i for i in range(len(MOTIVES)) if i not in (a, b)]] *= 0.5
+            keep[other] = pm[other]
+            outcomes.append(keep)
+        before = entropy(pm)
+        after = sum(o.sum() * entropy(o / o.sum()) for o in outcomes if o.sum() > 0)
+        return before - after
+
+    def _on_interrogation(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        post = self._posterior(info)
+        asks = self._pick(legal, Ask)
+        if not asks:
+            return Verb("done")
+        scored = sorted(
+            ((answer_gain(post, a.name, a.attr, a.value), str(a), a) for a in asks), reverse=True
+        )
+        self._score([(gain, a) for gain, _, a in scored], "bits about (K, M)")
+        gain, _, best = scored[0]
+        if gain <= 1e-6:
+            self.scored.insert(0, (0.0, Verb("done"), "no answer here would tell anything"))
+            return Verb("done")
+        return best
+
+    def _on_testimony(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        post = self._posterior(info)
+        scored = sorted(
+            (
+                (answer_gain(post, a.name, a.attr, a.value), str(a), a)
+                for a in self._pick(legal, Ask)
+            ),
+            reverse=True,
+        )
+        self._score([(gain, a) for gain, _, a in scored], "bits about (K, M)")
+        return scored[0][2]
+
+    def _on_hand(self, info: InformationSet, state: CityKillerState, legal: list[Action]) -> Action:
+        post = self._posterior(info)
+        plays = self._card_options(state, post, legal)
+        if plays:
+            value, action = max(plays, key=lambda o: (o[0], str(o[1])))
+            if value > self.MIN_GAIN:
+                return action
+        return self._pick(legal, Discard)[-1]
+
+    def _on_accuse(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        who, motive, _ = self._posterior(info).best_accusation(state.living)
+        return Accuse(who, motive)
+
+
+# --- the killer ----------------------------------------------------------------------------------
+class Killer(Solver):
+    """Keeps the detective's posterior on his true (identity, motive) low."""
+
+    def _truth(self, info: InformationSet) -> tuple[str, str]:
+        identity, motive, _ = secrets(info)
+        return identity, motive
+
+    def _on_allies(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        """The drawn group with the most residents in play: more liars to hide among."""
+        counts = {
+            a.group: sum(state.resident(n).group == a.group for n in state.residents)
+            for a in self._pick(legal, Grouped)
+        }
+        top = max(counts.values())
+        return Grouped("allies", self.rng.choice([g for g in counts if counts[g] == top]))
+
+    def _on_killer(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        post = self._posterior(info)
+        frame = state.frames[-1]
+        if state._left(frame):
+            return self._intimidation(state, post, legal)
+        murders = {a.name for a in self._pick(legal, Named) if a.verb == "murder"}
+        if not murders:
+            bombs = [a for a in self._pick(legal, Play) if a.card == "bomb"]
+            return bombs[0] if bombs else Verb("refuse")
+        options = [(p, name) for p, name in victim_options(state, post) if name in murders]
+        self.scored = [
+            (-p, Named("murder", name), f"leaves the detective {percent(p)} on the truth")
+            for p, name in options
+        ]
+        low = options[0][0]
+        ties = [name for p, name in options if p <= low + 1e-9]
+        choice = Named("murder", self.rng.choice(ties))
+        self.scored.sort(key=lambda c: c[1] != choice)
+        return choice
+
+    def _intimidation(self, state: CityKillerState, post: Posterior, legal: list[Action]) -> Action:
+        """Silence the honest residents the detective would question next: those nearest his
+        pawn, the most revealing first."""
+        targets = [a for a in self._pick(legal, Named) if a.verb == "intimidate"]
+        pawn = state.pawn or (2, 2)
+        identity, motive = state._identity, state._motive
+
+        def danger(action: Named) -> tuple[float, float, str]:
+            name = action.name
+            if state.is_liar(name):
+                return (-1.0, 0.0, name)
+            truth = state.resident(identity)
+            worst = max(
+                after_answer(post, identity, motive, name, attr, truth.attribute(attr), True)
+                for attr in ("sex", "age", "build", "height")
+            )
+            near = -distance(state.pos[name], pawn, state.adjacency)
+            return (near, worst, name)
+
+        ranked = sorted(targets, key=danger, reverse=True)
+        self.scored = [
+            (float(-i), a, "a liar: his answers cost nothing" if state.is_liar(a.name)
+             else f"honest, {distance(state.pos[a.name], pawn, state.adjacency)} steps from "
+             "the pawn")
+            for i, a in enumerate(ranked)
+        ]  # fmt: skip
+        return ranked[0]
+
+    def _on_answer(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        answers = self._pick(legal, Answer)
+        if len(answers) == 1:
+            frame = state.frames[-1]
+            post = self._posterior(info)
+            identity, motive = self._truth(info)
+            honest = after_answer(
+                post, identity, motive, frame["name"], frame["attr"], frame["value"], answers[0].yes
+            )
+            before = float(post.joint[post.residents.index(identity), MOTIVES.index(motive)])
+            if Play("blackmail") in legal and honest > max(2 * before, 0.2):
+                return Play("blackmail")
+            return answers[0]
+        frame = state.frames[-1]
+        post = self._posterior(info)
+        identity, motive = self._truth(info)
+        scored = sorted(
+            (
+                after_answer(
+                    post, identity, motive, frame["name"], frame["attr"], frame["value"], a.yes
+                ),
+                self.rng.random(),
+                a,
+            )
+            for a in answers
+        )
+        self.scored = [
+            (-p, a, f"the detective's chance on the truth becomes {percent(p)}")
+            for p, _, a in scored
+        ]
+        return scored[0][2]
+
+    def _on_keep(self, info: InformationSet, state: CityKillerState, legal: list[Action]) -> Action:
+        return min(self._pick(legal, Keep), key=lambda a: KEEP_ORDER.index(a.item))
+
+    def _on_pick(self, info: InformationSet, state: CityKillerState, legal: list[Action]) -> Action:
+        named = self._pick(legal, Named)
+        liars = [a for a in named if state.is_liar(a.name)]
+        return (liars or named)[0]
+
+    def _on_profile(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        post = self._posterior(info)
+        return min(
+            self._pick(legal, Reveal),
+            key=lambda a: (post.motive[MOTIVES.index(a.motive)], a.motive),
+        )
+
+    def _on_react(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        if Play("bribe") in legal and state.chain[-1][1] in ("profile", "confession", "testimony"):
+            return Play("bribe")
+        return Verb("pass")
+
+    def _on_crowd(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        """Move the token when the truthful answer would expose him more than another's."""
+        post = self._posterior(info)
+        name = state.frames[-1]["name"]
+        identity, motive = state._identity, state._motive
+
+        def exposure_after(resident: str) -> float:
+            truth = state.legal_victim(resident, killing=False)
+            legal_km = legal_matrix(
+                post, resident, scene_now(state, resident), state.protected(resident, False)
+            )
+            joint = post.joint * (legal_km == truth)
+            total = joint.sum()
+            k, m = post.residents.index(identity), MOTIVES.index(motive)
+            return float(joint[k, m] / total) if total > 0 else 1.0
+
+        stay = exposure_after(name)
+        moves = [(exposure_after(a.args[0]), a.args[0], a) for a in self._pick(legal, Play)]
+        if moves and min(moves)[0] < stay - 0.02:
+            return min(moves)[2]
+        return Verb("pass")
+
+
+# --- the move and the advice ------------------------------------------------------------------
+def choose(
+    info: InformationSet,
+    legal: Sequence[Action],
+    rng: random.Random,
+    time_budget: float | None = None,
+    game: CityKiller | None = None,
+) -> tuple[Action, list[Scored]]:
+    """The solver's move at `info` (the seat's information set, `legal` its moves), and the
+    candidates it scored, best first (none for a routine decision). `game` is the game of
+    `info` when the caller holds one (a bot: its views are extended move by move)."""
+    if game is None:
+        made = info.make_game()
+        assert isinstance(made, CityKiller)
+        game = made
+    seat = (Killer if info.seat == KILLER else Detective)(game, rng, time_budget)
+    move = seat.decide(info, list(legal))
+    ranked = sorted(seat.scored, key=lambda c: (c[1] != move, -c[0]))
+    return move, [c for i, c in enumerate(ranked) if c[1] not in [r[1] for r in ranked[:i]]]
+
+
+def advise(
+    info: InformationSet,
+    legal: Sequence[Action],
+    rng: random.Random,
+    memory: Memory,
+    time_budget: float | None = None,
+) -> Advice:
+    """The solver's move, the runners-up with their values, and the opponent's threats on his
+    next move."""
+    game = info.make_game()
+    assert isinstance(game, CityKiller)
+    move, scored = choose(info, legal, rng, time_budget, game)
+    if not scored:
+        scored = [(0.0, move, "the routine choice here")]
+    threats = tuple(_threats(info, game._view(info)))
+    candidates = tuple(
+        Candidate(action, value, text, threats=threats if action == move else ())
+        for value, action, text in scored
+    )
+    chosen = candidates[0]
+    return Advice(move, chosen.value, chosen.text, candidates, threats)
+
+
+def _threats(info: InformationSet, state: CityKillerState) -> list[str]:
+    if state.over or not state.residents:
+        return []
+    try:
+        post = posterior(info)
+    except ValueError:
+        return []
+    if info.seat == DETECTIVE:
+        return _killer_threats(state, post) if state.pawn is not None else []
+    return _detective_threats(info, state, post)
+
+
+def _killer_threats(state: CityKillerState, post: Posterior) -> list[str]:
+    """Whom the killer may kill next, by the detective's posterior, and what a murder of each
+    would leave of the motives (the murder fits the true motive)."""
+    found = []
+    for name in state.living:
+        fit = scene_now(state, name)
+        legal = legal_matrix(post, name, fit, state.protected(name, True))
+        chance = float((post.joint * legal).sum())
+        if chance > 0:
+            motives = [m for m in MOTIVES if m in fit and post.motive[MOTIVES.index(m)] > 0]
+            found.append((chance, name, motives))
+    found.sort(key=lambda t: (-t[0], t[1]))
+    return [
+        f"the killer may kill {name} ({percent(chance)}): that leaves the motives "
+        f"{', '.join(motives) or 'none'}"
+        for chance, name, motives in found[:3]
+    ]
+
+
+def _detective_threats(info: InformationSet, state: CityKillerState, post: Posterior) -> list[str]:
+    """The detective's best question now and his best accusation, with its chance by his own
+    reckoning and whether it would name you."""
+    identity, motive, _ = secrets(info)
+    who, why, chance = post.best_accusation(state.living)
+    right = "you and your motive" if (who, why) == (identity, motive) else "wrong"
+    found = [f"the detective's best accusation: {who} {why} ({percent(chance)}): {right}"]
+    question = best_question(state, post) if state.pawn is not None else None
+    if question is not None:
+        gain, name, attr, value, _ = question
+        found.append(f"his best question: ask {name} {attr}:{value} ({gain:.2f} bits)")
+    return found
