@@ -90,6 +90,7 @@ class Notebooks:
             dir=self.directory,
             name=name,
             level=level,
+            entries=pages.setup_entries(made, seat, options),
             **pages.options_of(game, options),
         )
         self._open[session.name] = session
@@ -176,7 +177,7 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
         try:
             session = await run(notebooks.new, game, seat, name, level, fields)
         except SleuthError as error:
-            context = {**pages.new_page(game, fields), "refused": str(error)}
+            context = {**pages.new_page(game, {**fields, "seat": seat}), "refused": str(error)}
             return page(request, "new.html", context, 400)
         return RedirectResponse(f"/s/{session.name}", status_code=303)
 

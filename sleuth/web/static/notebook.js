@@ -84,6 +84,19 @@ document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("[data-word]").forEach((el) => {
     el.addEventListener("click", () => insertWord(el.dataset.word));
   });
+  // a pick of several cards counts what is ticked against what the setup needs
+  document.querySelectorAll(".count[data-count]").forEach((count) => {
+    const box = count.closest("p") ? count.closest("p").nextElementSibling : count.closest("fieldset");
+    const need = Number(count.dataset.count);
+    const update = () => {
+      const ticked = box.querySelectorAll("input[type=checkbox]:checked").length;
+      count.textContent = `${ticked} of ${need} picked`;
+      count.classList.toggle("done", ticked === need);
+      count.classList.toggle("over", ticked > need);
+    };
+    box.addEventListener("change", update);
+    update();
+  });
   document.querySelectorAll("[data-autosubmit]").forEach((el) => {
     el.addEventListener("change", () => el.form.submit());
   });
