@@ -194,6 +194,11 @@ class Session:
         """The number of changes this object has seen stored; a change is made on it."""
         return self._version
 
+    def stored_version(self) -> int:
+        """The number of changes stored now by any front end (one query, nothing read): a page
+        compares it with `version` to notice a change made elsewhere."""
+        return self._store.version(self.name)
+
     def sync(self) -> bool:
         """Catch up with changes stored elsewhere (another process or object) since this one
         last looked; whether there were any. The hint level is read again too."""

@@ -31,7 +31,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -95,6 +95,14 @@ class Notebooks:
         )
         self._open[session.name] = session
         return session
+
+    def version(self, name: str) -> int:
+        """The changes session `name` has stored now, without reading them."""
+        check_name(name)
+        session = self._open.get(name)
+        if session is None:
+            session = self._open[name] = Session.open(name, self.directory)
+        return session.stored_version()
 
     def stored(self) -> list:
         return Session.stored(self.directory)
@@ -199,6 +207,11 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
 
         return page(request, "session.html", await run(build))
 
+    async def version(request: Request) -> Response:
+        """The session's stored version, polled by the open page to refresh itself when the
+        session changes elsewhere (another tab, the terminal)."""
+        return JSONResponse({"version": await run(notebooks.version, request.path_params["name"])})
+
     async def change(request: Request) -> Response:
         name = request.path_params["name"]
         op = request.path_params["op"]
@@ -298,6 +311,7 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
             Route("/new", new_form, methods=["GET"]),
             Route("/new", new_session, methods=["POST"]),
             Route("/s/{name}", session_view, methods=["GET"]),
+            Route("/s/{name}/version", version, methods=["GET"]),
             Route("/s/{name}/{op}", change, methods=["POST"]),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],

@@ -1,5 +1,6 @@
-// Small progressive enhancement: completion of names as you type, and the new-session
-// pickers reloading the seats when the game or an option changes. Everything works without it.
+// Small progressive enhancement: completion of names as you type, the new-session pickers
+// reloading the choices when the game, an option or the seat changes, and the session page
+// refreshing itself when the session changes elsewhere. Everything works without it.
 "use strict";
 
 function currentWord(input) {
@@ -72,8 +73,51 @@ function openTarget() {
   if (details) details.open = true;
 }
 
+// the session page asks the server for the session's version now and then; when another tab
+// or the terminal changed it, the page reloads, unless the person is typing or changing an
+// entry here: then a banner says so and the typed text stays until they choose to reload
+const POLL_MS = 1500;
+
+function busy() {
+  const box = document.getElementById("text");
+  const typing = (box && box.value.trim() !== "") ||
+    [...document.querySelectorAll("input[name=text]")].some((input) => input.value !== input.defaultValue);
+  const open = document.querySelector(".entries details[open]");
+  return typing || Boolean(open);
+}
+
+function watch(banner) {
+  const shown = banner.dataset.version;
+  let stopped = false;
+  const check = async () => {
+    if (stopped) return;
+    if (document.visibilityState === "visible") {
+      try {
+        const answer = await fetch(banner.dataset.poll, { cache: "no-store" });
+        if (answer.ok) {
+          const { version } = await answer.json();
+          if (String(version) !== shown) {
+            if (!busy()) {
+              stopped = true;
+              location.replace(banner.querySelector("a").href);  // also from a refused POST's page
+              return;
+            }
+            banner.hidden = false;
+          }
+        }
+      } catch (error) {
+        // the server is away (restarting): ask again later
+      }
+    }
+    setTimeout(check, POLL_MS);
+  };
+  setTimeout(check, POLL_MS);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   openTarget();
+  const changed = document.getElementById("changed");
+  if (changed) watch(changed);
   window.addEventListener("hashchange", openTarget);
   // the words are sent once, on the entry box; the edit and insert boxes complete them too
   const main = document.querySelector("input[data-words]");
