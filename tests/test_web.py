@@ -135,11 +135,11 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
         with page.expect_navigation():
             page.fill("input[name=players]", "5")
             page.press("input[name=players]", "Enter")
-        assert page.locator("input[name=seat]").count() == 5
+        assert page.locator("#choose input[name=seat]").count() == 5
         with page.expect_navigation():
             page.fill("input[name=players]", "4")
             page.press("input[name=players]", "Enter")
-        page.check("input[name=seat][value='0']")
+        page.check("#choose input[name=seat][value='0']")
         page.fill("input[name=name]", "table")
         _submit(page, "#create button[type=submit]")
         assert page.url.endswith("/s/table"), page.inner_text("main")
@@ -237,10 +237,10 @@ def test_the_new_session_pickers_make_the_setup_entries(phone, tmp_path) -> None
         page.goto(f"{server.url}/new?game=alibi")
         assert page.locator("[name^='pick-deal:']").count() == 0  # its size waits for the dealer
         with page.expect_navigation():
-            page.check("input[name=seat][value='1']")
+            page.check("#choose input[name=seat][value='1']")
         with page.expect_navigation():
             page.check(f"input[name=pick-dealer][value='{dealer}']")
-        assert page.is_checked("input[name=seat][value='1']")  # kept across the reload
+        assert page.is_checked("#choose input[name=seat][value='1']")  # kept across the reload
         assert page.locator("#create [name^='pick-deal:']").count() == 78
         assert page.inner_text("#create .count") == f"0 of {len(cards)} picked"
         for card in cards:
