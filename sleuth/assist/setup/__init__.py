@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, cast
 
 import engines
 from engines import Game, Seat
@@ -41,10 +42,28 @@ class Pick:
     default: str = ""
 
 
+class SetupPicks(Protocol):
+    """What a game's module here provides."""
+
+    def picks(self, game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[Pick]: ...
+
+    def entries(self, game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[str]: ...
+
+
+if TYPE_CHECKING:  # mypy checks that every module here provides what `SetupPicks` declares
+    from sleuth.assist.setup import alibi, blue_lion, city_killer, noir, serial_killer
+
+    _PICKS: tuple[SetupPicks, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
+
+
+def _module(game: Game) -> SetupPicks | None:
+    return cast(SetupPicks | None, engines.game_module(game.name, __name__))
+
+
 def picks(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[Pick]:
     """The picks of `seat`'s setup given the answers so far (none for a game without them)."""
-    module = engines.game_module(game.name, __name__)
-    return [] if module is None else list(module.picks(game, seat, chosen))
+    module = _module(game)
+    return [] if module is None else module.picks(game, seat, chosen)
 
 
 def entries(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[str]:
@@ -54,8 +73,8 @@ def entries(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[str]:
         InvalidObservation: a part answered only in part (some cells of a grid), saying what
             is missing.
     """
-    module = engines.game_module(game.name, __name__)
-    return [] if module is None else list(module.entries(game, seat, chosen))
+    module = _module(game)
+    return [] if module is None else module.entries(game, seat, chosen)
 
 
 def answer(chosen: Mapping[str, str], name: str) -> list[str]:
