@@ -247,6 +247,8 @@ def test_the_new_session_pickers_make_the_setup_entries(phone, tmp_path) -> None
             page.check(f"#create [name='pick-deal:{card}']")
         assert page.inner_text("#create .count") == f"{len(cards)} of {len(cards)} picked"
         _no_horizontal_scroll(page)
+        page.locator("#create fieldset.picks").scroll_into_view_if_needed()
+        _shoot(page, "new-alibi-deal")
         page.fill("input[name=name]", "picked")
         _submit(page, "#create button[type=submit]")
         assert page.url.endswith("/s/picked"), page.inner_text("main")
@@ -296,6 +298,7 @@ def test_two_tabs_and_the_terminal_live_refresh_and_stale_changes(browser, tmp_p
         second.fill("#text", lines[5])
         _add(first, lines[4])
         second.wait_for_selector("#changed:not([hidden])", timeout=10_000)
+        _shoot(second, "changed-elsewhere")
         assert second.input_value("#text") == lines[5]
         assert second.locator(".entries > li").count() == 4  # not reloaded under the typing
         _submit(second, "#entry button[type=submit]")

@@ -130,7 +130,7 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   // a pick of several cards counts what is ticked against what the setup needs
   document.querySelectorAll(".count[data-count]").forEach((count) => {
-    const box = count.closest("p") ? count.closest("p").nextElementSibling : count.closest("fieldset");
+    const box = count.closest("p").nextElementSibling;  // the choices it counts
     const need = Number(count.dataset.count);
     const update = () => {
       const ticked = box.querySelectorAll("input[type=checkbox]:checked").length;
