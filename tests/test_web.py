@@ -386,8 +386,9 @@ def test_tokens_forged_posts_bad_names_and_oversized_fields_are_refused(tmp_path
     bodies = []
     try:
         assert server.token
-        status, body, _ = _request(f"{server.url}/s/safe")
-        assert status == 403 and "token" in body
+        for path in ("/s/safe", "/s/safe/version"):
+            status, body, _ = _request(f"{server.url}{path}")
+            assert status == 403 and "token" in body, path
         status, body, _ = _request(f"{server.url}/?token=wrong")
         assert status == 403
         status, _, headers = _request(f"{server.url}/s/safe?token={server.token}")
@@ -396,6 +397,10 @@ def test_tokens_forged_posts_bad_names_and_oversized_fields_are_refused(tmp_path
         assert "HttpOnly" in headers["Set-Cookie"] and "SameSite=strict" in headers["Set-Cookie"]
         status, page, _ = _request(f"{server.url}/s/safe", headers={"Cookie": cookie})
         assert status == 200 and "1." in page
+        status, body, _ = _request(f"{server.url}/s/safe/version", headers={"Cookie": cookie})
+        assert status == 200 and json.loads(body) == {"version": 1}
+        status, body, _ = _request(f"{server.url}/s/.hidden/version", headers={"Cookie": cookie})
+        assert status == 404 and "not a session name" in body
         csrf = re.search(r'name="csrf" value="([^"]+)"', page)[1]
         form = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
 
