@@ -200,6 +200,7 @@ def _picks(game: Game, seat: object, chosen: dict[str, str]) -> list[dict[str, A
                 ],
                 "section": pick.section,
                 "columns": pick.columns,
+                "caption": pick.caption,
                 "reload": pick.reload,
                 "menu": pick.count == 1 and (len(pick.choices) > 8 or pick.columns > 0),
                 "picked": picked,

@@ -28,7 +28,8 @@ class Pick:
     (1: exactly one); `groups` optional headings over the values (a deck's groups);
     `section` a title shared by the picks shown together (a grid's cells), laid out in
     `columns` columns when not 0; `reload`: the picks after it depend on its answer (the
-    page asks again once it is answered); `default` the answer picked at first.
+    page asks again once it is answered); `default` the answer picked at first; `caption`
+    whether the label is shown with it (a grid's cells are told by their place instead).
     """
 
     name: str
@@ -40,6 +41,7 @@ class Pick:
     columns: int = 0
     reload: bool = False
     default: str = ""
+    caption: bool = True
 
 
 class SetupPicks(Protocol):

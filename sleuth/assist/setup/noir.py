@@ -27,6 +27,7 @@ def picks(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[Pick]:
             f"row {r}, column {c}",
             suspects,
             section="The grid as laid out, row by row",
+            caption=False,
             columns=size,
         )
         for r, row in enumerate(_cells(game), start=1)
