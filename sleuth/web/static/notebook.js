@@ -77,6 +77,7 @@ function openTarget() {
 // or the terminal changed it, the page reloads, unless the person is typing or changing an
 // entry here: then a banner says so and the typed text stays until they choose to reload
 const POLL_MS = 1500;
+let leaving = false;  // a change of this page is on its way: its answer is the new page
 
 function busy() {
   const box = document.getElementById("text");
@@ -90,7 +91,7 @@ function watch(banner) {
   const shown = banner.dataset.version;
   let stopped = false;
   const check = async () => {
-    if (stopped) return;
+    if (stopped || leaving) return;
     if (document.visibilityState === "visible") {
       try {
         const answer = await fetch(banner.dataset.poll, { cache: "no-store" });
@@ -147,6 +148,7 @@ document.addEventListener("DOMContentLoaded", () => {
   // a change form is sent once: a second tap while the server works would be refused as stale
   document.querySelectorAll("form[method=post]").forEach((form) => {
     form.addEventListener("submit", () => {
+      leaving = true;
       setTimeout(() => form.querySelectorAll("button").forEach((b) => { b.disabled = true; }), 0);
     });
   });
