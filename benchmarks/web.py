@@ -4,6 +4,7 @@ refresh, entry by entry over whole recorded games (issue 15).
     python benchmarks/web.py                  # 4-player Alibi, seat 0, recorded game seed 1
     python benchmarks/web.py --seeds 1 2 3    # more recorded games
     python benchmarks/web.py --entries 20     # only the first 20 lines (a quick look)
+Last, the cost of the live refresh: 100 GETs of the version endpoint each open page polls.
 
 Each time is given as wall time and as CPU time (`time.process_time()`, this process: the
 app's worker thread and the event loop both count), since the machine is shared.
@@ -106,6 +107,7 @@ class CoreClock:
 
 
 CLOCK = CoreClock()
+POLLS: list[Times] = []
 
 
 Times = tuple[float, float]
@@ -154,6 +156,13 @@ async def measure(
         total, outside = await web_add(app, f"web-{seed}", line, found[1], version)
         webs.append(total)
         own.append(outside)
+    polls = []
+    for _ in range(100):  # what each open page asks every 1.5 s to notice changes elsewhere
+        start, cpu = time.perf_counter(), time.process_time()
+        status, _, _ = await call(app, "GET", f"/s/web-{seed}/version")
+        polls.append((time.perf_counter() - start, time.process_time() - cpu))
+        assert status == 200
+    POLLS.extend(polls)
     core.close()
     return cores, webs, own
 
@@ -195,6 +204,9 @@ def main(argv: list[str] | None = None) -> None:
             for index, clock in enumerate(("wall", "CPU")):
                 print(_row(f"{label} | {clock}", [c[index] for c in cores],
                            [w[index] for w in webs], [o[index] for o in own]))  # fmt: skip
+    wall, cpu = (statistics.median(p[i] for p in POLLS) for i in (0, 1))
+    print(f"\nthe live refresh's poll (GET /s/NAME/version), median of {len(POLLS)}: "
+          f"{_ms(wall)} wall, {_ms(cpu)} CPU")  # fmt: skip
 
 
 if __name__ == "__main__":
