@@ -106,3 +106,10 @@ def test_blank_parts_are_typed_later_and_half_picked_parts_refused(tmp_path) -> 
     blue = engines.make("blue-lion", first_player="fujiko")
     assert setup.entries(blue, "lupin", {"t1": "L", "t2": "F"}) == ["toss t1 L t2 F"]
     assert [p.name for p in setup.picks(blue, "lupin", {})][-1] == "t6"  # no "first" to pick
+
+
+def test_every_game_offers_setup_picks() -> None:
+    for name in engines.names():
+        game = engines.make(name)
+        assert engines.game_module(name, "sleuth.assist.setup") is not None, name
+        assert setup.picks(game, game.seats[0], {}), name
