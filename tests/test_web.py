@@ -4,6 +4,7 @@ killed with SIGKILL); screenshots at phone size go to tests/output/ (git-ignored
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import engines
-from sleuth.assist import Session
+from sleuth.assist import Session, StaleSession
 from sleuth.assist.transcribe import random_game, typed_lines
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
@@ -134,11 +135,11 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
         with page.expect_navigation():
             page.fill("input[name=players]", "5")
             page.press("input[name=players]", "Enter")
-        assert page.locator("input[name=seat]").count() == 5
+        assert page.locator("#choose input[name=seat]").count() == 5
         with page.expect_navigation():
             page.fill("input[name=players]", "4")
             page.press("input[name=players]", "Enter")
-        page.check("input[name=seat][value='0']")
+        page.check("#choose input[name=seat][value='0']")
         page.fill("input[name=name]", "table")
         _submit(page, "#create button[type=submit]")
         assert page.url.endswith("/s/table"), page.inner_text("main")
@@ -226,7 +227,51 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
         assert text in said, text
 
 
-def test_two_tabs_a_stale_change_is_refused_and_the_typed_text_kept(browser, tmp_path) -> None:
+def test_the_new_session_pickers_make_the_setup_entries(phone, tmp_path) -> None:
+    game = engines.make("alibi", players=4)
+    lines = typed_lines(game, random_game(game, 2).information_set(1))
+    dealer, cards = lines[0].split()[1], lines[1].split()[1:]
+    server = Server(tmp_path)
+    try:
+        page = phone.new_page()
+        page.goto(f"{server.url}/new?game=alibi")
+        assert page.locator("[name^='pick-deal:']").count() == 0  # its size waits for the dealer
+        with page.expect_navigation():
+            page.check("#choose input[name=seat][value='1']")
+        with page.expect_navigation():
+            page.check(f"input[name=pick-dealer][value='{dealer}']")
+        assert page.is_checked("#choose input[name=seat][value='1']")  # kept across the reload
+        assert page.locator("#create [name^='pick-deal:']").count() == 78
+        assert page.inner_text("#create .count") == f"0 of {len(cards)} picked"
+        for card in cards:
+            page.check(f"#create [name='pick-deal:{card}']")
+        assert page.inner_text("#create .count") == f"{len(cards)} of {len(cards)} picked"
+        _no_horizontal_scroll(page)
+        page.locator("#create fieldset.picks").scroll_into_view_if_needed()
+        _shoot(page, "new-alibi-deal")
+        page.fill("input[name=name]", "picked")
+        _submit(page, "#create button[type=submit]")
+        assert page.url.endswith("/s/picked"), page.inner_text("main")
+        texts = page.locator(".entries .text").all_inner_texts()
+        assert texts[0] == f"dealer {dealer}" and texts[2] == "hands", texts
+        assert texts[1].startswith("deal ") and sorted(texts[1].split()[1:]) == sorted(cards)
+        assert page.locator("#conflict, #refused").count() == 0
+        assert page.locator(".hints > li").count() > 0  # the start reads: deductions shown
+        # a wrong pick is refused by the notation's rules, the picks kept to fix
+        page.goto(f"{server.url}/new?game=alibi&seat=1&pick-dealer={dealer}")
+        for card in cards[:-1]:
+            page.check(f"#create [name='pick-deal:{card}']")
+        _submit(page, "#create button[type=submit]")
+        assert "refused" in page.inner_text(".banner.bad") and "entry 2" in page.inner_text(
+            ".banner.bad"
+        )
+        assert page.locator("#create [name^='pick-deal:']:checked").count() == len(cards) - 1
+        assert [r.name for r in Session.stored(tmp_path)] == ["picked"]
+    finally:
+        assert "Traceback" not in server.stop()
+
+
+def test_two_tabs_and_the_terminal_live_refresh_and_stale_changes(browser, tmp_path) -> None:
     lines = _lines("blue-lion", 3)
     session = Session.new("blue-lion", dir=tmp_path, name="tabs")
     for line in lines[:3]:
@@ -240,20 +285,35 @@ def test_two_tabs_a_stale_change_is_refused_and_the_typed_text_kept(browser, tmp
         second.goto(f"{server.url}/s/tabs")
         status, body, _ = _request(f"{server.url}/s/tabs", headers={"Host": "evil.example"})
         assert status == 403 and "answers only at 127.0.0.1" in body  # DNS rebinding
-        _add(first, lines[3])
-        _add(second, lines[4])
+        status, body, _ = _request(f"{server.url}/s/tabs/version")
+        assert status == 200 and json.loads(body) == {"version": 3}
+        # the terminal adds an entry: both open pages notice and refresh themselves
+        terminal = Session.open("tabs", tmp_path)
+        terminal.add(lines[3])
+        for page in (first, second):
+            page.wait_for_selector("#e4", timeout=10_000)
+            assert page.locator("#changed").is_hidden()
+        # a tab changes it while the other has text typed: that one keeps the text and says
+        # the session changed; its change, made on the old version, is refused, not lost
+        second.fill("#text", lines[5])
+        _add(first, lines[4])
+        second.wait_for_selector("#changed:not([hidden])", timeout=10_000)
+        _shoot(second, "changed-elsewhere")
+        assert second.input_value("#text") == lines[5]
+        assert second.locator(".entries > li").count() == 4  # not reloaded under the typing
+        _submit(second, "#entry button[type=submit]")
         assert "out of date" in second.inner_text("#refused")
-        assert second.input_value("#text") == lines[4]  # not lost: still in the box
-        assert second.locator(".entries > li").count() == 4  # the first tab's change shows
-        _add(second, lines[4])
-        assert second.locator(".entries > li").count() == 5
-        # a change made in the terminal meanwhile is seen too
-        other = Session.open("tabs", tmp_path)
-        other.add(lines[5])
-        other.close()
-        _add(first, lines[6])
-        assert "out of date" in first.inner_text("#refused")
-        assert first.locator(".entries .text").all_inner_texts() == lines[:6]
+        assert second.input_value("#text") == lines[5]  # not lost: still in the box
+        assert second.locator(".entries > li").count() == 5  # the first tab's change shows
+        _add(second, lines[5])
+        assert second.locator(".entries > li").count() == 6
+        first.wait_for_selector("#e6", timeout=10_000)
+        assert first.locator("#changed").is_hidden()
+        # the terminal's change made on what it saw before the tabs' changes is refused
+        with pytest.raises(StaleSession):
+            terminal.add(lines[4])  # reads on what it saw: t1 to t4
+        assert terminal.sync() and [e.text for e in terminal.entries] == lines[:6]
+        terminal.close()
         context.close()
     finally:
         assert "Traceback" not in server.stop()
@@ -266,6 +326,7 @@ def test_two_tabs_a_stale_change_is_refused_and_the_typed_text_kept(browser, tmp
         ("noir", {}, 14),
         ("alibi", {"players": 4}, 40),
         ("city-killer", {}, 20),
+        ("serial-killer", {}, 30),
     ],
 )
 def test_each_games_session_page_fits_a_phone(phone, tmp_path, name, options, count) -> None:
@@ -325,8 +386,9 @@ def test_tokens_forged_posts_bad_names_and_oversized_fields_are_refused(tmp_path
     bodies = []
     try:
         assert server.token
-        status, body, _ = _request(f"{server.url}/s/safe")
-        assert status == 403 and "token" in body
+        for path in ("/s/safe", "/s/safe/version"):
+            status, body, _ = _request(f"{server.url}{path}")
+            assert status == 403 and "token" in body, path
         status, body, _ = _request(f"{server.url}/?token=wrong")
         assert status == 403
         status, _, headers = _request(f"{server.url}/s/safe?token={server.token}")
@@ -335,6 +397,10 @@ def test_tokens_forged_posts_bad_names_and_oversized_fields_are_refused(tmp_path
         assert "HttpOnly" in headers["Set-Cookie"] and "SameSite=strict" in headers["Set-Cookie"]
         status, page, _ = _request(f"{server.url}/s/safe", headers={"Cookie": cookie})
         assert status == 200 and "1." in page
+        status, body, _ = _request(f"{server.url}/s/safe/version", headers={"Cookie": cookie})
+        assert status == 200 and json.loads(body) == {"version": 1}
+        status, body, _ = _request(f"{server.url}/s/.hidden/version", headers={"Cookie": cookie})
+        assert status == 404 and "not a session name" in body
         csrf = re.search(r'name="csrf" value="([^"]+)"', page)[1]
         form = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
 

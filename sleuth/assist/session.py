@@ -138,9 +138,11 @@ class Session:
         dir: Path | str | None = None,
         name: str | None = None,
         level: str = DEFAULT_LEVEL,
+        entries: Sequence[str] = (),
         **options: JsonValue,
     ) -> Session:
-        """A new, empty session, stored at once.
+        """A new session, stored at once, with `entries` typed into it (the setup a picker
+        made: `sleuth.assist.setup`).
 
         `seat` defaults to the game's first seat; `options` configure the game (players=4,
         ...); `name` defaults to the game's name and a number.
@@ -148,15 +150,21 @@ class Session:
         Raises:
             ConfigError: an unknown game, option or seat.
             SessionError: the name is taken or not allowed, or the directory cannot be used.
+            InvalidObservation, InvalidInformationSet: an entry this seat cannot have seen
+                there; nothing is stored then.
         """
         made = engines.make(game, **options)
         chosen = made.seats[0] if seat is None else made.check_seat(seat)
         check_level(level)
+        _check_entries(made, chosen, entries)
         store = Store(dir)
         name = name if name is not None else _free_name(store, made.name)
         store.create(name, made.name, made.option_items(), chosen, level)
         record, events = store.load(name)
-        return cls(store, record, events)
+        session = cls(store, record, events)
+        for text in entries:
+            session.add(text)
+        return session
 
     @classmethod
     def open(cls, name: str, dir: Path | str | None = None) -> Session:
@@ -185,6 +193,11 @@ class Session:
     def version(self) -> int:
         """The number of changes this object has seen stored; a change is made on it."""
         return self._version
+
+    def stored_version(self) -> int:
+        """The number of changes stored now by any front end (one query, nothing read): a page
+        compares it with `version` to notice a change made elsewhere."""
+        return self._store.version(self.name)
 
     def sync(self) -> bool:
         """Catch up with changes stored elsewhere (another process or object) since this one
@@ -376,6 +389,24 @@ class Session:
                 continue
             return Reading(status, prefix, count, deduction, waiting_for)
         return Reading(status, None, 0, None, waiting_for)
+
+
+def _check_entries(game: Game, seat: Seat, texts: Sequence[str]) -> None:
+    """Refuse entries that would not all be stored, before the session is made."""
+    observations: list[Observation] = []
+    for number, text in enumerate(texts, start=1):
+        try:
+            observations += game.parse_entry(text, seat, tuple(observations))
+        except InvalidObservation as error:
+            raise InvalidObservation(f"entry {number} ({text[:80]!r}): {error}") from None
+    if observations:
+        info = InformationSet(game.name, game.option_items(), seat, tuple(observations))
+        try:
+            validate(info)
+        except IncompleteInformationSet:
+            pass
+        except InvalidInformationSet as error:
+            raise InvalidInformationSet(f"the setup is impossible: {error}") from None
 
 
 def _free_name(store: Store, game: str) -> str:

@@ -31,7 +31,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -90,10 +90,19 @@ class Notebooks:
             dir=self.directory,
             name=name,
             level=level,
+            entries=pages.setup_entries(made, seat, options),
             **pages.options_of(game, options),
         )
         self._open[session.name] = session
         return session
+
+    def version(self, name: str) -> int:
+        """The changes session `name` has stored now, without reading them."""
+        check_name(name)
+        session = self._open.get(name)
+        if session is None:
+            session = self._open[name] = Session.open(name, self.directory)
+        return session.stored_version()
 
     def stored(self) -> list:
         return Session.stored(self.directory)
@@ -176,7 +185,7 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
         try:
             session = await run(notebooks.new, game, seat, name, level, fields)
         except SleuthError as error:
-            context = {**pages.new_page(game, fields), "refused": str(error)}
+            context = {**pages.new_page(game, {**fields, "seat": seat}), "refused": str(error)}
             return page(request, "new.html", context, 400)
         return RedirectResponse(f"/s/{session.name}", status_code=303)
 
@@ -197,6 +206,11 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
             return {**context, "refused": message, "typed": ""}
 
         return page(request, "session.html", await run(build))
+
+    async def version(request: Request) -> Response:
+        """The session's stored version, polled by the open page to refresh itself when the
+        session changes elsewhere (another tab, the terminal)."""
+        return JSONResponse({"version": await run(notebooks.version, request.path_params["name"])})
 
     async def change(request: Request) -> Response:
         name = request.path_params["name"]
@@ -297,6 +311,7 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
             Route("/new", new_form, methods=["GET"]),
             Route("/new", new_session, methods=["POST"]),
             Route("/s/{name}", session_view, methods=["GET"]),
+            Route("/s/{name}/version", version, methods=["GET"]),
             Route("/s/{name}/{op}", change, methods=["POST"]),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],

@@ -12,7 +12,7 @@ from typing import Any
 import engines
 from engines import ConfigError, Game
 from engines.core import JsonValue
-from sleuth.assist import LEVELS, Session, SessionRecord
+from sleuth.assist import LEVELS, Session, SessionRecord, setup
 from sleuth.web.boards import board, start_board
 
 SHOWN_HINTS = 12
@@ -121,14 +121,92 @@ def new_page(game_name: str | None, chosen: dict[str, str]) -> dict:
             }
         )
     seats: list[str] = []
+    seat = ""
+    picks: list[dict[str, Any]] = []
     problem = None
     try:
-        seats = [str(seat) for seat in make_game(name, chosen).seats]
+        game = make_game(name, chosen)
+        seats = [str(s) for s in game.seats]
+        seat = chosen.get("seat", "") if chosen.get("seat", "") in seats else seats[0]
+        picks = _picks(game, game.seat_from_text(seat), answers(chosen))
     except ConfigError as error:
         problem = str(error)
     return {"games": [(n, engines.game_class(n).metadata.title) for n in names], "game": name,
-            "options": options, "seats": seats, "problem": problem,
+            "options": options, "seats": seats, "seat": seat, "problem": problem,
+            "asked": _blocks([p for p in picks if p["reload"]]),
+            "next_button": any(p["reload"] and p["several"] for p in picks),
+            "picks": _blocks([p for p in picks if not p["reload"]]),
+            "carried": [(p["field"], " ".join(p["picked"])) for p in picks if p["reload"]
+                        and not p["several"]]
+                       + [(f"{p['field']}:{v}", "on") for p in picks if p["reload"]
+                          and p["several"] for v in p["picked"]],
             "levels": LEVELS}  # fmt: skip
+
+
+def _blocks(picks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The picks as the page shows them: those of one section together."""
+    blocks: list[dict[str, Any]] = []
+    for pick in picks:
+        if pick["section"] and blocks and blocks[-1]["section"] == pick["section"]:
+            blocks[-1]["picks"].append(pick)
+        else:
+            blocks.append({"section": pick["section"], "columns": pick["columns"],
+                           "picks": [pick]})  # fmt: skip
+    return blocks
+
+
+PICK = "pick-"
+"""The form fields of the setup picks: `pick-NAME` for one value, `pick-NAME:VALUE` for each
+value of a pick of several (a form sends each field once)."""
+
+
+def answers(fields: dict[str, str]) -> dict[str, str]:
+    """The setup picks' answers in a submitted form, as `sleuth.assist.setup` reads them."""
+    found: dict[str, list[str]] = {}
+    for key, value in fields.items():
+        if not key.startswith(PICK):
+            continue
+        name, several, item = key[len(PICK) :].partition(":")
+        if several:
+            found.setdefault(name, []).append(item)
+        elif value:
+            found.setdefault(name, []).append(value)
+    return {name: " ".join(values) for name, values in found.items()}
+
+
+def setup_entries(game: Game, seat: str, fields: dict[str, str]) -> list[str]:
+    """The entries the submitted picks make (`sleuth.assist.setup.entries`)."""
+    return setup.entries(game, game.seat_from_text(seat), answers(fields))
+
+
+def _picks(game: Game, seat: object, chosen: dict[str, str]) -> list[dict[str, Any]]:
+    """The setup picks for the template: each with its field names and what is picked."""
+    shown = []
+    for pick in setup.picks(game, game.check_seat(seat), chosen):
+        picked = chosen.get(pick.name, pick.default).split()
+        labels = dict(pick.choices)
+        groups = pick.groups or (("", tuple(value for value, _ in pick.choices)),)
+        shown.append(
+            {
+                "name": pick.name,
+                "field": PICK + pick.name,
+                "label": pick.label,
+                "count": pick.count,
+                "several": pick.count > 1,
+                "choices": [(value, text, value in picked) for value, text in pick.choices],
+                "groups": [
+                    (heading, [(v, labels[v], v in picked) for v in values])
+                    for heading, values in groups
+                ],
+                "section": pick.section,
+                "columns": pick.columns,
+                "caption": pick.caption,
+                "reload": pick.reload,
+                "menu": pick.count == 1 and (len(pick.choices) > 8 or pick.columns > 0),
+                "picked": picked,
+            }
+        )
+    return shown
 
 
 def make_game(name: str, chosen: dict[str, str]) -> Game:

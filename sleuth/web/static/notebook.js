@@ -1,5 +1,6 @@
-// Small progressive enhancement: completion of names as you type, and the new-session
-// pickers reloading the seats when the game or an option changes. Everything works without it.
+// Small progressive enhancement: completion of names as you type, the new-session pickers
+// reloading the choices when the game, an option or the seat changes, and the session page
+// refreshing itself when the session changes elsewhere. Everything works without it.
 "use strict";
 
 function currentWord(input) {
@@ -72,8 +73,52 @@ function openTarget() {
   if (details) details.open = true;
 }
 
+// the session page asks the server for the session's version now and then; when another tab
+// or the terminal changed it, the page reloads, unless the person is typing or changing an
+// entry here: then a banner says so and the typed text stays until they choose to reload
+const POLL_MS = 1500;
+let leaving = false;  // a change of this page is on its way: its answer is the new page
+
+function busy() {
+  const box = document.getElementById("text");
+  const typing = (box && box.value.trim() !== "") ||
+    [...document.querySelectorAll("input[name=text]")].some((input) => input.value !== input.defaultValue);
+  const open = document.querySelector(".entries details[open]");
+  return typing || Boolean(open);
+}
+
+function watch(banner) {
+  const shown = banner.dataset.version;
+  let stopped = false;
+  const check = async () => {
+    if (stopped || leaving) return;
+    if (document.visibilityState === "visible") {
+      try {
+        const answer = await fetch(banner.dataset.poll, { cache: "no-store" });
+        if (answer.ok) {
+          const { version } = await answer.json();
+          if (String(version) !== shown) {
+            if (!busy()) {
+              stopped = true;
+              location.replace(banner.querySelector("a").href);  // also from a refused POST's page
+              return;
+            }
+            banner.hidden = false;
+          }
+        }
+      } catch (error) {
+        // the server is away (restarting): ask again later
+      }
+    }
+    setTimeout(check, POLL_MS);
+  };
+  setTimeout(check, POLL_MS);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   openTarget();
+  const changed = document.getElementById("changed");
+  if (changed) watch(changed);
   window.addEventListener("hashchange", openTarget);
   // the words are sent once, on the entry box; the edit and insert boxes complete them too
   const main = document.querySelector("input[data-words]");
@@ -84,12 +129,26 @@ document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("[data-word]").forEach((el) => {
     el.addEventListener("click", () => insertWord(el.dataset.word));
   });
+  // a pick of several cards counts what is ticked against what the setup needs
+  document.querySelectorAll(".count[data-count]").forEach((count) => {
+    const box = count.closest("p").nextElementSibling;  // the choices it counts
+    const need = Number(count.dataset.count);
+    const update = () => {
+      const ticked = box.querySelectorAll("input[type=checkbox]:checked").length;
+      count.textContent = `${ticked} of ${need} picked`;
+      count.classList.toggle("done", ticked === need);
+      count.classList.toggle("over", ticked > need);
+    };
+    box.addEventListener("change", update);
+    update();
+  });
   document.querySelectorAll("[data-autosubmit]").forEach((el) => {
     el.addEventListener("change", () => el.form.submit());
   });
   // a change form is sent once: a second tap while the server works would be refused as stale
   document.querySelectorAll("form[method=post]").forEach((form) => {
     form.addEventListener("submit", () => {
+      leaving = true;
       setTimeout(() => form.querySelectorAll("button").forEach((b) => { b.disabled = true; }), 0);
     });
   });

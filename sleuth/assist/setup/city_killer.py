@@ -1,0 +1,144 @@
+"""City Killer's setup: the residents in play and where each stands, the buildings (fixed by
+the option, or placed at random), the three detective cards dealt to the row, and, for the
+killer, his secrets; written in the game's field=JSON notation, as the terminal types it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from engines import Game, InvalidObservation, Seat
+from engines.city_killer.game import CityKiller
+from engines.city_killer.rules import (
+    BUILDINGS,
+    DISTRICTS,
+    FIXED_LAYOUT,
+    GROUPS,
+    KILLER,
+    MOTIVES,
+    ROW,
+    district_name,
+)
+from sleuth.assist.setup import Pick, answer, named
+
+PLACES = tuple((f"{r},{c}", f"{r},{c} {district_name((r, c))}") for r, c in DISTRICTS)
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _district(text: str) -> tuple[int, int]:
+    if text not in dict(PLACES):
+        raise InvalidObservation(f"{text[:20]!r} is not a district: they are 1,1 to 4,4")
+    row, col = text.split(",")
+    return int(row), int(col)
+
+
+def _residents(game: CityKiller, chosen: Mapping[str, str]) -> list[str]:
+    """The residents picked, in the order given (all of the pool when it is that size)."""
+    if len(game.names) == game.options["residents"]:
+        return list(game.names)
+    return [name for name in dict.fromkeys(answer(chosen, "residents")) if name in game.names]
+
+
+def picks(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[Pick]:
+    assert isinstance(game, CityKiller)
+    opt = game.options
+    found = []
+    if len(game.names) != opt["residents"]:
+        found.append(Pick("residents", f"The {opt['residents']} residents in play",
+                          named(game.names), count=opt["residents"], reload=True))  # fmt: skip
+    residents = _residents(game, chosen)
+    if len(residents) == opt["residents"] and opt["initial_placement"] != "detective":
+        found += [
+            Pick(
+                f"at-{name}",
+                name,
+                PLACES,
+                section="Where each resident stands (row,column)",
+                columns=2,
+            )
+            for name in residents
+        ]
+    if opt["building_layout"] == "random":
+        found += [
+            Pick(
+                f"building-{kind}",
+                f"the two {kind} buildings",
+                PLACES,
+                count=2,
+                section="The buildings",
+            )
+            for kind in BUILDINGS
+        ]
+    cards = named(sorted(set(game.detective_deck())))
+    found += [
+        Pick(
+            f"row-{i}",
+            f"card {i}",
+            cards,
+            section="The row of detective cards, left to right",
+            columns=ROW,
+        )
+        for i in range(1, ROW + 1)
+    ]
+    if seat == KILLER and opt["identity_choice"] == "random":
+        people = named(residents or game.names)
+        found.append(Pick("identity", "Your identity", people))
+        if opt["use_figurant"]:
+            found.append(Pick("figurant", "Your figurant", people))
+        found.append(Pick("motive", "Your motive", named(MOTIVES)))
+        found.append(Pick("drawn", "The three group tokens you drew", named(GROUPS), count=3))
+    return found
+
+
+def entries(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[str]:
+    assert isinstance(game, CityKiller)
+    opt = game.options
+    residents = _residents(game, chosen)
+    if not residents:
+        return []
+    placement: list[list[object]] = []
+    if opt["initial_placement"] != "detective":
+        for name in residents:
+            place = answer(chosen, f"at-{name}")
+            if len(place) != 1:
+                raise InvalidObservation(f"pick the district {name} stands in")
+            placement.append([name, *_district(place[0])])
+    if opt["building_layout"] == "fixed":
+        layout = sorted(FIXED_LAYOUT.items())
+    else:
+        layout = sorted(
+            (_district(place), kind)
+            for kind in BUILDINGS
+            for place in answer(chosen, f"building-{kind}")
+        )
+    buildings = [[*district, kind] for district, kind in layout]
+    lines = [
+        f"setup residents={_json(residents)} placement={_json(placement)} "
+        f"buildings={_json(buildings)}"
+    ]
+    row = [" ".join(answer(chosen, f"row-{i}")) for i in range(1, ROW + 1)]
+    if not all(row):
+        if any(row):
+            raise InvalidObservation("pick all three cards of the row, or none of them")
+        return lines
+    for card in reversed(row):  # the first card dealt lies rightmost
+        lines.append(f'draw pile="detective-deck" seat="row" card={_json(card)}')
+    lines.append(f"row cards={_json(row)}")
+    if seat != KILLER or opt["identity_choice"] != "random":
+        return lines
+    identity, figurant = answer(chosen, "identity"), answer(chosen, "figurant")
+    motive, drawn = answer(chosen, "motive"), answer(chosen, "drawn")
+    if not (identity or figurant or motive or drawn):
+        return lines
+    if not identity or not motive or (opt["use_figurant"] and not figurant):
+        raise InvalidObservation("pick your identity, figurant and motive, or none of them")
+    drawn = sorted(drawn, key=lambda g: GROUPS.index(g) if g in GROUPS else len(GROUPS))
+    lines.append(
+        f"secrets identity={_json(identity[0])} "
+        f"figurant={_json(figurant[0] if figurant else None)} motive={_json(motive[0])} "
+        f"drawn={_json(drawn)}"
+    )
+    return lines
