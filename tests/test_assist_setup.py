@@ -5,9 +5,6 @@ is refused with what is missing."""
 
 from __future__ import annotations
 
-import json
-import re
-
 import pytest
 
 import engines
@@ -39,17 +36,16 @@ def _serial_killer(lines: list[str]) -> dict[str, str]:
 
 
 def _city_killer(lines: list[str]) -> dict[str, str]:
-    residents = json.loads(re.search(r"residents=(\[.*?\]) ", lines[0])[1])
-    placement = json.loads(re.search(r"placement=(\[\[.*?\]\]) ", lines[0])[1])
-    chosen = {"residents": " ".join(residents)}
-    chosen |= {f"at-{name}": f"{row},{col}" for name, row, col in placement}
-    row = json.loads(next(line for line in lines if line.startswith("row ")).split("=", 1)[1])
+    people = lines[0].removeprefix("setup ").split(" buildings ")[0].split()
+    placed = dict(person.split("@") for person in people)
+    chosen = {"residents": " ".join(placed)} | {f"at-{n}": at for n, at in placed.items()}
+    row = next(line for line in lines if line.startswith("row ")).split()[1:]
     chosen |= {f"row-{i}": card for i, card in enumerate(row, 1)}
     for line in lines:
         if line.startswith("secrets"):
-            found = re.search(r'identity="(\w+)" figurant="(\w+)" motive="(\w+)" drawn=(.*)', line)
-            chosen |= {"identity": found[1], "figurant": found[2], "motive": found[3],
-                       "drawn": " ".join(json.loads(found[4]))}  # fmt: skip
+            words = line.split()
+            chosen |= {"identity": words[1], "figurant": words[3], "motive": words[5],
+                       "drawn": " ".join(words[7:])}  # fmt: skip
     return chosen
 
 

@@ -1,10 +1,9 @@
 """City Killer's setup: the residents in play and where each stands, the buildings (fixed by
 the option, or placed at random), the three detective cards dealt to the row, and, for the
-killer, his secrets; written in the game's field=JSON notation, as the terminal types it."""
+killer, his secrets; written in the game's typed notation, as the terminal types it."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from engines import Game, InvalidObservation, Seat
@@ -12,7 +11,6 @@ from engines.city_killer.game import CityKiller
 from engines.city_killer.rules import (
     BUILDINGS,
     DISTRICTS,
-    FIXED_LAYOUT,
     GROUPS,
     KILLER,
     MOTIVES,
@@ -22,10 +20,6 @@ from engines.city_killer.rules import (
 from sleuth.assist.setup import Pick, answer, named
 
 PLACES = tuple((f"{r},{c}", f"{r},{c} {district_name((r, c))}") for r, c in DISTRICTS)
-
-
-def _json(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _district(text: str) -> tuple[int, int]:
@@ -99,34 +93,31 @@ def entries(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[str]:
     residents = _residents(game, chosen)
     if not residents:
         return []
-    placement: list[list[object]] = []
+    people = residents
     if opt["initial_placement"] != "detective":
+        people = []
         for name in residents:
             place = answer(chosen, f"at-{name}")
             if len(place) != 1:
                 raise InvalidObservation(f"pick the district {name} stands in")
-            placement.append([name, *_district(place[0])])
-    if opt["building_layout"] == "fixed":
-        layout = sorted(FIXED_LAYOUT.items())
-    else:
+            r, c = _district(place[0])
+            people.append(f"{name}@{r},{c}")
+    line = " ".join(["setup", *people])
+    if opt["building_layout"] != "fixed":
         layout = sorted(
             (_district(place), kind)
             for kind in BUILDINGS
             for place in answer(chosen, f"building-{kind}")
         )
-    buildings = [[*district, kind] for district, kind in layout]
-    lines = [
-        f"setup residents={_json(residents)} placement={_json(placement)} "
-        f"buildings={_json(buildings)}"
-    ]
+        line += " buildings " + " ".join(f"{kind}@{r},{c}" for (r, c), kind in layout)
+    lines = [line]
     row = [" ".join(answer(chosen, f"row-{i}")) for i in range(1, ROW + 1)]
     if not all(row):
         if any(row):
             raise InvalidObservation("pick all three cards of the row, or none of them")
         return lines
-    for card in reversed(row):  # the first card dealt lies rightmost
-        lines.append(f'draw pile="detective-deck" seat="row" card={_json(card)}')
-    lines.append(f"row cards={_json(row)}")
+    lines += [f"dealt {card}" for card in reversed(row)]  # the first card dealt lies rightmost
+    lines.append("row " + " ".join(row))
     if seat != KILLER or opt["identity_choice"] != "random":
         return lines
     identity, figurant = answer(chosen, "identity"), answer(chosen, "figurant")
@@ -137,8 +128,7 @@ def entries(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[str]:
         raise InvalidObservation("pick your identity, figurant and motive, or none of them")
     drawn = sorted(drawn, key=lambda g: GROUPS.index(g) if g in GROUPS else len(GROUPS))
     lines.append(
-        f"secrets identity={_json(identity[0])} "
-        f"figurant={_json(figurant[0] if figurant else None)} motive={_json(motive[0])} "
-        f"drawn={_json(drawn)}"
+        f"secrets {identity[0]} figurant {figurant[0] if figurant else 'none'} "
+        f"motive {motive[0]} tokens {' '.join(drawn)}"
     )
     return lines
