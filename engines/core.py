@@ -980,6 +980,10 @@ class Game(ABC):
     def action_from_id(self, action_id: int) -> Action:
         return self.action_from_ids((action_id,))
 
+    def choice_text(self, choice: int) -> str:
+        """What one id means, for a person (an action, or a part of a spelled one)."""
+        return str(self.action_from_id(choice))
+
     # --- seats, returns, bounds --------------------------------------------------------------
     def seat_index(self, seat: Seat) -> int:
         """The seat's place in `seats` (0 for the first): the integer adapters use."""
@@ -1020,9 +1024,12 @@ class Game(ABC):
         raise ConfigError(f"{self.name}: information sets cannot yet be made tensors")
 
     def observation_tensor(self, info: InformationSet) -> Any:
-        """`info` as a float32 numpy array of `observation_shape`."""
+        """`info` as a float32 numpy array of `observation_shape` (all zeros before the deal
+        is complete, when a seat has observed nothing)."""
         import numpy as np
 
+        if not info.observations:
+            return np.zeros(self.observation_shape, dtype=np.float32)
         return np.asarray(self._encode(info), dtype=np.float32).reshape(self.observation_shape)
 
 

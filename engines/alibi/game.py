@@ -283,6 +283,12 @@ class Alibi(Game):
             raise InvalidAction(f"alibi: the ids {ids} do not spell one card of each type")
         return Accuse(found) if kind is Accuse else Solution(found)
 
+    def choice_text(self, choice: int) -> str:
+        key = self._numbering[1][choice]
+        if isinstance(key, tuple):
+            return f"{key[0].__name__.lower()} {key[1]} (one card of it)"
+        return str(key)
+
     def _action_seen_by(self, action: Action, seat: Seat) -> tuple[Seat, ...] | None:
         """A pass is seen by its giver and receiver; a written solution by its writer."""
         assert isinstance(seat, int)
