@@ -19,8 +19,16 @@ from solver.deduction import Deduction, deduce
 _TRIES = 50
 
 
-def sample_state(info: InformationSet, rng: random.Random) -> State:
-    """A whole state consistent with `info`, drawn from the seat's posterior.
+def has_sampler(game: str) -> bool:
+    """Whether `sample_state` can draw states of `game`."""
+    return game in _SAMPLERS
+
+
+def sample_state(
+    info: InformationSet, rng: random.Random, deduction: Deduction | None = None
+) -> State:
+    """A whole state consistent with `info`, drawn from the seat's posterior (`deduction`,
+    when given, is `solver.deduce(info)` made once for many samples).
 
     Raises:
         ConfigError: the game has no state sampler yet (Alibi, City Killer, Serial Killer).
@@ -31,7 +39,7 @@ def sample_state(info: InformationSet, rng: random.Random) -> State:
         raise ConfigError(
             f"{info.game}: no state sampler yet; games with one: {', '.join(sorted(_SAMPLERS))}"
         )
-    return sampler(info, deduce(info), rng)
+    return sampler(info, deduction or deduce(info), rng)
 
 
 def _blue_lion(info: InformationSet, d: Deduction, rng: random.Random) -> State:
