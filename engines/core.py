@@ -1370,14 +1370,16 @@ class State(ABC):
         (its JSON too). It replays the game from its setup, so it costs a whole game.
 
         Raises:
-            IllegalAction: nothing was applied since the start (or the state was made by
-                `arrange` and has no actions).
+            IllegalAction: nothing was applied since the start (a state made by `arrange`
+                starts after its deal), or the state is a view with no setup.
         """
         from engines.deal import Dealing
 
         if self._actions:
             setup = self._setup
-            assert setup is not None
+            if setup is None:
+                raise IllegalAction(f"{self.game.name}: a view made from an information set "
+                                    "has no setup to replay, so it cannot undo")  # fmt: skip
             read = JsonReader(InvalidState, f"{self.game.name} state")
             earlier = [str(action) for action in self._actions[:-1]]
             self._become(self.game._replay(setup.to_json_value(), earlier, read))

@@ -171,9 +171,6 @@ class Dealing(State):
     def winners(self) -> tuple[Seat, ...]:
         return ()
 
-    def legal_actions(self) -> list[Any]:
-        return []
-
     def _legal_actions(self) -> list[Any]:
         return []
 
