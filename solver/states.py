@@ -3,6 +3,8 @@
 A determinization for search (ISMCTS): a full `State` that agrees with everything the seat
 saw (its information set replays exactly) and whose hidden part is drawn from the
 Deduction's posterior. Blue Lion's hidden part is the tile pairs, a world of the Deduction;
+Alibi's the box, the deal and the passes (a world of the Deduction: exact, or a record of its
+Markov chain beyond exact counting), with others' pending choices drawn uniformly;
 Noir's is the opponent's identity (a world of the Deduction) and the order of the cards the
 seat never saw, uniform among the orders that replay the same record (drawn by rejection:
 a uniform permutation of the unseen cards, kept when the record replays).
@@ -31,7 +33,7 @@ def sample_state(
     when given, is `solver.deduce(info)` made once for many samples).
 
     Raises:
-        ConfigError: the game has no state sampler yet (Alibi, City Killer, Serial Killer).
+        ConfigError: the game has no state sampler yet (City Killer, Serial Killer).
         solver.Inconsistent: `info` contradicts itself.
     """
     sampler = _SAMPLERS.get(info.game)
@@ -81,6 +83,55 @@ def _noir(info: InformationSet, d: Deduction, rng: random.Random) -> State:
     return base
 
 
+def _alibi(info: InformationSet, d: Deduction, rng: random.Random) -> State:
+    """The box, the dealt hands and every completed pass from a world of the Deduction;
+    the pending choices of others (a pass chosen this round, a written solution) uniform
+    among the legal ones, as the prior treats them."""
+    from engines.alibi import Alibi
+    from engines.alibi.deck import TYPES
+    from solver.games.alibi.model import BOX, at_var, box_var
+    from solver.games.alibi.position import parse
+
+    game = info.make_game()
+    assert isinstance(game, Alibi)
+    pos, n = parse(info), game.players
+    (world,) = d.sample(1, seed=rng.randrange(2**32))
+    ids = pos.ids
+
+    def at(card: str, epoch: int) -> object:
+        return world.get(at_var(card, epoch))
+
+    hands = [[card for card in ids if at(card, 0) == seat] for seat in range(n)]
+    box = [str(world[box_var(kind)]) for kind in TYPES]
+    assert all(at(card, 0) == BOX for card in box)
+    passes: list[list[list[str]]] = []
+    for epoch in range(1, pos.epoch + 1):
+        passes.append(
+            [
+                [c for c in ids if at(c, epoch - 1) == s and at(c, epoch) == (s + 1) % n]
+                for s in range(n)
+            ]
+        )
+    now = [
+        sorted(c for c in ids if at(c, pos.epoch) == s and int(pos.index[c]) not in pos.laid_by)
+        for s in range(n)
+    ]
+    pending: list[list[str]] = [[] for _ in range(n)]
+    solutions: dict[str, list[str]] = {
+        str(obs["seat"]): list(obs["cards"]) for obs in info.observations if obs.kind == "solution"
+    }  # revealed at the end
+    for obs in info.observations:
+        if obs.kind == "choose_pass" and obs.get("cards") is None:
+            hand = now[obs["seat"]]
+            pending[obs["seat"]] = sorted(rng.sample(hand, min(obs["count"], len(hand))))
+        elif obs.kind == "choose_solution" and str(obs["seat"]) not in solutions:
+            solutions[str(obs["seat"])] = [rng.choice(game.deck.of_type(k)) for k in TYPES]
+    if any(pending):
+        passes.append(pending)
+    hidden = {"box": box, "hands": hands, "passes": passes, "solutions": solutions}
+    return game.reconstruct(info, hidden)
+
+
 def _names_seen(info: InformationSet) -> set[str]:
     """Every suspect the seat saw as a card (not merely on the grid)."""
     seen: set[str] = set()
@@ -105,6 +156,7 @@ def _permute_unseen(deck: list[str], seen: set[str], rng: random.Random) -> list
 
 
 _SAMPLERS: dict[str, Callable[[InformationSet, Deduction, random.Random], State]] = {
+    "alibi": _alibi,
     "blue-lion": _blue_lion,
     "noir": _noir,
 }

@@ -32,5 +32,6 @@ def test_refusals() -> None:
         opponents.make("ismcts", game, "lupin", depth=3)
     with pytest.raises(engines.ConfigError, match="simulations"):
         opponents.make("ismcts", game, "lupin", simulations=0)
-    with pytest.raises(engines.ConfigError, match="no ismcts bot for alibi"):
-        opponents.make("ismcts", engines.make("alibi"), 0)
+    with pytest.raises(engines.ConfigError, match="no ismcts bot for serial-killer"):
+        other = engines.make("serial-killer")
+        opponents.make("ismcts", other, other.seats[0])

@@ -1,5 +1,6 @@
 """`solver.sample_state`: whole states that replay the seat's record exactly, drawn from the
-posterior (the opponent's identity in Noir, the tile pairs in Blue Lion, unseen deck orders)."""
+posterior (the opponent's identity in Noir, the tile pairs in Blue Lion, unseen deck orders,
+Alibi's box, deal and passes)."""
 
 from __future__ import annotations
 
@@ -27,11 +28,17 @@ def positions(name: str, options: dict, games: int) -> list[engines.State]:
 
 @pytest.mark.parametrize(
     ("name", "options"),
-    [("blue-lion", {}), ("noir", {}), ("noir", {"deck": "separate", "grid": 4})],
+    [
+        ("blue-lion", {}),
+        ("noir", {}),
+        ("noir", {"deck": "separate", "grid": 4}),
+        ("alibi", {"players": 3, "deck": "small", "end_variant": "solutions"}),
+        ("alibi", {"players": 4, "round_limit": 3}),
+    ],
 )
 def test_sampled_states_replay_the_record(name: str, options: dict) -> None:
     rng = random.Random(0)
-    for state in positions(name, options, 6):
+    for state in positions(name, options, 3):
         for seat in state.game.seats:
             info = state.information_set(seat)
             sampled = solver.sample_state(info, rng)
@@ -53,6 +60,7 @@ def test_noir_unseen_cards_are_shuffled() -> None:
 
 
 def test_games_without_a_sampler_say_so() -> None:
-    state = engines.make("alibi", players=3, deck="small").new_game(0)
+    state = engines.make("serial-killer").new_game(0)
+    seat = state.game.seats[0]
     with pytest.raises(engines.ConfigError, match="no state sampler"):
-        solver.sample_state(state.information_set(0), random.Random(0))
+        solver.sample_state(state.information_set(seat), random.Random(0))
