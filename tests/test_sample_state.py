@@ -33,7 +33,7 @@ def positions(name: str, options: dict, games: int) -> list[engines.State]:
         ("noir", {}),
         ("noir", {"deck": "separate", "grid": 4}),
         ("alibi", {"players": 3, "deck": "small", "end_variant": "solutions"}),
-        ("alibi", {"players": 4, "round_limit": 3}),
+        ("alibi", {"players": 4, "deck": "small", "round_limit": 3}),
     ],
 )
 def test_sampled_states_replay_the_record(name: str, options: dict) -> None:
