@@ -5,9 +5,10 @@
 For each sleuth game: the engine alone (`legal_actions` + `apply_trusted`, the loop a search
 runs; `clone` once per step as search does), then the same game through the OpenSpiel adapter
 (chance nodes, spelled actions, `legal_actions` + `apply_action`). Then OpenSpiel's Python
-tic_tac_toe and kuhn_poker through the same pyspiel loop. A step is one action or chance
-outcome. Wall and CPU (`time.process_time`) seconds are both reported: on a shared machine
-the CPU rate is the one to compare.
+tic_tac_toe and kuhn_poker (and their C++ versions) through the same pyspiel loop. A step is
+one action or chance outcome. `--ismcts N` also times the ismcts bot (N simulations a move).
+Wall and CPU (`time.process_time`) seconds are both reported: on a shared machine the CPU
+rate is the one to compare.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ismcts", type=int, default=0, help="also time ismcts, N simulations")
     args = parser.parse_args()
     rows: list[tuple[str, tuple[float, float, int, int]]] = []
     for name in GAMES:
@@ -105,6 +107,31 @@ def main() -> None:
     print(f"{'game':42} {'steps/s wall':>13} {'steps/s CPU':>12} {'steps':>8} {'games':>6}")
     for label, (wall, cpu, steps, games) in rows:
         print(f"{label:42} {wall:13,.0f} {cpu:12,.0f} {steps:8} {games:6}")
+    if args.ismcts:
+        print()
+        for name in ("blue-lion", "noir"):
+            print(ismcts_rate(name, args.ismcts, args.seed))
+
+
+def ismcts_rate(name: str, simulations: int, seed: int) -> str:
+    """Simulations per second of the ismcts bot over the first moves of one game."""
+    import opponents
+
+    game = engines.make(name)
+    state, moves = game.new_game(seed), 0
+    bots = {seat: opponents.make("ismcts", game, seat, seed=seed, simulations=simulations)
+            for seat in game.seats}  # fmt: skip
+    wall, cpu = time.perf_counter(), time.process_time()
+    while moves < 10 and not state.is_over:
+        seat = state.to_move
+        state.apply(bots[seat].act(state.information_set(seat)))
+        moves += 1
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    done = moves * simulations
+    return (
+        f"ismcts on {name}: {moves} moves x {simulations} simulations: "
+        f"{done / wall:,.0f} simulations/s wall, {done / cpu:,.0f} per CPU second"
+    )
 
 
 if __name__ == "__main__":

@@ -825,10 +825,6 @@ class Game(ABC):
         args = "".join(f", {key}={value!r}" for key, value in self.options.items())
         return f"engines.make({self.name!r}{args})"
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as its name and options (a game holds nothing else)."""
-        return (_remake, (self.name, self.option_items()))
-
     # --- explicit chance (engines/deal.py) ------------------------------------------------
     explicit_chance: ClassVar[bool] = False
     """Whether the game's deal is written as `_deal`, so that `initial_state()` exposes
@@ -1423,14 +1419,10 @@ class PublicInformationSet:
 
 @functools.lru_cache(maxsize=64)
 def _game_of(name: str, options: tuple[tuple[str, JsonValue], ...]) -> Game:
-    """The game an information set belongs to, made once per name and options."""
-    return _remake(name, options)
-
-
-def _remake(name: str, options: tuple[tuple[str, JsonValue], ...]) -> Game:
+    """The game an information set belongs to (`make_game`), made once per name and options."""
     from engines import make
 
-    return make(name, **{key: thaw(value) for key, value in options})
+    return make(name, **dict(options))
 
 
 def _state_from_pickle(game: Game, text: str) -> State:
