@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from types import ModuleType
 
 import pytest
 
@@ -29,9 +30,9 @@ CASES = [
 
 @pytest.mark.parametrize(("name", "options", "module"), CASES, ids=lambda c: str(c)[:30])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_core_api(name: str, options: dict, module: object, seed: int) -> None:
+def test_core_api(name: str, options: dict, module: ModuleType, seed: int) -> None:
     game = engines.make(name, **options)
-    spec = EngineSpec(game, module.transitions, module.twin, module.illegal_candidates)  # type: ignore[attr-defined]
+    spec = EngineSpec(game, module.transitions, module.twin, module.illegal_candidates)
     rng = random.Random(seed)
     check_core_api(spec, seed, lambda n: rng.randrange(n))
 
