@@ -738,8 +738,12 @@ class Game(ABC):
             data["options"], options
         ):
             read.fail("version/options", [data["version"], data["options"]], "this game's")
+        if not self.explicit_chance:
+            read.fail("deal", data["deal"], f"nothing: {self.name}'s deal has no chance nodes")
+        outcomes = read.array(data["deal"], "deal")
+        drawn = [freeze(read.plain(o, f"deal[{i}]")) for i, o in enumerate(outcomes)]
         try:
-            return Dealing(self, [freeze(o) for o in read.array(data["deal"], "deal")])
+            return Dealing(self, drawn)
         except IllegalAction as error:
             raise InvalidState(f"{read.what}: deal cannot be replayed: {error}") from None
 
@@ -772,8 +776,11 @@ class Game(ABC):
         checking that those draws deal exactly that setup."""
         from engines.deal import replay_deal
 
+        if not self.explicit_chance:
+            read.fail("setup.deal", outcomes, f"nothing: {self.name}'s deal has no chance nodes")
+        drawn = [freeze(read.plain(o, f"setup.deal[{i}]")) for i, o in enumerate(outcomes)]
         try:
-            dealer, dealt, _ = replay_deal(self, [freeze(o) for o in outcomes])
+            dealer, dealt, _ = replay_deal(self, drawn)
         except IllegalAction as error:
             raise InvalidState(f"{read.what}: setup.deal cannot be replayed: {error}") from None
         if dealt is None:
