@@ -1402,7 +1402,8 @@ class State(ABC):
         return self.clone()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_state_from_pickle, (self.game, self.to_json()))
+        """Pickled as its game's name and options and its JSON (loaded by replaying it)."""
+        return (_state_from_pickle, (self.game.name, self.game.option_items(), self.to_json()))
 
 
 @dataclass(frozen=True)
@@ -1432,5 +1433,5 @@ def _game_of(name: str, options: tuple[tuple[str, JsonValue], ...]) -> Game:
     return make(name, **dict(options))
 
 
-def _state_from_pickle(game: Game, text: str) -> State:
-    return game.state_from_json(text)
+def _state_from_pickle(name: str, options: tuple[tuple[str, JsonValue], ...], text: str) -> State:
+    return _game_of(name, options).state_from_json(text)

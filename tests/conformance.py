@@ -212,7 +212,6 @@ def check_tensors_and_copies(
     text = state.to_json()
     assert copy.deepcopy(state).to_json() == text
     assert pickle.loads(pickle.dumps(state)).to_json() == text
-    assert pickle.loads(pickle.dumps(game)).option_items() == game.option_items()
     public = state.public_information_set()
     assert public.observations == state.public_observations()
     for seat in game.seats:
