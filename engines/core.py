@@ -988,9 +988,18 @@ class Game(ABC):
         return str(self.action_from_id(choice))
 
     # --- seats, returns, bounds --------------------------------------------------------------
+    @cached_property
+    def _seat_indices(self) -> dict[tuple[type, Seat], int]:
+        return {(type(seat), seat): i for i, seat in enumerate(self.seats)}
+
     def seat_index(self, seat: Seat) -> int:
-        """The seat's place in `seats` (0 for the first): the integer adapters use."""
-        return self.seats.index(self.check_seat(seat))
+        """The seat's place in `seats` (0 for the first): the integer adapters use.
+
+        Raises:
+            ConfigError: `seat` is not a seat of this game.
+        """
+        found = self._seat_indices.get((type(seat), seat))
+        return self.seats.index(self.check_seat(seat)) if found is None else found
 
     @property
     def min_utility(self) -> float:
@@ -1354,11 +1363,17 @@ class State(ABC):
         share = len(seats) / len(winners) if winners else 0.0
         return tuple(share - 1.0 if one_of(seat, winners) else -1.0 for seat in seats)
 
+    def spelled_actions(self) -> dict[tuple[int, ...], Action]:
+        """Each legal action by the ids that spell it (`Game.action_ids`; legal actions are
+        valid, so they are not checked again)."""
+        ids = self.game._action_ids
+        return {ids(action): action for action in self.legal_actions()}
+
     def legal_choices(self, prefix: Sequence[int] = ()) -> list[int]:
         """The ids that may follow `prefix` in spelling a legal action (`Game.action_ids`),
         sorted; with no prefix, the first id of every legal action."""
         prefix, n = tuple(prefix), len(prefix)
-        spelled = {self.game.action_ids(action) for action in self.legal_actions()}
+        spelled = self.spelled_actions()
         return sorted({ids[n] for ids in spelled if len(ids) > n and ids[:n] == prefix})
 
     def _become(self, other: State) -> None:

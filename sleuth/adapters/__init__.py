@@ -50,13 +50,14 @@ class Spelling:
     def spelled(self) -> dict[tuple[int, ...], Action]:
         """Each legal action of the engine state by its ids (made once per engine state)."""
         if self._spelled is None:
-            ids = self.state.game.action_ids
-            self._spelled = {ids(action): action for action in self.state.legal_actions()}
+            self._spelled = self.state.spelled_actions()
         return self._spelled
 
     def legal(self) -> list[int]:
         """The ids that may come next."""
         n, prefix = len(self.prefix), tuple(self.prefix)
+        if not n:
+            return sorted({ids[0] for ids in self.spelled()})
         return sorted({ids[n] for ids in self.spelled() if len(ids) > n and ids[:n] == prefix})
 
     def choose(self, choice: int) -> Action | None:

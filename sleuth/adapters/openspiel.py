@@ -29,6 +29,7 @@ from engines import ConfigError, Game, Option, game_class
 from sleuth.adapters import Spelling, adaptable, checked_game
 
 PREFIX = "sleuth_"
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
 def short_name(name: str) -> str:
@@ -139,11 +140,9 @@ class SleuthState(pyspiel.State):
     def current_player(self) -> int:
         state = self.spelling.state
         if state.is_chance:
-            return int(pyspiel.PlayerId.CHANCE)
-        if state.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        assert state.to_move is not None
-        return state.game.seat_index(state.to_move)
+            return _CHANCE
+        mover = state.to_move
+        return _TERMINAL if mover is None else state.game.seat_index(mover)
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.spelling.legal()
