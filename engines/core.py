@@ -12,6 +12,7 @@ each game a few private hooks, as OpenSpiel and pgx do.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 import reprlib
@@ -19,7 +20,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar, NoReturn, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeAlias, TypeVar
+
+if TYPE_CHECKING:
+    from engines.deal import Dealer
 
 Seat: TypeAlias = int | str
 """A seat: a small integer in multi-player games, a role name ("lupin", "killer") otherwise."""
@@ -327,6 +331,11 @@ class InformationSet:
             ),
         )
 
+    def to_array(self) -> Any:
+        """These observations as a float32 numpy array of the game's `observation_shape`,
+        equal for every two states this seat cannot tell apart."""
+        return _game_of(self.game, self.options).observation_tensor(self)
+
     def extended(self, *observations: Observation) -> InformationSet:
         """A new information set with `observations` appended (used by the assistant)."""
         return InformationSet(self.game, self.options, self.seat, self.observations + observations)
@@ -434,6 +443,9 @@ class Setup:
 
     arguments: str
     rng: tuple[Any, ...]
+    deal: tuple[JsonValue, ...] | None = None
+    """The chance outcomes the game's deal drew to make these arguments (None when the
+    arguments were given to `arrange` directly or replaced by a determinization)."""
 
     @classmethod
     def record(cls, rng: random.Random, **arguments: JsonValue) -> Setup:
@@ -444,6 +456,10 @@ class Setup:
         """The same setup with some arguments changed (a determinization's hidden cards)."""
         return Setup(json.dumps({**self.to_dict(), **arguments}, sort_keys=True), self.rng)
 
+    def dealt(self, outcomes: Sequence[JsonValue]) -> Setup:
+        """The same setup, recorded as made by the deal that drew `outcomes`."""
+        return dataclasses.replace(self, deal=tuple(outcomes))
+
     def to_dict(self) -> dict[str, JsonValue]:
         """The arguments, without the RNG."""
         arguments: dict[str, JsonValue] = json.loads(self.arguments)
@@ -452,7 +468,8 @@ class Setup:
     def to_json_value(self) -> dict[str, JsonValue]:
         """The arguments and, under "rng", the generator's state."""
         version, words, gauss = self.rng
-        return {**self.to_dict(), "rng": [version, list(words), gauss]}
+        deal = {} if self.deal is None else {"deal": [thaw(o) for o in self.deal]}
+        return {**self.to_dict(), "rng": [version, list(words), gauss], **deal}
 
 
 StateT = TypeVar("StateT", bound="State")
@@ -680,7 +697,10 @@ class Game(ABC):
         """
         what = f"{self.name} state"
         read = JsonReader(InvalidState, what)
-        data = read.mapping(load_json(text, InvalidState, what), "the state", _STATE_KEYS)
+        data = load_json(text, InvalidState, what)
+        if isinstance(data, dict) and "deal" in data and "setup" not in data:
+            return self._dealing_from_json(read.mapping(data, "the state", _DEALING_KEYS), read)
+        data = read.mapping(data, "the state", _STATE_KEYS)
         if not same_json(data["game"], self.name):
             read.fail("game", data["game"], repr(self.name))
         if not same_json(data["version"], self.metadata.version):
@@ -707,6 +727,26 @@ class Game(ABC):
         state.check_invariants()
         return state
 
+    def _dealing_from_json(self, data: dict[str, JsonValue], read: JsonReader) -> State:
+        """A state in the middle of its deal, from the draws made so far."""
+        from engines.deal import Dealing
+
+        if not same_json(data["game"], self.name):
+            read.fail("game", data["game"], repr(self.name))
+        options = [[key, thaw(value)] for key, value in self.option_items()]
+        if not same_json(data["version"], self.metadata.version) or not same_json(
+            data["options"], options
+        ):
+            read.fail("version/options", [data["version"], data["options"]], "this game's")
+        if not self.explicit_chance:
+            read.fail("deal", data["deal"], f"nothing: {self.name}'s deal has no chance nodes")
+        outcomes = read.array(data["deal"], "deal")
+        drawn = [freeze(read.plain(o, f"deal[{i}]")) for i, o in enumerate(outcomes)]
+        try:
+            return Dealing(self, drawn)
+        except IllegalAction as error:
+            raise InvalidState(f"{read.what}: deal cannot be replayed: {error}") from None
+
     def _replay(self, setup: JsonValue, actions: JsonValue, read: JsonReader) -> State:
         """The state `setup` starts, after each of `actions` (notation) applied by the rules."""
         if setup is None:
@@ -718,8 +758,10 @@ class Game(ABC):
             read.fail("setup", setup, "an object of the arguments of arrange and 'rng'")
         rng = _rng_from_json(setup["rng"], read, "setup.rng")
         state = self._arrange_from_dict(
-            {key: value for key, value in setup.items() if key != "rng"}, rng, read
+            {key: value for key, value in setup.items() if key not in ("rng", "deal")}, rng, read
         )
+        if "deal" in setup:
+            self._adopt_deal(state, read.array(setup["deal"], "setup.deal"), read)
         for i, notation in enumerate(read.array(actions, "actions")):
             try:
                 state.apply(self.parse_action(read.text(notation, f"actions[{i}]")))
@@ -728,6 +770,26 @@ class Game(ABC):
                     f"{read.what}: actions[{i}] {quote(notation)} cannot be replayed: {error}"
                 ) from None
         return state
+
+    def _adopt_deal(self, state: State, outcomes: list[JsonValue], read: JsonReader) -> None:
+        """Record on `state` (just arranged from its setup) the deal that made it, after
+        checking that those draws deal exactly that setup."""
+        from engines.deal import replay_deal
+
+        if not self.explicit_chance:
+            read.fail("setup.deal", outcomes, f"nothing: {self.name}'s deal has no chance nodes")
+        drawn = [freeze(read.plain(o, f"setup.deal[{i}]")) for i, o in enumerate(outcomes)]
+        try:
+            dealer, dealt, _ = replay_deal(self, drawn)
+        except IllegalAction as error:
+            raise InvalidState(f"{read.what}: setup.deal cannot be replayed: {error}") from None
+        if dealt is None:
+            raise InvalidState(f"{read.what}: setup.deal stops before the deal is complete")
+        assert dealt._setup is not None and state._setup is not None
+        if dealt._setup.arguments != state._setup.arguments:
+            raise InvalidState(f"{read.what}: setup.deal does not deal the setup it is stored with")
+        state._setup = state._setup.dealt([outcome for outcome, _ in dealer.drawn])
+        state._chance = list(dealer.drawn)
 
     def legal_actions_for(self, info: InformationSet) -> list[Action]:
         """The legal actions of the seat to move, from what that seat knows alone.
@@ -770,8 +832,221 @@ class Game(ABC):
         args = "".join(f", {key}={value!r}" for key, value in self.options.items())
         return f"engines.make({self.name!r}{args})"
 
+    # --- explicit chance (engines/deal.py) ------------------------------------------------
+    explicit_chance: ClassVar[bool] = False
+    """Whether the game's deal is written as `_deal`, so that `initial_state()` exposes
+    each draw as a chance node (OpenSpiel's explicit stochastic games)."""
+
+    def _deal(self, dealer: Dealer, rng: random.Random) -> State:
+        """Hook: the game's deal, every random draw taken from `dealer` (each draw is one
+        chance node), then `arrange`d with `rng` for play. `new_game(seed)` runs it with
+        draws sampled from `random.Random(seed)`; `initial_state()` replays it one given
+        outcome at a time."""
+        raise ConfigError(f"{self.name}: the deal is not yet written as chance nodes")
+
+    def _new_dealt(self, seed: int | None) -> State:
+        """`new_game(seed)` for a game with a `_deal`: each draw picks uniformly among the
+        listed outcomes with `rng.randrange`, as `random.Random`'s choice, shuffle and
+        sample do, so seeds deal what they dealt before the deal was explicit."""
+        from engines.deal import Dealer
+
+        rng = random.Random(seed)
+        dealer = Dealer(lambda outcomes: outcomes[rng.randrange(len(outcomes))])
+        state = self._deal(dealer, rng)
+        assert state._setup is not None
+        state._setup = state._setup.dealt([outcome for outcome, _ in dealer.drawn])
+        state._chance = list(dealer.drawn)
+        return state
+
+    def initial_state(self) -> State:
+        """The game before its deal: a chance node (`state.is_chance`) whose outcomes are
+        applied with `apply_chance`; after the last draw it is the dealt game itself.
+
+        Raises:
+            ConfigError: this game's deal is not yet written as chance nodes.
+        """
+        from engines.deal import Dealing
+
+        if not self.explicit_chance:
+            raise ConfigError(f"{self.name}: the deal is not yet written as chance nodes")
+        return Dealing(self)
+
+    @cached_property
+    def chance_outcome_space(self) -> tuple[JsonValue, ...]:
+        """Every outcome any chance node can have, in a fixed order (their ids)."""
+        return self._chance_outcome_space()
+
+    def _chance_outcome_space(self) -> tuple[JsonValue, ...]:
+        """Hook: every chance outcome of the deal, each once."""
+        raise ConfigError(f"{self.name}: the deal is not yet written as chance nodes")
+
+    @cached_property
+    def _chance_index(self) -> dict[tuple[type, JsonValue], int]:
+        return {(type(o), o): i for i, o in enumerate(self.chance_outcome_space)}
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return len(self.chance_outcome_space)
+
+    def chance_outcome_id(self, outcome: JsonValue) -> int:
+        """The id of a chance outcome; InvalidAction if no chance node of this game has it."""
+        found = self._chance_index.get((type(outcome), outcome))
+        if found is None:
+            raise InvalidAction(f"{self.name}: {quote(outcome)} is no chance outcome of this game")
+        return found
+
+    def chance_outcome_from_id(self, outcome_id: int) -> JsonValue:
+        space = self.chance_outcome_space
+        if not is_int(outcome_id) or not 0 <= outcome_id < len(space):
+            raise InvalidAction(
+                f"{self.name}: chance outcome id {quote(outcome_id)} is not 0 to {len(space) - 1}"
+            )
+        return space[outcome_id]
+
+    @cached_property
+    def max_chance_nodes(self) -> int:
+        """The number of draws in a deal (every deal of these games draws as often)."""
+        from engines.deal import Dealer
+
+        dealer = Dealer(lambda outcomes: outcomes[0])
+        self._deal(dealer, random.Random(0))
+        return len(dealer.drawn)
+
+    # --- a fixed action space ---------------------------------------------------------------
+    def _action_universe(self) -> Sequence[Action]:
+        """Hook: every action of this game, each once, in a fixed order: action `i` has the
+        id `i`. A game whose actions are too many to list spells them as several choices
+        instead (override `_action_ids`, `_action_from_ids` and `_num_distinct_actions`)."""
+        raise ConfigError(f"{self.name}: the actions are not yet numbered")
+
+    @cached_property
+    def _universe(self) -> tuple[tuple[Action, ...], dict[Action, int]]:
+        actions = tuple(self._action_universe())
+        return actions, {action: i for i, action in enumerate(actions)}
+
+    def _action_seen_by(self, action: Action, seat: Seat) -> tuple[Seat, ...] | None:
+        """Hook: the seats that see `action` (by `seat`) in full; None when all do."""
+        return None
+
+    def _num_distinct_actions(self) -> int:
+        return len(self._universe[0])
+
+    def _action_ids(self, action: Action) -> tuple[int, ...]:
+        found = self._universe[1].get(action)
+        if found is None:
+            raise InvalidAction(f"{self.name}: {action} has no id (it is never legal)")
+        return (found,)
+
+    def _action_from_ids(self, ids: tuple[int, ...]) -> Action:
+        if len(ids) != 1:
+            raise InvalidAction(f"{self.name}: every action is one id, not {len(ids)}")
+        return self._universe[0][ids[0]]
+
+    @cached_property
+    def num_distinct_actions(self) -> int:
+        """How many action ids there are: every id is 0 to this minus one, for given options."""
+        return self._num_distinct_actions()
+
+    max_action_choices: ClassVar[int] = 1
+    """The most ids one action is spelled with (1 unless the game factors its actions)."""
+
+    def action_ids(self, action: Action) -> tuple[int, ...]:
+        """The ids that spell `action`: one id, or for a game whose actions are too many to
+        number (Alibi's passes and accusations) one small choice after another.
+
+        Raises:
+            InvalidAction: `action` is not an action of this game, or never legal.
+        """
+        self.check_action(action)
+        return self._action_ids(action)
+
+    def action_from_ids(self, ids: Sequence[int]) -> Action:
+        """The action `action_ids` spells as `ids`; InvalidAction if they spell none."""
+        ids = tuple(ids)
+        top = self.num_distinct_actions
+        if not ids or not all(is_int(i) and 0 <= i < top for i in ids):
+            raise InvalidAction(
+                f"{self.name}: action ids are one or more whole numbers from 0 to {top - 1}, "
+                f"not {quote(ids)}"
+            )
+        return self._action_from_ids(ids)
+
+    def action_id(self, action: Action) -> int:
+        """The one id of `action`; InvalidAction if it is spelled by several (`action_ids`)."""
+        ids = self.action_ids(action)
+        if len(ids) != 1:
+            raise InvalidAction(
+                f"{self.name}: {action} is spelled by {len(ids)} choices {ids}; use action_ids"
+            )
+        return ids[0]
+
+    def action_from_id(self, action_id: int) -> Action:
+        return self.action_from_ids((action_id,))
+
+    def choice_text(self, choice: int) -> str:
+        """What one id means, for a person (an action, or a part of a spelled one)."""
+        return str(self.action_from_id(choice))
+
+    # --- seats, returns, bounds --------------------------------------------------------------
+    @cached_property
+    def _seat_indices(self) -> dict[tuple[type, Seat], int]:
+        return {(type(seat), seat): i for i, seat in enumerate(self.seats)}
+
+    def seat_index(self, seat: Seat) -> int:
+        """The seat's place in `seats` (0 for the first): the integer adapters use.
+
+        Raises:
+            ConfigError: `seat` is not a seat of this game.
+        """
+        found = self._seat_indices.get((type(seat), seat))
+        return self.seats.index(self.check_seat(seat)) if found is None else found
+
+    @property
+    def min_utility(self) -> float:
+        """The lowest value of `State.returns()` (a loss)."""
+        return -1.0
+
+    @property
+    def max_utility(self) -> float:
+        """The highest value of `State.returns()` (a win alone)."""
+        return float(len(self.seats) - 1)
+
+    @cached_property
+    def zero_sum(self) -> bool:
+        """Whether the returns always sum to 0 (not when a game may end with nobody winning)."""
+        return not type(self.new_game(0)).may_end_unwon
+
+    @property
+    def max_game_length(self) -> int | None:
+        """The most actions a game can last (None: no bound, so adapters refuse the options)."""
+        return None
+
+    # --- tensors ------------------------------------------------------------------------------
+    @cached_property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of `info.to_array()` for every information set of this game."""
+        return self._observation_shape()
+
+    def _observation_shape(self) -> tuple[int, ...]:
+        """Hook: the shape of `_encode`'s output."""
+        raise ConfigError(f"{self.name}: information sets cannot yet be made tensors")
+
+    def _encode(self, info: InformationSet) -> Sequence[float]:
+        """Hook: `info` as numbers (flat), from what the seat knows alone (public and its own)."""
+        raise ConfigError(f"{self.name}: information sets cannot yet be made tensors")
+
+    def observation_tensor(self, info: InformationSet) -> Any:
+        """`info` as a float32 numpy array of `observation_shape` (all zeros before the deal
+        is complete, when a seat has observed nothing)."""
+        import numpy as np
+
+        if not info.observations:
+            return np.zeros(self.observation_shape, dtype=np.float32)
+        return np.asarray(self._encode(info), dtype=np.float32).reshape(self.observation_shape)
+
 
 _STATE_KEYS = ("game", "version", "options", "setup", "actions", "state", "rng", "log")
+_DEALING_KEYS = ("game", "version", "options", "deal")
 
 
 def first_difference(given: JsonValue, expected: JsonValue, path: str) -> str | None:
@@ -841,6 +1116,8 @@ class State(ABC):
         self._log_summary: tuple[int, object, Any] | None = None
         self._setup: Setup | None = None  # None only for a view made by `Game._view`
         self._actions: list[Action] = []  # applied since the setup, in order
+        self._movers: list[Seat] = []  # who applied each of them
+        self._chance: list[tuple[JsonValue, tuple[Seat, ...] | None]] = []  # the deal's draws
 
     # --- what each game provides -------------------------------------------------------
     @property
@@ -954,8 +1231,7 @@ class State(ABC):
         reason = self._illegal_reason(action)
         if reason is not None:
             raise IllegalAction(reason)
-        self._apply(action)
-        self._actions.append(action)
+        self.apply_trusted(action)
 
     def _illegal_reason(self, action: Action) -> str | None:
         """Hook: why `action` breaks the rules now, or None when it is legal.
@@ -967,8 +1243,11 @@ class State(ABC):
 
     def apply_trusted(self, action: Action) -> None:
         """Apply an action taken from `legal_actions()` without checking it again (for search)."""
+        mover = self.to_move
+        assert mover is not None
         self._apply(action)
         self._actions.append(action)
+        self._movers.append(mover)
 
     def apply_text(self, text: str) -> Action:
         """Parse `text` and apply it; returns the action. Raises InvalidAction/IllegalAction."""
@@ -1036,3 +1315,138 @@ class State(ABC):
         other._log = list(self._log)
         other._setup = self._setup
         other._actions = list(self._actions)
+        other._movers = list(self._movers)
+        other._chance = self._chance  # the deal is over: never changed again
+
+    # --- explicit chance, history, returns, undo (what adapters need) ------------------------
+    @property
+    def is_chance(self) -> bool:
+        """Whether chance moves next (only during the deal; see `Game.initial_state`)."""
+        return False
+
+    def chance_outcomes(self) -> list[tuple[JsonValue, float]]:
+        """Each outcome of the chance node with its probability (they sum to 1).
+
+        Raises:
+            IllegalAction: this is not a chance node.
+        """
+        raise IllegalAction(f"{self.game.name}: no chance node here; a seat is to move")
+
+    def apply_chance(self, outcome: JsonValue) -> None:
+        """Apply one outcome of the chance node. Raises IllegalAction if it is not one."""
+        raise IllegalAction(f"{self.game.name}: no chance node here; a seat is to move")
+
+    def history(self) -> list[Step]:
+        """Every chance outcome, then every action, applied since the start, each with the
+        seats that see it in full."""
+        game = self.game
+        steps = [Step(None, outcome, seen) for outcome, seen in self._chance]
+        steps += [
+            Step(seat, action, game._action_seen_by(action, seat))
+            for seat, action in zip(self._movers, self._actions, strict=True)
+        ]
+        return steps
+
+    def public_information_set(self) -> PublicInformationSet:
+        """What every seat (and a spectator) knows: the public observations."""
+        return PublicInformationSet(
+            self.game.name, self.game.option_items(), self.public_observations()
+        )
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's result in seat order: 0 while the game runs; then, with k winners
+        among n seats, n/k - 1 to each winner and -1 to the others (zero-sum: a win alone in
+        a two-seat game is +1/-1, a shared win 0/0)."""
+        seats, winners = self.game.seats, self.winners
+        if not self.is_over:
+            return tuple(0.0 for _ in seats)
+        share = len(seats) / len(winners) if winners else 0.0
+        return tuple(share - 1.0 if one_of(seat, winners) else -1.0 for seat in seats)
+
+    def spelled_actions(self) -> dict[tuple[int, ...], Action]:
+        """Each legal action by the ids that spell it (`Game.action_ids`; legal actions are
+        valid, so they are not checked again)."""
+        ids = self.game._action_ids
+        return {ids(action): action for action in self.legal_actions()}
+
+    def legal_choices(self, prefix: Sequence[int] = ()) -> list[int]:
+        """The ids that may follow `prefix` in spelling a legal action (`Game.action_ids`),
+        sorted; with no prefix, the first id of every legal action."""
+        prefix, n = tuple(prefix), len(prefix)
+        spelled = self.spelled_actions()
+        return sorted({ids[n] for ids in spelled if len(ids) > n and ids[:n] == prefix})
+
+    def _become(self, other: State) -> None:
+        """Turn into `other` in place (its class and fields), so that callers holding this
+        object see the change, as with OpenSpiel states: a deal's last draw turns a
+        `Dealing` into the game's own state, and `undo` may turn it back."""
+        self.__class__ = other.__class__
+        self.__dict__ = other.__dict__
+
+    def undo(self) -> None:
+        """Take back the last action or chance outcome, restoring the exact earlier state
+        (its JSON too). It replays the game from its setup, so it costs a whole game.
+
+        Raises:
+            IllegalAction: nothing was applied since the start (a state made by `arrange`
+                starts after its deal), or the state is a view with no setup.
+        """
+        from engines.deal import Dealing
+
+        if self._actions:
+            setup = self._setup
+            if setup is None:
+                raise IllegalAction(f"{self.game.name}: a view made from an information set "
+                                    "has no setup to replay, so it cannot undo")  # fmt: skip
+            read = JsonReader(InvalidState, f"{self.game.name} state")
+            earlier = [str(action) for action in self._actions[:-1]]
+            self._become(self.game._replay(setup.to_json_value(), earlier, read))
+        elif self._chance:
+            self._become(Dealing(self.game, [outcome for outcome, _ in self._chance[:-1]]))
+        else:
+            raise IllegalAction(f"{self.game.name}: nothing to undo; the game is at its start")
+
+    # --- copies: deepcopy is clone(), pickle is to_json() -----------------------------------
+    def __copy__(self) -> State:
+        """A shallow copy (what `copy.copy` gave before pickling was defined)."""
+        other = self.__class__.__new__(self.__class__)
+        other.__dict__.update(self.__dict__)
+        return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game's name and options and its JSON (loaded by replaying it)."""
+        return (_state_from_pickle, (self.game.name, self.game.option_items(), self.to_json()))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One entry of `State.history()`: who moved (None: chance), what (an Action or a
+    chance outcome), and the seats that see it in full (None: every seat)."""
+
+    seat: Seat | None
+    value: Any
+    seen_by: tuple[Seat, ...] | None
+
+
+@dataclass(frozen=True)
+class PublicInformationSet:
+    """What every seat knows: the game's name and options and the public observations."""
+
+    game: str
+    options: tuple[tuple[str, JsonValue], ...]
+    observations: tuple[Observation, ...]
+
+
+@functools.lru_cache(maxsize=64)
+def _game_of(name: str, options: tuple[tuple[str, JsonValue], ...]) -> Game:
+    """The game an information set belongs to (`make_game`), made once per name and options."""
+    from engines import make
+
+    return make(name, **dict(options))
+
+
+def _state_from_pickle(name: str, options: tuple[tuple[str, JsonValue], ...], text: str) -> State:
+    return _game_of(name, options).state_from_json(text)

@@ -121,11 +121,12 @@ if TYPE_CHECKING:  # mypy checks that every bots module provides what `GameBots`
 
     _BOTS: tuple[GameBots, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
 
-BOT_NAMES = ("random", "heuristic", "solver")
+BOT_NAMES = ("random", "heuristic", "solver", "ismcts")
 
 
 def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: object) -> Bot:
-    """A bot for `seat` of `game`: "random", "heuristic" or "solver".
+    """A bot for `seat` of `game`: "random", "heuristic", "solver" or "ismcts" (OpenSpiel's
+    information-set MCTS over states `solver.sample_state` draws; needs sleuth[openspiel]).
 
     Args:
         name: the bot's kind.
@@ -149,6 +150,10 @@ def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: 
     if name == "random":
         check_options(name, options, ())
         return RandomBot(game, seat, rng)
+    if name == "ismcts":  # generic: OpenSpiel's search over the solver's sampled states
+        from opponents.ismcts import make as make_ismcts
+
+        return make_ismcts(game, seat, rng, **options)
     if not isinstance(name, str) or name not in BOT_NAMES:
         raise ConfigError(f"unknown bot {quote(name)}; bots: {', '.join(BOT_NAMES)}")
     module = game_bots(game.name)

@@ -4,6 +4,7 @@ d = solver.deduce(info)
 d.certain(); d.possible(fact); d.probability(fact); d.estimate(fact); d.explain(fact)
 solver.hints(info)
 solver.advise(info, seed=0)      # the solver bot's move, its value, runners-up, threats
+solver.sample_state(info, rng)   # a whole consistent State drawn from the posterior
 """
 
 from solver.deduction import Deduction, deduce
@@ -12,6 +13,7 @@ from solver.hints import Hint, hints
 from solver.model import Fact
 from solver.sampling import Estimate
 from solver.search import Advice, Candidate, advise
+from solver.states import sample_state
 
 __all__ = [
     "Advice",
@@ -27,4 +29,5 @@ __all__ = [
     "advise",
     "deduce",
     "hints",
+    "sample_state",
 ]

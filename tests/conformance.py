@@ -108,3 +108,116 @@ def check_no_leak(
         assert twin.information_set(seat) == state.information_set(seat), (
             f"{seat}'s information set depends on something {seat} cannot know"
         )
+
+
+# --- the core API adapters need (OpenSpiel, PettingZoo) ------------------------------------
+def check_chance(game: Game, seed: int) -> State:
+    """Explicit chance: each node's probabilities sum to 1, outcome ids round-trip, undo of a
+    draw restores the node, and applying `new_game(seed)`'s draws deals its game exactly."""
+    dealt = game.new_game(seed=seed)
+    draws = [step.value for step in dealt.history() if step.seat is None]
+    assert len(draws) == game.max_chance_nodes
+    state = game.initial_state()
+    for i, outcome in enumerate(draws):
+        assert state.is_chance and not state.is_over and state.legal_actions() == []
+        outcomes = state.chance_outcomes()
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+        assert all(p > 0 for _, p in outcomes)
+        for o, _ in outcomes:
+            assert game.chance_outcome_from_id(game.chance_outcome_id(o)) == o
+        assert outcome in [o for o, _ in outcomes]
+        before = state.to_json()
+        assert game.state_from_json(before).to_json() == before
+        if i % 7 == 0:
+            state.apply_chance(outcomes[-1][0])
+            state.undo()
+            assert state.to_json() == before, "undoing a draw restores the chance node"
+        state.apply_chance(outcome)
+    assert not state.is_chance
+    assert state._to_dict() == dealt._to_dict()
+    assert state._log == dealt._log and state.history() == dealt.history()
+    assert state._setup is not None and dealt._setup is not None
+    assert state._setup.arguments == dealt._setup.arguments
+    assert state._setup.deal == dealt._setup.deal
+    return state
+
+
+def check_core_api(
+    spec: EngineSpec, seed: int, choices: Callable[[int], int], every: int = 5
+) -> State:
+    """Play one random game checking, beside the engine's own, what adapters rely on: action
+    ids round-trip and no spelling is the beginning of another; undo restores the exact JSON;
+    each seat's tensor has the declared shape and does not change in a twin state the seat
+    cannot tell apart; deepcopy and pickle; returns, bounds and history. Costly checks run
+    on every `every`-th step."""
+    game = spec.game
+    state = check_chance(game, seed)
+    dealt = game.new_game(seed=seed)
+    assert dealt.to_json() == game.state_from_json(dealt.to_json()).to_json()
+    history: list[Action] = []
+    rng = random.Random(seed)
+    limit = game.max_game_length
+    assert limit is not None and isinstance(limit, int)
+    n = len(game.seats)
+    assert [game.seat_index(seat) for seat in game.seats] == list(range(n))
+    for step in range(spec.max_steps):
+        if state.is_over:
+            break
+        assert state.returns() == tuple(0.0 for _ in game.seats)
+        legal = state.legal_actions()
+        spelled = {game.action_ids(action): action for action in legal}
+        assert len(spelled) == len(legal), "two legal actions share their ids"
+        for ids, action in spelled.items():
+            assert all(0 <= i < game.num_distinct_actions for i in ids)
+            assert len(ids) <= game.max_action_choices
+            assert game.action_from_ids(ids) == action
+            if len(ids) == 1:
+                assert game.action_from_id(game.action_id(action)) == action
+            for k in range(1, len(ids)):
+                assert ids[:k] not in spelled, f"{ids[:k]} spells an action and begins {action}"
+        assert state.legal_choices() == sorted({ids[0] for ids in spelled})
+        if step % every == 0:
+            check_tensors_and_copies(spec, state, history, rng)
+        action = legal[choices(len(legal))]
+        if step % every == 0:
+            before = state.to_json()
+            probe = state.clone()
+            probe.apply(action)
+            probe.undo()
+            assert probe.to_json() == before, f"undoing {action} did not restore the state"
+        state.apply(action)
+        history.append(action)
+    assert state.is_over, f"{game.name} did not end within {spec.max_steps} steps"
+    assert len(history) <= limit, f"{len(history)} actions, more than max_game_length {limit}"
+    returns = state.returns()
+    assert all(game.min_utility <= r <= game.max_utility for r in returns)
+    if game.zero_sum:
+        assert abs(sum(returns)) < 1e-9
+    for winner in state.winners:
+        assert returns[game.seat_index(winner)] > 0 or len(state.winners) == n
+    steps = state.history()
+    assert [s.value for s in steps if s.seat is not None] == history
+    assert len(steps) == game.max_chance_nodes + len(history)
+    check_tensors_and_copies(spec, state, history, rng)
+    return state
+
+
+def check_tensors_and_copies(
+    spec: EngineSpec, state: State, history: Sequence[Action], rng: random.Random
+) -> None:
+    import copy
+    import pickle
+
+    game = spec.game
+    text = state.to_json()
+    assert copy.deepcopy(state).to_json() == text
+    assert pickle.loads(pickle.dumps(state)).to_json() == text
+    public = state.public_information_set()
+    assert public.observations == state.public_observations()
+    for seat in game.seats:
+        tensor = state.information_set(seat).to_array()
+        assert tensor.shape == game.observation_shape and tensor.dtype.name == "float32"
+        twin = spec.twin(state, history, seat, rng)
+        if twin is not None:
+            again = twin.information_set(seat).to_array()
+            assert (again == tensor).all(), f"{seat}'s tensor depends on what it cannot know"

@@ -8,7 +8,16 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from engines.alibi.actions import Accuse, AlibiAction, Ask, Lay, Pass, Solution, parse
+from engines.alibi.actions import (
+    Accuse,
+    AlibiAction,
+    Ask,
+    Lay,
+    Pass,
+    Solution,
+    _one_per_type,
+    parse,
+)
 from engines.alibi.deck import SCALES, TYPES, Deck, load_deck
 from engines.alibi.notation import HELP, Notation, observation_text
 from engines.alibi.questions import (
@@ -26,6 +35,7 @@ from engines.core import (
     Game,
     IllegalAction,
     InformationSet,
+    InvalidAction,
     InvalidState,
     JsonReader,
     JsonValue,
@@ -38,6 +48,7 @@ from engines.core import (
     choice_domain,
     positive_int,
 )
+from engines.deal import Dealer, SeenBy
 
 
 def _seat_number(value: JsonValue) -> bool:
@@ -197,14 +208,135 @@ class Alibi(Game):
 
     # --- setup ---------------------------------------------------------------------------
     def new_game(self, seed: int | None = None) -> AlibiState:
-        rng = random.Random(seed)
-        dealer = self.options["dealer"]
-        if dealer == "random":
-            dealer = rng.randrange(self.players)
-        box = [rng.choice(self.deck.of_type(kind)) for kind in TYPES]
+        state = self._new_dealt(seed)
+        assert isinstance(state, AlibiState)
+        return state
+
+    # --- the deal as chance nodes, the action ids, the tensor (engines/deal.py) -----------
+    explicit_chance = True
+
+    def _deal(self, dealer: Dealer, rng: random.Random) -> AlibiState:
+        """The dealer (when random), the box's card of each type (seen by nobody), then the
+        shuffle of the rest, each card seen by the seat it is dealt to."""
+        first, n = self.options["dealer"], self.players
+        if first == "random":
+            first = dealer.choice(range(n))
+        box = [dealer.choice(self.deck.of_type(kind), seen_by=()) for kind in TYPES]
         rest = [card for card in self.deck.ids if card not in box]
-        rng.shuffle(rest)
-        return self.arrange(rng, deal(rest, self.players, dealer), box, dealer)
+        owners: list[SeenBy] = [((first + 1 + k) % n,) for k in range(len(rest))]
+        rest = dealer.shuffle(rest, owners)
+        return self.arrange(rng, deal(rest, n, first), box, first)
+
+    def _chance_outcome_space(self) -> tuple[JsonValue, ...]:
+        return (*range(self.players), *self.deck.ids)
+
+    # The ids: the lays, then the listed questions (every target, scope and listed subject),
+    # then three blocks of one id per card: a card passed, a card of an accusation, a card
+    # of a written solution. A pass or an accusation is spelled card by card in deck order
+    # (a pass of r cards is r ids); card lists of two or more cards are legal questions but
+    # have no id, as `legal_actions` does not list them.
+    max_action_choices = 78
+
+    @cached_property
+    def _numbering(self) -> tuple[dict[object, int], list[object]]:
+        deck, n = self.deck, self.players
+        single = self.options["single_card_questions"] == "allowed"
+        keys: list[object] = [Lay(group) for group in deck.groups]
+        keys += [
+            Ask(target, scope, subject)
+            for target in range(n)
+            for scope in SCOPES
+            for subject in listed_subjects(deck, single)
+        ]
+        keys += [(block, card) for block in (Pass, Accuse, Solution) for card in deck.ids]
+        return {key: i for i, key in enumerate(keys)}, keys
+
+    def _num_distinct_actions(self) -> int:
+        return len(self._numbering[1])
+
+    def _action_ids(self, action: Action) -> tuple[int, ...]:
+        index = self._numbering[0]
+        if isinstance(action, Pass | Accuse | Solution):
+            order = self.deck.ids.index
+            return tuple(index[(type(action), card)] for card in sorted(action.cards, key=order))
+        found = index.get(action)
+        if found is None:
+            raise InvalidAction(f"alibi: {action} has no id (only listed questions have ids)")
+        return (found,)
+
+    def _action_from_ids(self, ids: tuple[int, ...]) -> Action:
+        keys = self._numbering[1]
+        first = keys[ids[0]]
+        if isinstance(first, Lay | Ask):
+            if len(ids) > 1:
+                raise InvalidAction(f"alibi: {first} is one id, not {len(ids)}")
+            return first
+        parts = [keys[i] for i in ids]
+        kind = first[0]  # type: ignore[index]
+        if not all(isinstance(part, tuple) and part[0] is kind for part in parts):
+            raise InvalidAction(f"alibi: the ids {ids} mix kinds of action")
+        cards = tuple(part[1] for part in parts)  # type: ignore[index]
+        if kind is Pass:
+            return Pass(cards)
+        found = _one_per_type(list(cards), self.deck)
+        if found is None:
+            raise InvalidAction(f"alibi: the ids {ids} do not spell one card of each type")
+        return Accuse(found) if kind is Accuse else Solution(found)
+
+    def choice_text(self, choice: int) -> str:
+        key = self._numbering[1][choice]
+        if isinstance(key, tuple):
+            return f"{key[0].__name__.lower()} {key[1]} (one card of it)"
+        return str(key)
+
+    def _action_seen_by(self, action: Action, seat: Seat) -> tuple[Seat, ...] | None:
+        """A pass is seen by its giver and receiver; a written solution by its writer."""
+        assert isinstance(seat, int)
+        if isinstance(action, Pass):
+            return (seat, (seat + 1) % self.players)
+        return (seat,) if isinstance(action, Solution) else None
+
+    @property
+    def max_game_length(self) -> int | None:
+        """Per round a turn and a pass per player; a lay per group; a solution per player."""
+        limit, n = self.options["round_limit"], self.players
+        return None if limit is None else limit * 2 * n + len(self.deck.groups) + n
+
+    def _observation_shape(self) -> tuple[int, ...]:
+        n = self.players
+        return (len(self.deck.ids) * 5 + n * 5 + 4 + 2,)
+
+    def _encode(self, info: InformationSet) -> list[float]:
+        """Per card: in my hand, seen by me, passed by me, laid, in the opened box; per
+        seat: hand size, set points, to move, me, accuser; then the phase and the round."""
+        view = self._view(info)
+        me, n, deck = info.seat, self.players, self.deck
+        assert isinstance(me, int)
+        sizes, passed, box = [0] * n, set(), set()
+        for obs in info.observations:
+            if obs.kind == "hands":
+                sizes = list(obs["sizes"])
+            elif obs.kind == "lay":
+                sizes[obs["seat"]] -= 3
+            elif obs.kind == "pass" and obs["giver"] == me:
+                passed |= set(obs["cards"])
+            elif obs.kind == "box":
+                box = set(obs["cards"])
+        hand, seen = set(view._hands[me]), view._seen[me]
+        laid = {card for groups in view.laid for g in groups for card in deck.of_group(g)}
+        out: list[float] = []
+        for card in deck.ids:
+            out += [float(card in group) for group in (hand, seen, passed, laid, box)]
+        total = len(deck.ids)
+        out += [size / total for size in sizes]
+        out += [score / 10 for score in view.scores]
+        out += [float(view.to_move == seat) for seat in range(n)]
+        out += [float(me == seat) for seat in range(n)]
+        out += [float(view.accuser == seat) for seat in range(n)]
+        out += [float(view.phase == phase) for phase in ("turns", "passing", "solutions", "over")]
+        limit = self.options["round_limit"]
+        out += [view.round / limit if limit else 0.0, view.turn / (limit * n if limit else 100)]
+        return out
 
     def arrange(
         self,

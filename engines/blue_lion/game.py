@@ -41,6 +41,7 @@ from engines.core import (
     positive_int,
     quote,
 )
+from engines.deal import Dealer
 
 
 class BlueLion(Game):
@@ -98,13 +99,79 @@ class BlueLion(Game):
         return SEATS
 
     def new_game(self, seed: int | None = None) -> BlueLionState:
-        rng = random.Random(seed)
-        pairs = dict(zip(TILES, rng.sample(PAIRS, len(PAIRS)), strict=True))
-        up = {tile: rng.choice(sorted(pair)) for tile, pair in pairs.items()}
+        state = self._new_dealt(seed)
+        assert isinstance(state, BlueLionState)
+        return state
+
+    # --- the deal as chance nodes, the action ids, the tensor (engines/deal.py) -----------
+    explicit_chance = True
+
+    def _deal(self, dealer: Dealer, rng: random.Random) -> BlueLionState:
+        """The toss: the six pairs to the tiles (seen by nobody), then each tile's up face,
+        then the first player when it is random."""
+        labels = dealer.sample([_label(pair) for pair in PAIRS], seen_by=())
+        pairs = {tile: frozenset(label) for tile, label in zip(TILES, labels, strict=True)}
+        up = {tile: dealer.choice(sorted(pair)) for tile, pair in pairs.items()}
         first = self.options["first_player"]
         if first == "random":
-            first = rng.choice(SEATS)
+            first = dealer.choice(SEATS)
         return self.arrange(rng, pairs, up, first)
+
+    def _chance_outcome_space(self) -> tuple[JsonValue, ...]:
+        return (*(_label(pair) for pair in PAIRS), *ICONS, *SEATS)
+
+    def _action_universe(self) -> list[Action]:
+        """Lays, the pass, moves, swaps, flips, returns; in that order, fields in order."""
+        flips = (False, True)
+        return [
+            *(Lay(t, end, f) for t in TILES for end in (None, *ENDS) for f in flips),
+            Pass(),
+            *(MoveEnd(t) for t in TILES),
+            *(Swap(a, b) for a in TILES for b in TILES if a != b),
+            *(Flip(t) for t in TILES),
+            *(Return(t, end, f) for t in TILES for end in ENDS for f in flips),
+        ]
+
+    @property
+    def max_game_length(self) -> int | None:
+        """Each turn is a main action and at most one return per tile."""
+        limit = self.options["turn_limit"]
+        return None if limit is None else limit * (1 + len(TILES))
+
+    def _observation_shape(self) -> tuple[int, ...]:
+        return (len(TILES) * _TILE_FEATURES + 2 * 3 + 5 + self.num_distinct_actions,)
+
+    def _encode(self, info: InformationSet) -> list[float]:
+        """Per tile: where it is, its up face, the faces seen on it; then the scores (over
+        the target), whose turn and whose view, the turn's flags, the previous main action.
+        Everything but the seat is public in Blue Lion."""
+        view = self.public_state(info)
+        seen: dict[str, set[str]] = {tile: set() for tile in TILES}
+        for obs in info.observations:
+            if obs.kind in ("toss", "reveal"):
+                seen[obs["tile"]].add(obs["face"])
+        out: list[float] = []
+        for tile in TILES:
+            place = [0.0] * 9
+            if tile in view.pool:
+                place[0] = 1.0
+            elif tile in view.line:
+                place[1 + view.line.index(tile)] = 1.0
+            else:
+                place[7 if tile in view.aside else 8] = 1.0
+            out += place
+            out += [float(view.up[tile] == icon) for icon in ICONS]
+            out += [float(icon in seen[tile]) for icon in ICONS]
+        target, limit = self.options["target"], self.options["turn_limit"]
+        out += [view.scores[seat] / target for seat in SEATS]
+        out += [float(view.to_move == seat) for seat in SEATS]
+        out += [float(info.seat == seat) for seat in SEATS]
+        out += [float(view.main_done), float(view.passed), float(view.phase == 2)]
+        out += [view.turns / limit if limit else 0.0, float(view.over)]
+        last = [0.0] * self.num_distinct_actions
+        if view.last_main is not None:
+            last[self.action_id(view.last_main)] = 1.0
+        return out + last
 
     def arrange(
         self,
@@ -268,3 +335,9 @@ def _check_setup(pairs: Mapping[str, frozenset[str]], up: Mapping[str, str], fir
 
 
 _PAIRS = sorted(map(sorted, PAIRS))
+_TILE_FEATURES = 9 + 4 + 4
+
+
+def _label(pair: frozenset[str]) -> str:
+    """A pair of icons as one chance outcome: its two letters in icon order ("LF")."""
+    return "".join(icon for icon in ICONS if icon in pair)

@@ -70,7 +70,7 @@ class Board(State):
         self.residents: tuple[str, ...] = ()
         self.pos: dict[str, District] = {}
         self.dead: list[str] = []
-        self.history: list[str] = []  # ordinary victims H, in order
+        self.earlier_victims: list[str] = []  # ordinary victims H, in order
         self.scenes: list[tuple[District, tuple[str, ...], bool]] = []  # (district, dead, bomb)
         self.intimidated: set[str] = set()
         self.buildings: dict[District, str] = {}
@@ -178,7 +178,7 @@ class Board(State):
             len(self.at(district)) == 1,
             name in self.intimidated,
             district in CENTRAL,
-            tuple(self.resident(x) for x in self.history),
+            tuple(self.resident(x) for x in self.earlier_victims),
         )
 
     def protected(self, name: str, killing: bool) -> bool:

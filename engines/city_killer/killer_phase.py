@@ -196,7 +196,7 @@ class KillerPhase(Supplies):
                     round=self.round,
                     alone=scene.alone,
                     intimidated=scene.intimidated,
-                    history=list(self.history),
+                    history=list(self.earlier_victims),
                 )
             )
         else:
@@ -215,7 +215,7 @@ class KillerPhase(Supplies):
                 self.token_lost = self.game.options["token_on_killed"] == "lost"
                 self._emit(Observation.of("token-back", name=name, lost=self.token_lost))
         if not bomb or self.game.options["bomb_in_history"]:
-            self.history.extend(victims)
+            self.earlier_victims.extend(victims)
         self.scenes.append((district, victims, bomb))
         self.murdered = True
         cards = [self._observed("scene", card) for card in self._under[number - 1]]

@@ -148,7 +148,7 @@ class Questioning(Supplies):
         self._emit(
             Observation.of(
                 "surveillance", name=name, district=list(district), alone=scene.alone,
-                intimidated=scene.intimidated, blocked=blocked, history=list(self.history),
+                intimidated=scene.intimidated, blocked=blocked, history=list(self.earlier_victims),
                 answer=answer,
             )
         )  # fmt: skip

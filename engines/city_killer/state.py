@@ -108,7 +108,7 @@ class CityKillerState(KillerPhase, DetectivePhase, Questioning, Cards, CityPhase
             "stage": self.stage,
             "positions": places((n, self.pos[n]) for n in self.residents if n in self.pos),
             "dead": list(self.dead),
-            "history": list(self.history),
+            "history": list(self.earlier_victims),
             "scenes": [[list(d), list(v), b] for d, v, b in self.scenes],
             "intimidated": sorted(self.intimidated),
             "buildings": [[list(d), kind] for d, kind in sorted(self.buildings.items())],
@@ -151,8 +151,8 @@ def _plain(value: Any) -> JsonValue:
 
 
 _MUTABLE = (
-    "pos", "dead", "history", "scenes", "intimidated", "buildings", "frames", "chain", "context",
-    "killer_discard", "row", "detective_discard", "evidence_discard", "revealed_tokens",
+    "pos", "dead", "earlier_victims", "scenes", "intimidated", "buildings", "frames", "chain",
+    "context", "killer_discard", "row", "detective_discard", "evidence_discard", "revealed_tokens",
     "out_tokens", "used", "questioned", "_stack", "_killer_deck", "_under", "_killer_hand",
     "_detective_deck", "_detective_hand", "_evidence", "_supply", "_pending_stack_tokens",
     "_script", "_kept",

@@ -24,6 +24,7 @@ from engines.core import (
     choice_domain,
     positive_int,
 )
+from engines.deal import Dealer, SeenBy
 from engines.noir import notation
 from engines.noir.actions import (
     Arrest,
@@ -140,15 +141,89 @@ class Noir(Game):
 
     # --- setup -----------------------------------------------------------------------------
     def new_game(self, seed: int | None = None) -> NoirState:
-        rng = random.Random(seed)
+        state = self._new_dealt(seed)
+        assert isinstance(state, NoirState)
+        return state
+
+    # --- the deal as chance nodes, the action ids, the tensor (engines/deal.py) -----------
+    explicit_chance = True
+
+    def _deal(self, dealer: Dealer, rng: random.Random) -> NoirState:
+        """The grid is laid (public), then each deck is put in order, top card first: the
+        killer sees his deck's top card, the inspector the four he draws; the rest nobody."""
         names, size = list(self.suspects), self.options["grid"]
-        laid = rng.sample(names, len(names))
+        laid = dealer.sample(names)
         grid = tuple(tuple(laid[i * size : (i + 1) * size]) for i in range(size))
         killer_deck = None
+        order: list[SeenBy] = [(INSPECTOR,)] * HAND + [()] * len(names)
         if self.options["deck"] == "separate":
-            killer_deck = rng.sample(names, len(names))
+            killer_deck = dealer.sample(names, places=[(KILLER,)] + [()] * (len(names) - 1))
             names.remove(killer_deck[0])
-        return self.arrange(rng, grid, rng.sample(names, len(names)), killer_deck)
+        else:
+            order = [(KILLER,), *order]
+        return self.arrange(rng, grid, dealer.sample(names, places=order), killer_deck)
+
+    def _chance_outcome_space(self) -> tuple[JsonValue, ...]:
+        return self.suspects
+
+    def _action_universe(self) -> list[Action]:
+        names, size = self.suspects, self.options["grid"]
+        return [
+            *(Kill(name) for name in names),
+            Disguise(),
+            *(Shift(line, i, d) for line, ways in LINES.items() for i in range(1, size + 1)
+              for d in ways),
+            *(Identity(name) for name in names),
+            Draw(),
+            *(Exonerate(name) for name in names),
+            *(Arrest(name) for name in names),
+            *(CitizenArrest(name, agent) for name in names for agent in names if agent != name),
+        ]  # fmt: skip
+
+    def _action_seen_by(self, action: Action, seat: Seat) -> tuple[Seat, ...] | None:
+        """Only the inspector knows which identity he chose."""
+        return (INSPECTOR,) if isinstance(action, Identity) else None
+
+    @property
+    def max_game_length(self) -> int | None:
+        """A turn is at most three actions (the inspector's identity, a draw, an exoneration)."""
+        return 3 * self.options["turn_limit"] + 3
+
+    def _observation_shape(self) -> tuple[int, ...]:
+        n, size = len(self.suspects), self.options["grid"]
+        shifts = 2 * 2 * size
+        return (n * (size * size + 7) + 2 + 2 + 3 + 1 + shifts + 4,)
+
+    def _encode(self, info: InformationSet) -> list[float]:
+        """Per suspect: where on the grid, dead, innocent, revealed, spent, discarded, my
+        identity, in my hand; then whose turn and view, the phase,
+        the pending draw, the protected shift, the turn, the kills and the decks' sizes."""
+        view = self._view(info)
+        size, limit = self.options["grid"], self.options["turn_limit"]
+        place = {name: (r, c) for r, row in enumerate(view.grid) for c, name in enumerate(row)}
+        mine = view._killer if info.seat == KILLER else view._inspector
+        sets = [set(view.dead), view.innocent, set(view.revealed), set(view.spent)]
+        sets += [set(view.discarded), {mine} if mine else set(), set(view._hand)]
+        out: list[float] = []
+        for name in self.suspects:
+            cell = [0.0] * (size * size)
+            if name in place:
+                r, c = place[name]
+                cell[r * size + c] = 1.0
+            out += cell + [float(name in group) for group in sets]
+        out += [float(view.to_move == seat) for seat in SEATS]
+        out += [float(info.seat == seat) for seat in SEATS]
+        out += [float(view.phase == phase) for phase in ("opening", "identity", "play")]
+        out.append(float(view.drawn))
+        shifts = [(line, i, d) for line, ways in LINES.items() for i in range(1, size + 1)
+                  for d in ways]  # fmt: skip
+        protected = view.protected
+        out += [float(protected is not None and (protected.line, protected.index,
+                protected.direction) == shift) for shift in shifts]  # fmt: skip
+        n = len(self.suspects)
+        out += [view.turns / limit, view.kills / self.kills_to_win]
+        out += [view.cards_left(KILLER) / n, view.cards_left(INSPECTOR) / n]
+        return out
 
     def arrange(
         self,

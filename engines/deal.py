@@ -1,0 +1,207 @@
+"""A game's deal as chance nodes: each random draw is one node with its outcomes listed.
+
+A game writes its deal once, as `Game._deal(dealer, rng)`, drawing from a `Dealer`.
+`new_game(seed)` runs it with draws sampled from `random.Random(seed)`; `Game.initial_state()`
+gives a `Dealing`, a chance node per draw for adapters (OpenSpiel's explicit chance), which
+replays the deal with the outcomes given so far and stops at the first draw not yet made.
+The `Dealer`'s `sample` and `shuffle` draw in the same order and from the same lists as
+`random.Random.sample` and `shuffle`, so a seed deals what it dealt before.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from engines.core import IllegalAction, JsonValue, Seat, State, Step, quote, thaw
+
+if TYPE_CHECKING:
+    from engines.core import Game
+
+T = TypeVar("T")
+SeenBy = tuple[Seat, ...] | None
+
+
+class Dealer:
+    """Where a deal draws from: `pick` chooses one of the listed outcomes (all equally
+    likely); `drawn` keeps each outcome with the seats that see it (None: every seat)."""
+
+    def __init__(self, pick: Callable[[tuple[Any, ...]], Any]) -> None:
+        self._pick = pick
+        self.drawn: list[tuple[JsonValue, SeenBy]] = []
+
+    def choice(self, outcomes: Sequence[T], seen_by: SeenBy = None) -> T:
+        """One of `outcomes` (distinct), each with the same probability."""
+        outcome: T = self._pick(tuple(outcomes))
+        self.drawn.append((outcome, seen_by))
+        return outcome
+
+    def sample(
+        self,
+        population: Sequence[T],
+        seen_by: SeenBy = None,
+        places: Sequence[SeenBy] | None = None,
+    ) -> list[T]:
+        """The whole of `population` in a random order, drawn first to last as
+        `random.Random.sample(population, len(population))` draws it; the draw for place i
+        is seen by `places[i]` when given, else by `seen_by`."""
+        pool, n, result = list(population), len(population), []
+        for i in range(n):
+            chosen = self.choice(pool[: n - i], seen_by if places is None else places[i])
+            j = pool.index(chosen)
+            result.append(chosen)
+            pool[j] = pool[n - i - 1]
+        return result
+
+    def shuffle(self, items: Sequence[T], seen_by: Sequence[SeenBy] | None = None) -> list[T]:
+        """`items` shuffled as `random.Random.shuffle` does it, last place first; the card
+        drawn for place i is seen by `seen_by[i]` (everyone when not given)."""
+        x = list(items)
+        for i in reversed(range(1, len(x))):
+            chosen = self.choice(x[: i + 1], None if seen_by is None else seen_by[i])
+            j = x.index(chosen)
+            x[i], x[j] = x[j], x[i]
+        return x
+
+
+class _Pending(Exception):
+    """The replayed deal reached a draw that has no outcome yet."""
+
+    def __init__(self, outcomes: tuple[Any, ...]) -> None:
+        self.outcomes = outcomes
+
+
+def _among(outcome: object, outcomes: Sequence[object]) -> bool:
+    return any(type(o) is type(outcome) and o == outcome for o in outcomes)
+
+
+def replay_deal(
+    game: Game, drawn: Sequence[JsonValue]
+) -> tuple[Dealer, State | None, tuple[Any, ...]]:
+    """Run the deal with the outcomes `drawn`: the dealer, then the dealt state (None while
+    draws are missing) and the outcomes of the next draw.
+
+    Raises:
+        IllegalAction: an outcome is not one of its draw's, or there are more than the deal draws.
+    """
+    given = iter(drawn)
+
+    def pick(outcomes: tuple[Any, ...]) -> Any:
+        outcome = next(given, _Pending)
+        if outcome is _Pending:
+            raise _Pending(outcomes)
+        if not _among(outcome, outcomes):
+            allowed = ", ".join(map(repr, outcomes[:12])) + (", ..." if len(outcomes) > 12 else "")
+            raise IllegalAction(
+                f"{game.name}: {quote(outcome)} is not an outcome of draw {len(dealer.drawn)}; "
+                f"allowed: {allowed}"
+            )
+        return outcome
+
+    dealer = Dealer(pick)
+    try:
+        dealt = game._deal(dealer, random.Random(0))
+    except _Pending as pending:
+        return dealer, None, pending.outcomes
+    if next(given, _Pending) is not _Pending:
+        raise IllegalAction(f"{game.name}: the deal draws only {len(dealer.drawn)} times")
+    return dealer, dealt, ()
+
+
+class Dealing(State):
+    """A game whose deal is not complete: a chance node. After its last draw it turns
+    into the dealt game's own state (see `State._become`).
+
+    Raises (on construction):
+        IllegalAction: `outcomes` are not the beginning of a deal.
+    """
+
+    def __init__(self, game: Game, outcomes: Sequence[JsonValue] = ()) -> None:
+        super().__init__(game, random.Random(0))
+        self._drawn: list[JsonValue] = list(outcomes)
+        self._outcomes: tuple[Any, ...] = ()
+        self._seen: list[SeenBy] = []
+        self._sync()
+
+    def _sync(self) -> None:
+        """Replay the deal with the draws made; stop at the next one, or become the game."""
+        dealer, dealt, self._outcomes = replay_deal(self.game, self._drawn)
+        if dealt is None:
+            self._seen = [seats for _, seats in dealer.drawn]
+            return
+        assert dealt._setup is not None
+        dealt._setup = dealt._setup.dealt(self._drawn)
+        dealt._chance = list(dealer.drawn)
+        self._become(dealt)
+
+    @property
+    def is_chance(self) -> bool:
+        return True
+
+    @property
+    def is_over(self) -> bool:
+        return False
+
+    def chance_outcomes(self) -> list[tuple[JsonValue, float]]:
+        p = 1.0 / len(self._outcomes)
+        return [(outcome, p) for outcome in self._outcomes]
+
+    def apply_chance(self, outcome: JsonValue) -> None:
+        if not _among(outcome, self._outcomes):
+            replay_deal(self.game, [*self._drawn, outcome])  # raises, saying what is allowed
+        self._drawn.append(outcome)
+        self._sync()
+
+    def history(self) -> list[Step]:
+        return [Step(None, o, seen) for o, seen in zip(self._drawn, self._seen, strict=True)]
+
+    def undo(self) -> None:
+        if not self._drawn:
+            raise IllegalAction(f"{self.game.name}: nothing to undo; the game is at its start")
+        self._become(Dealing(self.game, self._drawn[:-1]))
+
+    # --- what a State must have; nobody moves during the deal -----------------------------
+    @property
+    def to_move(self) -> Seat | None:
+        return None
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        return ()
+
+    def _legal_actions(self) -> list[Any]:
+        return []
+
+    def _apply(self, action: Any) -> None:
+        raise IllegalAction(f"{self.game.name}: the deal is not complete; apply chance first")
+
+    def apply(self, action: Any) -> None:
+        self._apply(action)
+
+    def _to_dict(self) -> dict[str, JsonValue]:
+        return {"deal": [thaw(o) for o in self._drawn]}
+
+    def check_invariants(self) -> None:
+        """A deal in progress is any prefix of a deal; `apply_chance` checked each draw."""
+
+    def clone(self) -> Dealing:
+        other = Dealing.__new__(Dealing)
+        other.__dict__.update(self.__dict__)
+        self._copy_core_into(other)
+        other._drawn = list(self._drawn)
+        other._seen = list(self._seen)
+        return other
+
+    def to_json(self) -> str:
+        game = self.game
+        return json.dumps(
+            {
+                "game": game.name,
+                "version": game.metadata.version,
+                "options": [[key, thaw(value)] for key, value in game.option_items()],
+                "deal": [thaw(o) for o in self._drawn],
+            },
+            sort_keys=True,
+        )

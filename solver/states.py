@@ -1,0 +1,162 @@
+"""Whole states drawn from a seat's posterior: `sample_state(info, rng)`.
+
+A determinization for search (ISMCTS): a full `State` that agrees with everything the seat
+saw (its information set replays exactly) and whose hidden part is drawn from the
+Deduction's posterior. Blue Lion's hidden part is the tile pairs, a world of the Deduction;
+Alibi's the box, the deal and the passes (a world of the Deduction: exact, or a record of its
+Markov chain beyond exact counting), with others' pending choices drawn uniformly;
+Noir's is the opponent's identity (a world of the Deduction) and the order of the cards the
+seat never saw, uniform among the orders that replay the same record (drawn by rejection:
+a uniform permutation of the unseen cards, kept when the record replays).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from engines import ConfigError, InformationSet, InvalidState, State
+from solver.deduction import Deduction, deduce
+
+_TRIES = 50
+
+
+def has_sampler(game: str) -> bool:
+    """Whether `sample_state` can draw states of `game`."""
+    return game in _SAMPLERS
+
+
+def sample_state(
+    info: InformationSet, rng: random.Random, deduction: Deduction | None = None
+) -> State:
+    """A whole state consistent with `info`, drawn from the seat's posterior (`deduction`,
+    when given, is `solver.deduce(info)` made once for many samples).
+
+    Raises:
+        ConfigError: the game has no state sampler yet (City Killer, Serial Killer).
+        solver.Inconsistent: `info` contradicts itself.
+    """
+    sampler = _SAMPLERS.get(info.game)
+    if sampler is None:
+        raise ConfigError(
+            f"{info.game}: no state sampler yet; games with one: {', '.join(sorted(_SAMPLERS))}"
+        )
+    return sampler(info, deduction or deduce(info), rng)
+
+
+def _blue_lion(info: InformationSet, d: Deduction, rng: random.Random) -> State:
+    from engines.blue_lion import BlueLion
+    from solver.games.blue_lion import pairs_of
+
+    game = info.make_game()
+    assert isinstance(game, BlueLion)
+    (world,) = d.sample(1, seed=rng.randrange(2**32))
+    return game.reconstruct(info, pairs_of(world))
+
+
+def _noir(info: InformationSet, d: Deduction, rng: random.Random) -> State:
+    from engines.noir import Noir
+    from solver.games.noir import INSPECTOR_VAR, KILLER_VAR, UNCHOSEN, hidden_for
+
+    game = info.make_game()
+    assert isinstance(game, Noir)
+    (world,) = d.sample(1, seed=rng.randrange(2**32))
+    theirs = INSPECTOR_VAR if info.seat == KILLER_VAR else KILLER_VAR
+    identity = str(world[theirs])
+    if identity == UNCHOSEN:  # the inspector has not chosen: any of his cards will do
+        identity = ""
+    hidden = hidden_for(info, identity)
+    base = game.reconstruct(info, hidden)
+    seen = _names_seen(info) | ({identity} if identity else set())
+    for _ in range(_TRIES):
+        shuffled = dict(hidden)
+        for key in ("deck", "killer_deck"):
+            deck = hidden.get(key)
+            if isinstance(deck, list):
+                shuffled[key] = _permute_unseen(deck, seen, rng)
+        try:
+            state = game.reconstruct(info, shuffled)
+        except InvalidState:
+            continue
+        if state.information_set(info.seat) == info:
+            return state
+    return base
+
+
+def _alibi(info: InformationSet, d: Deduction, rng: random.Random) -> State:
+    """The box, the dealt hands and every completed pass from a world of the Deduction;
+    the pending choices of others (a pass chosen this round, a written solution) uniform
+    among the legal ones, as the prior treats them."""
+    from engines.alibi import Alibi
+    from engines.alibi.deck import TYPES
+    from solver.games.alibi.model import BOX, at_var, box_var
+    from solver.games.alibi.position import parse
+
+    game = info.make_game()
+    assert isinstance(game, Alibi)
+    pos, n = parse(info), game.players
+    (world,) = d.sample(1, seed=rng.randrange(2**32))
+    ids = pos.ids
+
+    def at(card: str, epoch: int) -> object:
+        return world.get(at_var(card, epoch))
+
+    hands = [[card for card in ids if at(card, 0) == seat] for seat in range(n)]
+    box = [str(world[box_var(kind)]) for kind in TYPES]
+    assert all(at(card, 0) == BOX for card in box)
+    passes: list[list[list[str]]] = []
+    for epoch in range(1, pos.epoch + 1):
+        passes.append(
+            [
+                [c for c in ids if at(c, epoch - 1) == s and at(c, epoch) == (s + 1) % n]
+                for s in range(n)
+            ]
+        )
+    now = [
+        sorted(c for c in ids if at(c, pos.epoch) == s and int(pos.index[c]) not in pos.laid_by)
+        for s in range(n)
+    ]
+    pending: list[list[str]] = [[] for _ in range(n)]
+    solutions: dict[str, list[str]] = {
+        str(obs["seat"]): list(obs["cards"]) for obs in info.observations if obs.kind == "solution"
+    }  # revealed at the end
+    for obs in info.observations:
+        if obs.kind == "choose_pass" and obs.get("cards") is None:
+            hand = now[obs["seat"]]
+            pending[obs["seat"]] = sorted(rng.sample(hand, min(obs["count"], len(hand))))
+        elif obs.kind == "choose_solution" and str(obs["seat"]) not in solutions:
+            solutions[str(obs["seat"])] = [rng.choice(game.deck.of_type(k)) for k in TYPES]
+    if any(pending):
+        passes.append(pending)
+    hidden = {"box": box, "hands": hands, "passes": passes, "solutions": solutions}
+    return game.reconstruct(info, hidden)
+
+
+def _names_seen(info: InformationSet) -> set[str]:
+    """Every suspect the seat saw as a card (not merely on the grid)."""
+    seen: set[str] = set()
+    for obs in info.observations:
+        for key, value in obs.fields:
+            if key in ("suspect", "drawn", "former", "agent") and isinstance(value, str):
+                seen.add(value)
+            elif key == "cards" and isinstance(value, tuple):
+                seen.update(v for v in value if isinstance(v, str))
+    return seen
+
+
+def _permute_unseen(deck: list[str], seen: set[str], rng: random.Random) -> list[str]:
+    """`deck` with the cards not in `seen` shuffled among their places."""
+    places = [i for i, card in enumerate(deck) if card not in seen]
+    cards = [deck[i] for i in places]
+    rng.shuffle(cards)
+    out = list(deck)
+    for i, card in zip(places, cards, strict=True):
+        out[i] = card
+    return out
+
+
+_SAMPLERS: dict[str, Callable[[InformationSet, Deduction, random.Random], State]] = {
+    "alibi": _alibi,
+    "blue-lion": _blue_lion,
+    "noir": _noir,
+}

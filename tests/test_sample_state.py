@@ -1,0 +1,66 @@
+"""`solver.sample_state`: whole states that replay the seat's record exactly, drawn from the
+posterior (the opponent's identity in Noir, the tile pairs in Blue Lion, unseen deck orders,
+Alibi's box, deal and passes)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import engines
+import solver
+from engines.noir import NoirState
+
+
+def positions(name: str, options: dict, games: int) -> list[engines.State]:
+    game, rng, found = engines.make(name, **options), random.Random(1), []
+    for seed in range(games):
+        state = game.new_game(seed)
+        for _ in range(rng.randrange(3, 50)):
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        found.append(state)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("blue-lion", {}),
+        ("noir", {}),
+        ("noir", {"deck": "separate", "grid": 4}),
+        ("alibi", {"players": 3, "deck": "small", "end_variant": "solutions"}),
+        ("alibi", {"players": 4, "deck": "small", "round_limit": 3}),
+    ],
+)
+def test_sampled_states_replay_the_record(name: str, options: dict) -> None:
+    rng = random.Random(0)
+    for state in positions(name, options, 3):
+        for seat in state.game.seats:
+            info = state.information_set(seat)
+            sampled = solver.sample_state(info, rng)
+            assert sampled.information_set(seat) == info
+            sampled.check_invariants()
+
+
+def test_noir_unseen_cards_are_shuffled() -> None:
+    """The undrawn rest of the deck is not left in name order: its top card varies."""
+    (state,) = positions("noir", {}, 1)
+    info = state.information_set("killer")
+    rng = random.Random(2)
+    tops = Counter()
+    for _ in range(30):
+        sampled = solver.sample_state(info, rng)
+        assert isinstance(sampled, NoirState)
+        tops[sampled._deck[sampled._deck_top]] += 1
+    assert len(tops) > 5
+
+
+def test_games_without_a_sampler_say_so() -> None:
+    state = engines.make("serial-killer").new_game(0)
+    seat = state.game.seats[0]
+    with pytest.raises(engines.ConfigError, match="no state sampler"):
+        solver.sample_state(state.information_set(seat), random.Random(0))
