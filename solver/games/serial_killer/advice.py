@@ -4,15 +4,14 @@ when to declare."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from math import log2, prod
 from typing import TYPE_CHECKING
 
 from engines import InformationSet
-from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKiller, SerialKillerState, replay
+from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKillerState
 from engines.serial_killer.actions import Briefing, Investigate, Lab, face_of
 from solver.games.serial_killer.counting import CountedWorlds, at_var
-from solver.games.serial_killer.position import Position, parse
+from solver.games.serial_killer.position import Position, parse, public_view
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
 from solver.hints import Hint, percent
 
@@ -20,12 +19,9 @@ if TYPE_CHECKING:
     from solver.deduction import Deduction
 
 
-@lru_cache(maxsize=8)
 def view_of(info: InformationSet) -> SerialKillerState:
     """The public position `info` describes (shared: callers read it, never change it)."""
-    game = info.make_game()
-    assert isinstance(game, SerialKiller) and isinstance(info.seat, int)
-    return replay(game, info.observations, info.seat)
+    return public_view(info)
 
 
 def worlds_of(deduction: Deduction) -> CountedWorlds:
