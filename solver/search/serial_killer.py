@@ -5,13 +5,17 @@ The objective is `J = right x roll`: the chance that a declaration is right (the
 genres of 1 / candidates) times the exact chance of out-rolling ferocity when it is made. A
 buy that is expected to rule out `e_g` candidates of genre g (the counted worlds say where
 each unseen trait lies) multiplies `right` by about `prod k_g / (k_g - e_g)`; each point it
-costs lowers the final roll, priced at the slope of `log roll` at the points kept back for
-the end. A buy is made when its log-gain beats its price; looks (briefings, lab views) before
-the endgame are discounted, since a later look sees those cards and the ones drawn since.
+costs lowers the final roll, priced at the slope of `log roll` against the forecast final
+ferocity (never below what a point buys later). A buy is made when its log-gain beats its
+price, and never below the points kept for the roll. Looks (briefings, lab views) wait while
+the rivals are drawing: a later look sees those cards and the ones drawn since. A draw is
+worth a step towards the end besides its card, and more when nobody else draws (ferocity
+grows every round the decks stand still). The weapon track comes first when the decks
+could run out before it reaches 10.
 
 The declaration is the gamble: declared, the player buys nothing more. With every rival
-declared, the solver's declaration ends the game, so it declares as soon as another round of
-looking is worth less than the ferocity it costs; otherwise it waits for the final round
+declared, the solver's declaration ends the game, so it declares as soon as more rounds of
+looking are worth less than the ferocity they cost; otherwise it waits for the final round
 (where it must) unless its roll is about to fade for good. Every legal action is scored once,
 so a seed gives the same move on any machine; `time_budget` (off by default) is only a
 safety ceiling.
@@ -70,18 +74,27 @@ LATER_PRICE = 0.1
 """The least a point is worth in log J while the game goes on: what it buys late (a look at
 the lab or a hand then rules out about a third of a nat per point)."""
 MIN_PRICE = 0.01
+"""The least a point is worth when the end is at hand (the final round, or every rival
+declared)."""
+URGENT_WEAPON = 4.0
+"""A weapon die's log-gain when the decks could run out before the track reaches 10: then
+nobody could declare, and the killer wins."""
 LAST_KEEP = 0.2
+"""The roll (against ferocity now) a draw that keeps the game going may spend down to."""
 BUYS_PER_ROUND = 5
 """The buys a lone player can count on in a round (15 dice, but few of each face)."""
 MAX_ROUNDS = 6
+"""The rounds ahead the declaration gamble looks (with every rival declared)."""
 RIVAL_SPEND = 6
 """Points a rival spends for each card drawn (with its moves and looks), to forecast how many
 cards the rivals will still draw."""
 PUSH = 1.0
+"""A draw's worth beyond its card: it brings the end (and the judging) a step nearer."""
+STALL = 1.5
+"""When no rival drew this round or the last, a draw is worth at least this many times its
+price: ferocity grows every round the decks stand still, until nobody can win."""
 DRAW_COST = 3.5
 """Points a draw costs on average (a 3, or a higher die standing in)."""
-MOVE_SHARE = 1.0
-"""A move is worth this share of the best buy it opens at its destination."""
 FADE = 0.3
 """With rivals still in play, a guess is declared at the last roll that is likely (>= 0.5)
 when next round's would fall below this."""
@@ -106,6 +119,7 @@ class Table:
         game = info.make_game()
         assert isinstance(game, SerialKiller) and isinstance(info.seat, int)
         self.game, self.me = game, info.seat
+        self.observations = info.observations
         self.view: SerialKillerState = replay(game, info.observations, info.seat)
         self.position: Position = parse(info)
         self.candidates = own_candidates(self.position)
@@ -180,9 +194,20 @@ class Table:
 
     @property
     def rivals_drawing(self) -> bool:
-        """The rivals will still draw (they have points above a safe roll): their cards can
-        be seen later, all at once, in their hands and the lab."""
-        return not self.view.final_round and self.rival_draws >= 1
+        """The rivals will still draw (they have points above a safe roll, and they have
+        drawn lately): their cards can be seen later, all at once, in their hands and the
+        lab."""
+        return not self.view.final_round and self.rival_draws >= 1 and self.rivals_drew
+
+    @cached_property
+    def rivals_drew(self) -> bool:
+        """A rival drew this round or the last (or it is the first round): they do draw."""
+        rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
+        if len(rolls) < 2:
+            return True
+        return any(
+            obs.kind == "draw" and obs["seat"] != self.me for obs in self.observations[rolls[-2] :]
+        )
 
     @cached_property
     def draw_reserve(self) -> int:
@@ -212,17 +237,20 @@ class Table:
 
     @property
     def push(self) -> float:
-        """What a draw is worth beyond its card when the rivals will not empty the decks:
-        the game is judged only once they are out (or every rival has declared)."""
-        return PUSH if self.draw_reserve > 0 else 0.0
+        """What a draw is worth beyond its card: the game is judged only once the decks are
+        out (or every rival has declared), and every round until then raises ferocity."""
+        if self.view.final_round or self.rivals_declared:
+            return 0.0
+        return PUSH
 
     @cached_property
     def last_floor(self) -> int:
-        """The points kept when the seat itself must empty the decks (else nobody wins): a
-        roll that is merely possible (LAST_KEEP) against the forecast ferocity."""
+        """The points kept when the seat must draw for the game to go on (else ferocity
+        grows until nobody can win): a roll that is merely possible (LAST_KEEP) against the
+        ferocity now, since waiting would only raise it."""
         points = self.view.points_left[self.me]
         for kept in range(points + 1):
-            if self.roll(kept, self.final_ferocity) >= LAST_KEEP:
+            if self.roll(kept, self.view.ferocity) >= LAST_KEEP:
                 return kept
         return points
 
@@ -261,7 +289,7 @@ def score(table: Table, action: Action) -> Scored:
     draws = isinstance(action, Investigate | Weapon) or (
         isinstance(action, Move) and view.deck_at.get(action.district) is not None
     )
-    floor = table.last_floor if draws and table.draw_reserve > 0 else table.floor
+    floor = table.last_floor if draws and table.push > 0 else table.floor
     if points - cost < floor and not isinstance(action, Weapon):
         return Scored(-1.0, 0.0, f"spends into the {floor} points kept for the roll")
     if not draws and points - cost < table.floor + table.draw_reserve:
@@ -281,7 +309,8 @@ def score(table: Table, action: Action) -> Scored:
     if isinstance(action, Weapon):
         if view.weapon >= WEAPON_MAX:
             return Scored(-price, 0.0, "the weapon track is already at 10")
-        gain = WEAPON_VALUE
+        urgent = table.cards_left <= 2 * (WEAPON_MAX - view.weapon)
+        gain = URGENT_WEAPON if urgent else WEAPON_VALUE
         return Scored(gain - price, gain, f"weapon track to {view.weapon + 1} of {WEAPON_MAX}")
     if isinstance(action, First):
         return Scored(-price, 0.0, "the first-player die: no deduction")
@@ -290,6 +319,8 @@ def score(table: Table, action: Action) -> Scored:
             return Scored(-price, 0.0, "wait: the rivals are still drawing; a dearer draw can wait")
         genre = view.deck_at[view.pawn[me] or 0]
         gain = table.gain({genre: 1.0}) + table.push
+        if not table.rivals_drew and table.push:  # nobody else draws: the game stands still
+            gain = max(gain, STALL * price)
         return Scored(gain - price, gain, f"draws a {genre} card: one candidate ruled out")
     if isinstance(action, Briefing | Lab):
         gain = table.look_gain(action)
@@ -326,7 +357,7 @@ def _move(table: Table, action: Move, price: float) -> Scored:
                 best, why = scored.value, scored.text
     finally:
         view.pawn[me], view.points_left[me] = saved, points
-    return Scored(MOVE_SHARE * best - price, best, f"moves, then {why}")
+    return Scored(best - price, best, f"moves, then {why}")
 
 
 def declare_now(table: Table) -> bool:
