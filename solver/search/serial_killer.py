@@ -98,8 +98,6 @@ DRAW_COST = 3.5
 FADE = 0.3
 """With rivals still in play, a guess is declared at the last roll that is likely (>= 0.5)
 when next round's would fall below this."""
-SHOWN = 4
-"""Candidates whose threats the advice spells out."""
 
 
 @dataclass(frozen=True)
@@ -451,7 +449,7 @@ def advise(
     ranked.sort(key=lambda item: -item[0])
     threats = tuple(_threats(table))
     candidates = tuple(
-        Candidate(a, v, text, None, threats if k < SHOWN else ())
+        Candidate(a, v, text, None, threats if k == 0 else ())
         for k, (v, a, text) in enumerate(ranked)
     )
     move = candidates[0]
