@@ -91,8 +91,8 @@ cards the rivals will still draw."""
 PUSH = 1.0
 """A draw's worth beyond its card: it brings the end (and the judging) a step nearer."""
 STALL = 1.5
-"""When no rival drew this round or the last, a draw is worth at least this many times its
-price: ferocity grows every round the decks stand still, until nobody can win."""
+"""At a standstill (rivals who could draw have not, this round or the last), a draw is worth
+at least this many times its price: ferocity grows every round the decks stand still."""
 DRAW_COST = 3.5
 """Points a draw costs on average (a 3, or a higher die standing in)."""
 FADE = 0.3
@@ -197,6 +197,13 @@ class Table:
         lab."""
         return not self.view.final_round and self.rival_draws >= 1 and self.rivals_drew
 
+    @property
+    def standstill(self) -> bool:
+        """The rivals could draw (points above a safe roll) but have not lately: the decks
+        stand still while ferocity grows, so the seat must draw. (Rivals with no points to
+        spare are left to declare.)"""
+        return not self.rivals_drew and self.rival_draws >= 1
+
     @cached_property
     def rivals_drew(self) -> bool:
         """A rival drew this round or the last (or it is the first round): they do draw."""
@@ -241,6 +248,24 @@ class Table:
             return 0.0
         return PUSH
 
+    @property
+    def end_in_view(self) -> bool:
+        """The declaration that ends the game is the seat's next (the final round, or every
+        rival declared): a buy's price is then exactly what it takes from that roll."""
+        return self.view.final_round or self.rivals_declared
+
+    def roll_cost(self, cost: int) -> float:
+        """log(roll now / roll after paying `cost`), against the ferocity of the seat's
+        next declaration: this round's in the final round, next round's otherwise (a buy
+        forfeits this round's declaration)."""
+        view = self.view
+        points = view.points_left[self.me]
+        f = view.ferocity + (0 if view.final_round else GROWTH)
+        before, after = self.roll(points, f), self.roll(points - cost, f)
+        if after <= 0:
+            return math.inf
+        return log(before / after)
+
     @cached_property
     def last_floor(self) -> int:
         """The points kept when the seat must draw for the game to go on (else ferocity
@@ -284,13 +309,18 @@ def score(table: Table, action: Action) -> Scored:
     view, me = table.view, table.me
     cost = view.cost(me, action)
     points = view.points_left[me]
+    if table.end_in_view and not isinstance(action, Weapon):
+        price = table.roll_cost(cost)  # exact: the declaration's roll with these points
+        if price == math.inf:
+            return Scored(-1.0, 0.0, "leaves no chance to out-roll the ferocity")
     draws = isinstance(action, Investigate | Weapon) or (
         isinstance(action, Move) and view.deck_at.get(action.district) is not None
     )
-    floor = table.last_floor if draws and table.push > 0 else table.floor
-    if points - cost < floor and not isinstance(action, Weapon):
+    needed = table.draw_reserve > 0 or table.standstill  # else the rivals draw or declare
+    floor = table.last_floor if draws and table.push > 0 and needed else table.floor
+    if points - cost < floor and not isinstance(action, Weapon) and not table.end_in_view:
         return Scored(-1.0, 0.0, f"spends into the {floor} points kept for the roll")
-    if not draws and points - cost < table.floor + table.draw_reserve:
+    if not draws and not table.end_in_view and points - cost < table.floor + table.draw_reserve:
         return Scored(
             -1.0, 0.0, f"spends into the {table.draw_reserve} points kept for the last draws"
         )
@@ -316,9 +346,17 @@ def score(table: Table, action: Action) -> Scored:
         if table.rivals_drawing and cost > 3:
             return Scored(-price, 0.0, "wait: the rivals are still drawing; a dearer draw can wait")
         genre = view.deck_at[view.pawn[me] or 0]
-        gain = table.gain({genre: 1.0}) + table.push
-        if not table.rivals_drew and table.push:  # nobody else draws: the game stands still
+        last = table.cards_left == 1  # this draw starts the final round
+        gain = table.gain({genre: 1.0}) + (0.0 if last else table.push)
+        if table.standstill and table.push:
             gain = max(gain, STALL * price)
+        if last and gain <= price:
+            return Scored(
+                gain - price,
+                gain,
+                "the last draw: it starts the final round, so look first (the final round's "
+                "remaining picks may not offer the dice)",
+            )
         return Scored(gain - price, gain, f"draws a {genre} card: one candidate ruled out")
     if isinstance(action, Briefing | Lab):
         gain = table.look_gain(action)
