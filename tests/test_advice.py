@@ -17,6 +17,7 @@ GAMES = {
     "blue-lion": engines.make("blue-lion"),
     "noir": engines.make("noir"),
     "alibi": engines.make("alibi", deck="small", players=3),
+    "serial-killer": engines.make("serial-killer", players=3, genres=3, traits_per_genre=4),
 }
 
 
