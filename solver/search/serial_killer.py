@@ -95,9 +95,12 @@ STALL = 1.5
 at least this many times its price: ferocity grows every round the decks stand still."""
 DRAW_COST = 3.5
 """Points a draw costs on average (a 3, or a higher die standing in)."""
-FADE = 0.3
-"""With rivals still in play, a guess is declared at the last roll that is likely (>= 0.5)
-when next round's would fall below this."""
+FADE = 0.5
+LAST_GUESS = 0.25
+"""With rivals still in play, a guess is declared once next round's roll would be less
+likely than FADE while this round's is still at least LAST_GUESS: ferocity jumps by several
+points a round, so a narrower window is easily stepped over, and a roll that can no longer
+succeed leaves only the collective loss."""
 
 
 @dataclass(frozen=True)
@@ -408,7 +411,7 @@ def declare_now(table: Table) -> bool:
     if table.right == 1:
         return table.roll(points, f) > 0.05
     later = table.roll(points, f + GROWTH)
-    return table.roll(points, f) >= 0.5 and later < FADE
+    return table.roll(points, f) >= LAST_GUESS and later < FADE
 
 
 def _waiting(table: Table) -> float:
