@@ -1,13 +1,15 @@
 """Serial Killer benchmarks: exactness against the brute force, hint latency, bot move time,
 calibration of the profile probabilities, and the arena.
 
-    python benchmarks/serial_killer.py [--exact 300] [--positions 60] [--calibration 150]
-                                       [--games 400] [--workers 2] [--skip exact,arena]
+    python benchmarks/serial_killer.py [--exact 300] [--positions 60] [--advice 200]
+                                       [--calibration 750] [--games 400] [--workers 2]
+                                       [--skip exact,latency,advice,calibration,arena]
 
 Targets (issue 13): zero mismatches against the brute force; per-genre profile probabilities
 calibrated within 0.02 (ECE) over at least 5,000 queries from full-size 4-player games;
-hint refresh median <= 20 ms; solver move median <= 1 s; one solver against three
-heuristics (4 players, seats rotated) wins at least 40% of 400 games.
+hint refresh median <= 20 ms; solver move median <= 1 s; the advised move is the solver
+bot's (same seed); one solver against three heuristics (4 players, seats rotated) wins at
+least 40% of 400 games.
 """
 
 from __future__ import annotations
@@ -87,30 +89,57 @@ def heuristic_positions(count: int, seed: int) -> list[tuple[InformationSet, Ser
 
 
 def latency(count: int) -> None:
+    """Hint refresh (deduce + hints) at heuristic positions, and the solver bot's move in
+    solver-against-heuristics games: wall and CPU time (the machine is shared)."""
     infos = [info for info, _ in heuristic_positions(count, seed=1)]
-    refresh = []
+    refresh: list[tuple[float, float]] = []
     for info in infos:
-        began = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         solver.hints(info)
-        refresh.append(time.perf_counter() - began)
-    moves = []
+        refresh.append((time.perf_counter() - wall, time.process_time() - cpu))
+    moves: list[tuple[float, float]] = []
     for seed in range(3):
         state = GAME.new_game(seed)
-        bots = [opponents.make("solver", GAME, s, seed=s) for s in GAME.seats]
+        lineup = ["heuristic"] * 4
+        lineup[seed % 4] = "solver"
+        bots = [opponents.make(name, GAME, s, seed=s) for s, name in enumerate(lineup)]
         while not state.is_over:
             mover = state.to_move
             assert isinstance(mover, int)
             info = state.information_set(mover)
-            began = time.perf_counter()
+            wall, cpu = time.perf_counter(), time.process_time()
             action = bots[mover].act(info)
-            moves.append(time.perf_counter() - began)
+            if lineup[mover] == "solver":
+                moves.append((time.perf_counter() - wall, time.process_time() - cpu))
             state.apply(action)
     for name, times in (("hint refresh (deduce + hints)", refresh), ("solver move", moves)):
-        ordered = sorted(times)
+        walls = sorted(w for w, _ in times)
+        cpus = sorted(c for _, c in times)
         print(
-            f"{name}: median {statistics.median(ordered) * 1000:.1f} ms, "
-            f"p95 {ordered[int(0.95 * (len(ordered) - 1))] * 1000:.1f} ms over {len(times)}"
+            f"{name}: median {statistics.median(walls) * 1000:.1f} ms wall, "
+            f"{statistics.median(cpus) * 1000:.1f} ms CPU; p95 "
+            f"{walls[int(0.95 * (len(walls) - 1))] * 1000:.1f} ms wall over {len(times)}"
         )
+
+
+def advice(count: int) -> None:
+    """At `count` positions of heuristic games, the advised move (`solver.advise` with seed
+    s) against the move a fresh solver bot with seed s makes."""
+    rng, same, checked = random.Random(11), 0, 0
+    while checked < count:
+        state = GAME.new_game(rng.randrange(2**31))
+        bots = [opponents.make("heuristic", GAME, s, seed=rng.randrange(10**6)) for s in GAME.seats]
+        while not state.is_over and checked < count:
+            mover = state.to_move
+            assert isinstance(mover, int)
+            info = state.information_set(mover)
+            if rng.random() < 0.3:
+                seed = rng.randrange(10**6)
+                bot = opponents.make("solver", GAME, mover, seed=seed)
+                same += solver.advise(info, seed=seed).move == bot.act(info)
+                checked += 1
+            state.apply(bots[mover].act(info))
+    print(f"advice: the advised move is the solver bot's at {same} of {checked} positions")
 
 
 def calibration(count: int, bins: int = 10) -> None:
@@ -176,6 +205,7 @@ def main() -> None:
     )
     parser.add_argument("--exact", type=int, default=300)
     parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--advice", type=int, default=200)
     parser.add_argument("--calibration", type=int, default=750)
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--workers", type=int, default=2)
@@ -187,6 +217,8 @@ def main() -> None:
         exact(args.exact)
     if "latency" not in skip:
         latency(args.positions)
+    if "advice" not in skip:
+        advice(args.advice)
     if "calibration" not in skip:
         calibration(args.calibration)
     if "arena" not in skip:

@@ -58,6 +58,8 @@ def reveal(game: Game, state: State) -> list[str]:
         return [f"the box: {box}", *hands]
     if game.name == "city-killer":
         return _city_killer(state)
+    if game.name == "serial-killer":
+        return _serial_killer_reveal(game, state)
     return []
 
 
@@ -80,6 +82,40 @@ def _city_killer(state: State) -> list[str]:
             "right" if why == state._motive else "wrong",  # type: ignore[attr-defined]
         ]
         lines.append(f"the detective accused {who} ({right[0]}) of {why} ({right[1]})")
+    return lines
+
+
+def _serial_killer_reveal(game: Game, state: State) -> list[str]:
+    """The profile, trait by trait; every declaration in order, right or wrong; why the
+    winner won (or why nobody did)."""
+    from engines.serial_killer import COLOURS, SerialKillerState
+
+    assert isinstance(state, SerialKillerState)
+    parts = state.game.parts
+    profile = state.profile()
+    traits = (
+        f"{parts.by_genre[parts.genre_of(card)].name} {parts.trait_name(card)} ({card})"
+        for card in profile
+    )
+    lines = ["the profile: " + "; ".join(traits)]
+    order = sorted((seq, seat) for seat, seq in enumerate(state.seq) if seq is not None)
+    for seq, seat in order:
+        declared = state.declaration(seat) or ()
+        wrong = [c for c, truth in zip(declared, profile, strict=True) if c != truth]
+        verdict = "right" if not wrong else f"wrong in {len(wrong)} of {len(profile)} genres"
+        lines.append(f"declaration {seq}: {COLOURS[seat]}, {' '.join(declared)}: {verdict}")
+    if not order:
+        lines.append("nobody declared")
+    points = ", ".join(f"{COLOURS[s]} {p}" for s, p in enumerate(state.points_left))
+    lines.append(f"ferocity {state.ferocity}; points left: {points}")
+    if state.winners:
+        winner = state.winners[0]
+        assert isinstance(winner, int)
+        lines.append(f"{COLOURS[winner]} won: the earliest right declaration")
+    elif state.end_reason == "nobody can reach the ferocity":
+        lines.append("everyone lost: no player's best roll could reach the ferocity any more")
+    else:
+        lines.append("the killer won: no declaration was right")
     return lines
 
 
@@ -125,8 +161,16 @@ def _blue_lion_knows(info: InformationSet) -> bool:
     return all(d.probability(f) in (0.0, 1.0) for f in d.facts)
 
 
+def _serial_killer_knows(info: InformationSet) -> bool:
+    from solver.games.serial_killer.position import parse
+    from solver.games.serial_killer.race import own_candidates
+
+    return all(len(cards) == 1 for cards in own_candidates(parse(info)).values())
+
+
 _KNOWS: dict[str, tuple[str, Callable[[InformationSet], bool], bool]] = {
     "alibi": ("the box", _alibi_knows, True),
     "noir": ("the opponent's identity", _noir_knows, False),
     "blue-lion": ("every tile's back", _blue_lion_knows, True),
+    "serial-killer": ("the profile", _serial_killer_knows, True),
 }

@@ -32,17 +32,24 @@ class Deduction:
     def __init__(
         self,
         model: Model,
-        compiled: Compiled,
+        compiled: Compiled | Callable[[], Compiled],
         worlds: WorldSet | None,
         possible_literals: set[tuple[str, Value]],
         decided: frozenset[str] | None = None,
     ) -> None:
         self.model = model
         self.info = model.info
-        self._compiled = compiled
+        self._compile = compiled  # the CP-SAT model, or how to build it when first asked
         self._worlds = worlds
         self._possible = possible_literals
         self._decided = decided  # variables whose possible literals are all known (None: all)
+
+    @cached_property
+    def _compiled(self) -> Compiled:
+        """The CP-SAT model: built when a query needs it (an explanation, an undecided fact)
+        if the game's own counting decided everything without it."""
+        compile_ = self._compile
+        return compile_ if isinstance(compile_, Compiled) else compile_()
 
     @property
     def facts(self) -> list[Fact]:
@@ -218,6 +225,15 @@ def _deduce(
 
     knowledge = knowledge_for(info.game)
     model = knowledge.build(info)
+    counted = getattr(knowledge, "counted", None)
+    worlds = counted(model) if counted is not None and deadline is None else None
+    if worlds is not None and worlds.total() > 0:
+        # the game's exact counter witnesses every possible literal: no solve is needed
+        # until an explanation is asked for
+        possible = set(worlds.witnessed())
+        return Deduction(
+            model, lambda: Compiled(model, knowledge.CPSAT_PARAMETERS), worlds, possible
+        )
     compiled = Compiled(model, knowledge.CPSAT_PARAMETERS)
     witness, _ = compiled.solve()
     compiled.witness = witness  # a consistent world, for world_set to start from

@@ -18,6 +18,7 @@ GAMES = {
     "noir": engines.make("noir"),
     "alibi": engines.make("alibi", deck="small", players=3),
     "city-killer": engines.make("city-killer", residents=12),
+    "serial-killer": engines.make("serial-killer", players=3, genres=3, traits_per_genre=4),
 }
 
 

@@ -32,3 +32,17 @@ def test_arena_runs(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["arena", "serial-killer", "--bots", "heuristic,random,random", "--games", "2"]
     assert main([*argv, "--workers", "1", "-o", "players=3"]) == 0
     assert "serial-killer: 2 games" in capsys.readouterr().out
+
+
+def test_rules_summary_and_best(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rules", "serial-killer"]) == 0
+    assert "undrawable" in capsys.readouterr().out
+    typed = ["place 3", "best", *["pass"] * 300]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(typed) + "\n"))
+    argv = ["play", "serial-killer", "--players", "3", "--seed", "2", "--bot", "heuristic"]
+    assert main([*argv, "-o", "genres=4"]) == 0
+    out = capsys.readouterr().out
+    assert "best: " in out, "best names the solver bot's move"
+    assert "The hidden truth:" in out and "the profile: " in out

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from math import prod
-
 import pytest
 
 import engines
 import opponents
+import solver
 from engines import ConfigError
 from engines.serial_killer import Declare, SerialKillerState
-from opponents.games.serial_killer import SolverBot, notepad
+from opponents.games.serial_killer import notepad
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates
+from solver.search import serial_killer as search
 
 GAME = engines.make("serial-killer", players=3, genres=3, traits_per_genre=4)
 
@@ -39,37 +39,70 @@ def test_bots_finish_games_deterministically(lineup: list[str]) -> None:
         assert first.is_over and first.to_json() == again.to_json()
 
 
-def test_solver_declares_when_certain_or_at_its_last_safe_roll() -> None:
+def test_the_declaration_gamble_weighs_waiting_against_the_roll() -> None:
+    """With rivals in play a guess waits while the roll stays safe and is taken at the last
+    likely roll; with every rival declared (the seat's declaration ends the game) it is
+    made once another round of looking is worth less than the ferocity it costs."""
     state = GAME.new_game(0)
-    bot = opponents.make("solver", GAME, 0, seed=0)
-    assert isinstance(bot, SolverBot)
-    assert bot.declares(state, 1.0), "a certain profile is declared"
-    assert not bot.declares(state, 0.01), "a guess waits while the roll stays safe"
-    state.points_left[0] = 11  # 16 dice: likely against 50 now, not against 60
-    assert bot.declares(state, 0.01), "the last likely roll is taken"
-    state.points_left[0] = 2  # 7 dice cannot make 50
-    assert not bot.declares(state, 1.0)
+    while state.phase == "place":
+        state.apply(state.legal_actions()[0])
+    info = state.information_set(0)
+
+    def table(points: int, rivals_declared: bool = False) -> search.Table:
+        found = search.Table(info)
+        found.view.points_left[0] = points
+        if rivals_declared:
+            found.view.seq[1:] = [1, 2]
+        return found
+
+    assert table(80).right < 1 and not search.declare_now(table(80)), "a guess waits"
+    assert search.declare_now(table(10)), "15 dice: likely against 50 now, not against 58"
+    assert not search.declare_now(table(2)), "7 dice cannot make 50"
+    lone = table(80, rivals_declared=True)
+    assert lone.rivals_declared and not search.declare_now(lone), "much is still to learn"
+    lone = table(12, rivals_declared=True)
+    assert search.declare_now(lone) == (lone.right * lone.roll(12, 50) >= search._waiting(lone))
 
 
 def test_the_declaration_step_is_decided_by_the_gamble() -> None:
-    """At every declaration step of solver games: a declaration exactly when `declares`
-    says so (or when the final round compels it), and always of candidates only."""
+    """At every declaration step of solver games: a declaration exactly when the search's
+    gamble says so (or when the final round compels it), and always of candidates only."""
+    steps = 0
     for seed in range(3):
-        state = engines.make("serial-killer", players=3).new_game(seed)
-        bots = [opponents.make("solver", state.game, s, seed=s) for s in state.game.seats]
-        while not state.is_over:
+        state = GAME.new_game(seed)
+        lineup = ["solver", "heuristic", "solver"]
+        bots = [opponents.make(name, GAME, s, seed=s) for s, name in enumerate(lineup)]
+        while not state.is_over and steps < 150 * (seed + 1):
+            steps += 1
             mover = state.to_move
             assert isinstance(mover, int)
             info = state.information_set(mover)
             action = bots[mover].act(info)
-            if state.phase == "declare":
+            if state.phase == "declare" and lineup[mover] == "solver":
                 candidates = own_candidates(parse(info))
-                right = prod(1 / len(c) for c in candidates.values())
-                wanted = bots[mover].declares(state, right) or state.final_round
+                wanted = search.declare_now(search.Table(info)) or state.final_round
                 assert isinstance(action, Declare) == wanted
                 if isinstance(action, Declare):
                     assert all(c in candidates[c.partition(".")[0]] for c in action.profile)
             state.apply(action)
+
+
+def test_the_advice_is_the_solver_bots_move() -> None:
+    """`solver.advise(info, seed=s)` names the move a fresh solver bot with seed s makes."""
+    game = engines.make("serial-killer", players=4)
+    checked = 0
+    for seed in range(2):
+        state = game.new_game(seed)
+        bots = [opponents.make("heuristic", game, s, seed=s) for s in game.seats]
+        while not state.is_over and checked < 15 * (seed + 1):
+            mover = state.to_move
+            assert isinstance(mover, int)
+            info = state.information_set(mover)
+            fresh = opponents.make("solver", game, mover, seed=seed)
+            assert solver.advise(info, seed=seed).move == fresh.act(info)
+            checked += 1
+            state.apply(bots[mover].act(info))
+    assert checked >= 30
 
 
 def test_options_are_checked_and_the_notepad_crosses_off() -> None:

@@ -11,6 +11,7 @@ import engines
 import solver
 from engines import IncompleteInformationSet, InformationSet, InvalidInformationSet, Observation
 from solver.games.serial_killer import world_of
+from solver.games.serial_killer.advice import seen_because
 from solver.games.serial_killer.counting import CountedWorlds
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
@@ -123,3 +124,28 @@ def test_hints_tell_candidates_odds_dice_and_the_race() -> None:
     assert any(text.startswith("a declaration now is right") for text in texts)
     assert any(text.startswith("race: ") for text in texts)
     assert any("bits of the profile for" in text for text in texts), "the value of a die"
+
+
+def test_a_certain_genre_is_explained_by_the_sightings_of_its_other_traits() -> None:
+    """The reasons of a certain genre, read without a solve: sightings of every other trait
+    of the genre and the draw that left only its undrawable card."""
+    checked = 0
+    for info in positions(120, seed=5):
+        position = parse(info)
+        for genre, cards in own_candidates(position).items():
+            plan = position.plans[genre]
+            if len(cards) != 1 or plan.revealed is not None:
+                continue
+            reasons = seen_because(position, genre, info)
+            seen: set[str] = set()
+            for obs in reasons:
+                if obs.kind in ("see_draw", "see_discard"):
+                    seen.add(obs["card"])
+                elif obs.kind == "see_hand":
+                    seen.update(obs["cards"])
+                elif obs.kind == "see_lab":
+                    seen.update(card for _, card in obs["cards"])
+            assert set(plan.cards) - seen == set(cards)
+            assert any(o.kind == "draw" and o["deck_size"] == 1 for o in reasons)
+            checked += 1
+    assert checked > 0

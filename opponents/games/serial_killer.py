@@ -4,8 +4,6 @@ per point against the race."""
 from __future__ import annotations
 
 import random
-import time
-from math import log2, prod
 from typing import Any
 
 from engines import Action, ConfigError, InformationSet, Seat
@@ -14,7 +12,6 @@ from engines.serial_killer import (
     Briefing,
     Declare,
     Discard,
-    First,
     Investigate,
     Lab,
     Move,
@@ -28,30 +25,19 @@ from engines.serial_killer import (
 )
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
 from solver import Hint
-from solver.games.serial_killer.advice import information
-from solver.games.serial_killer.counting import CountedWorlds
-from solver.games.serial_killer.position import Position, parse
+from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, roll_chance
+from solver.search import serial_killer as search
 
 SAFE_ROLL = 0.9
 """The chance of out-rolling ferocity a bot keeps for its declaration when it spends."""
 LATER = 10
 """About how much ferocity grows in a round (unbought dice, the hunted bonus)."""
-ENDGAME = 10
-"""Drawable cards left above which the solver only pushes the weapon track (the others'
-draws reach the lab and their hands, seen later at once), and below which it looks, draws and
-pushes the decks towards the final round."""
-PUSH = 2.0
-"""What a draw is worth late in the game: it brings the final round nearer, where everything
-drawn can be seen at once (the lab and the hands) and the best-informed declaration wins."""
-LOOK_BUDGET = 14
-"""Points kept back before the final round for the looks that follow the last draw (a lab
-view and a briefing or two)."""
-LOOK = 0.2
-"""How much a look (briefing, lab view) is worth before the final round, against after it,
-when it shows cards that can no longer change place."""
-RESERVE_ROLL = 0.9
-"""The chance of out-rolling next round's ferocity that the solver's reserve keeps."""
+FADING = 0.5
+LAST_CHANCE = 0.2
+"""A heuristic declares its best guess when its roll would be less likely than FADING after
+another round's growth but is still at least LAST_CHANCE now: waiting cannot help it, and a
+roll that can no longer succeed leaves the game to end with everyone losing."""
 
 
 def notepad(info: InformationSet) -> list[Hint]:
@@ -128,16 +114,28 @@ class HeuristicBot(SeatedBot):
         if any(isinstance(a, Declare) for a in legal) and not any(
             isinstance(a, Investigate | Weapon | Move) for a in legal
         ):
-            ready = all(n == 1 for n in unknown.values()) or _cards_left(view) <= 2
+            ready = self._ready(view, unknown, me)
             if ready or not any(isinstance(a, Skip) for a in legal):
                 return Declare(_profile(candidates, self.rng))
             return Skip()
         return self._buy(view, legal, unknown, me)
 
+    @staticmethod
+    def _ready(view: SerialKillerState, unknown: dict[str, int], me: int) -> bool:
+        """Ready to declare: the profile is certain, the decks are nearly out, or the roll
+        is likely now and would not be a round later (waiting only loses)."""
+        if all(n == 1 for n in unknown.values()) or _cards_left(view) <= 2:
+            return True
+        dice = view.dice_for(me)
+        return (
+            roll_chance(dice, view.ferocity) >= LAST_CHANCE
+            and roll_chance(dice, view.ferocity + LATER) < FADING
+        )
+
     def _buy(
         self, view: SerialKillerState, legal: list[Action], unknown: dict[str, int], me: int
     ) -> Action:
-        ready = all(n == 1 for n in unknown.values()) or _cards_left(view) <= 2
+        ready = self._ready(view, unknown, me)
         if ready and view.weapon >= WEAPON_MAX and not view.bought[me]:
             return Pass()  # stay eligible to declare this round
         buys = [a for a in legal if not isinstance(a, Pass | Declare) and _affordable(view, me, a)]
@@ -171,17 +169,8 @@ class HeuristicBot(SeatedBot):
 
 
 class SolverBot(SeatedBot):
-    """Exact deduction against the race.
-
-    Buys: the weapon track first while it is short of 10 (without it nobody can declare);
-    then the die with the most expected information about the profile per point (a draw, a
-    briefing, a lab view, each weighed by the counted worlds), while it keeps a reserve of
-    points that out-rolls the ferocity expected when the decks run out; a move when it
-    brings a deck or a hand worth seeing; the first-player die when the final round is near
-    (the earliest right declaration wins). Declares when the profile is certain, or when a
-    guess is likely and the roll is safe now but will not stay so; in the final round it
-    must.
-    """
+    """Exact deduction against the race: the search `solver.advise` reads its advice from
+    (solver/search/serial_killer.py), so the bot's move and the advice are one computation."""
 
     game: SerialKiller
 
@@ -192,124 +181,7 @@ class SolverBot(SeatedBot):
         self.time_budget = check_time_budget(time_budget)
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        started = time.monotonic()
-        view = _view(info, self.game)
-        me = self.seat
-        assert isinstance(me, int)
-        position = parse(info)
-        candidates = own_candidates(position)
-        if isinstance(legal[0], Place):
-            genre = max(view.deck_district, key=lambda g: (len(candidates[g]), self.rng.random()))
-            return Place(view.deck_district[genre])
-        if isinstance(legal[0], Discard):
-            return self.rng.choice(legal)
-        right = prod(1 / len(c) for c in candidates.values())
-        if any(isinstance(a, Declare) for a in legal) and not any(
-            isinstance(a, Investigate | Weapon | Move) for a in legal
-        ):
-            if self.declares(view, right) or not any(isinstance(a, Skip) for a in legal):
-                return Declare(_profile(candidates, self.rng))
-            return Skip()
-        if view.weapon >= WEAPON_MAX and not view.bought[me] and self.declares(view, right):
-            return Pass()  # stay eligible: declare at this round's end
-        worlds = CountedWorlds(position)
-        reserve = self.reserve(view) + (0 if view.final_round else LOOK_BUDGET)
-        patient = not view.final_round and _cards_left(view) > ENDGAME
-        best: tuple[float, Action] = (0.0, Pass())
-        for action in legal:
-            if patient and not isinstance(action, Weapon):
-                continue  # early, let the others draw: their cards reach the lab or a hand
-            if self.time_budget is not None and time.monotonic() - started > self.time_budget:
-                break  # a safety ceiling: the scores so far decide
-            if isinstance(action, Pass | Declare):
-                continue
-            if view.points_left[me] - view.cost(me, action) < reserve:
-                continue
-            value = self.value(position, worlds, view, action, candidates)
-            if value > best[0]:
-                best = (value, action)
-        return best[1]
-
-    def declares(self, view: SerialKillerState, right: float) -> bool:
-        """Whether to declare now: when certain; otherwise at the last round whose roll is
-        still likely, since ferocity grows every round (at least a tenth of the unbought
-        dice, and the hunted bonus) and a later roll would likely fail."""
-        me = self.seat
-        assert isinstance(me, int)
-        roll = roll_chance(view.dice_for(me), view.ferocity)
-        if right == 1:
-            return roll > 0.05
-        later = roll_chance(view.dice_for(me), view.ferocity + LATER)
-        return roll >= 0.5 and later < 0.7
-
-    def reserve(self, view: SerialKillerState) -> int:
-        """The points to keep: enough dice to out-roll next round's ferocity (about LATER
-        more) with chance 0.9, so that a declaration stays possible."""
-        options = self.game.options
-        target = view.ferocity + (0 if view.final_round else LATER)
-        points = 0
-        while (
-            roll_chance(options["declare_base"] + points // options["points_per_die"], target)
-            < RESERVE_ROLL
-        ):
-            points += 1
-        return points
-
-    def value(
-        self,
-        position: Position,
-        worlds: CountedWorlds,
-        view: SerialKillerState,
-        action: Action,
-        candidates: dict[str, list[str]],
-    ) -> float:
-        """Bits of the profile per point for buys that show cards; the weapon track while it
-        is short; a move by what the draw or the hands there would show, discounted."""
-        me = position.seat
-        cost = view.cost(me, action)
-        if isinstance(action, Weapon):
-            return 10.0 if view.weapon < WEAPON_MAX else 0.0
-        if isinstance(action, First):
-            return 0.0
-        drawing = not view.final_round  # before the final round, push the decks out
-        if isinstance(action, Move):
-            genre = view.deck_at.get(action.district)
-            if drawing and genre is not None and view.deck_size(genre) > 1:
-                return PUSH / 2
-            return LOOK * self._move_value(position, worlds, view, action.district, candidates)
-        if isinstance(action, Investigate):
-            return PUSH + 1 / cost
-        bits = information(position, worlds, view, action, candidates) or 0.0
-        return (LOOK if drawing else 1.0) * bits / cost
-
-    def _move_value(
-        self,
-        position: Position,
-        worlds: CountedWorlds,
-        view: SerialKillerState,
-        district: int,
-        candidates: dict[str, list[str]],
-    ) -> float:
-        """Bits per point of the best buy the move would open (a draw or a briefing there),
-        counting the move's own cost."""
-        me = position.seat
-        move_cost = view.cost(me, Move(district))
-        best = 0.0
-        genre = view.deck_at.get(district)
-        if genre is not None and view.deck_size(genre) > 1 and len(candidates[genre]) > 1:
-            k = len(candidates[genre])
-            best = max(best, log2(k / (k - 1)) / (3 + move_cost))
-        for j, where in enumerate(view.pawn):
-            if j != me and where == district:
-                brief = (
-                    Briefing(j) if view.game.options["briefing_scope"] == "one" else Briefing(None)
-                )
-                saved = view.pawn[me]
-                view.pawn[me] = district
-                bits = information(position, worlds, view, brief, candidates) or 0.0
-                view.pawn[me] = saved
-                best = max(best, bits / (4 + move_cost))
-        return best
+        return search.advise(info, legal, self.rng, {}, time_budget=self.time_budget).move
 
 
 def make(name: str, game: SerialKiller, seat: Seat, rng: random.Random, **options: Any) -> Bot:

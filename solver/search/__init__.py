@@ -102,9 +102,9 @@ def search_for(game: str) -> Search:
 
 
 if TYPE_CHECKING:  # mypy checks that every search module provides what `Search` declares
-    from solver.search import alibi, blue_lion, city_killer, noir
+    from solver.search import alibi, blue_lion, city_killer, noir, serial_killer
 
-    _SEARCHES: tuple[Search, ...] = (alibi, blue_lion, city_killer, noir)
+    _SEARCHES: tuple[Search, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
 
 
 def advise(info: InformationSet, seed: int | None = 0, **knobs: object) -> Advice:

@@ -22,6 +22,7 @@ from solver.model import Model, Value, World
 __all__ = [
     "CPSAT_PARAMETERS",
     "build",
+    "counted",
     "hints",
     "query_variables",
     "validate",
@@ -37,6 +38,12 @@ CPSAT_PARAMETERS = {
 }
 """Clauses and cardinalities that CP-SAT's SAT core solves at once; presolve and its
 relatives would cost more than the search on every query."""
+
+
+def counted(model: Model) -> CountedWorlds:
+    """The exact counts without a solve: they witness every possible literal, and a record
+    with no consistent world counts none (then CP-SAT finds the conflict)."""
+    return CountedWorlds(parse(model.info))
 
 
 def world_set(model: Model, compiled: Compiled) -> CountedWorlds:

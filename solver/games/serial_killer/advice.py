@@ -4,15 +4,14 @@ when to declare."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from math import log2, prod
 from typing import TYPE_CHECKING
 
-from engines import InformationSet
-from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKiller, SerialKillerState, replay
+from engines import InformationSet, Observation
+from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKillerState
 from engines.serial_killer.actions import Briefing, Investigate, Lab, face_of
 from solver.games.serial_killer.counting import CountedWorlds, at_var
-from solver.games.serial_killer.position import Position, parse
+from solver.games.serial_killer.position import Position, parse, public_view
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
 from solver.hints import Hint, percent
 
@@ -20,12 +19,9 @@ if TYPE_CHECKING:
     from solver.deduction import Deduction
 
 
-@lru_cache(maxsize=8)
 def view_of(info: InformationSet) -> SerialKillerState:
     """The public position `info` describes (shared: callers read it, never change it)."""
-    game = info.make_game()
-    assert isinstance(game, SerialKiller) and isinstance(info.seat, int)
-    return replay(game, info.observations, info.seat)
+    return public_view(info)
 
 
 def worlds_of(deduction: Deduction) -> CountedWorlds:
@@ -54,7 +50,7 @@ def profile_hints(position: Position, deduction: Deduction) -> list[Hint]:
         facts = [f for f in deduction.facts if f.kind == "Profile" and f.args[0] == genre]
         if len(cards) == 1:
             fact = next(f for f in facts if f.args[1] == cards[0])
-            because = tuple(deduction.describe(deduction.explain(fact)))
+            because = tuple(deduction.describe(seen_because(position, genre, deduction.info)))
             found.append(Hint(f"{fact.text} (certain)", fact, 1.0, because, "certain", 3.0))
             continue
         chances = sorted(
@@ -74,6 +70,34 @@ def profile_hints(position: Position, deduction: Deduction) -> list[Hint]:
             )
         )
     return found
+
+
+def seen_because(position: Position, genre: str, info: InformationSet) -> list[Observation]:
+    """Why the seat is certain of `genre`: where it first saw each other trait of it (a
+    draw, a discard, a briefing, a lab view) and the draw that left the deck with only its
+    undrawable card. These observations imply the profile's trait (the others are seen and
+    drawn cards never return), without a solve."""
+    plan = position.plans[genre]
+    observations = info.observations
+    first: dict[str, int] = {}
+
+    def saw(card: str, source: int) -> None:
+        if card != plan.revealed and (card not in first or source < first[card]):
+            first[card] = source
+
+    for token, (card, source) in plan.pins.items():
+        if token != plan.bottom:
+            saw(card, source)
+    for check in plan.hand_checks:
+        for card in check.cards:
+            saw(card, check.source)
+    for lab in plan.lab_checks:
+        saw(lab.card, lab.source)
+    draws = [
+        i for i, obs in enumerate(observations) if obs.kind == "draw" and obs["genre"] == genre
+    ]
+    sources = set(first.values()) | set(draws[-1:])
+    return [observations[i] for i in sorted(sources)]
 
 
 def declaration_chance(position: Position) -> float:

@@ -11,6 +11,7 @@ observation.
 from __future__ import annotations
 
 from engines import InformationSet
+from engines.serial_killer import COLOURS
 from solver.games.serial_killer.counting import at_var, delta_var, location, tok_var
 from solver.games.serial_killer.position import GenrePlan, Position, parse, token_name
 from solver.model import Clause, Count, Fact, Lit, Model, Var, member
@@ -42,8 +43,6 @@ def at_fact(position: Position, card: str, where: str) -> Fact:
 
 def place(where: str) -> str:
     """A location in words."""
-    from engines.serial_killer import COLOURS
-
     kind, _, arg = where.partition(":")
     if kind == "hand":
         return f"in {COLOURS[int(arg)]}'s hand"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engines import InformationSet, InvalidInformationSet
-from engines.serial_killer import SerialKiller
+from engines.serial_killer import SerialKiller, SerialKillerState, replay
 
 Token = tuple[str, int]
 
@@ -118,6 +118,16 @@ class Position:
     @property
     def players(self) -> int:
         return self.game.players
+
+
+@lru_cache(maxsize=16)
+def public_view(info: InformationSet) -> SerialKillerState:
+    """The position `info` describes, replayed with every action checked (IllegalAction if
+    one is not legal); remembered for the last few, as validation, the hints and the
+    advice all read it, and none changes it."""
+    game = info.make_game()
+    assert isinstance(game, SerialKiller) and isinstance(info.seat, int)
+    return replay(game, info.observations, info.seat, strict=True)
 
 
 @lru_cache(maxsize=16)

@@ -13,6 +13,7 @@ from engines import (
 )
 from engines.core import quote
 from engines.serial_killer import SerialKiller, replay
+from solver.games.serial_killer.position import public_view
 from solver.validation import Checker
 
 KINDS: dict[str, tuple[str, ...]] = {
@@ -93,7 +94,7 @@ def validate(info: InformationSet) -> None:
             "serial-killer: the record stops before the card you discarded", "see_discard"
         )
     try:
-        view = replay(game, observations, info.seat, strict=True)
+        view = public_view(info)
     except IllegalAction as error:
         check.refuse(_failing(game, info), f"the game would not allow it: {error}")
     except (KeyError, IndexError, TypeError, ValueError, AssertionError) as error:

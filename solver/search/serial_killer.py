@@ -1,0 +1,587 @@
+"""Serial Killer's search: every legal buy scored by what it adds to the chance of winning,
+the profile's odds against the race, and the advice read off it.
+
+The objective is `J = right x roll`: the chance that a declaration is right (the product over
+genres of 1 / candidates) times the exact chance of out-rolling ferocity when it is made. A
+buy that is expected to rule out `e_g` candidates of genre g (the counted worlds say where
+each unseen trait lies) multiplies `right` by about `prod k_g / (k_g - e_g)`; each point it
+costs lowers the final roll, priced at the slope of `log roll` against the forecast final
+ferocity (never below what a point buys later). A buy is made when its log-gain beats its
+price, and never below the points kept for the roll. Looks (briefings, lab views) wait while
+the rivals are drawing: a later look sees those cards and the ones drawn since. A draw is
+worth a step towards the end besides its card, and more when nobody else draws (ferocity
+grows every round the decks stand still). The weapon track comes first when the decks
+could run out before it reaches 10.
+
+The declaration is the gamble: declared, the player buys nothing more. With every rival
+declared, the solver's declaration ends the game, so it declares as soon as more rounds of
+looking are worth less than the ferocity they cost; otherwise it waits for the final round
+(where it must) unless its roll is about to fade for good. Every legal action is scored once,
+so a seed gives the same move on any machine; `time_budget` (off by default) is only a
+safety ceiling.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from math import log, prod
+
+from engines import Action, InformationSet
+from engines.serial_killer import (
+    COLOURS,
+    WEAPON_MAX,
+    Briefing,
+    Declare,
+    Discard,
+    End,
+    First,
+    Investigate,
+    Lab,
+    Move,
+    Pass,
+    Place,
+    SerialKiller,
+    SerialKillerState,
+    Skip,
+    Weapon,
+    replay,
+)
+from solver.games.serial_killer.advice import information
+from solver.games.serial_killer.counting import CountedWorlds
+from solver.games.serial_killer.position import Position, parse
+from solver.games.serial_killer.race import own_candidates, progress, roll_chance
+from solver.hints import percent
+from solver.search import Advice, Candidate, Memory
+
+KNOBS: dict[str, object] = {"time_budget": None}
+GROWTH = 8
+"""About how much ferocity grows in a round (a tenth of the unbought dice, the hunted bonus
+most rounds): what waiting a round costs the roll."""
+DRAWS_PER_ROUND = 4
+"""About how many cards the table draws in a round, to forecast the rounds left."""
+KEEP = 0.85
+"""The chance of out-rolling the forecast final ferocity that the points kept back assure:
+no buy goes below them."""
+WEAPON_VALUE = 1.0
+"""The log-gain of a weapon die while the track is short of 10: without the weapon nobody
+may declare, and the die costs a point."""
+LATER_PRICE = 0.1
+"""The least a point is worth in log J while the game goes on: what it buys late (a look at
+the lab or a hand then rules out about a third of a nat per point)."""
+MIN_PRICE = 0.01
+"""The least a point is worth when the end is at hand (the final round, or every rival
+declared)."""
+URGENT_WEAPON = 4.0
+"""A weapon die's log-gain when the decks could run out before the track reaches 10: then
+nobody could declare, and the killer wins."""
+LAST_KEEP = 0.2
+"""The roll (against ferocity now) a draw that keeps the game going may spend down to."""
+BUYS_PER_ROUND = 5
+"""The buys a lone player can count on in a round (15 dice, but few of each face)."""
+MAX_ROUNDS = 6
+"""The rounds ahead the declaration gamble looks (with every rival declared)."""
+RIVAL_SPEND = 6
+"""Points a rival spends for each card drawn (with its moves and looks), to forecast how many
+cards the rivals will still draw."""
+PUSH = 1.0
+"""A draw's worth beyond its card: it brings the end (and the judging) a step nearer."""
+STALL = 1.5
+"""At a standstill (rivals who could draw have not, this round or the last), a draw is worth
+at least this many times its price: ferocity grows every round the decks stand still."""
+DRAW_COST = 3.5
+"""Points a draw costs on average (a 3, or a higher die standing in)."""
+FADE = 0.5
+LAST_GUESS = 0.25
+"""With rivals still in play, a guess is declared once next round's roll would be less
+likely than FADE while this round's is still at least LAST_GUESS: ferocity jumps by several
+points a round, so a narrower window is easily stepped over, and a roll that can no longer
+succeed leaves only the collective loss."""
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A buy's net value (log-gain of `J` less its price in points) and the words for it."""
+
+    value: float
+    gain: float
+    text: str
+
+
+class Table:
+    """One information set read for the search: the public view, the exact worlds, the
+    candidates, the forecast of the race."""
+
+    def __init__(self, info: InformationSet) -> None:
+        game = info.make_game()
+        assert isinstance(game, SerialKiller) and isinstance(info.seat, int)
+        self.game, self.me = game, info.seat
+        self.observations = info.observations
+        self.view: SerialKillerState = replay(game, info.observations, info.seat)
+        self.position: Position = parse(info)
+        self.candidates = own_candidates(self.position)
+
+    def forecast(self) -> None:
+        """Fix the forecast (points kept, price of a point) at the position as it stands."""
+        _ = self.floor, self.last_floor, self.price, self.draw_reserve
+
+    @cached_property
+    def worlds(self) -> CountedWorlds:
+        return CountedWorlds(self.position)
+
+    @property
+    def right(self) -> float:
+        return 1 / prod(len(c) for c in self.candidates.values())
+
+    @property
+    def cards_left(self) -> int:
+        return sum(self.view.deck_size(g) - 1 for g in self.game.parts.genre_ids)
+
+    @property
+    def rivals_declared(self) -> bool:
+        """Every other player has declared: the seat's own declaration ends the game."""
+        return all(s is not None for j, s in enumerate(self.view.seq) if j != self.me)
+
+    def dice(self, points: int) -> int:
+        options = self.game.options
+        return int(options["declare_base"] + points // options["points_per_die"])
+
+    def roll(self, points: int, ferocity: int) -> float:
+        return roll_chance(self.dice(max(points, 0)), ferocity)
+
+    @cached_property
+    def final_ferocity(self) -> int:
+        """The ferocity a declaration will face: now in the final round (no update after
+        it) or when every rival has declared; otherwise grown over the rounds forecast."""
+        view = self.view
+        if view.final_round or self.rivals_declared:
+            return int(view.ferocity)
+        rounds = 1 + math.ceil(self.cards_left / DRAWS_PER_ROUND)
+        return int(view.ferocity + GROWTH * rounds)
+
+    @cached_property
+    def floor(self) -> int:
+        """The points no buy goes below: those that out-roll the forecast ferocity with
+        chance KEEP (all of them, when even they cannot)."""
+        points = self.view.points_left[self.me]
+        for kept in range(points + 1):
+            if self.roll(kept, self.final_ferocity) >= KEEP:
+                return kept
+        return points
+
+    @cached_property
+    def rival_draws(self) -> float:
+        """About how many more cards the undeclared rivals will draw: their points above a
+        safe roll (0.9 against ferocity a little higher), at RIVAL_SPEND points a card (they
+        look and move as well)."""
+        view, total = self.view, 0.0
+        for j in range(self.game.players):
+            if j == self.me or view.seq[j] is not None:
+                continue
+            keep = next(
+                (
+                    p
+                    for p in range(view.points_left[j] + 1)
+                    if self.roll(p, view.ferocity + 3) >= 0.9
+                ),
+                view.points_left[j],
+            )
+            total += max(view.points_left[j] - keep, 0) / RIVAL_SPEND
+        return total
+
+    @property
+    def rivals_drawing(self) -> bool:
+        """The rivals will still draw (they have points above a safe roll, and they have
+        drawn lately): their cards can be seen later, all at once, in their hands and the
+        lab."""
+        return not self.view.final_round and self.rival_draws >= 1 and self.rivals_drew
+
+    @property
+    def standstill(self) -> bool:
+        """The rivals could draw (points above a safe roll) but have not lately: the decks
+        stand still while ferocity grows, so the seat must draw. (Rivals with no points to
+        spare are left to declare.)"""
+        return not self.rivals_drew and self.rival_draws >= 1
+
+    @cached_property
+    def rivals_drew(self) -> bool:
+        """A rival drew this round or the last (or it is the first round): they do draw."""
+        rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
+        if len(rolls) < 2:
+            return True
+        return any(
+            obs.kind == "draw" and obs["seat"] != self.me for obs in self.observations[rolls[-2] :]
+        )
+
+    @cached_property
+    def draw_reserve(self) -> int:
+        """The points kept for the draws the rivals will not make, a move per deck: the game
+        is judged once the decks run out or every rival has declared, and a rival whose roll
+        has become unlikely will never declare (rolls only get harder), so then the decks
+        must run out."""
+        if self.view.final_round or not self.rival_stuck:
+            return 0
+        mine = max(self.cards_left - self.rival_draws, 0.0)
+        if mine <= 0:
+            return 0
+        here = self.view.deck_at.get(self.view.pawn[self.me] or 0)
+        decks = [g for g in self.game.parts.genre_ids if self.view.deck_size(g) > 1]
+        moves = len([g for g in decks if g != here])
+        return math.ceil(mine * DRAW_COST + 2 * min(moves, math.ceil(mine)))
+
+    @cached_property
+    def rival_stuck(self) -> bool:
+        """Some undeclared rival's roll is now unlikely (below one in two)."""
+        view = self.view
+        return any(
+            view.seq[j] is None and self.roll(view.points_left[j], view.ferocity) < 0.5
+            for j in range(self.game.players)
+            if j != self.me
+        )
+
+    @property
+    def push(self) -> float:
+        """What a draw is worth beyond its card: the game is judged only once the decks are
+        out (or every rival has declared), and every round until then raises ferocity."""
+        if self.view.final_round or self.rivals_declared:
+            return 0.0
+        return PUSH
+
+    @property
+    def end_in_view(self) -> bool:
+        """The declaration that ends the game is the seat's next (the final round, or every
+        rival declared): a buy's price is then exactly what it takes from that roll."""
+        return self.view.final_round or self.rivals_declared
+
+    def roll_cost(self, cost: int) -> float:
+        """log(roll now / roll after paying `cost`), against the ferocity of the seat's
+        next declaration: this round's in the final round, next round's otherwise (a buy
+        forfeits this round's declaration)."""
+        view = self.view
+        points = view.points_left[self.me]
+        f = view.ferocity + (0 if view.final_round else GROWTH)
+        before, after = self.roll(points, f), self.roll(points - cost, f)
+        if after <= 0:
+            return math.inf
+        return log(before / after)
+
+    @cached_property
+    def last_floor(self) -> int:
+        """The points kept when the seat must draw for the game to go on (else ferocity
+        grows until nobody can win): a roll that is merely possible (LAST_KEEP) against the
+        ferocity now, since waiting would only raise it."""
+        points = self.view.points_left[self.me]
+        for kept in range(points + 1):
+            if self.roll(kept, self.view.ferocity) >= LAST_KEEP:
+                return kept
+        return points
+
+    @cached_property
+    def price(self) -> float:
+        """What a point is worth in log J: the slope of log roll against the forecast
+        ferocity at the points the seat has (averaged over a few points, as the curve is
+        steep in its tail), never below what points buy later."""
+        points, f = self.view.points_left[self.me], self.final_ferocity
+        low, high = self.roll(max(points - 4, 0), f), self.roll(points + 2, f)
+        slope = (log(max(high, 1e-9)) - log(max(low, 1e-9))) / 6
+        late = self.view.final_round or self.rivals_declared
+        return max(slope, MIN_PRICE if late else LATER_PRICE)
+
+    def gain(self, expected: dict[str, float]) -> float:
+        """log of the factor by which `right` grows when `expected[g]` candidates of genre g
+        are ruled out."""
+        total = 0.0
+        for genre, e in expected.items():
+            k = len(self.candidates[genre])
+            if k > 1 and e > 0:
+                total += log(k / max(k - e, 1.0))
+        return total
+
+    def look_gain(self, action: Action) -> float:
+        """log-gain of a briefing or a lab view, from the counted worlds (in nats)."""
+        bits = information(self.position, self.worlds, self.view, action, self.candidates)
+        return (bits or 0.0) * math.log(2)
+
+
+def score(table: Table, action: Action) -> Scored:
+    """The net value of buying `action` now (positive: worth its points)."""
+    view, me = table.view, table.me
+    cost = view.cost(me, action)
+    points = view.points_left[me]
+    if table.end_in_view and not isinstance(action, Weapon):
+        price = table.roll_cost(cost)  # exact: the declaration's roll with these points
+        if price == math.inf:
+            return Scored(-1.0, 0.0, "leaves no chance to out-roll the ferocity")
+    draws = isinstance(action, Investigate | Weapon) or (
+        isinstance(action, Move) and view.deck_at.get(action.district) is not None
+    )
+    needed = table.draw_reserve > 0 or table.standstill  # else the rivals draw or declare
+    floor = table.last_floor if draws and table.push > 0 and needed else table.floor
+    if points - cost < floor and not isinstance(action, Weapon) and not table.end_in_view:
+        return Scored(-1.0, 0.0, f"spends into the {floor} points kept for the roll")
+    if not draws and not table.end_in_view and points - cost < table.floor + table.draw_reserve:
+        return Scored(
+            -1.0, 0.0, f"spends into the {table.draw_reserve} points kept for the last draws"
+        )
+    if isinstance(action, Investigate) and view.pool[2] and action.face > 3:
+        return Scored(-1.0, 0.0, "a 3 is in the pool")
+    price = table.price * cost
+    if table.rivals_drawing and isinstance(action, Briefing | Lab):
+        return Scored(
+            -price,
+            0.0,
+            "wait: the rivals are still drawing, and what they draw "
+            "reaches their hands and the lab, to be seen at once later",
+        )
+    if isinstance(action, Weapon):
+        if view.weapon >= WEAPON_MAX:
+            return Scored(-price, 0.0, "the weapon track is already at 10")
+        urgent = table.cards_left <= 2 * (WEAPON_MAX - view.weapon)
+        gain = URGENT_WEAPON if urgent else WEAPON_VALUE
+        return Scored(gain - price, gain, f"weapon track to {view.weapon + 1} of {WEAPON_MAX}")
+    if isinstance(action, First):
+        return Scored(-price, 0.0, "the first-player die: no deduction")
+    if isinstance(action, Investigate):
+        if table.rivals_drawing and cost > 3:
+            return Scored(-price, 0.0, "wait: the rivals are still drawing; a dearer draw can wait")
+        genre = view.deck_at[view.pawn[me] or 0]
+        last = table.cards_left == 1  # this draw starts the final round
+        gain = table.gain({genre: 1.0}) + (0.0 if last else table.push)
+        if table.standstill and table.push:
+            gain = max(gain, STALL * price)
+        if last and gain <= price:
+            return Scored(
+                gain - price,
+                gain,
+                "the last draw: it starts the final round, so look first (the final round's "
+                "remaining picks may not offer the dice)",
+            )
+        return Scored(gain - price, gain, f"draws a {genre} card: one candidate ruled out")
+    if isinstance(action, Briefing | Lab):
+        gain = table.look_gain(action)
+        what = "the hand" if isinstance(action, Briefing) else "the lab"
+        return Scored(gain - price, gain, f"{what} shows about {gain:.2f} nats of the profile")
+    if isinstance(action, Move):
+        return _move(table, action, price)
+    return Scored(-price, 0.0, "no use")
+
+
+def _move(table: Table, action: Move, price: float) -> Scored:
+    """A move by the best buy it opens there (a draw or a briefing, scored as if the pawn
+    stood there with the move paid), its own price paid."""
+    view, me = table.view, table.me
+    table.forecast()  # read with the pawn where it stands, before the move is tried
+    saved, points = view.pawn[me], view.points_left[me]
+    cost = view.cost(me, action)
+    best, why = 0.0, "nothing to do there"
+    view.pawn[me] = action.district
+    view.points_left[me] = points - cost
+    try:
+        follow: list[Action] = []
+        genre = view.deck_at.get(action.district)
+        if genre is not None and view.deck_size(genre) > 1:
+            face = 3 if view.pool[2] else next((f for f in (4, 5, 6) if view.pool[f - 1]), 3)
+            follow.append(Investigate(face))
+        for j, where in enumerate(view.pawn):
+            if j != me and where == action.district and view.pool[3]:
+                target = None if view.game.options["briefing_scope"] == "all" else j
+                follow.append(Briefing(target))
+        for then in follow:
+            scored = score(table, then)
+            if scored.value > best:
+                best, why = scored.value, scored.text
+    finally:
+        view.pawn[me], view.points_left[me] = saved, points
+    return Scored(best - price, best, f"moves, then {why}")
+
+
+def declare_now(table: Table) -> bool:
+    """Whether to declare at this round's declaration step (or stay eligible for it)."""
+    view, me = table.view, table.me
+    points, f = view.points_left[me], view.ferocity
+    now = table.right * table.roll(points, f)
+    if now <= 0:
+        return False
+    if table.rivals_declared:
+        return now >= _waiting(table)
+    if table.right == 1:
+        return table.roll(points, f) > 0.05
+    later = table.roll(points, f + GROWTH)
+    return table.roll(points, f) >= LAST_GUESS and later < FADE
+
+
+def _waiting(table: Table) -> float:
+    """The best J from rounds more of looking and drawing: every source (a lab view, each
+    rival's hand with a move to it, the draws left in each deck with a move to it) taken in
+    order of gain per point while it raises J, BUYS_PER_ROUND a round, against ferocity
+    GROWTH higher each round."""
+    view, me = table.view, table.me
+    items: list[tuple[float, int]] = []
+    if view.lab_genres:
+        items.append((table.look_gain(Lab(())), 6))
+    for j in range(view.game.players):
+        if j == me:
+            continue
+        target = None if view.game.options["briefing_scope"] == "all" else j
+        saved = view.pawn[me]
+        view.pawn[me] = view.pawn[j]
+        try:
+            gain = table.look_gain(Briefing(target))
+        finally:
+            view.pawn[me] = saved
+        items.append((gain, 4 if view.pawn[j] == saved else 6))
+    here = view.deck_at.get(view.pawn[me] or 0)
+    for genre, cards in table.candidates.items():
+        count = min(view.deck_size(genre) - 1, len(cards) - 1)
+        draws = _draws(table, genre, count, 3)
+        if draws and genre != here:
+            draws[0] = (draws[0][0], 5)  # the move there first
+        items += draws
+    items = sorted((i for i in items if i[0] > 0), key=lambda i: -i[0] / i[1])
+    points, gain, spent = view.points_left[me], 0.0, 0
+    best = 0.0
+    for rounds in range(1, MAX_ROUNDS + 1):
+        taken = 0
+        while items and taken < BUYS_PER_ROUND:
+            g, c = items[0]
+            if spent + c > points:
+                break
+            items.pop(0)
+            gain, spent, taken = gain + g, spent + c, taken + 1
+        right = min(1.0, table.right * math.exp(gain))
+        best = max(best, right * table.roll(points - spent, view.ferocity + GROWTH * rounds))
+        if not items or taken == 0:
+            break
+    return best
+
+
+def _draws(table: Table, genre: str, count: int, cost: int) -> list[tuple[float, int]]:
+    """The log-gains of `count` draws of `genre` in a row, each at `cost`."""
+    k = len(table.candidates[genre])
+    return [(log((k - i) / (k - i - 1)), cost) for i in range(count) if k - i > 1]
+
+
+def advise(
+    info: InformationSet,
+    legal: Sequence[Action],
+    rng: random.Random,
+    memory: Memory,
+    time_budget: float | None = None,
+) -> Advice:
+    """The solver's move at `info`, every legal move scored, with the race's threats."""
+    started = time.monotonic()
+    table = Table(info)
+    legal = list(legal)
+    ranked: list[tuple[float, Action, str]]
+    first = legal[0]
+    if isinstance(first, Place):
+        ranked = _placements(table, legal, rng)
+    elif isinstance(first, Discard):
+        choice = rng.choice(legal)
+        ranked = [(1.0 if a == choice else 0.0, a, "an overflow discard") for a in legal]
+    elif table.view.phase == "declare":
+        ranked = _declaration(table, legal, rng)
+    else:
+        ranked = _picks(table, legal, rng, started, time_budget)
+    ranked.sort(key=lambda item: -item[0])
+    threats = tuple(_threats(table))
+    candidates = tuple(
+        Candidate(a, v, text, None, threats if k == 0 else ())
+        for k, (v, a, text) in enumerate(ranked)
+    )
+    move = candidates[0]
+    notes = (_odds(table),)
+    details = (
+        f"kept {table.floor} points for a roll against ferocity {table.final_ferocity}; "
+        f"a point is worth {table.price:.3f} nats of the winning chance",
+    )
+    return Advice(move.action, move.value, move.text, candidates, threats, notes, details)
+
+
+def _placements(
+    table: Table, legal: list[Action], rng: random.Random
+) -> list[tuple[float, Action, str]]:
+    """A pawn where the most unknowns of a deck wait (ties at random)."""
+    view = table.view
+    ranked: list[tuple[float, Action, str]] = []
+    for action in legal:
+        assert isinstance(action, Place)
+        genre = view.deck_at.get(action.district)
+        unknown = len(table.candidates[genre]) if genre is not None else 0
+        ranked.append((unknown + rng.random() / 2, action, f"{unknown} unknown traits of its deck"))
+    return ranked
+
+
+def _declaration(
+    table: Table, legal: list[Action], rng: random.Random
+) -> list[tuple[float, Action, str]]:
+    view, me = table.view, table.me
+    roll = table.roll(view.points_left[me], view.ferocity)
+    chance = table.right * roll
+    profile = tuple(rng.choice(cards) for cards in table.candidates.values())
+    declare = Declare(profile)
+    text = f"right {percent(table.right)}, roll {percent(roll)}"
+    if not any(isinstance(a, Skip) for a in legal):
+        return [(chance, declare, f"the final round compels it: {text}")]
+    if declare_now(table):
+        return [(chance, declare, text), (0.0, Skip(), "waiting costs more than the gamble")]
+    return [(chance, Skip(), "wait: " + text), (0.0, declare, text)]
+
+
+def _picks(
+    table: Table,
+    legal: list[Action],
+    rng: random.Random,
+    started: float,
+    time_budget: float | None,
+) -> list[tuple[float, Action, str]]:
+    view, me = table.view, table.me
+    stop = Pass() if isinstance(legal[0], Pass) else legal[0]
+    if view.weapon >= WEAPON_MAX and not view.bought[me] and declare_now(table):
+        return [(1.0, Pass(), "buy nothing this round and declare at its end")]
+    ranked: list[tuple[float, Action, str]] = [(0.0, stop, "nothing is worth its points")]
+    for action in legal:
+        if isinstance(action, Pass | End | Declare):
+            continue
+        if time_budget is not None and time.monotonic() - started > time_budget:
+            break  # a safety ceiling: the scores so far decide
+        scored = score(table, action)
+        ranked.append((scored.value + rng.random() * 1e-9, action, scored.text))
+    return ranked
+
+
+def _threats(table: Table) -> list[str]:
+    """The rivals closest to a right declaration, with their chance of one now."""
+    view = table.view
+    rows = []
+    for seat in range(view.game.players):
+        if seat == table.me:
+            continue
+        if view.seq[seat] is not None:
+            rows.append((-1.0, f"{COLOURS[seat]} has declared ({view.seq[seat]})"))
+            continue
+        mine = progress(table.position, table.worlds, seat)
+        left = sum(mine.candidates.values()) - len(mine.candidates)
+        roll = roll_chance(view.dice_for(seat), view.ferocity)
+        rows.append(
+            (
+                mine.chance * roll,
+                f"{COLOURS[seat]}: {left:.1f} traits to rule out, a declaration now right "
+                f"{percent(mine.chance)}, roll {percent(roll)}",
+            )
+        )
+    rows.sort(key=lambda row: -row[0])
+    return [text for _, text in rows]
+
+
+def _odds(table: Table) -> str:
+    view, me = table.view, table.me
+    roll = table.roll(view.points_left[me], view.ferocity)
+    return (
+        f"a declaration now is right {percent(table.right)}; {table.dice(view.points_left[me])} "
+        f"dice out-roll ferocity {view.ferocity} {percent(roll)}"
+    )
