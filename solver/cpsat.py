@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cached_property
@@ -76,9 +77,20 @@ class Compiled:
         }
         for constraint in constraints:
             self._add(constraint)
+        if model.branching is not None:
+            self._branch(model.branching)
         self._slot = self.cp.new_bool_var("query")
         self.cp.add_bool_or([]).only_enforce_if(self._slot)  # empty: the slot is off
         self._slot_at = len(self.cp.proto.constraints) - 1
+
+    def _branch(self, names: Sequence[str]) -> None:
+        """A decision strategy: the literals of `names`' values in that order, false first
+        (CP-SAT follows it with `search_branching` PARTIAL_FIXED_SEARCH, then searches on)."""
+        strategy = self.cp.proto.search_strategy.add()
+        index, model = self._index, self.model
+        strategy.variables.extend(
+            index[(name, value)] for name in names for value in model.var(name).domain
+        )
 
     def _lit(self, lit: Lit) -> BoolVar:
         return self.literal[(lit.var, lit.value)]
@@ -348,25 +360,37 @@ def _add_constraint(
     return cp.add_bool_or(literals)
 
 
-_RULES: dict[Rules, tuple[cp_model.CpModel, Index]] = {}  # by identity
+_RULES: OrderedDict[Rules, tuple[cp_model.CpModel, Index]] = OrderedDict()  # by identity
 _RULES_LOCK = threading.Lock()
 RULES_KEPT = 8
-"""Rules compiled once are kept for the last few shapes (`_RULES`, a module cache guarded by
-`_RULES_LOCK`). Callers only read what it holds: they clone the model and copy the index."""
+"""Rules compiled once are kept for the last few shapes (`_RULES`, a module cache, oldest
+first, guarded by `_RULES_LOCK`). Callers only read what it holds: they clone the model and
+copy the index."""
 
 
 def _compiled_rules(rules: Rules) -> tuple[cp_model.CpModel, Index]:
-    """The rules compiled once: a CP-SAT model to clone, and each literal's variable index."""
+    """The rules compiled once: a CP-SAT model to clone, and each literal's variable index.
+    Rules that extend kept ones (`Rules.parent`) are compiled from a copy of the parent's."""
     with _RULES_LOCK:
         kept = _RULES.get(rules)
-        if kept is None:
+        if kept is not None:
+            _RULES.move_to_end(rules)
+            return kept
+        parent = _RULES.get(rules.parent) if rules.parent is not None else None
+        variables, constraints = rules.variables, rules.constraints
+        if parent is None:
             cp = cp_model.CpModel()
             index: dict[tuple[str, Value], int] = {}
-            literal: dict[tuple[str, Value], BoolVar] = {}
-            _add_variables(cp, index, literal, rules.variables)
-            for constraint in rules.constraints:
-                _add_constraint(cp, lambda term: literal[(term.var, term.value)], constraint)
-            if len(_RULES) >= RULES_KEPT:
-                _RULES.clear()
-            kept = _RULES[rules] = (cp, MappingProxyType(index))
+        else:
+            assert rules.parent is not None
+            cp, index = parent[0].clone(), dict(parent[1])
+            variables = variables[len(rules.parent.variables) :]
+            constraints = constraints[len(rules.parent.constraints) :]
+        literal = _Literals(cp, index)
+        _add_variables(cp, index, literal, variables)
+        for constraint in constraints:
+            _add_constraint(cp, lambda term: literal[(term.var, term.value)], constraint)
+        kept = _RULES[rules] = (cp, MappingProxyType(index))
+        while len(_RULES) > RULES_KEPT:
+            _RULES.popitem(last=False)
         return kept

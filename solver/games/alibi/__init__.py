@@ -11,6 +11,8 @@ informative next question.
 
 from __future__ import annotations
 
+from ortools.sat.python import cp_model_helper
+
 from engines import State
 from engines.alibi import AlibiState
 from solver.cpsat import Compiled
@@ -38,9 +40,11 @@ CPSAT_PARAMETERS = {
     "cp_model_probing_level": 0,
     "linearization_level": 0,
     "symmetry_level": 0,
+    "search_branching": cp_model_helper.SatParameters.PARTIAL_FIXED_SEARCH,
 }
 """The model is a plain clause-and-cardinality problem that CP-SAT's SAT core solves at once;
-presolve, probing and LP relaxations cost several times the search on every query."""
+presolve, probing and LP relaxations cost several times the search on every query. Its search
+follows the model's `branching` (each card's whole trajectory in turn) before its own."""
 
 
 def history_of(state: AlibiState) -> tuple[Position, list[Trajectory]]:
