@@ -24,6 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 
@@ -51,7 +52,15 @@ Index = Mapping[tuple[str, Value], int]  # each literal's CP-SAT variable index
 class Compiled:
     """One CP-SAT model for one `Model`, reused across queries (and threads, one at a time)."""
 
-    def __init__(self, model: Model, parameters: Mapping[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        model: Model,
+        parameters: Mapping[str, object] | None = None,
+        previous: Compiled | None = None,
+    ) -> None:
+        """Compile `model`; with `previous` (the compiled model of an earlier information set
+        of the same seat's game), start from a copy of it and add only what is new, when
+        `model` extends it (see `_Extension`)."""
         self.model = model
         self.parameters = dict(parameters or {})  # CP-SAT parameters for every solve
         limit = self.parameters.pop("max_time_in_seconds", SOLVE_SECONDS)
@@ -60,6 +69,19 @@ class Compiled:
         self.witness: World | None = None  # a consistent world, once one is known
         self.deadline: float | None = None  # a caller's budget (time.monotonic), if any
         self._lock = threading.RLock()
+        self.extended = False  # whether it was compiled from `previous`
+        tail = _Extension.of(previous, model) if previous is not None else None
+        if tail is not None:
+            assert previous is not None
+            self._extend(previous, tail)
+        else:
+            self._compile()
+        if model.branching is not None:
+            self.cp.proto.search_strategy.clear()
+            self._branch(model.branching)
+
+    def _compile(self) -> None:
+        model = self.model
         variables, constraints = model.variables, model.constraints
         self._index: dict[tuple[str, Value], int] = {}
         if model.base is None:
@@ -77,11 +99,29 @@ class Compiled:
         }
         for constraint in constraints:
             self._add(constraint)
-        if model.branching is not None:
-            self._branch(model.branching)
         self._slot = self.cp.new_bool_var("query")
         self.cp.add_bool_or([]).only_enforce_if(self._slot)  # empty: the slot is off
         self._slot_at = len(self.cp.proto.constraints) - 1
+
+    def _extend(self, previous: Compiled, tail: _Extension) -> None:
+        """A copy of `previous` with `tail` added: the new rules, variables, observations."""
+        with previous._lock:  # no query is under way, so its slot and assumptions are clear
+            self.cp = previous.cp.clone()
+        self._index = dict(previous._index)
+        self.literal = _Literals(self.cp, self._index)
+        proto = self.cp.model_proto
+        _add_variables(self.cp, self._index, self.literal, tail.rule_variables)
+        for constraint in tail.rules:
+            _add_constraint(self.cp, self._lit, constraint)
+        _add_variables(self.cp, self._index, self.literal, tail.variables)
+        self.enable = {s: cp_model.IntVar(proto, v.index) for s, v in previous.enable.items()}
+        for source in sorted({c.source for c in tail.constraints if c.source is not None}):
+            self.enable[source] = self.cp.new_bool_var(f"obs{source}")
+        for constraint in tail.constraints:
+            self._add(constraint)
+        self._slot = cp_model.IntVar(proto, previous._slot.index)
+        self._slot_at = previous._slot_at
+        self.extended = True
 
     def _branch(self, names: Sequence[str]) -> None:
         """A decision strategy: the literals of `names`' values in that order, false first
@@ -311,6 +351,68 @@ class Compiled:
             possible.update(world.items())
             if found is not None:
                 found(world)
+
+
+@dataclass(frozen=True)
+class _Extension:
+    """What a model adds to the model compiled before it (`Compiled(previous=...)`)."""
+
+    rule_variables: tuple[Var, ...]
+    rules: tuple[Count | Clause, ...]
+    variables: tuple[Var, ...]
+    constraints: tuple[Count | Clause, ...]
+
+    @staticmethod
+    def of(previous: Compiled, model: Model) -> _Extension | None:
+        """The extension, or None when `model` does not extend `previous.model`: the same
+        seat's game, the observations before continued, the rules the same or their
+        extension (`Rules.parent`), and every earlier observation's constraints and
+        variables as they were (a new observation that changes how an earlier one reads
+        makes a fresh compilation)."""
+        before, info = previous.model, model.info
+        old, new = before.info, info
+        if (old.game, old.options, old.seat) != (new.game, new.options, new.seat):
+            return None
+        if new.observations[: len(old.observations)] != old.observations:
+            return None
+        if before.base is None or model.base is None:
+            return None
+        if model.base is before.base:
+            rule_variables: tuple[Var, ...] = ()
+            rules: tuple[Count | Clause, ...] = ()
+        elif model.base.parent is before.base:
+            rule_variables = model.base.variables[len(before.base.variables) :]
+            rules = model.base.constraints[len(before.base.constraints) :]
+        else:
+            return None
+        old_vars = before.variables[len(before.base.variables) :]
+        new_vars = {v.name: v for v in model.variables[len(model.base.variables) :]}
+        if any(new_vars.get(v.name) != v for v in old_vars):
+            return None
+        known = {v.name for v in old_vars}
+        old_groups = _by_source(before.constraints[len(before.base.constraints) :])
+        tail = model.constraints[len(model.base.constraints) :]
+        new_groups = _by_source(tail)
+        old_none, new_none = old_groups.pop(None, []), new_groups.get(None, [])
+        if new_none[: len(old_none)] != old_none:  # rules of the model's own variables
+            return None
+        if any(new_groups.get(source) != found for source, found in old_groups.items()):
+            return None
+        added = new_none[len(old_none) :]
+        added += [c for c in tail if c.source is not None and c.source not in old_groups]
+        return _Extension(
+            rule_variables,
+            rules,
+            tuple(v for name, v in new_vars.items() if name not in known),
+            tuple(added),
+        )
+
+
+def _by_source(constraints: Sequence[Count | Clause]) -> dict[int | None, list[Count | Clause]]:
+    groups: dict[int | None, list[Count | Clause]] = {}
+    for constraint in constraints:
+        groups.setdefault(constraint.source, []).append(constraint)
+    return groups
 
 
 class _Literals(dict[tuple[str, Value], BoolVar]):

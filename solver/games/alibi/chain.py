@@ -69,6 +69,7 @@ class HistoryChain:
     evenly spaced, each probability with its error (`estimate`)."""
 
     exact = False
+    witnesses_all = False
 
     def __init__(
         self,

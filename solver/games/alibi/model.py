@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
 
 from engines import InformationSet
@@ -162,14 +163,14 @@ def _observed(pos: Position, model: Model) -> list[Clause | Count]:
     found.append(
         Count(tuple(Lit(at_var(card, 0), pos.me) for card in ids), "==", len(mine), pos.deal_source)
     )
+    deck = pos.deck.scale
     for e, (sizes, source) in sorted(pos.sizes.items()):
-        alive = [c for c in range(len(ids)) if pos.alive(c, e)]
+        alive = tuple(c for c in range(len(ids)) if pos.alive(c, e))
         for p in range(n):
-            terms = tuple(Lit(at_var(ids[c], e), p) for c in alive)
-            found.append(Count(terms, "==", sizes[p], source))
+            found.append(Count(_terms(deck, at_var, e, p, alive), "==", sizes[p], source))
     for (r, giver), (count, source) in sorted(pos.passes.items()):
-        terms = tuple(Lit(pass_var(ids[c], r), giver) for c in range(len(ids)) if pos.alive(c, r))
-        found.append(Count(terms, "==", count, source))
+        alive = tuple(c for c in range(len(ids)) if pos.alive(c, r))
+        found.append(Count(_terms(deck, pass_var, r, giver, alive), "==", count, source))
     seen_made: set[str] = set()
     for answer in pos.answers:
         counted: list[Lit] = []
@@ -182,7 +183,8 @@ def _observed(pos: Position, model: Model) -> list[Clause | Count]:
             if name not in seen_made:
                 seen_made.add(name)
                 model.variables.append(Var(name, (0, 1)))
-                found += _seen_rules(pos, c, answer.target, answer.epoch, name)
+                until = min(answer.epoch, pos.last[c])
+                found += _seen_rules(deck, ids[c], answer.target, until, name)
         found.append(Count(tuple(counted), "==", answer.value, answer.source))
     if pos.box_seen is not None:
         cards, source = pos.box_seen
@@ -191,11 +193,23 @@ def _observed(pos: Position, model: Model) -> list[Clause | Count]:
     return found
 
 
-def _seen_rules(pos: Position, card: int, seat: int, epoch: int, name: str) -> list[Clause]:
-    """`name` is 1 exactly when the card sat in `seat`'s hand at some epoch up to `epoch`."""
-    held = [Lit(at_var(pos.ids[card], e), seat) for e in range(min(epoch, pos.last[card]) + 1)]
+@lru_cache(maxsize=4_096)
+def _seen_rules(deck: str, card: str, seat: int, until: int, name: str) -> tuple[Clause, ...]:
+    """`name` is 1 exactly when the card sat in `seat`'s hand at some epoch up to `until`
+    (cached: every later position of the game states the same rules again)."""
+    held = [Lit(at_var(card, e), seat) for e in range(until + 1)]
     mark = Lit(name, 1)
-    return [Clause((mark,), (lit,)) for lit in held] + [Clause(tuple(held), (mark,))]
+    return (*(Clause((mark,), (lit,)) for lit in held), Clause(tuple(held), (mark,)))
+
+
+@lru_cache(maxsize=1_024)
+def _terms(
+    deck: str, variable: Callable[[str, int], str], e: int, value: int, cards: tuple[int, ...]
+) -> tuple[Lit, ...]:
+    """The literals `variable(card, e) == value` of `cards` (a hand size or a pass count:
+    every later position of the game counts the same terms again, so they are cached)."""
+    ids = load_deck(deck).ids
+    return tuple(Lit(variable(ids[c], e), value) for c in cards)
 
 
 # --- facts ----------------------------------------------------------------------------------
