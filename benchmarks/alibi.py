@@ -22,7 +22,7 @@ import engines
 import opponents
 import solver
 from engines.alibi import Accuse, AlibiState
-from solver.games.alibi import advice, position, witnesses
+from solver.games.alibi import advice, chain, position, witnesses
 
 
 def random_game(players: int, seed: int, rounds: int, seat: int | None = None) -> list:
@@ -54,6 +54,7 @@ def forget() -> None:
     """Drop everything remembered between refreshes (for a cold refresh)."""
     advice._EXPLAINED.clear()
     witnesses.clear()
+    chain.forget()
     position.parse.cache_clear()
 
 
