@@ -105,5 +105,6 @@ def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryCha
         pos, model, paths, steps=steps, deadline=compiled.deadline, carried=carried or ()
     )
     chain.explore(compiled)
-    chains.remember(chain)
+    if compiled.deadline is None:  # a run cut short by a budget is never carried on
+        chains.remember(chain)
     return chain
