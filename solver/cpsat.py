@@ -150,12 +150,17 @@ class Compiled:
         ]
 
     # --- solving -------------------------------------------------------------------------
-    def _solver(self, deadline: float | None, task: str) -> cp_model.CpSolver:
+    def _solver(
+        self, deadline: float | None, task: str, proving: bool = False
+    ) -> cp_model.CpSolver:
+        """A solver for one query; `proving` (a minimal core: mostly infeasible solves) drops
+        a game's search order, which helps find worlds but not prove there are none."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = 0
         for name, value in self.parameters.items():
-            setattr(solver.parameters, name, value)
+            if not (proving and name == "search_branching"):
+                setattr(solver.parameters, name, value)
         limit = self.solve_seconds
         if deadline is not None:
             left = deadline - time.monotonic()
@@ -226,6 +231,7 @@ class Compiled:
         any_of: Sequence[BoolVar] | None = None,
         deadline: float | None = None,
         task: str = "checking that the observations are consistent",
+        proving: bool = False,
     ) -> tuple[World | None, list[int]]:
         """A world satisfying the enabled observations and (with `any_of`) one of those
         literals, or None.
@@ -233,12 +239,15 @@ class Compiled:
         Returns the world (or None) and, when infeasible, a core: enabled sources sufficient
         for the infeasibility (not yet minimal).
 
+        `proving` says most such solves are infeasible (a minimal core's): a game's search
+        order is then left out.
+
         Raises:
             SolverTimeout: the solve reached its time limit, or `deadline` (a `time.monotonic`
                 instant) passed.
         """
         with self._lock, self._query(sources, any_of):
-            solver = self._solver(deadline, task)
+            solver = self._solver(deadline, task, proving)
             status = self._status(solver, solver.solve(self.cp), task)
             if status in _FEASIBLE:
                 return self._world(solver), []
@@ -260,13 +269,13 @@ class Compiled:
             task = "finding a minimal set of observations that force a fact"
         deadline = time.monotonic() + QUERY_SECONDS
         with self._lock:
-            world, core = self.solve(None, any_of, deadline, task)
+            world, core = self.solve(None, any_of, deadline, task, proving=True)
             assert world is None, "minimal_core needs an infeasible query"
             necessary: list[int] = []
             rest = list(core)
             while rest:
                 candidate, rest = rest[0], rest[1:]
-                world, smaller = self.solve(necessary + rest, any_of, deadline, task)
+                world, smaller = self.solve(necessary + rest, any_of, deadline, task, proving=True)
                 if world is None:
                     keep = set(smaller)
                     rest = [s for s in rest if s in keep]
