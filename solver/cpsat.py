@@ -151,15 +151,16 @@ class Compiled:
 
     # --- solving -------------------------------------------------------------------------
     def _solver(
-        self, deadline: float | None, task: str, proving: bool = False
+        self, deadline: float | None, task: str, finding: bool = False
     ) -> cp_model.CpSolver:
-        """A solver for one query; `proving` (a minimal core: mostly infeasible solves) drops
-        a game's search order, which helps find worlds but not prove there are none."""
+        """A solver for one query. A game's search order (`search_branching`) is used only
+        when `finding` a first world: it finds one fast, but a proof that there is none can
+        run away under it (a 6-player possibility query took over 60 s with it, 12 s without)."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = 0
         for name, value in self.parameters.items():
-            if not (proving and name == "search_branching"):
+            if finding or name != "search_branching":
                 setattr(solver.parameters, name, value)
         limit = self.solve_seconds
         if deadline is not None:
@@ -231,7 +232,7 @@ class Compiled:
         any_of: Sequence[BoolVar] | None = None,
         deadline: float | None = None,
         task: str = "checking that the observations are consistent",
-        proving: bool = False,
+        finding: bool = False,
     ) -> tuple[World | None, list[int]]:
         """A world satisfying the enabled observations and (with `any_of`) one of those
         literals, or None.
@@ -239,15 +240,14 @@ class Compiled:
         Returns the world (or None) and, when infeasible, a core: enabled sources sufficient
         for the infeasibility (not yet minimal).
 
-        `proving` says most such solves are infeasible (a minimal core's): a game's search
-        order is then left out.
+        `finding` (a first world, expected to exist) lets a game's search order guide it.
 
         Raises:
             SolverTimeout: the solve reached its time limit, or `deadline` (a `time.monotonic`
                 instant) passed.
         """
         with self._lock, self._query(sources, any_of):
-            solver = self._solver(deadline, task, proving)
+            solver = self._solver(deadline, task, finding)
             status = self._status(solver, solver.solve(self.cp), task)
             if status in _FEASIBLE:
                 return self._world(solver), []
@@ -269,13 +269,13 @@ class Compiled:
             task = "finding a minimal set of observations that force a fact"
         deadline = time.monotonic() + QUERY_SECONDS
         with self._lock:
-            world, core = self.solve(None, any_of, deadline, task, proving=True)
+            world, core = self.solve(None, any_of, deadline, task)
             assert world is None, "minimal_core needs an infeasible query"
             necessary: list[int] = []
             rest = list(core)
             while rest:
                 candidate, rest = rest[0], rest[1:]
-                world, smaller = self.solve(necessary + rest, any_of, deadline, task, proving=True)
+                world, smaller = self.solve(necessary + rest, any_of, deadline, task)
                 if world is None:
                     keep = set(smaller)
                     rest = [s for s in rest if s in keep]

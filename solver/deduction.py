@@ -253,7 +253,7 @@ def _deduce(
     model = knowledge.build(info)
     compiled = Compiled(model, knowledge.CPSAT_PARAMETERS, _compiled_before(info))
     _keep_compiled(info, compiled)
-    witness, _ = compiled.solve()
+    witness, _ = compiled.solve(finding=True)
     compiled.witness = witness  # a consistent world, for world_set to start from
     compiled.deadline = deadline  # and the budget it should keep
     if witness is None:

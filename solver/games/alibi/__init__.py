@@ -46,8 +46,9 @@ CPSAT_PARAMETERS = {
     "search_branching": cp_model_helper.SatParameters.PARTIAL_FIXED_SEARCH,
 }
 """The model is a plain clause-and-cardinality problem that CP-SAT's SAT core solves at once;
-presolve, probing and LP relaxations cost several times the search on every query. Its search
-follows the model's `branching` (each card's whole trajectory in turn) before its own."""
+presolve, probing and LP relaxations cost several times the search on every query. The first
+solve of a position follows the model's `branching` (each card's whole trajectory in turn)
+before its own search (`Compiled.solve(finding=True)`)."""
 
 
 def history_of(state: AlibiState) -> tuple[Position, list[Trajectory]]:
