@@ -1,9 +1,11 @@
 """Alibi benchmarks: hint-refresh latency by round over whole games (4 and 6 players), the share
 of positions with exact probabilities, calibration of InBox and Holds probabilities, the arena
-of one solver bot against three heuristic bots, and the solver bot's decision time.
+of one solver bot against three heuristic bots, and the solver bot's decision time with a
+time budget (wall and process time).
 
     python benchmarks/alibi.py [--latency-games N] [--rounds N] [--calibration-games N]
-                               [--arena N] [--workers N] [--skip latency,calibration,arena]
+                               [--arena N] [--workers N] [--budget S] [--decision-games N]
+                               [--skip latency,calibration,decisions,arena]
 
 Latency is measured the way the assistant is used: a refresh after every observation of one
 seat along a game ("warm": explanations and histories found at earlier refreshes are
@@ -22,7 +24,7 @@ import engines
 import opponents
 import solver
 from engines.alibi import Accuse, AlibiState
-from solver.games.alibi import advice, position, witnesses
+from solver.games.alibi import advice, chain, position, witnesses
 
 
 def random_game(players: int, seed: int, rounds: int, seat: int | None = None) -> list:
@@ -54,6 +56,7 @@ def forget() -> None:
     """Drop everything remembered between refreshes (for a cold refresh)."""
     advice._EXPLAINED.clear()
     witnesses.clear()
+    chain.forget()
     position.parse.cache_clear()
 
 
@@ -171,6 +174,34 @@ def arena(games: int, workers: int) -> None:
     )
 
 
+def decisions(budget: float | None, games: int) -> None:
+    """The solver bot's decision time (wall and process seconds) with `time_budget=budget`,
+    seat 0 against three heuristic bots, in this process (so process time is its own)."""
+    game = engines.make("alibi", players=4)
+    walls, cpus = [], []
+    for g in range(games):
+        state = game.new_game(seed=100 + g)
+        knobs = {} if budget is None else {"time_budget": budget}
+        bots = {s: opponents.make("heuristic", game, s, seed=g) for s in game.seats}
+        bots[0] = opponents.make("solver", game, 0, seed=g, **knobs)
+        while (seat := state.to_move) is not None:
+            info = state.information_set(seat)
+            began, used = time.perf_counter(), time.process_time()
+            action = bots[seat].act(info)
+            if seat == 0:
+                walls.append(time.perf_counter() - began)
+                cpus.append(time.process_time() - used)
+            state.apply(action)
+
+    def quantiles(times: list[float]) -> str:
+        ranked = sorted(times)
+        at = [ranked[min(len(ranked) - 1, int(q * len(ranked)))] for q in (0.5, 0.95, 0.99)]
+        return f"median {at[0]:.3f} s, p95 {at[1]:.3f} s, p99 {at[2]:.3f} s, max {ranked[-1]:.3f} s"
+
+    print(f"\nsolver decisions at time_budget={budget}, {games} games, {len(walls)} decisions")
+    print(f"wall: {quantiles(walls)}\nprocess: {quantiles(cpus)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -180,6 +211,8 @@ def main() -> None:
     parser.add_argument("--calibration-games", type=int, default=8)
     parser.add_argument("--arena", type=int, default=40)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--budget", type=float, default=0.1, help="solver time_budget (s)")
+    parser.add_argument("--decision-games", type=int, default=4)
     parser.add_argument("--skip", default="", help="comma-separated parts to skip")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
@@ -206,6 +239,8 @@ def main() -> None:
             print("| mean predicted | observed | queries |\n| --- | --- | --- |")
             for predicted, observed, n in table:
                 print(f"| {predicted:.3f} | {observed:.3f} | {n} |")
+    if "decisions" not in skip:
+        decisions(args.budget, args.decision_games)
     if "arena" not in skip:
         arena(args.arena, args.workers)
 

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 
@@ -50,7 +52,15 @@ Index = Mapping[tuple[str, Value], int]  # each literal's CP-SAT variable index
 class Compiled:
     """One CP-SAT model for one `Model`, reused across queries (and threads, one at a time)."""
 
-    def __init__(self, model: Model, parameters: Mapping[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        model: Model,
+        parameters: Mapping[str, object] | None = None,
+        previous: Compiled | None = None,
+    ) -> None:
+        """Compile `model`; with `previous` (the compiled model of an earlier information set
+        of the same seat's game), start from a copy of it and add only what is new, when
+        `model` extends it (see `_Extension`)."""
         self.model = model
         self.parameters = dict(parameters or {})  # CP-SAT parameters for every solve
         limit = self.parameters.pop("max_time_in_seconds", SOLVE_SECONDS)
@@ -59,6 +69,19 @@ class Compiled:
         self.witness: World | None = None  # a consistent world, once one is known
         self.deadline: float | None = None  # a caller's budget (time.monotonic), if any
         self._lock = threading.RLock()
+        self.extended = False  # whether it was compiled from `previous`
+        tail = _Extension.of(previous, model) if previous is not None else None
+        if tail is not None:
+            assert previous is not None
+            self._extend(previous, tail)
+        else:
+            self._compile()
+        if model.branching is not None:
+            self.cp.proto.search_strategy.clear()
+            self._branch(model.branching)
+
+    def _compile(self) -> None:
+        model = self.model
         variables, constraints = model.variables, model.constraints
         self._index: dict[tuple[str, Value], int] = {}
         if model.base is None:
@@ -80,6 +103,35 @@ class Compiled:
         self.cp.add_bool_or([]).only_enforce_if(self._slot)  # empty: the slot is off
         self._slot_at = len(self.cp.proto.constraints) - 1
 
+    def _extend(self, previous: Compiled, tail: _Extension) -> None:
+        """A copy of `previous` with `tail` added: the new rules, variables, observations."""
+        with previous._lock:  # no query is under way, so its slot and assumptions are clear
+            self.cp = previous.cp.clone()
+        self._index = dict(previous._index)
+        self.literal = _Literals(self.cp, self._index)
+        proto = self.cp.model_proto
+        _add_variables(self.cp, self._index, self.literal, tail.rule_variables)
+        for constraint in tail.rules:
+            _add_constraint(self.cp, self._lit, constraint)
+        _add_variables(self.cp, self._index, self.literal, tail.variables)
+        self.enable = {s: cp_model.IntVar(proto, v.index) for s, v in previous.enable.items()}
+        for source in sorted({c.source for c in tail.constraints if c.source is not None}):
+            self.enable[source] = self.cp.new_bool_var(f"obs{source}")
+        for constraint in tail.constraints:
+            self._add(constraint)
+        self._slot = cp_model.IntVar(proto, previous._slot.index)
+        self._slot_at = previous._slot_at
+        self.extended = True
+
+    def _branch(self, names: Sequence[str]) -> None:
+        """A decision strategy: the literals of `names`' values in that order, false first
+        (CP-SAT follows it with `search_branching` PARTIAL_FIXED_SEARCH, then searches on)."""
+        strategy = self.cp.proto.search_strategy.add()
+        index, model = self._index, self.model
+        strategy.variables.extend(
+            index[(name, value)] for name in names for value in model.var(name).domain
+        )
+
     def _lit(self, lit: Lit) -> BoolVar:
         return self.literal[(lit.var, lit.value)]
 
@@ -98,12 +150,18 @@ class Compiled:
         ]
 
     # --- solving -------------------------------------------------------------------------
-    def _solver(self, deadline: float | None, task: str) -> cp_model.CpSolver:
+    def _solver(
+        self, deadline: float | None, task: str, finding: bool = False
+    ) -> cp_model.CpSolver:
+        """A solver for one query. A game's search order (`search_branching`) is used only
+        when `finding` a first world: it finds one fast, but a proof that there is none can
+        run away under it (a 6-player possibility query took over 60 s with it, 12 s without)."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = 0
         for name, value in self.parameters.items():
-            setattr(solver.parameters, name, value)
+            if finding or name != "search_branching":
+                setattr(solver.parameters, name, value)
         limit = self.solve_seconds
         if deadline is not None:
             left = deadline - time.monotonic()
@@ -174,6 +232,7 @@ class Compiled:
         any_of: Sequence[BoolVar] | None = None,
         deadline: float | None = None,
         task: str = "checking that the observations are consistent",
+        finding: bool = False,
     ) -> tuple[World | None, list[int]]:
         """A world satisfying the enabled observations and (with `any_of`) one of those
         literals, or None.
@@ -181,12 +240,14 @@ class Compiled:
         Returns the world (or None) and, when infeasible, a core: enabled sources sufficient
         for the infeasibility (not yet minimal).
 
+        `finding` (a first world, expected to exist) lets a game's search order guide it.
+
         Raises:
             SolverTimeout: the solve reached its time limit, or `deadline` (a `time.monotonic`
                 instant) passed.
         """
         with self._lock, self._query(sources, any_of):
-            solver = self._solver(deadline, task)
+            solver = self._solver(deadline, task, finding)
             status = self._status(solver, solver.solve(self.cp), task)
             if status in _FEASIBLE:
                 return self._world(solver), []
@@ -301,6 +362,68 @@ class Compiled:
                 found(world)
 
 
+@dataclass(frozen=True)
+class _Extension:
+    """What a model adds to the model compiled before it (`Compiled(previous=...)`)."""
+
+    rule_variables: tuple[Var, ...]
+    rules: tuple[Count | Clause, ...]
+    variables: tuple[Var, ...]
+    constraints: tuple[Count | Clause, ...]
+
+    @staticmethod
+    def of(previous: Compiled, model: Model) -> _Extension | None:
+        """The extension, or None when `model` does not extend `previous.model`: the same
+        seat's game, the observations before continued, the rules the same or their
+        extension (`Rules.parent`), and every earlier observation's constraints and
+        variables as they were (a new observation that changes how an earlier one reads
+        makes a fresh compilation)."""
+        before, info = previous.model, model.info
+        old, new = before.info, info
+        if (old.game, old.options, old.seat) != (new.game, new.options, new.seat):
+            return None
+        if new.observations[: len(old.observations)] != old.observations:
+            return None
+        if before.base is None or model.base is None:
+            return None
+        if model.base is before.base:
+            rule_variables: tuple[Var, ...] = ()
+            rules: tuple[Count | Clause, ...] = ()
+        elif model.base.parent is before.base:
+            rule_variables = model.base.variables[len(before.base.variables) :]
+            rules = model.base.constraints[len(before.base.constraints) :]
+        else:
+            return None
+        old_vars = before.variables[len(before.base.variables) :]
+        new_vars = {v.name: v for v in model.variables[len(model.base.variables) :]}
+        if any(new_vars.get(v.name) != v for v in old_vars):
+            return None
+        known = {v.name for v in old_vars}
+        old_groups = _by_source(before.constraints[len(before.base.constraints) :])
+        tail = model.constraints[len(model.base.constraints) :]
+        new_groups = _by_source(tail)
+        old_none, new_none = old_groups.pop(None, []), new_groups.get(None, [])
+        if new_none[: len(old_none)] != old_none:  # rules of the model's own variables
+            return None
+        if any(new_groups.get(source) != found for source, found in old_groups.items()):
+            return None
+        added = new_none[len(old_none) :]
+        added += [c for c in tail if c.source is not None and c.source not in old_groups]
+        return _Extension(
+            rule_variables,
+            rules,
+            tuple(v for name, v in new_vars.items() if name not in known),
+            tuple(added),
+        )
+
+
+def _by_source(constraints: Sequence[Count | Clause]) -> dict[int | None, list[Count | Clause]]:
+    groups: dict[int | None, list[Count | Clause]] = {}
+    for constraint in constraints:
+        groups.setdefault(constraint.source, []).append(constraint)
+    return groups
+
+
 class _Literals(dict[tuple[str, Value], BoolVar]):
     """The literal of each (variable, value), wrapped on first use: a model cloned from its
     compiled rules has thousands, and a query touches few."""
@@ -348,25 +471,37 @@ def _add_constraint(
     return cp.add_bool_or(literals)
 
 
-_RULES: dict[Rules, tuple[cp_model.CpModel, Index]] = {}  # by identity
+_RULES: OrderedDict[Rules, tuple[cp_model.CpModel, Index]] = OrderedDict()  # by identity
 _RULES_LOCK = threading.Lock()
 RULES_KEPT = 8
-"""Rules compiled once are kept for the last few shapes (`_RULES`, a module cache guarded by
-`_RULES_LOCK`). Callers only read what it holds: they clone the model and copy the index."""
+"""Rules compiled once are kept for the last few shapes (`_RULES`, a module cache, oldest
+first, guarded by `_RULES_LOCK`). Callers only read what it holds: they clone the model and
+copy the index."""
 
 
 def _compiled_rules(rules: Rules) -> tuple[cp_model.CpModel, Index]:
-    """The rules compiled once: a CP-SAT model to clone, and each literal's variable index."""
+    """The rules compiled once: a CP-SAT model to clone, and each literal's variable index.
+    Rules that extend kept ones (`Rules.parent`) are compiled from a copy of the parent's."""
     with _RULES_LOCK:
         kept = _RULES.get(rules)
-        if kept is None:
+        if kept is not None:
+            _RULES.move_to_end(rules)
+            return kept
+        parent = _RULES.get(rules.parent) if rules.parent is not None else None
+        variables, constraints = rules.variables, rules.constraints
+        if parent is None:
             cp = cp_model.CpModel()
             index: dict[tuple[str, Value], int] = {}
-            literal: dict[tuple[str, Value], BoolVar] = {}
-            _add_variables(cp, index, literal, rules.variables)
-            for constraint in rules.constraints:
-                _add_constraint(cp, lambda term: literal[(term.var, term.value)], constraint)
-            if len(_RULES) >= RULES_KEPT:
-                _RULES.clear()
-            kept = _RULES[rules] = (cp, MappingProxyType(index))
+        else:
+            assert rules.parent is not None
+            cp, index = parent[0].clone(), dict(parent[1])
+            variables = variables[len(rules.parent.variables) :]
+            constraints = constraints[len(rules.parent.constraints) :]
+        literal = _Literals(cp, index)
+        _add_variables(cp, index, literal, variables)
+        for constraint in constraints:
+            _add_constraint(cp, lambda term: literal[(term.var, term.value)], constraint)
+        kept = _RULES[rules] = (cp, MappingProxyType(index))
+        while len(_RULES) > RULES_KEPT:
+            _RULES.popitem(last=False)
         return kept

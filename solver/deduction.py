@@ -12,7 +12,14 @@ from engines import Game, InformationSet, Observation
 from solver.cpsat import Compiled
 from solver.errors import Inconsistent, NotCertain, NotCounted
 from solver.model import Fact, Model, Value, World
-from solver.sampling import EnumeratedWorlds, Estimate, WorldSet, estimate
+from solver.sampling import (
+    EnumeratedWorlds,
+    Estimate,
+    LearningWorldSet,
+    WitnessingWorldSet,
+    WorldSet,
+    estimate,
+)
 from solver.validation import validate
 
 ENUMERATION_LIMIT = 50_000
@@ -215,6 +222,32 @@ remembered Deduction is shared by every caller and thread that asks again: its q
 change it (solver.cpsat restores its model after each query and serialises them)."""
 
 
+_COMPILED: OrderedDict[tuple, Compiled] = OrderedDict()  # by game, options, seat, beginning
+_COMPILED_LOCK = threading.Lock()
+COMPILED_KEPT = 8
+"""The last compiled model of each of the last few seats' games (a module cache guarded by
+`_COMPILED_LOCK`): the next information set of the same game usually extends it by an
+observation or a round, and compiling only what is new costs a fraction of compiling it all
+(`Compiled(previous=...)`). A Compiled is only read after it is made (its queries restore it)."""
+
+
+def _game_key(info: InformationSet) -> tuple:
+    return (info.game, info.options, info.seat, info.observations[:2])
+
+
+def _compiled_before(info: InformationSet) -> Compiled | None:
+    with _COMPILED_LOCK:
+        return _COMPILED.get(_game_key(info))
+
+
+def _keep_compiled(info: InformationSet, compiled: Compiled) -> None:
+    with _COMPILED_LOCK:
+        _COMPILED[_game_key(info)] = compiled
+        _COMPILED.move_to_end(_game_key(info))
+        while len(_COMPILED) > COMPILED_KEPT:
+            _COMPILED.popitem(last=False)
+
+
 def _deduce(
     info: InformationSet,
     enumeration_limit: int,
@@ -234,8 +267,9 @@ def _deduce(
         return Deduction(
             model, lambda: Compiled(model, knowledge.CPSAT_PARAMETERS), worlds, possible
         )
-    compiled = Compiled(model, knowledge.CPSAT_PARAMETERS)
-    witness, _ = compiled.solve()
+    compiled = Compiled(model, knowledge.CPSAT_PARAMETERS, _compiled_before(info))
+    _keep_compiled(info, compiled)
+    witness, _ = compiled.solve(finding=True)
     compiled.witness = witness  # a consistent world, for world_set to start from
     compiled.deadline = deadline  # and the budget it should keep
     if witness is None:
@@ -259,21 +293,19 @@ def _deduce(
                 decided if decided is not None else {v.name for v in model.variables}
             )
         witnesses = [witness]
-        if worlds is not None and hasattr(
-            worlds, "witnessed"
-        ):  # literals a sampler met on its way witness too
-            witnesses += [{name: value} for name, value in worlds.witnessed()]
-        if worlds is not None and (decided is None or not hasattr(worlds, "witnessed")):
+        witnessing = worlds if isinstance(worlds, WitnessingWorldSet) else None
+        if witnessing is not None:  # literals a sampler met on its way witness too
+            witnesses += [{name: value} for name, value in witnessing.witnessed()]
+        if worlds is not None and (decided is None or witnessing is None):
             # samples witness more (with `witnessed` covering the decided variables they
             # could add nothing there)
             witnesses += worlds.sample(64, random.Random(0))
-        if getattr(worlds, "witnesses_all", False):
+        if witnessing is not None and witnessing.witnesses_all:
             # an exact counter that witnesses every possible literal: nothing left to prove
             possible = {item for world in witnesses for item in world.items()}
         else:
-            possible, undecided = compiled.possible_literals(
-                witnesses, decided, getattr(worlds, "reached", None), deadline
-            )
+            found = worlds.reached if isinstance(worlds, LearningWorldSet) else None
+            possible, undecided = compiled.possible_literals(witnesses, decided, found, deadline)
             if undecided:  # the budget ran out: those are decided when asked
                 everything = decided if decided is not None else {v.name for v in model.variables}
                 decided = frozenset(everything) - undecided

@@ -117,10 +117,15 @@ class Fact:
 
 @dataclass(frozen=True, eq=False)
 class Rules:
-    """Variables and rule constraints (no observation) that many models start with."""
+    """Variables and rule constraints (no observation) that many models start with.
+
+    With `parent`, these extend the parent's rules: its variables and constraints come first,
+    in its order (Alibi: the rules of a round extend those of the round before), so that a
+    compiler that kept the parent's work adds only the rest."""
 
     variables: tuple[Var, ...]
     constraints: tuple[Constraint, ...]
+    parent: Rules | None = None
 
 
 @dataclass
@@ -134,6 +139,11 @@ class Model:
     base: Rules | None = None
     """When set, `variables` and `constraints` start with these, shared by many models (the
     rules of a position's shape), so that a compiler may reuse its work on them."""
+    branching: tuple[str, ...] | None = None
+    """When set, the variables in the order a solver should branch on them (its values in
+    domain order), whatever order they were created in: a game whose rules are listed round
+    by round (so that they extend) may still want CP-SAT to decide one card's whole story at
+    a time."""
     read_with: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """For a source whose constraints depend on how earlier observations were read, those
     observations (Noir: a kill's constraint is read on the grid that the setup and every shift

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -57,6 +57,28 @@ class WorldSet(Protocol):
     def probability(self, fact: Fact) -> float: ...
 
     def sample(self, n: int, rng: random.Random) -> list[World]: ...
+
+
+@runtime_checkable
+class WitnessingWorldSet(Protocol):
+    """A world set that lists the literals its worlds make true, so that `deduce` needs a
+    CP-SAT solve only for the others (the set of possible facts is exact either way)."""
+
+    witnesses_all: bool
+    """Whether `witnessed` lists every possible literal of the facts' variables (an exact
+    counter): then nothing is left to prove."""
+
+    def witnessed(self) -> Iterable[tuple[str, Value]]:
+        """Literals (variable, value) that some consistent world makes true."""
+
+
+@runtime_checkable
+class LearningWorldSet(Protocol):
+    """A world set that keeps the consistent worlds CP-SAT finds for it (Alibi keeps them
+    to witness the same facts at the next refresh)."""
+
+    def reached(self, world: World) -> None:
+        """A consistent world `deduce` found while deciding what is possible."""
 
 
 @runtime_checkable

@@ -134,7 +134,7 @@ def test_a_card_the_chain_never_boxed_is_labelled_not_reached() -> None:
 # --- through deduce and the hints, with the chain forced --------------------------------------
 @pytest.fixture
 def chain_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(knowledge, "count_histories", lambda pos, model: None)
+    monkeypatch.setattr(knowledge, "count_histories", lambda pos, model, **_: None)
     yield
 
 

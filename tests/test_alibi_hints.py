@@ -60,7 +60,7 @@ def test_every_possible_box_card_gets_a_probability_above_zero(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """With the chain estimating (the exact counter forced to give up), as beyond exact reach."""
-    monkeypatch.setattr(knowledge, "count_histories", lambda pos, model: None)
+    monkeypatch.setattr(knowledge, "count_histories", lambda pos, model, **_: None)
     for seed in (11, 12):
         for info in positions_of_one_seat(seed, steps=80)[::16]:
             d = solver.deduce(info, enumeration_limit=CHAIN_LIMIT)

@@ -11,6 +11,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 from functools import cache
+from itertools import pairwise
 from math import comb, prod
 
 import pytest
@@ -298,3 +299,60 @@ def test_a_passed_deadline_leaves_certainty_exact() -> None:
     for fact in in_box:
         assert hurried.possible(fact) == full.possible(fact)
         assert hurried.is_certain(fact) == full.is_certain(fact)
+
+
+def one_seat_game(seed: int, rounds: int = 3) -> list[tuple[InformationSet, AlibiState]]:
+    """Seat 0's information set after each new observation of one random small game."""
+    rng, state = random.Random(seed), GAME.new_game(seed)
+    found: list[tuple[InformationSet, AlibiState]] = []
+    while not state.is_over and state.round <= rounds:
+        info = state.information_set(0)
+        if not found or len(info.observations) > len(found[-1][0].observations):
+            found.append((info, state.clone()))
+        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, Accuse)]))
+    return [(info, s) for info, s in found if info.observations[-1].kind != "pass"]
+
+
+def test_a_model_compiled_from_the_one_before_answers_as_a_fresh_one() -> None:
+    """Compiled(previous=...) adds only a new round's rules and new observations: the
+    possible literals and the conflicts are those of a fresh compilation."""
+    from solver.cpsat import Compiled
+    from solver.games.alibi import CPSAT_PARAMETERS
+
+    before, extended = None, 0
+    for info, _ in one_seat_game(3):
+        model = build(info)
+        fresh = Compiled(model, CPSAT_PARAMETERS)
+        grown = Compiled(model, CPSAT_PARAMETERS, before)
+        extended += grown.extended
+        start = fresh.solve()[0]
+        assert start is not None and grown.solve()[0] is not None
+        assert fresh.possible_literals([start])[0] == grown.possible_literals([start])[0]
+        before = grown
+    assert extended >= 10
+
+
+def test_records_carried_to_the_next_position_are_exactly_those_that_fit() -> None:
+    """After a new answer or set in the same epoch, the chain before keeps exactly the
+    records consistent with the new position (each is checked here as a whole history)."""
+    from solver.games.alibi import chain as chains
+    from solver.games.alibi.witnesses import fits
+
+    checked = 0
+    for seed in (4, 5, 6):
+        infos = one_seat_game(seed)
+        for (before, state), (after, _) in pairwise(infos):
+            pos, now = parse(before), parse(after)
+            if now.epoch != pos.epoch:
+                continue
+            _, start = history_of(state)
+            chain = HistoryChain(pos, build(before), start, steps=3_000)
+            carried = chains.carry(chain, now)
+            if carried is None:
+                continue
+            kept = {r for run in carried for r in run}
+            for record in set(chain.records):
+                assert (record in kept) <= fits(now, record)
+            assert all(fits(now, record) for record in kept)
+            checked += len(kept) > 0
+    assert checked >= 3

@@ -103,11 +103,13 @@ class SolverBot(SeatedBot):
     that an opponent can name the box before its next turn (their notepads, read off posterior
     samples) makes waiting worth less than guessing now.
 
-    Its work is a fixed number of posterior samples (`samples` says how many the last move
-    drew), so a seed fixes its move. `time_budget` (seconds, off by default) is a safety
-    ceiling and then the one source of non-determinism: when the deduction alone took a third
-    of it, questions are scored on a third of the samples. A move takes 0.2 s at the median in
-    4-player games (benchmarks/alibi.py).
+    Its work is fixed (the deduction's chain steps, a number of posterior samples: `samples`
+    says how many the last move drew), so a seed fixes its move. `time_budget` (seconds, off
+    by default) is a safety ceiling and then the one source of non-determinism: the deduction
+    stops at half of it and the bot acts on what it has (a shorter chain; a fact CP-SAT had no
+    time to settle counts as uncertain), and when it took a third, questions are scored on a
+    quarter of the samples. What the budget cannot cut short is the model's compilation and
+    its first consistency solve (benchmarks/alibi.py measures decision times).
     """
 
     game: Alibi

@@ -3,9 +3,11 @@ information about the box, the pass that tells the left neighbour least, a set l
 the group is publicly cleared, and an accusation when the box is certain, or earlier when the
 best guess is likelier to win than waiting (an opponent may name the box first).
 
-Its work is a fixed number of posterior samples, so a seed fixes the move. `time_budget`
-(seconds, off by default) is a safety ceiling and then the one source of non-determinism:
-when the deduction alone took a third of it, questions are scored on a third of the samples.
+Its work is fixed (the deduction's chain steps, a number of posterior samples), so a seed
+fixes the move. `time_budget` (seconds, off by default) is a safety ceiling and then the one
+source of non-determinism: the deduction stops at half of it (a shorter chain, facts left
+unsettled taken as uncertain), and when it took a third, questions are scored on a quarter
+of the samples.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from solver.deduction import Deduction, deduce
 from solver.games.alibi.advice import SAMPLES, SPOKEN_CARDS, Question, Samples, best_questions
 from solver.games.alibi.position import parse
 from solver.hints import percent
+from solver.model import Fact
 from solver.search import Advice, Candidate, Memory
 
 KNOBS: dict[str, object] = {"time_budget": None}
@@ -74,27 +77,26 @@ def choose(
 ) -> Choice:
     """The solver's move at `info`; `memory` keeps the posterior samples of this round's
     question for the pass after it (a bot passes the same memory on every move)."""
-    began = time.perf_counter()
+    clock = Clock(time_budget)
     game = info.make_game()
     assert isinstance(game, Alibi)
     made = Choice()
     passes = [a for a in legal if isinstance(a, Pass)]
     if passes:
-        return _pass(info, len(passes[0].cards), rng, memory, made)
+        return _pass(info, len(passes[0].cards), rng, memory, made, clock)
     cleared = publicly_cleared(info)
     for action in legal:
         if isinstance(action, Lay) and set(game.deck.of_group(action.group)) <= cleared:
             made.move, made.why = action, "lay"
             return made
-    d = deduce(info, about=lambda fact: fact.kind == "InBox")
+    d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
     made.deduction = d
     box, chance, certain = best_box(game, d)
     made.box, made.chance = box, chance
     if certain:
         made.move, made.why = Accuse(box), "certain"
         return made
-    slow = time_budget is not None and time.perf_counter() - began >= time_budget / 3
-    made.samples = SAMPLES // 3 if slow else SAMPLES
+    made.samples = clock.samples()
     drawn = Samples(parse(info), d, made.samples, random.Random(rng.randrange(1 << 30)))
     memory["drawn"] = drawn  # the posterior of this round, for choosing the pass after it
     made.drawn = drawn
@@ -107,20 +109,44 @@ def choose(
     return made
 
 
+class Clock:
+    """A decision's time budget (None: none, and then every amount of work is fixed): the
+    deduction may use half of it, and questions are scored on fewer samples when it used
+    more than a third."""
+
+    def __init__(self, budget: float | None) -> None:
+        self.budget = budget
+        self.began = time.monotonic()
+        self.deduced = None if budget is None else self.began + budget / 2
+
+    def samples(self) -> int:
+        if self.budget is None:
+            return SAMPLES
+        used = time.monotonic() - self.began
+        return SAMPLES if used < self.budget / 3 else SAMPLES // 4
+
+
+def chance_of(d: Deduction, fact: Fact) -> float:
+    """`d.probability(fact)`, without a CP-SAT solve for a fact the deduction had no time to
+    settle (a bot out of time acts on the estimate)."""
+    return d.probability(fact) if d.settled(fact) else d.worlds.probability(fact)
+
+
 def best_box(game: Alibi, d: Deduction) -> tuple[Box, float, bool]:
     """The likeliest card of each type, the chance they are all right (types taken as
-    independent), and whether the box is certain."""
+    independent), and whether the box is certain (never, for a card left unsettled by a
+    deduction out of time)."""
     box, chance, certain = [], 1.0, True
     for kind in TYPES:
         odds = [
-            (d.probability(f), f)
+            (chance_of(d, f), f)
             for f in d.facts
             if f.kind == "InBox" and game.deck.by_id[str(f.args[0])].type == kind
         ]
         p, fact = max(odds, key=lambda item: item[0])
         box.append(str(fact.args[0]))
         chance *= p
-        certain = certain and d.is_certain(fact)
+        certain = certain and d.settled(fact) and d.is_certain(fact)
     return box_of(box), chance, certain
 
 
@@ -133,7 +159,7 @@ def _bar(game: Alibi, info: InformationSet, drawn: Samples, cleared: set[str]) -
 
 
 def _pass(
-    info: InformationSet, size: int, rng: random.Random, memory: Memory, made: Choice
+    info: InformationSet, size: int, rng: random.Random, memory: Memory, made: Choice, clock: Clock
 ) -> Choice:
     """The pass revealing least: the cards my left neighbour most likely has seen already
     (publicly cleared cards count as seen), by the posterior samples of my turn this round
@@ -142,7 +168,7 @@ def _pass(
     held = [c for c in pos.mine[-1] if c not in pos.laid_by]
     drawn = memory.get("drawn")
     if drawn is None or drawn.pos.epoch != pos.epoch:  # no turn of mine this round
-        d = deduce(info, about=lambda fact: fact.kind == "InBox")
+        d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
         made.samples = SAMPLES // 3
         drawn = Samples(pos, d, made.samples, random.Random(rng.randrange(1 << 30)))
     seen = drawn.seen[(pos.me + 1) % pos.players].mean(axis=0)
@@ -273,7 +299,7 @@ def _question(game: Alibi, d: Deduction, question: Question) -> str:
 
 def _type_odds(game: Alibi, d: Deduction, kind: str) -> list[float]:
     return [
-        d.probability(f)
+        chance_of(d, f)
         for f in d.facts
         if f.kind == "InBox" and game.deck.by_id[str(f.args[0])].type == kind
     ]
@@ -289,7 +315,7 @@ def box_odds(game: Alibi, d: Deduction) -> tuple[str, ...]:
     for kind in TYPES:
         odds = sorted(
             (
-                (d.probability(f), game.deck.by_id[str(f.args[0])].name)
+                (chance_of(d, f), game.deck.by_id[str(f.args[0])].name)
                 for f in d.facts
                 if f.kind == "InBox" and game.deck.by_id[str(f.args[0])].type == kind
             ),

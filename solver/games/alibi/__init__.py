@@ -11,9 +11,14 @@ informative next question.
 
 from __future__ import annotations
 
+import time
+
+from ortools.sat.python import cp_model_helper
+
 from engines import State
 from engines.alibi import AlibiState
 from solver.cpsat import Compiled
+from solver.games.alibi import chain as chains
 from solver.games.alibi.advice import hints
 from solver.games.alibi.chain import HistoryChain
 from solver.games.alibi.counting import CountedHistories, count_histories
@@ -38,9 +43,12 @@ CPSAT_PARAMETERS = {
     "cp_model_probing_level": 0,
     "linearization_level": 0,
     "symmetry_level": 0,
+    "search_branching": cp_model_helper.SatParameters.PARTIAL_FIXED_SEARCH,
 }
 """The model is a plain clause-and-cardinality problem that CP-SAT's SAT core solves at once;
-presolve, probing and LP relaxations cost several times the search on every query."""
+presolve, probing and LP relaxations cost several times the search on every query. The first
+solve of a position follows the model's `branching` (each card's whole trajectory in turn)
+before its own search (`Compiled.solve(finding=True)`)."""
 
 
 def history_of(state: AlibiState) -> tuple[Position, list[Trajectory]]:
@@ -76,13 +84,28 @@ def query_variables(model: Model) -> set[str]:
 
 
 def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryChain:
-    """Exact counts when the dynamic program stays small, else the chain's estimate."""
+    """Exact counts when the dynamic program stays small (and, with a caller's deadline,
+    finishes before it), else the chain's estimate."""
     pos = parse(model.info)
-    counted = count_histories(pos, model)
+    budget = compiled.deadline  # a caller's budget bounds the counting too (else only work)
+    seconds = None if budget is None else max(0.0, budget - time.monotonic())
+    counted = count_histories(pos, model, seconds=seconds)
     if counted is not None:
         return counted
+    before = chains.previous(pos)
+    if before is not None and before.pos.info == pos.info:
+        return before  # the same position again (a bot right after the hints, or advice)
+    carried = chains.carry(before, pos) if before is not None else None
     start = compiled.witness if compiled.witness is not None else compiled.solve()[0]
     assert start is not None, "deduce checks consistency first"
-    chain = HistoryChain(pos, model, paths_of(pos, start), deadline=compiled.deadline)
+    paths = paths_of(pos, start)
+    steps = chains.STEPS
+    if carried and sum(map(len, carried)) >= chains.CARRIED_ENOUGH:
+        paths, steps = list(carried[-1][-1]), chains.STEPS // 3
+    chain = HistoryChain(
+        pos, model, paths, steps=steps, deadline=compiled.deadline, carried=carried or ()
+    )
     chain.explore(compiled)
+    if compiled.deadline is None:  # a run cut short by a budget is never carried on
+        chains.remember(chain)
     return chain

@@ -20,6 +20,7 @@ from engines import InformationSet, Observation
 from engines.alibi import SCOPES, TYPES, Alibi, Ask, Subject
 from engines.alibi.questions import listed_subjects, question_words
 from solver.deduction import Deduction
+from solver.errors import SolverTimeout
 from solver.games.alibi.chain import HistoryChain, card_id
 from solver.games.alibi.counting import CountedHistories
 from solver.games.alibi.position import Position, Trajectory, parse
@@ -231,7 +232,10 @@ def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
         sources = remembered(deduction, fact)
         if sources is None and budget > 0:
             budget -= 1
-            sources = explain(deduction, fact)
+            try:
+                sources = explain(deduction, fact)
+            except SolverTimeout:  # a safety ceiling on a loaded machine: a later refresh
+                budget = 0  # tries again, and this one shows the fact without its reasons
         reasons = (
             ()
             if sources is None

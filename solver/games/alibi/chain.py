@@ -36,8 +36,11 @@ floor labelled "not reached", never 0%.
 from __future__ import annotations
 
 import random
+import threading
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
+from collections.abc import Sequence
+from itertools import pairwise
 from operator import itemgetter
 
 import numpy as np
@@ -69,6 +72,7 @@ class HistoryChain:
     evenly spaced, each probability with its error (`estimate`)."""
 
     exact = False
+    witnesses_all = False
 
     def __init__(
         self,
@@ -78,7 +82,10 @@ class HistoryChain:
         seed: int = 0,
         steps: int = STEPS,
         deadline: float | None = None,
+        carried: Sequence[Sequence[tuple[Trajectory, ...]]] = (),
     ) -> None:
+        """Runs of `steps` from `start`; `carried` are runs of records already consistent
+        with `pos` (from the chain of the position before, `carry`), pooled first."""
         self.pos, self.model = pos, model
         self.deadline = deadline  # a caller's budget (time.monotonic): runs stop short there
         self.rng = random.Random(seed)
@@ -102,6 +109,9 @@ class HistoryChain:
                 self._boxed[pos.kind[c]] = c
         self.records: list[tuple[Trajectory, ...]] = []
         self._starts: list[int] = []  # the first record of each run
+        for run in carried:
+            self._starts.append(len(self.records))
+            self.records += run
         self._columns: dict[int, tuple[np.ndarray, list[Trajectory]]] = {}
         self._estimates: dict[Fact, Estimate] = {}
         self._where: dict[tuple[int, int], np.ndarray] = {}
@@ -125,6 +135,14 @@ class HistoryChain:
             for k in range(4)
         ]
         self._ever_boxed = set(self._boxed)
+        if carried:
+            self._ever_boxed |= {
+                c
+                for c in range(n_cards)
+                if any(path[0] == pos.box for path in self._paths_of(c)[1])
+            }
+            self._columns.clear()
+        self.carried = len(self.records)  # records carried from the position before
         self.starts = 1
         self.accepted = self.proposed = 0
         self._run(steps)
@@ -411,6 +429,79 @@ class HistoryChain:
             for c, path in enumerate(history):
                 found |= _literals(pos, c, [path])
         return found
+
+
+CARRIED_ENOUGH = 300
+"""With at least this many records carried from the position before, a refresh runs the
+chain for a third of `STEPS` only: the carried records already follow the new posterior."""
+CARRIED_RUN = 50  # a carried run keeps its records only if this many still fit
+
+_LAST: OrderedDict[tuple, HistoryChain] = OrderedDict()
+"""The last chain of each of the last few seats' games (a module cache, oldest first, guarded
+by `_LAST_LOCK`; a chain is only read once made, but for its memoised columns and estimates,
+which any reader may fill)."""
+_LAST_LOCK = threading.Lock()
+LAST_KEPT = 8
+
+
+def previous(pos: Position) -> HistoryChain | None:
+    """The chain of the last position of this seat's game that `pos` continues, if kept."""
+    with _LAST_LOCK:
+        found = _LAST.get(witnesses.game_key(pos.info))
+    if found is None:
+        return None
+    before, now = found.pos.info.observations, pos.info.observations
+    return found if now[: len(before)] == before else None
+
+
+def remember(chain: HistoryChain) -> None:
+    key = witnesses.game_key(chain.pos.info)
+    with _LAST_LOCK:
+        _LAST[key] = chain
+        _LAST.move_to_end(key)
+        while len(_LAST) > LAST_KEPT:
+            _LAST.popitem(last=False)
+
+
+def forget() -> None:
+    """Drop every kept chain (benchmarks measure refreshes with nothing kept)."""
+    with _LAST_LOCK:
+        _LAST.clear()
+
+
+def carry(chain: HistoryChain, pos: Position) -> list[list[tuple[Trajectory, ...]]] | None:
+    """The records of `chain` (of an earlier position of the same epoch) that are consistent
+    with `pos`, run by run, or None when `pos` adds more than answers and sets.
+
+    Records were consistent with the earlier position, so only what the new observations add
+    needs checking: each new answer's count, and each newly laid card in its layer's hand.
+    Records drawn from the earlier posterior that satisfy these are drawn from the new one
+    (the posterior is the earlier one restricted to them), so they can be pooled."""
+    before = chain.pos
+    if before.epoch != pos.epoch or before.players != pos.players:
+        return None
+    start = len(before.info.observations)
+    if any(o.kind not in ("answer", "lay", "choose_pass") for o in pos.info.observations[start:]):
+        return None
+    fits = np.ones(len(chain.records), dtype=bool)
+    for card, (seat, epoch, source) in pos.laid_by.items():
+        if source >= start:
+            fits &= chain._locations(card, epoch) == seat
+    for answer in pos.answers:
+        if answer.source < start:
+            continue
+        counted = np.zeros(len(chain.records), dtype=np.int64)
+        for card in answer.cards:
+            codes, paths = chain._paths_of(card)
+            table = np.array([pos.counted(answer, path) for path in paths], dtype=np.int64)
+            counted += table[codes]
+        fits &= counted == answer.value
+    runs = []
+    for a, b in pairwise([*chain._starts, len(chain.records)]):
+        run = [chain.records[i] for i in np.flatnonzero(fits[a:b]) + a]
+        if len(run) >= CARRIED_RUN:
+            runs.append(run)
+    return runs
 
 
 def _cards_of(pos: Position, fact: Fact) -> list[int]:

@@ -82,6 +82,7 @@ class CountedHistories:
     """Every consistent history, counted exactly: exact probabilities, exact uniform samples."""
 
     exact = True
+    witnesses_all = False  # `witnessed` covers the box and current places, not every variable
 
     def __init__(
         self,

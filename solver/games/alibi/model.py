@@ -15,6 +15,9 @@ to one and counting worlds counts histories.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
 
 from engines import InformationSet
@@ -57,37 +60,95 @@ def build_from(pos: Position) -> Model:
     model = Model(pos.info, list(base.variables), list(base.constraints), base=base)
     model.constraints += _observed(pos, model)
     model.facts = facts(pos)
+    model.branching = branching(pos.deck.scale, tuple(pos.last))
     return model
 
 
 @lru_cache(maxsize=8)
+def branching(deck: str, last: tuple[int, ...]) -> tuple[str, ...]:
+    """The box, then each card's whole trajectory in turn: the rules are listed epoch by epoch
+    (so that they extend), but CP-SAT finds a history far faster deciding a card at a time."""
+    cards = load_deck(deck).cards
+    names = [box_var(kind) for kind in TYPES]
+    for data, end in zip(cards, last, strict=True):
+        names.append(at_var(data.id, 0))
+        for e in range(1, end + 1):
+            names += [at_var(data.id, e), pass_var(data.id, e)]
+    return tuple(names)
+
+
 def rules(deck: str, players: int, last: tuple[int, ...]) -> Rules:
     """The variables and rules of every position of this shape (deck, seats, and the last
-    epoch of each card): positions within a round share them, so they are built once."""
+    epoch of each card): positions within a round share them, so they are built once.
+
+    They are listed epoch by epoch, so the rules of a round extend those of the round before
+    (`Rules.parent`): when those are still kept, only the new epoch is built (and compiled)."""
+    key = (deck, players, last)
+    with _RULES_LOCK:
+        found = _RULES.get(key)
+        if found is not None:
+            _RULES.move_to_end(key)
+            return found
+    epoch = max(last)
+    parent = None
+    if epoch > 0:
+        with _RULES_LOCK:
+            parent = _RULES.get((deck, players, tuple(min(end, epoch - 1) for end in last)))
+    if parent is None:
+        parts = [_epoch_rules(deck, players, last, e) for e in range(epoch + 1)]
+        variables = tuple(v for part in parts for v in part[0])
+        constraints = tuple(c for part in parts for c in part[1])
+    else:
+        more, added = _epoch_rules(deck, players, last, epoch)
+        variables, constraints = parent.variables + more, parent.constraints + added
+    found = Rules(variables, constraints, parent)
+    with _RULES_LOCK:
+        _RULES[key] = found
+        while len(_RULES) > RULES_KEPT:
+            _RULES.popitem(last=False)
+    return found
+
+
+_RULES: OrderedDict[tuple[str, int, tuple[int, ...]], Rules] = OrderedDict()
+"""The rules built for the last few shapes (a module cache, oldest first, guarded by
+`_RULES_LOCK`; Rules are immutable)."""
+_RULES_LOCK = threading.Lock()
+RULES_KEPT = 8
+
+
+def _epoch_rules(
+    deck: str, players: int, last: tuple[int, ...], e: int
+) -> tuple[tuple[Var, ...], tuple[Clause | Count, ...]]:
+    """The variables and rules of epoch `e` (epoch 0 starts with the box)."""
     cards = load_deck(deck).cards
     seats: tuple[Value, ...] = tuple(range(players))
-    variables = [Var(box_var(kind), tuple(c.id for c in cards if c.type == kind)) for kind in TYPES]
+    variables: list[Var] = []
+    if e == 0:
+        variables += [
+            Var(box_var(kind), tuple(c.id for c in cards if c.type == kind)) for kind in TYPES
+        ]
     constraints: list[Clause | Count] = []
     for data, end in zip(cards, last, strict=True):
+        if e > end:
+            continue
         card = data.id
-        for e in range(end + 1):
-            variables.append(Var(at_var(card, e), (*seats, BOX)))
-            here, boxed = Lit(at_var(card, e), BOX), Lit(box_var(data.type), card)
-            constraints += [Clause((boxed,), (here,)), Clause((here,), (boxed,))]
-            if e == 0:
-                continue
-            variables.append(Var(pass_var(card, e), (STAY, *seats)))
-            moved = pass_var(card, e)
-            for p in range(players):
-                before, stays = Lit(at_var(card, e - 1), p), Lit(at_var(card, e), p)
-                left = Lit(at_var(card, e), (p + 1) % players)
-                constraints += [
-                    Clause((stays, left), (before,)),
-                    Clause((before,), (Lit(moved, p),)),
-                    Clause((left,), (Lit(moved, p),)),
-                    Clause((Lit(moved, p),), (before, left)),
-                ]
-    return Rules(tuple(variables), tuple(constraints))
+        variables.append(Var(at_var(card, e), (*seats, BOX)))
+        here, boxed = Lit(at_var(card, e), BOX), Lit(box_var(data.type), card)
+        constraints += [Clause((boxed,), (here,)), Clause((here,), (boxed,))]
+        if e == 0:
+            continue
+        variables.append(Var(pass_var(card, e), (STAY, *seats)))
+        moved = pass_var(card, e)
+        for p in range(players):
+            before, stays = Lit(at_var(card, e - 1), p), Lit(at_var(card, e), p)
+            left = Lit(at_var(card, e), (p + 1) % players)
+            constraints += [
+                Clause((stays, left), (before,)),
+                Clause((before,), (Lit(moved, p),)),
+                Clause((left,), (Lit(moved, p),)),
+                Clause((Lit(moved, p),), (before, left)),
+            ]
+    return tuple(variables), tuple(constraints)
 
 
 def _observed(pos: Position, model: Model) -> list[Clause | Count]:
@@ -102,14 +163,14 @@ def _observed(pos: Position, model: Model) -> list[Clause | Count]:
     found.append(
         Count(tuple(Lit(at_var(card, 0), pos.me) for card in ids), "==", len(mine), pos.deal_source)
     )
+    deck = pos.deck.scale
     for e, (sizes, source) in sorted(pos.sizes.items()):
-        alive = [c for c in range(len(ids)) if pos.alive(c, e)]
+        alive = tuple(c for c in range(len(ids)) if pos.alive(c, e))
         for p in range(n):
-            terms = tuple(Lit(at_var(ids[c], e), p) for c in alive)
-            found.append(Count(terms, "==", sizes[p], source))
+            found.append(Count(_terms(deck, at_var, e, p, alive), "==", sizes[p], source))
     for (r, giver), (count, source) in sorted(pos.passes.items()):
-        terms = tuple(Lit(pass_var(ids[c], r), giver) for c in range(len(ids)) if pos.alive(c, r))
-        found.append(Count(terms, "==", count, source))
+        alive = tuple(c for c in range(len(ids)) if pos.alive(c, r))
+        found.append(Count(_terms(deck, pass_var, r, giver, alive), "==", count, source))
     seen_made: set[str] = set()
     for answer in pos.answers:
         counted: list[Lit] = []
@@ -122,7 +183,8 @@ def _observed(pos: Position, model: Model) -> list[Clause | Count]:
             if name not in seen_made:
                 seen_made.add(name)
                 model.variables.append(Var(name, (0, 1)))
-                found += _seen_rules(pos, c, answer.target, answer.epoch, name)
+                until = min(answer.epoch, pos.last[c])
+                found += _seen_rules(deck, ids[c], answer.target, until, name)
         found.append(Count(tuple(counted), "==", answer.value, answer.source))
     if pos.box_seen is not None:
         cards, source = pos.box_seen
@@ -131,11 +193,23 @@ def _observed(pos: Position, model: Model) -> list[Clause | Count]:
     return found
 
 
-def _seen_rules(pos: Position, card: int, seat: int, epoch: int, name: str) -> list[Clause]:
-    """`name` is 1 exactly when the card sat in `seat`'s hand at some epoch up to `epoch`."""
-    held = [Lit(at_var(pos.ids[card], e), seat) for e in range(min(epoch, pos.last[card]) + 1)]
+@lru_cache(maxsize=4_096)
+def _seen_rules(deck: str, card: str, seat: int, until: int, name: str) -> tuple[Clause, ...]:
+    """`name` is 1 exactly when the card sat in `seat`'s hand at some epoch up to `until`
+    (cached: every later position of the game states the same rules again)."""
+    held = [Lit(at_var(card, e), seat) for e in range(until + 1)]
     mark = Lit(name, 1)
-    return [Clause((mark,), (lit,)) for lit in held] + [Clause(tuple(held), (mark,))]
+    return (*(Clause((mark,), (lit,)) for lit in held), Clause(tuple(held), (mark,)))
+
+
+@lru_cache(maxsize=1_024)
+def _terms(
+    deck: str, variable: Callable[[str, int], str], e: int, value: int, cards: tuple[int, ...]
+) -> tuple[Lit, ...]:
+    """The literals `variable(card, e) == value` of `cards` (a hand size or a pass count:
+    every later position of the game counts the same terms again, so they are cached)."""
+    ids = load_deck(deck).ids
+    return tuple(Lit(variable(ids[c], e), value) for c in cards)
 
 
 # --- facts ----------------------------------------------------------------------------------

@@ -30,7 +30,8 @@ guarded by `_LOCK`; values are lists of immutable tuples, copied on the way out)
 _LOCK = threading.Lock()
 
 
-def _key(info: InformationSet) -> _Key:
+def game_key(info: InformationSet) -> _Key:
+    """One seat's game: its game, options, seat and the seat's deal."""
     return (info.game, info.options, info.seat, info.observations[:2])
 
 
@@ -53,7 +54,7 @@ def kept(pos: Position) -> list[History]:
     """The kept histories of this game and seat that are consistent with `pos` (the others
     are forgotten: positions only ever grow, and after a pass what I received rules out
     nearly every history of the epoch before)."""
-    key = _key(pos.info)
+    key = game_key(pos.info)
     with _LOCK:
         found = list(_KEPT.get(key, ()))
     if not found:
@@ -68,7 +69,7 @@ def kept(pos: Position) -> list[History]:
 
 def keep(pos: Position, paths: History) -> None:
     """Remember a consistent history of `pos` for the refreshes after it."""
-    key = _key(pos.info)
+    key = game_key(pos.info)
     with _LOCK:
         histories = _KEPT.setdefault(key, [])
         _KEPT.move_to_end(key)
