@@ -51,6 +51,7 @@ GAMES: dict[str, Callable[[], Game]] = {
     "noir": lambda: engines.make("noir"),
     "alibi": lambda: engines.make("alibi"),
     "city-killer": lambda: engines.make("city-killer"),
+    "serial-killer": lambda: engines.make("serial-killer"),
 }
 
 

@@ -17,7 +17,7 @@ from engines import Action, InformationSet
 from engines.noir import Arrest, CitizenArrest, Draw, Exonerate, NoirState, Shift
 from engines.noir.rules import block
 from solver.games.noir import current_grid, own_identity, public_inspector_candidates
-from solver.search.noir import KillerView, _Foresight, _killer_view, after_shift, dead_cards
+from solver.search.noir import KillerView, Told, _Foresight, _killer_view, after_shift, dead_cards
 
 
 def _foreseen(
@@ -29,16 +29,15 @@ def _foreseen(
     reach = set(public_inspector_candidates(before))
     foresight = _Foresight(before, dead)
     if isinstance(action, Shift):
-        return foresight.reply(killer, after_shift(grid, action, dead), reach, shift=action)
+        return foresight.reply(killer, after_shift(grid, action, dead), reach, Told(shift=action))
     if isinstance(action, Arrest):
         told = reach & set(block(grid, action.suspect))
-        return foresight.reply(killer, grid, told, arrested=action.suspect)
+        return foresight.reply(killer, grid, told, Told(arrested=action.suspect))
     if isinstance(action, CitizenArrest):
-        return foresight.reply(killer, grid, reach - {action.agent}, arrested=action.suspect)
+        return foresight.reply(killer, grid, reach - {action.agent}, Told(arrested=action.suspect))
     assert isinstance(action, Exonerate)
-    return foresight.reply(
-        killer, grid, reach - {action.suspect}, exonerated=action.suspect, drawn=drawn
-    )
+    told = Told(exonerated=action.suspect, drawn=drawn)
+    return foresight.reply(killer, grid, reach - {action.suspect}, told)
 
 
 @pytest.mark.parametrize("options", [{}, {"deck": "separate"}, {"citizen_arrest": True}])

@@ -201,7 +201,8 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
             sum(w * r.placed for w, _, r in parts),
             sum(w * r.arrest for w, _, r in parts),
         )
-        killed = foresee.killed(me, chances, grid, reach - {card}, exonerated=card, drawn=drawn)
+        told = Told(exonerated=card, drawn=drawn)
+        killed = foresee.killed(me, chances, grid, reach - {card}, told)
         return mixed, killed
 
     if isinstance(legal[0], Exonerate):
@@ -209,7 +210,7 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
         def exonerate(action: Action) -> Scored:
             gain = exoneration_gain(chances, grid, action.suspect)  # type: ignore[attr-defined]
             card = action.suspect  # type: ignore[attr-defined]
-            killed = foresee.killed(me, chances, grid, reach - {card}, exonerated=card)
+            killed = foresee.killed(me, chances, grid, reach - {card}, Told(exonerated=card))
             found = worded(gain, 0.0, _reply(chances, grid, dead, me, reach), killed)
             text = f"{narrows(chances, gain)}; {found.text}"
             return Scored(gain, found.risk, found.possible, text)
@@ -227,7 +228,7 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
             else:  # and a citizen arrest that his agent is not the inspector
                 told = reach - {action.agent}
                 reply = _reply(rest, grid, dead, me, reach)
-            killed = (1 - p) * foresee.killed(me, rest, grid, told, arrested=action.suspect)
+            killed = (1 - p) * foresee.killed(me, rest, grid, told, Told(arrested=action.suspect))
             return worded(p + (1 - p) * reply.value, p, reply, killed)
         if isinstance(action, Draw | Exonerate):
             cards = hand if isinstance(action, Draw) else [action.suspect]
@@ -240,9 +241,22 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
         assert isinstance(action, Shift)
         board = after_shift(grid, action, dead)
         reply = _reply(chances, board, dead, me, reach)
-        return worded(reply.value, 0.0, reply, foresee.killed(me, chances, board, reach, action))
+        killed = foresee.killed(me, chances, board, reach, Told(shift=action))
+        return worded(reply.value, 0.0, reply, killed)
 
     return score
+
+
+@dataclass(frozen=True)
+class Told:
+    """What an inspector's move tells the killer beyond the grid: a `shift` he may not undo,
+    a failed arrest of `arrested`, or the exoneration and canvass of `exonerated`, after a
+    draw from the shared deck when `drawn`."""
+
+    shift: Shift | None = None
+    arrested: str | None = None
+    exonerated: str | None = None
+    drawn: bool = False
 
 
 class _Foresight:
@@ -280,39 +294,24 @@ class _Foresight:
         self.exoneration_clears = not self.separate or last_disguise(info.observations) is None
 
     def killed(
-        self,
-        me: str,
-        odds: Posterior,
-        board: Grid,
-        reach: set[str],
-        shift: Shift | None = None,
-        arrested: str | None = None,
-        exonerated: str | None = None,
-        drawn: bool = False,
+        self, me: str, odds: Posterior, board: Grid, reach: set[str], move: Told = Told()
     ) -> float:
-        """After the inspector's move (a `shift`, a failed arrest of `arrested`, or the
-        exoneration and canvass of `exonerated`, `drawn` or not), with `odds` the killer's
-        identities and `reach` what the killer then knows of the inspector's."""
+        """After an inspector's `move` on to `board`, with `odds` the killer's identities and
+        `reach` what the killer then knows of the inspector's."""
         total = 0.0
         for killer, p in odds.items():
             if me not in neighbours(board, killer):
                 continue
-            view, replies = self.reply(killer, board, reach, shift, arrested, exonerated, drawn)
+            view, replies = self.reply(killer, board, reach, move)
             total += p * _chosen(_killer_scorer(view), Kill(me), replies)
         return total
 
     def reply(
-        self,
-        killer: str,
-        board: Grid,
-        reach: set[str],
-        shift: Shift | None = None,
-        arrested: str | None = None,
-        exonerated: str | None = None,
-        drawn: bool = False,
+        self, killer: str, board: Grid, reach: set[str], move: Told = Told()
     ) -> tuple[KillerView, list[Action]]:
-        """What the killer's search reads after the inspector's move, were he `killer`, and
+        """What the killer's search reads after the inspector's `move`, were he `killer`, and
         the moves he has then."""
+        shift, arrested, exonerated = move.shift, move.arrested, move.exonerated
         hidden, innocent, known = self.hidden - {arrested}, self.innocent, self.exonerated
         if exonerated is not None:
             innocent, known = innocent | {exonerated}, known | {exonerated}
@@ -332,7 +331,7 @@ class _Foresight:
             kills_left=self.kills_left,
         )
         replies: list[Action] = [Kill(n) for n in neighbours(board, killer) if n not in self.dead]
-        if self.deck_left - (drawn and not self.separate) > 0:
+        if self.deck_left - (move.drawn and not self.separate) > 0:
             replies.append(Disguise())
         replies += allowed_shifts(board, shift if self.ban else None)
         return view, replies
