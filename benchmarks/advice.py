@@ -244,13 +244,13 @@ def determinism() -> None:
         same = len({out for out, _ in outputs}) == 1
         took = ", ".join(f"{t:.0f} s" for _, t in outputs)
         print(f"{name:10} identical: {same} ({len(outputs[0][0])} bytes; runs took {took})")
-    print("## determinism: sleuth arena GAME --bots solver,heuristic --games 20 --seed 3, twice")
-    for name in GAMES:
+    print("## determinism: sleuth arena GAME --bots solver heuristic... --games 20 --seed 3, twice")
+    for name, make in GAMES.items():
+        others = ["heuristic"] * (len(make().seats) - 1)
         tables = []
         for _ in range(2):
             command = [sys.executable, "-m", "sleuth.cli", "arena", name, "--bots", "solver",
-                       "heuristic" if name != "alibi" else "heuristic,heuristic,heuristic",
-                       "--games", "20", "--seed", "3", "--workers", "1"]  # fmt: skip
+                       *others, "--games", "20", "--seed", "3", "--workers", "1"]  # fmt: skip
             out = subprocess.run(command, capture_output=True, check=True, text=True).stdout
             tables.append(_without_times(out))
         print(f"{name:10} identical but for move times: {tables[0] == tables[1]}")
