@@ -934,9 +934,10 @@ def _inspector_moves(info: InformationSet, deduction: Deduction) -> list[Hint]:
     if gains:
         bits, card = max(gains)
         near = sum(p for name, p in chances.items() if adjacent(grid, name, card))
+        after = max(1.0, 2 ** (entropy(chances.values()) - bits))
         found.append(Hint(
-            f"Exonerate {card}: its canvas tells you {bits:.2f} bits "
-            f"({percent(near)} that the answer is \"!\")",
+            f"Exonerate {card}: its canvas narrows the killer from {len(chances)} suspects to "
+            f"about {after:.1f} ({bits:.2f} bits; {percent(near)} that he is beside {card})",
             None, None, (), "move", 1.5 + bits / 2,
         ))  # fmt: skip
     return found
