@@ -124,6 +124,11 @@ def arena_rows(result: ArenaResult) -> list[tuple[int, Seat | None]]:
     return rows
 
 
+def _wins(wins: float) -> str:
+    """Wins, shared victories counting a fraction each, to two decimals at most."""
+    return f"{round(wins, 2):g}"
+
+
 def arena_table(result: ArenaResult) -> Table:
     """One row per bot, or per bot and role when bots changed roles (fits 80 columns)."""
     table = Table(title=f"{result.game}: {result.games} games")
@@ -143,7 +148,7 @@ def arena_table(result: ArenaResult) -> Table:
         table.add_row(
             f"{entry + 1}. {result.lineup[entry]}",
             where,
-            f"{wins:g}/{games}",
+            f"{_wins(wins)}/{games}",
             f"{wins / games:.1%}" if games else "-",
             f"{low:.0%}-{high:.0%}",
             f"{result.mean_points(entry, seat):.2f}",
@@ -162,7 +167,7 @@ def seat_table(result: ArenaResult) -> Table:
         low, high = result.interval(seat)
         table.add_row(
             str(seat),
-            f"{result.wins_in(seat):g}/{result.games_in(seat)}",
+            f"{_wins(result.wins_in(seat))}/{result.games_in(seat)}",
             f"{result.win_rate(seat):.1%}",
             f"{low:.0%}-{high:.0%}",
         )
