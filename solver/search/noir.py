@@ -206,12 +206,13 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
         return mixed, killed
 
     if isinstance(legal[0], Exonerate):
+        staying = _reply(chances, grid, dead, me, reach)  # the grid is the same for every card
 
         def exonerate(action: Action) -> Scored:
-            gain = exoneration_gain(chances, grid, action.suspect)  # type: ignore[attr-defined]
             card = action.suspect  # type: ignore[attr-defined]
+            gain = exoneration_gain(chances, grid, card)
             killed = foresee.killed(me, chances, grid, reach - {card}, Told(exonerated=card))
-            found = worded(gain, 0.0, _reply(chances, grid, dead, me, reach), killed)
+            found = worded(gain, 0.0, staying, killed)
             text = f"{narrows(chances, gain)}; {found.text}"
             return Scored(gain, found.risk, found.possible, text)
 
