@@ -15,7 +15,7 @@ from opponents.base import game_bots
 from sleuth import views
 from solver.games import knowledge_for
 
-LAYERS = ("solver.games", "opponents.games", "sleuth.views")
+LAYERS = ("solver.games", "solver.search", "opponents.games", "sleuth.views", "sleuth.recap")
 
 
 @pytest.mark.parametrize("name", engines.names())
