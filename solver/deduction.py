@@ -7,12 +7,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from engines import Game, InformationSet, Observation
 from solver.cpsat import Compiled
 from solver.errors import Inconsistent, NotCertain, NotCounted
 from solver.model import Fact, Model, Value, World
 from solver.sampling import (
+    CountedWorldSet,
     EnumeratedWorlds,
     Estimate,
     LearningWorldSet,
@@ -21,6 +23,9 @@ from solver.sampling import (
     estimate,
 )
 from solver.validation import validate
+
+if TYPE_CHECKING:
+    from solver.games import Knowledge
 
 ENUMERATION_LIMIT = 50_000
 """Worlds listed exactly up to this many, when the knowledge module's `world_set` returns None
@@ -248,6 +253,13 @@ def _keep_compiled(info: InformationSet, compiled: Compiled) -> None:
             _COMPILED.popitem(last=False)
 
 
+def _counted(knowledge: Knowledge, model: Model) -> CountedWorldSet | None:
+    """The game's own exact count of the model's worlds, if its knowledge module counts."""
+    from solver.games import CountingKnowledge
+
+    return knowledge.counted(model) if isinstance(knowledge, CountingKnowledge) else None
+
+
 def _deduce(
     info: InformationSet,
     enumeration_limit: int,
@@ -258,14 +270,13 @@ def _deduce(
 
     knowledge = knowledge_for(info.game)
     model = knowledge.build(info)
-    counted = getattr(knowledge, "counted", None)
-    worlds = counted(model) if counted is not None and deadline is None else None
-    if worlds is not None and worlds.total() > 0:
+    counted = _counted(knowledge, model) if deadline is None else None
+    if counted is not None and counted.total() > 0:
         # the game's exact counter witnesses every possible literal: no solve is needed
         # until an explanation is asked for
-        possible = set(worlds.witnessed())
+        possible = set(counted.witnessed())
         return Deduction(
-            model, lambda: Compiled(model, knowledge.CPSAT_PARAMETERS), worlds, possible
+            model, lambda: Compiled(model, knowledge.CPSAT_PARAMETERS), counted, possible
         )
     compiled = Compiled(model, knowledge.CPSAT_PARAMETERS, _compiled_before(info))
     _keep_compiled(info, compiled)

@@ -72,6 +72,12 @@ class WitnessingWorldSet(Protocol):
         """Literals (variable, value) that some consistent world makes true."""
 
 
+class CountedWorldSet(WorldSet, WitnessingWorldSet, Protocol):
+    """An exact count of the consistent worlds that witnesses every possible literal
+    (`witnesses_all`): a deduction from it needs no CP-SAT solve until an explanation is
+    asked for."""
+
+
 @runtime_checkable
 class LearningWorldSet(Protocol):
     """A world set that keeps the consistent worlds CP-SAT finds for it (Alibi keeps them

@@ -8,7 +8,7 @@ provides what `Knowledge` declares. The solver calls `validate` before anything 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 import engines
 from engines import ConfigError, InformationSet, State
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from solver.deduction import Deduction
     from solver.hints import Hint
     from solver.model import Model, World
-    from solver.sampling import WorldSet
+    from solver.sampling import CountedWorldSet, WorldSet
 
 
 class Knowledge(Protocol):
@@ -51,6 +51,16 @@ class Knowledge(Protocol):
         None to decide every variable."""
 
 
+@runtime_checkable
+class CountingKnowledge(Protocol):
+    """A knowledge module that also counts a model's worlds exactly, without a solve (Serial
+    Killer's genres are independent given the record)."""
+
+    def counted(self, model: Model) -> CountedWorldSet:
+        """The model's consistent worlds, counted; a record with no consistent world counts
+        none (then CP-SAT finds the conflict)."""
+
+
 def knowledge_for(game: str) -> Knowledge:
     """The knowledge module of `game`.
 
@@ -67,3 +77,4 @@ if TYPE_CHECKING:  # mypy checks that every knowledge module provides what `Know
     from solver.games import alibi, blue_lion, city_killer, noir, serial_killer
 
     _KNOWLEDGE: tuple[Knowledge, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
+    _COUNTING: tuple[CountingKnowledge, ...] = (serial_killer,)
