@@ -9,10 +9,13 @@ from types import ModuleType
 import pytest
 
 import engines
-from tests import test_alibi_engine, test_blue_lion_engine, test_noir_engine
-from tests.conformance import EngineSpec, check_core_api
-
-NOT_YET = "not yet implemented for this engine (no explicit deal, action ids or tensors)"
+from tests import (
+    test_alibi_engine,
+    test_blue_lion_engine,
+    test_noir_engine,
+    test_serial_killer_engine,
+)
+from tests.conformance import EngineSpec, check_core_api, check_explicit_play
 
 CASES = [
     ("blue-lion", {}, test_blue_lion_engine),
@@ -25,6 +28,20 @@ CASES = [
     ("noir", {"grid": 4, "deck": "separate", "citizen_arrest": True}, test_noir_engine),
     ("alibi", {"players": 3, "deck": "small", "round_limit": 4}, test_alibi_engine),
     ("alibi", {"players": 5, "round_limit": 2, "end_variant": "solutions"}, test_alibi_engine),
+    (
+        "serial-killer",
+        {"players": 3, "genres": 3, "traits_per_genre": 4},
+        test_serial_killer_engine,
+    ),
+    (
+        "serial-killer",
+        {
+            "players": 4,
+            "start_points": 40,
+            **test_serial_killer_engine.CONFIGS["4-players-variants"],
+        },
+        test_serial_killer_engine,
+    ),
 ]
 
 
@@ -37,10 +54,16 @@ def test_core_api(name: str, options: dict, module: ModuleType, seed: int) -> No
     check_core_api(spec, seed, lambda n: rng.randrange(n))
 
 
-@pytest.mark.parametrize("name", ["city-killer", "serial-killer"])
-def test_core_api_not_yet(name: str) -> None:
-    game = engines.make(name)
-    assert not game.explicit_chance
-    with pytest.raises(engines.ConfigError):
-        game.initial_state()
-    pytest.skip(f"{name}: {NOT_YET}")
+# Chance during play (Serial Killer's dice): the RNG's draws given as chance outcomes
+# replay the same game.
+PLAYED = [
+    ("serial-killer", {}),
+    ("serial-killer", {"players": 5, "central_park_prob": 0.5, "dice_per_pick": 2}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), PLAYED, ids=lambda c: str(c)[:30])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_explicit_chance_replays_sampled_play(name: str, options: dict, seed: int) -> None:
+    rng = random.Random(seed)
+    check_explicit_play(engines.make(name, **options), seed, lambda n: rng.randrange(n), 400)
