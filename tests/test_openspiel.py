@@ -21,6 +21,7 @@ CONFIGS = {
     "alibi": "sleuth_alibi(players=3,deck=small,round_limit=3)",
     "blue-lion": "sleuth_blue_lion(target=4,turn_limit=30)",
     "noir": "sleuth_noir(grid=4,turn_limit=40)",
+    "serial-killer": "sleuth_serial_killer(players=3,genres=3,traits_per_genre=4,start_points=30)",
 }
 NOT_YET = "not yet implemented for this engine (no explicit deal, action ids or tensors)"
 
