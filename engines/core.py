@@ -871,7 +871,11 @@ class Game(ABC):
         from engines.deal import Dealer
 
         rng = random.Random(seed)
-        dealer = Dealer(lambda outcomes: outcomes[rng.randrange(len(outcomes))])
+
+        def pick(outcomes: tuple[Any, ...], sample: Callable[[random.Random], Any] | None) -> Any:
+            return sample(rng) if sample is not None else outcomes[rng.randrange(len(outcomes))]
+
+        dealer = Dealer(pick)
         state = self._deal(dealer, rng)
         assert state._setup is not None
         state._setup = state._setup.dealt([outcome for outcome, _ in dealer.drawn])
@@ -928,7 +932,7 @@ class Game(ABC):
         """The number of draws in a deal (every deal of a game draws as often)."""
         from engines.deal import Dealer
 
-        dealer = Dealer(lambda outcomes: outcomes[0])
+        dealer = Dealer(lambda outcomes, sample: outcomes[0])
         self._deal(dealer, random.Random(0))
         return len(dealer.drawn)
 

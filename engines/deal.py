@@ -15,6 +15,7 @@ into a `Rolling`, a chance node that re-applies the action with the outcomes giv
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -26,19 +27,23 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 SeenBy = tuple[Seat, ...] | None
+Sampler = Callable[[random.Random], Any]
 
 
 class Dealer:
     """Where a deal draws from: `pick` chooses one of the listed outcomes (all equally
     likely); `drawn` keeps each outcome with the seats that see it (None: every seat)."""
 
-    def __init__(self, pick: Callable[[tuple[Any, ...]], Any]) -> None:
+    def __init__(self, pick: Callable[[tuple[Any, ...], Sampler | None], Any]) -> None:
         self._pick = pick
         self.drawn: list[tuple[JsonValue, SeenBy]] = []
 
-    def choice(self, outcomes: Sequence[T], seen_by: SeenBy = None) -> T:
-        """One of `outcomes` (distinct), each with the same probability."""
-        outcome: T = self._pick(tuple(outcomes))
+    def choice(
+        self, outcomes: Sequence[T], seen_by: SeenBy = None, sample: Sampler | None = None
+    ) -> T:
+        """One of `outcomes` (distinct), each with the same probability; `new_game` draws
+        it with `sample(rng)` when given, else as `outcomes[rng.randrange(len(outcomes))]`."""
+        outcome: T = self._pick(tuple(outcomes), sample)
         self.drawn.append((outcome, seen_by))
         return outcome
 
@@ -53,10 +58,26 @@ class Dealer:
         first to last as `random.Random.sample(population, count)` draws them from a small
         population; the draw for place i is seen by `places[i]` when given, else by `seen_by`."""
         pool, n, result = list(population), len(population), []
-        for i in range(n if count is None else count):
-            chosen = self.choice(pool[: n - i], seen_by if places is None else places[i])
-            j = pool.index(chosen)
-            result.append(chosen)
+        k = n if count is None else count
+        if n > _set_size(k):  # Python draws indices until a new one comes up
+            chosen: list[int] = []
+
+            def fresh(rng: random.Random) -> T:
+                j = rng.randrange(n)
+                while j in chosen:
+                    j = rng.randrange(n)
+                return pool[j]
+
+            for i in range(k):
+                left = [item for j, item in enumerate(pool) if j not in chosen]
+                item = self.choice(left, seen_by if places is None else places[i], fresh)
+                chosen.append(pool.index(item))
+                result.append(item)
+            return result
+        for i in range(k):
+            item = self.choice(pool[: n - i], seen_by if places is None else places[i])
+            j = pool.index(item)
+            result.append(item)
             pool[j] = pool[n - i - 1]
         return result
 
@@ -64,11 +85,24 @@ class Dealer:
         """`items` shuffled as `random.Random.shuffle` does it, last place first; the card
         drawn for place i is seen by `seen_by[i]` (everyone when not given)."""
         x = list(items)
+        repeated = len(set(x)) != len(x)
         for i in reversed(range(1, len(x))):
-            chosen = self.choice(x[: i + 1], None if seen_by is None else seen_by[i])
-            j = x.index(chosen)
+            seen = None if seen_by is None else seen_by[i]
+            if repeated:  # equal cards: the outcome is the place swapped in, 0 to i
+                j = self.choice(range(i + 1), seen)
+            else:
+                j = x.index(self.choice(x[: i + 1], seen))
             x[i], x[j] = x[j], x[i]
         return x
+
+
+def _set_size(k: int) -> int:
+    """Above this population size `random.Random.sample(population, k)` picks by a set of
+    indices drawn until new, not from a shrinking pool (CPython's threshold)."""
+    size = 21
+    if k > 5:
+        size += 4 ** math.ceil(math.log(k * 3, 4))
+    return size
 
 
 class _Pending(Exception):
@@ -93,7 +127,7 @@ def replay_deal(
     """
     given = iter(drawn)
 
-    def pick(outcomes: tuple[Any, ...]) -> Any:
+    def pick(outcomes: tuple[Any, ...], sample: Sampler | None) -> Any:
         outcome = next(given, _Pending)
         if outcome is _Pending:
             raise _Pending(outcomes)

@@ -12,6 +12,7 @@ import engines
 from tests import (
     test_alibi_engine,
     test_blue_lion_engine,
+    test_city_killer_engine,
     test_noir_engine,
     test_serial_killer_engine,
 )
@@ -42,6 +43,18 @@ CASES = [
         },
         test_serial_killer_engine,
     ),
+    ("city-killer", {}, test_city_killer_engine),
+    (
+        "city-killer",
+        {
+            "residents": 8,
+            "empty_deck": "reshuffle",
+            "initial_placement": "detective",
+            "identity_choice": "choose",
+            "building_layout": "random",
+        },
+        test_city_killer_engine,
+    ),
 ]
 
 
@@ -54,11 +67,13 @@ def test_core_api(name: str, options: dict, module: ModuleType, seed: int) -> No
     check_core_api(spec, seed, lambda n: rng.randrange(n))
 
 
-# Chance during play (Serial Killer's dice): the RNG's draws given as chance outcomes
-# replay the same game.
+# Chance during play (Serial Killer's dice, City Killer's reshuffles, figurant and group
+# tokens): the RNG's draws given as chance outcomes replay the same game.
 PLAYED = [
     ("serial-killer", {}),
     ("serial-killer", {"players": 5, "central_park_prob": 0.5, "dice_per_pick": 2}),
+    ("city-killer", {"residents": 5, "district_capacity": 4, "empty_deck": "reshuffle"}),
+    ("city-killer", {"identity_choice": "choose", "initial_placement": "random"}),
 ]
 
 

@@ -20,6 +20,7 @@ from sleuth.adapters.openspiel import short_name  # noqa: E402
 CONFIGS = {
     "alibi": "sleuth_alibi(players=3,deck=small,round_limit=3)",
     "blue-lion": "sleuth_blue_lion(target=4,turn_limit=30)",
+    "city-killer": "sleuth_city_killer(residents=8)",
     "noir": "sleuth_noir(grid=4,turn_limit=40)",
     "serial-killer": "sleuth_serial_killer(players=3,genres=3,traits_per_genre=4,start_points=30)",
 }

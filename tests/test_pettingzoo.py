@@ -16,6 +16,7 @@ from sleuth.adapters.pettingzoo import env  # noqa: E402
 CONFIGS: dict[str, dict[str, object]] = {
     "alibi": {"players": 3, "deck": "small", "round_limit": 3},
     "blue-lion": {"target": 4, "turn_limit": 30},
+    "city-killer": {"residents": 8},
     "noir": {"grid": 4, "turn_limit": 40},
     "serial-killer": {"players": 3, "genres": 3, "traits_per_genre": 4, "start_points": 30},
 }
