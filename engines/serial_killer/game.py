@@ -728,6 +728,23 @@ def replay(
     return view
 
 
+def action_of(state: SerialKillerState, obs: Observation) -> Action | None:
+    """The action an observation records, with what it does not show left as a
+    placeholder: a discard's card (`Discard("?")`) and a declared profile (all "?"); None
+    for an observation of no action."""
+    kind = obs.kind
+    simple: dict[str, Action] = {"pass": Pass(), "end_pick": End(), "skip": Skip()}
+    if kind in simple:
+        return simple[kind]
+    if kind == "place":
+        return Place(obs["district"])
+    if kind == "attempt":
+        return Declare(tuple("?" for _ in state.game.parts.genres))
+    if kind == "lab_place":
+        return Discard("?")
+    return _bought(state, obs) if kind == "buy" else None
+
+
 def _bought(view: SerialKillerState, obs: Observation) -> Action:
     """The buy a `buy` observation records."""
     kind = obs["action"]
