@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from types import ModuleType
 
@@ -82,3 +83,44 @@ PLAYED = [
 def test_explicit_chance_replays_sampled_play(name: str, options: dict, seed: int) -> None:
     rng = random.Random(seed)
     check_explicit_play(engines.make(name, **options), seed, lambda n: rng.randrange(n), 400)
+
+
+def played(name: str, seed: int, steps: int, explicit: bool) -> engines.State:
+    """A random game of `name` after `steps` moves, its chance drawn by the RNG or, when
+    `explicit`, given as chance outcomes from `initial_state()`."""
+    game, rng = engines.make(name), random.Random(seed)
+    state = game.new_game(seed)
+    if explicit:
+        state = game.initial_state()
+        for step in game.new_game(seed).history():
+            state.apply_chance(step.value)
+    moves = 0
+    while moves < steps and not state.is_over:
+        if state.is_chance:
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_chance(rng.choices(outcomes, weights)[0])
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+            moves += 1
+    return state
+
+
+@pytest.mark.parametrize("name", ["city-killer", "serial-killer"])
+def test_json_without_the_deal_still_loads(name: str) -> None:
+    state = played(name, 3, 40, explicit=False)
+    data = json.loads(state.to_json())
+    del data["setup"]["deal"]
+    text = json.dumps(data, sort_keys=True)
+    assert state.game.state_from_json(text).to_json() == text
+
+
+def test_draws_in_json_are_checked() -> None:
+    """Explicit draws of play are stored and replayed (a chance node's JSON loads as one,
+    `check_chance_node`); one that is no outcome of its draw, or one more than the actions
+    draw, is refused."""
+    state = played("serial-killer", 5, 30, explicit=True)
+    game, data = state.game, json.loads(state.to_json())
+    assert data["draws"] and "draws" not in json.loads(game.new_game(5).to_json())
+    for draws in ([9, *data["draws"][1:]], [*data["draws"], 1]):
+        with pytest.raises(engines.InvalidState):
+            game.state_from_json(json.dumps({**data, "draws": draws}))
