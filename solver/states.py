@@ -7,7 +7,10 @@ Alibi's the box, the deal and the passes (a world of the Deduction: exact, or a 
 Markov chain beyond exact counting), with others' pending choices drawn uniformly;
 Noir's is the opponent's identity (a world of the Deduction) and the order of the cards the
 seat never saw, uniform among the orders that replay the same record (drawn by rejection:
-a uniform permutation of the unseen cards, kept when the record replays).
+a uniform permutation of the unseen cards, kept when the record replays). Serial Killer's is
+every deck's order and the tokens others discarded (a world of the Deduction), with the
+recorded dice given as chance outcomes; City Killer's the killer's secrets (a world) and
+the piles read slot by slot from the record (solver/city_killer_states.py).
 """
 
 from __future__ import annotations
@@ -132,6 +135,12 @@ def _alibi(info: InformationSet, d: Deduction, rng: random.Random) -> State:
     return game.reconstruct(info, hidden)
 
 
+def _city_killer(info: InformationSet, d: Deduction, rng: random.Random) -> State:
+    from solver.city_killer_states import sample
+
+    return sample(info, d, rng)
+
+
 def _serial_killer(info: InformationSet, d: Deduction, rng: random.Random) -> State:
     """Every deck's order from a world of the Deduction (the trait of each token), with the
     tokens others discarded; the dice in each roll's counts in a uniform order; the profile
@@ -218,6 +227,7 @@ def _permute_unseen(deck: list[str], seen: set[str], rng: random.Random) -> list
 _SAMPLERS: dict[str, Callable[[InformationSet, Deduction, random.Random], State]] = {
     "alibi": _alibi,
     "blue-lion": _blue_lion,
+    "city-killer": _city_killer,
     "noir": _noir,
     "serial-killer": _serial_killer,
 }

@@ -1,6 +1,7 @@
 """`solver.sample_state`: whole states that replay the seat's record exactly, drawn from the
 posterior (the opponent's identity in Noir, the tile pairs in Blue Lion, unseen deck orders,
-Alibi's box, deal and passes, Serial Killer's decks and others' discards)."""
+Alibi's box, deal and passes, Serial Killer's decks and others' discards, City Killer's
+secrets and piles)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ def positions(name: str, options: dict, games: int) -> list[engines.State]:
         ("alibi", {"players": 4, "deck": "small", "round_limit": 3}),
         ("serial-killer", {"players": 3, "genres": 3, "traits_per_genre": 4}),
         ("serial-killer", {"players": 5, "start_points": 40, "briefing_scope": "all"}),
+        ("city-killer", {"residents": 8}),
+        ("city-killer", {"identity_choice": "choose", "initial_placement": "detective"}),
     ],
 )
 def test_sampled_states_replay_the_record(name: str, options: dict) -> None:
@@ -87,8 +90,22 @@ def test_serial_killer_samples_play_on_through_chance_nodes() -> None:
             sampled.apply(rng.choice(sampled.legal_actions()))
 
 
-def test_games_without_a_sampler_say_so() -> None:
-    state = engines.make("city-killer").new_game(0)
+def test_city_killer_hidden_cards_vary() -> None:
+    """The killer's unseen cards (his deck, the cards under the crime scenes) are dealt
+    afresh in each sample; what the detective saw him play stays."""
+    (state,) = positions("city-killer", {}, 1)
+    info = state.information_set("detective")
+    rng = random.Random(5)
+    decks = set()
+    for _ in range(10):
+        sampled = solver.sample_state(info, rng)
+        assert sampled._setup is not None
+        decks.add(tuple(sampled._setup.to_dict()["killer_deck"]))
+    assert len(decks) > 5
+
+
+def test_options_without_a_sampler_say_so() -> None:
+    state = engines.make("city-killer", empty_deck="reshuffle").new_game(0)
     seat = state.game.seats[0]
     with pytest.raises(engines.ConfigError, match="no state sampler"):
         solver.sample_state(state.information_set(seat), random.Random(0))
