@@ -263,7 +263,7 @@ class SerialKiller(Game):
         return (*range(top + 1), *self.parts.ids)
 
     @cached_property
-    def max_rounds(self) -> int | None:
+    def round_bound(self) -> int | None:
         """A bound on the rounds (None: the options allow a game without end).
 
         Every buy costs at least a point, so at most players x start_points dice are bought;
@@ -271,7 +271,7 @@ class SerialKiller(Game):
         one at least, and once it passes six times the most dice anyone can roll nobody can
         reach it and the game ends. Only when every player has declared, declared players act,
         the game goes on after everyone declared and only undeclared players' reach counts,
-        can rounds go on for ever; then only `max_rounds` bounds them."""
+        can rounds go on for ever; then only the option `max_rounds` bounds them."""
         options, cap = self.options, self.options["max_rounds"]
         endless = (
             options["unreachable_scope"] == "undeclared"
@@ -295,13 +295,13 @@ class SerialKiller(Game):
     def max_game_length(self) -> int | None:
         """Each pawn placed once; per round a pass and a declaration or skip per player; per
         buy the buy, the end of its pick and a discard."""
-        rounds = self.max_rounds
+        rounds = self.round_bound
         return None if rounds is None else self.players * (1 + 2 * rounds) + 3 * self.max_buys
 
     def _max_play_draws(self) -> int:
         """Per round 15 dice, a relocation and a declaration per player; a pollution die
         per discard."""
-        rounds = self.max_rounds
+        rounds = self.round_bound
         return 0 if rounds is None else rounds * (DICE + 2 * self.players) + self.max_buys
 
     # The ids: the placements, pass, end, skip, weapon, first, the moves, the investigations
@@ -421,7 +421,7 @@ class SerialKiller(Game):
             out += [float(filled), float(filled and view.rotated[p])]
             out.append(float(filled and view.lab_owner[p] == me))
             out += [float(filled and view.lab_genres[p] == g) for g in parts.genre_ids]
-        rounds = self.max_rounds or max(view.round, 1)
+        rounds = self.round_bound or max(view.round, 1)
         out += [view.ferocity / (FACES * self.max_dice or 1), view.weapon / WEAPON_MAX]
         out.append(view.round / rounds)
         out += [k / DICE for k in view.pool]
