@@ -274,6 +274,19 @@ class Observation:
         return cls(kind, tuple((key, freeze(value)) for key, value in fields))
 
 
+def _read_addressees(value: JsonValue) -> tuple[tuple[Seat, ...] | None, ...]:
+    """The `addressees` of an information set's JSON: null or a list of seats, each."""
+    found: list[tuple[Seat, ...] | None] = []
+    for i, to in enumerate(_INFO.array(value, "addressees")):
+        if to is not None:
+            seats = _INFO.array(to, f"addressees[{i}]")
+            if not all(is_int(seat) or isinstance(seat, str) for seat in seats):
+                _INFO.fail(f"addressees[{i}]", to, "null or a list of seats")
+            to = tuple(seats)
+        found.append(to)
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class InformationSet:
     """Everything one seat knows: the game's name and options, the seat, its observations.
@@ -286,6 +299,22 @@ class InformationSet:
     options: tuple[tuple[str, JsonValue], ...]
     seat: Seat
     observations: tuple[Observation, ...]
+    addressees: tuple[tuple[Seat, ...] | None, ...] | None = dataclasses.field(
+        default=None, compare=False
+    )
+    """To whom the game addressed each observation, in order: None for every seat (public),
+    else the seats it was shown to. None when unknown (observations typed in, or an
+    information set made or extended by hand). Not compared: the rules fix them."""
+
+    def __post_init__(self) -> None:
+        if self.addressees is not None and len(self.addressees) != len(self.observations):
+            object.__setattr__(self, "addressees", None)  # they no longer describe these
+
+    def private(self) -> tuple[bool, ...] | None:
+        """Whether each observation was addressed to some seats only (None: unknown)."""
+        if self.addressees is None:
+            return None
+        return tuple(to is not None for to in self.addressees)
 
     def make_game(self) -> Game:
         """The `Game` this information set belongs to, rebuilt from its name and options."""
@@ -294,12 +323,16 @@ class InformationSet:
         return make(self.game, **dict(self.options))
 
     def to_json(self) -> str:
+        addressees = {}
+        if self.addressees is not None:
+            addressees = {"addressees": [thaw(to) for to in self.addressees]}
         return json.dumps(
             {
                 "game": self.game,
                 "options": [[key, thaw(value)] for key, value in self.options],
                 "seat": self.seat,
                 "observations": [obs.to_dict() for obs in self.observations],
+                **addressees,
             },
             sort_keys=True,
         )
@@ -312,11 +345,12 @@ class InformationSet:
             InvalidInformationSet: not JSON, or not its structure (the message names the
                 field); whether the game could have produced it is checked by the solver.
         """
-        data = _INFO.mapping(
-            load_json(text, InvalidInformationSet, "information set"),
-            "information set",
-            ("game", "options", "seat", "observations"),
-        )
+        data = load_json(text, InvalidInformationSet, "information set")
+        addressees = None
+        if isinstance(data, dict) and "addressees" in data:
+            data = dict(data)
+            addressees = _read_addressees(data.pop("addressees"))
+        data = _INFO.mapping(data, "information set", ("game", "options", "seat", "observations"))
         seat = data["seat"]
         if not (is_int(seat) or isinstance(seat, str)):
             _INFO.fail("seat", seat, "a seat number or a role name")
@@ -329,6 +363,7 @@ class InformationSet:
                 Observation.from_dict(obs, f"observations[{i}]")
                 for i, obs in enumerate(observations)
             ),
+            addressees,
         )
 
     def to_array(self) -> Any:
@@ -1348,8 +1383,10 @@ class State(ABC):
     def information_set(self, seat: Seat) -> InformationSet:
         """What `seat` knows; ConfigError unless it is a seat of this game (True is not 1)."""
         self.game.check_seat(seat)
-        seen = tuple(obs for obs, to in self._log if to is None or seat in to)
-        return InformationSet(self.game.name, self.game.option_items(), seat, seen)
+        log = [(obs, to) for obs, to in self._log if to is None or seat in to]
+        seen = tuple(obs for obs, _ in log)
+        addressees = tuple(to for _, to in log)
+        return InformationSet(self.game.name, self.game.option_items(), seat, seen, addressees)
 
     # --- serialisation -------------------------------------------------------------------
     def to_json(self) -> str:
@@ -1542,6 +1579,15 @@ class PublicInformationSet:
     game: str
     options: tuple[tuple[str, JsonValue], ...]
     observations: tuple[Observation, ...]
+
+    def to_array(self) -> Any:
+        """The public record as a float32 numpy array of the game's `observation_shape`:
+        what the first seat's tensor would be had it seen no private observation (each
+        feature of a seat's own knowledge empty), so the same for every seat and spectator
+        and equal for every two states with the same public record."""
+        game = _game_of(self.game, self.options)
+        spectator = InformationSet(self.game, self.options, game.seats[0], self.observations)
+        return game.observation_tensor(spectator)
 
 
 @functools.lru_cache(maxsize=64)

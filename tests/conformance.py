@@ -263,10 +263,20 @@ def check_tensors_and_copies(
     assert pickle.loads(pickle.dumps(state)).to_json() == text
     public = state.public_information_set()
     assert public.observations == state.public_observations()
+    public_tensor = public.to_array()
+    assert public_tensor.shape == game.observation_shape and public_tensor.dtype.name == "float32"
     for seat in game.seats:
-        tensor = state.information_set(seat).to_array()
+        info = state.information_set(seat)
+        # each observation keeps its addressees; the public ones are the public record
+        assert info.addressees is not None and len(info.addressees) == len(info.observations)
+        assert all(to is None or seat in to for to in info.addressees)
+        shown = zip(info.observations, info.addressees, strict=True)
+        assert tuple(obs for obs, to in shown if to is None) == public.observations
+        assert InformationSet.from_json(info.to_json()).addressees == info.addressees
+        tensor = info.to_array()
         assert tensor.shape == game.observation_shape and tensor.dtype.name == "float32"
         twin = spec.twin(state, history, seat, rng)
         if twin is not None:
             again = twin.information_set(seat).to_array()
             assert (again == tensor).all(), f"{seat}'s tensor depends on what it cannot know"
+            assert (twin.public_information_set().to_array() == public_tensor).all()

@@ -124,3 +124,25 @@ def test_draws_in_json_are_checked() -> None:
     for draws in ([9, *data["draws"][1:]], [*data["draws"], 1]):
         with pytest.raises(engines.InvalidState):
             game.state_from_json(json.dumps({**data, "draws": draws}))
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_addressees_and_the_public_tensor(name: str) -> None:
+    """Each seat's information set keeps who saw each observation; its public ones are the
+    public record, whose tensor moves with the game and is the same from every seat."""
+    start = played(name, 2, 0, explicit=False)
+    state = played(name, 2, 12, explicit=False)
+    public = state.public_information_set()
+    tensor = public.to_array()
+    assert tensor.shape == state.game.observation_shape
+    assert not (tensor == start.public_information_set().to_array()).all()
+    hidden = False
+    for seat in state.game.seats:
+        info = state.information_set(seat)
+        private = info.private()
+        assert private is not None
+        shown = zip(info.observations, private, strict=True)
+        assert tuple(obs for obs, mine in shown if not mine) == public.observations
+        hidden = hidden or any(private)
+        assert info.extended().addressees is None  # made by hand: unknown
+    assert hidden == (name != "blue-lion"), "Blue Lion alone has no private observation"
