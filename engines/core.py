@@ -1449,7 +1449,8 @@ class State(ABC):
     # --- explicit chance, history, returns, undo (what adapters need) ------------------------
     @property
     def is_chance(self) -> bool:
-        """Whether chance moves next (only during the deal; see `Game.initial_state`)."""
+        """Whether chance moves next: during the deal (`Game.initial_state`), and with
+        explicit chance during play in a game that draws then (`Game.chance_in_play`)."""
         return False
 
     def chance_outcomes(self) -> list[tuple[JsonValue, float]]:
@@ -1516,7 +1517,9 @@ class State(ABC):
 
     def undo(self) -> None:
         """Take back the last action or chance outcome, restoring the exact earlier state
-        (its JSON too). It replays the game from its setup, so it costs a whole game.
+        (its JSON too). It replays the game from its setup, so it costs a whole game. When
+        play's draws come from the RNG (`new_game`) an action goes with its draws; with
+        explicit chance the last draw is taken back alone, leaving its chance node.
 
         Raises:
             IllegalAction: nothing was applied since the start (a state made by `arrange`
