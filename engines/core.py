@@ -973,7 +973,8 @@ class Game(ABC):
 
     @cached_property
     def max_chance_nodes(self) -> int:
-        """The most chance nodes a game has: its deal's, and those of play."""
+        """The most chance nodes a game has: its deal's, and those of play (bounded only
+        when `max_game_length` is: options without that bound count the deal's alone)."""
         return self.deal_length + self._max_play_draws()
 
     chance_in_play: ClassVar[bool] = False

@@ -300,7 +300,7 @@ class SerialKiller(Game):
 
     def _max_play_draws(self) -> int:
         """Per round 15 dice, a relocation and a declaration per player; a pollution die
-        per discard."""
+        per discard (none counted when the rounds have no bound)."""
         rounds = self.round_bound
         return 0 if rounds is None else rounds * (DICE + 2 * self.players) + self.max_buys
 
