@@ -274,6 +274,19 @@ class Observation:
         return cls(kind, tuple((key, freeze(value)) for key, value in fields))
 
 
+def _read_addressees(value: JsonValue) -> tuple[tuple[Seat, ...] | None, ...]:
+    """The `addressees` of an information set's JSON: null or a list of seats, each."""
+    found: list[tuple[Seat, ...] | None] = []
+    for i, to in enumerate(_INFO.array(value, "addressees")):
+        if to is not None:
+            seats = _INFO.array(to, f"addressees[{i}]")
+            if not all(is_int(seat) or isinstance(seat, str) for seat in seats):
+                _INFO.fail(f"addressees[{i}]", to, "null or a list of seats")
+            to = tuple(seats)
+        found.append(to)
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class InformationSet:
     """Everything one seat knows: the game's name and options, the seat, its observations.
@@ -286,6 +299,22 @@ class InformationSet:
     options: tuple[tuple[str, JsonValue], ...]
     seat: Seat
     observations: tuple[Observation, ...]
+    addressees: tuple[tuple[Seat, ...] | None, ...] | None = dataclasses.field(
+        default=None, compare=False
+    )
+    """To whom the game addressed each observation, in order: None for every seat (public),
+    else the seats it was shown to. None when unknown (observations typed in, or an
+    information set made or extended by hand). Not compared: the rules fix them."""
+
+    def __post_init__(self) -> None:
+        if self.addressees is not None and len(self.addressees) != len(self.observations):
+            object.__setattr__(self, "addressees", None)  # they no longer describe these
+
+    def private(self) -> tuple[bool, ...] | None:
+        """Whether each observation was addressed to some seats only (None: unknown)."""
+        if self.addressees is None:
+            return None
+        return tuple(to is not None for to in self.addressees)
 
     def make_game(self) -> Game:
         """The `Game` this information set belongs to, rebuilt from its name and options."""
@@ -294,12 +323,16 @@ class InformationSet:
         return make(self.game, **dict(self.options))
 
     def to_json(self) -> str:
+        addressees = {}
+        if self.addressees is not None:
+            addressees = {"addressees": [thaw(to) for to in self.addressees]}
         return json.dumps(
             {
                 "game": self.game,
                 "options": [[key, thaw(value)] for key, value in self.options],
                 "seat": self.seat,
                 "observations": [obs.to_dict() for obs in self.observations],
+                **addressees,
             },
             sort_keys=True,
         )
@@ -312,11 +345,12 @@ class InformationSet:
             InvalidInformationSet: not JSON, or not its structure (the message names the
                 field); whether the game could have produced it is checked by the solver.
         """
-        data = _INFO.mapping(
-            load_json(text, InvalidInformationSet, "information set"),
-            "information set",
-            ("game", "options", "seat", "observations"),
-        )
+        data = load_json(text, InvalidInformationSet, "information set")
+        addressees = None
+        if isinstance(data, dict) and "addressees" in data:
+            data = dict(data)
+            addressees = _read_addressees(data.pop("addressees"))
+        data = _INFO.mapping(data, "information set", ("game", "options", "seat", "observations"))
         seat = data["seat"]
         if not (is_int(seat) or isinstance(seat, str)):
             _INFO.fail("seat", seat, "a seat number or a role name")
@@ -329,6 +363,7 @@ class InformationSet:
                 Observation.from_dict(obs, f"observations[{i}]")
                 for i, obs in enumerate(observations)
             ),
+            addressees,
         )
 
     def to_array(self) -> Any:
@@ -700,6 +735,12 @@ class Game(ABC):
         data = load_json(text, InvalidState, what)
         if isinstance(data, dict) and "deal" in data and "setup" not in data:
             return self._dealing_from_json(read.mapping(data, "the state", _DEALING_KEYS), read)
+        draws = None
+        if isinstance(data, dict) and "draws" in data:
+            data = dict(data)
+            draws = read.array(data.pop("draws"), "draws")
+            if not self.chance_in_play:
+                read.fail("draws", draws, f"nothing: {self.name} draws nothing during play")
         data = read.mapping(data, "the state", _STATE_KEYS)
         if not same_json(data["game"], self.name):
             read.fail("game", data["game"], repr(self.name))
@@ -714,7 +755,7 @@ class Game(ABC):
                 f"{what}: made with the options {quote(data['options'])}, not this game's "
                 f"{quote(options)}; load it with engines.make({self.name!r}, **those options)"
             )
-        state = self._replay(data["setup"], data["actions"], read)
+        state = self._replay(data["setup"], data["actions"], read, draws)
         for key, value in state._derived().items():
             # Equal texts are equal values, types included (True is "true", 1.0 is "1.0").
             expected = json.dumps(value, sort_keys=True)
@@ -747,8 +788,16 @@ class Game(ABC):
         except IllegalAction as error:
             raise InvalidState(f"{read.what}: deal cannot be replayed: {error}") from None
 
-    def _replay(self, setup: JsonValue, actions: JsonValue, read: JsonReader) -> State:
-        """The state `setup` starts, after each of `actions` (notation) applied by the rules."""
+    def _replay(
+        self,
+        setup: JsonValue,
+        actions: JsonValue,
+        read: JsonReader,
+        draws: Sequence[JsonValue] | None = None,
+    ) -> State:
+        """The state `setup` starts, after each of `actions` (notation) applied by the rules;
+        with `draws`, play's chance outcomes are those (explicit chance) instead of the RNG's,
+        and a last action whose draws they do not complete leaves a chance node."""
         if setup is None:
             raise InvalidState(
                 f"{read.what}: setup cannot be null; only a state played from a start can be "
@@ -762,6 +811,8 @@ class Game(ABC):
         )
         if "deal" in setup:
             self._adopt_deal(state, read.array(setup["deal"], "setup.deal"), read)
+        if draws is not None:
+            state._given = [freeze(read.plain(o, f"draws[{i}]")) for i, o in enumerate(draws)]
         for i, notation in enumerate(read.array(actions, "actions")):
             try:
                 state.apply(self.parse_action(read.text(notation, f"actions[{i}]")))
@@ -769,6 +820,10 @@ class Game(ABC):
                 raise InvalidState(
                     f"{read.what}: actions[{i}] {quote(notation)} cannot be replayed: {error}"
                 ) from None
+        if state._given:
+            raise InvalidState(
+                f"{read.what}: draws has {len(state._given)} outcomes more than the actions draw"
+            )
         return state
 
     def _adopt_deal(self, state: State, outcomes: list[JsonValue], read: JsonReader) -> None:
@@ -851,7 +906,11 @@ class Game(ABC):
         from engines.deal import Dealer
 
         rng = random.Random(seed)
-        dealer = Dealer(lambda outcomes: outcomes[rng.randrange(len(outcomes))])
+
+        def pick(outcomes: tuple[Any, ...], sample: Callable[[random.Random], Any] | None) -> Any:
+            return sample(rng) if sample is not None else outcomes[rng.randrange(len(outcomes))]
+
+        dealer = Dealer(pick)
         state = self._deal(dealer, rng)
         assert state._setup is not None
         state._setup = state._setup.dealt([outcome for outcome, _ in dealer.drawn])
@@ -904,13 +963,27 @@ class Game(ABC):
         return space[outcome_id]
 
     @cached_property
-    def max_chance_nodes(self) -> int:
-        """The number of draws in a deal (every deal of these games draws as often)."""
+    def deal_length(self) -> int:
+        """The number of draws in a deal (every deal of a game draws as often)."""
         from engines.deal import Dealer
 
-        dealer = Dealer(lambda outcomes: outcomes[0])
+        dealer = Dealer(lambda outcomes, sample: outcomes[0])
         self._deal(dealer, random.Random(0))
         return len(dealer.drawn)
+
+    @cached_property
+    def max_chance_nodes(self) -> int:
+        """The most chance nodes a game has: its deal's, and those of play (bounded only
+        when `max_game_length` is: options without that bound count the deal's alone)."""
+        return self.deal_length + self._max_play_draws()
+
+    chance_in_play: ClassVar[bool] = False
+    """Whether chance also draws during play (Serial Killer's dice), as chance nodes at the
+    moment of the draw (`State._chance_draw`, `engines.deal.Rolling`)."""
+
+    def _max_play_draws(self) -> int:
+        """Hook: the most draws a game's play can make (0 for games that draw only at the deal)."""
+        return 0
 
     # --- a fixed action space ---------------------------------------------------------------
     def _action_universe(self) -> Sequence[Action]:
@@ -947,7 +1020,7 @@ class Game(ABC):
         """How many action ids there are: every id is 0 to this minus one, for given options."""
         return self._num_distinct_actions()
 
-    max_action_choices: ClassVar[int] = 1
+    max_action_choices: int = 1
     """The most ids one action is spelled with (1 unless the game factors its actions)."""
 
     def action_ids(self, action: Action) -> tuple[int, ...]:
@@ -1118,6 +1191,11 @@ class State(ABC):
         self._actions: list[Action] = []  # applied since the setup, in order
         self._movers: list[Seat] = []  # who applied each of them
         self._chance: list[tuple[JsonValue, tuple[Seat, ...] | None]] = []  # the deal's draws
+        # Chance during play: each draw with the index of the action it belongs to and the
+        # seats that see it; `_given` holds the outcomes still to come when chance is
+        # explicit (a state dealt from `Game.initial_state`), None when the RNG draws.
+        self._draws: list[tuple[int, JsonValue, tuple[Seat, ...] | None]] = []
+        self._given: list[JsonValue] | None = None
 
     # --- what each game provides -------------------------------------------------------
     @property
@@ -1242,12 +1320,51 @@ class State(ABC):
         return None if action in self._legal_actions() else self._why_illegal(action)
 
     def apply_trusted(self, action: Action) -> None:
-        """Apply an action taken from `legal_actions()` without checking it again (for search)."""
+        """Apply an action taken from `legal_actions()` without checking it again (for search).
+
+        With explicit chance in play, an action whose draws have no outcome yet leaves a
+        chance node (`engines.deal.Rolling`) that turns into the state after the action once
+        its outcomes are applied."""
         mover = self.to_move
         assert mover is not None
+        if self._given is not None and self.game.chance_in_play:
+            from engines.deal import Rolling
+
+            Rolling.start(self, action, mover)
+            return
         self._apply(action)
         self._actions.append(action)
         self._movers.append(mover)
+
+    def _chance_draw(
+        self,
+        outcomes: Sequence[JsonValue],
+        seen_by: tuple[Seat, ...] | None = None,
+        weights: Sequence[float] | None = None,
+        sample: Callable[[random.Random], JsonValue] | None = None,
+    ) -> JsonValue:
+        """One chance draw during play among `outcomes` (distinct), equally likely unless
+        `weights` (probabilities, summing to 1) are given. With explicit chance it is the
+        next outcome given, or a chance node when none is; otherwise the RNG draws it, with
+        `sample` when given (so that a game draws as it drew before the draw was explicit),
+        else as `outcomes[rng.randrange(len(outcomes))]`."""
+        given = self._given
+        if given is None:
+            rng = self.rng
+            outcome = sample(rng) if sample is not None else outcomes[rng.randrange(len(outcomes))]
+        elif given:
+            outcome = given.pop(0)
+            if not one_of(outcome, outcomes):
+                raise IllegalAction(
+                    f"{self.game.name}: {quote(outcome)} is not an outcome of this draw; "
+                    f"allowed: {quote(list(outcomes))}"
+                )
+        else:
+            from engines.deal import PendingDraw
+
+            raise PendingDraw(tuple(outcomes), weights, seen_by)
+        self._draws.append((len(self._actions), outcome, seen_by))
+        return outcome
 
     def apply_text(self, text: str) -> Action:
         """Parse `text` and apply it; returns the action. Raises InvalidAction/IllegalAction."""
@@ -1267,8 +1384,10 @@ class State(ABC):
     def information_set(self, seat: Seat) -> InformationSet:
         """What `seat` knows; ConfigError unless it is a seat of this game (True is not 1)."""
         self.game.check_seat(seat)
-        seen = tuple(obs for obs, to in self._log if to is None or seat in to)
-        return InformationSet(self.game.name, self.game.option_items(), seat, seen)
+        log = [(obs, to) for obs, to in self._log if to is None or seat in to]
+        seen = tuple(obs for obs, _ in log)
+        addressees = tuple(to for _, to in log)
+        return InformationSet(self.game.name, self.game.option_items(), seat, seen, addressees)
 
     # --- serialisation -------------------------------------------------------------------
     def to_json(self) -> str:
@@ -1281,10 +1400,18 @@ class State(ABC):
                 "options": [[key, thaw(value)] for key, value in self.game.option_items()],
                 "setup": None if self._setup is None else self._setup.to_json_value(),
                 "actions": [str(action) for action in self._actions],
+                **self._explicit_draws(),
                 **self._derived(),
             },
             sort_keys=True,
         )
+
+    def _explicit_draws(self) -> dict[str, JsonValue]:
+        """Play's chance outcomes, for JSON, when they were given (explicit chance) rather
+        than drawn from the RNG (which the setup stores)."""
+        if self._given is None or not self.game.chance_in_play:
+            return {}
+        return {"draws": [thaw(outcome) for _, outcome, _ in self._draws]}
 
     def _derived(self) -> dict[str, JsonValue]:
         """What follows from the setup and the actions: the state, the RNG, the log."""
@@ -1317,11 +1444,14 @@ class State(ABC):
         other._actions = list(self._actions)
         other._movers = list(self._movers)
         other._chance = self._chance  # the deal is over: never changed again
+        other._draws = list(self._draws)
+        other._given = None if self._given is None else list(self._given)
 
     # --- explicit chance, history, returns, undo (what adapters need) ------------------------
     @property
     def is_chance(self) -> bool:
-        """Whether chance moves next (only during the deal; see `Game.initial_state`)."""
+        """Whether chance moves next: during the deal (`Game.initial_state`), and with
+        explicit chance during play in a game that draws then (`Game.chance_in_play`)."""
         return False
 
     def chance_outcomes(self) -> list[tuple[JsonValue, float]]:
@@ -1341,10 +1471,13 @@ class State(ABC):
         seats that see it in full."""
         game = self.game
         steps = [Step(None, outcome, seen) for outcome, seen in self._chance]
-        steps += [
-            Step(seat, action, game._action_seen_by(action, seat))
-            for seat, action in zip(self._movers, self._actions, strict=True)
-        ]
+        draws, d = self._draws, 0
+        for i, (seat, action) in enumerate(zip(self._movers, self._actions, strict=True)):
+            steps.append(Step(seat, action, game._action_seen_by(action, seat)))
+            while d < len(draws) and draws[d][0] == i:
+                steps.append(Step(None, draws[d][1], draws[d][2]))
+                d += 1
+        steps += [Step(None, outcome, seen) for _, outcome, seen in draws[d:]]
         return steps
 
     def public_information_set(self) -> PublicInformationSet:
@@ -1385,7 +1518,9 @@ class State(ABC):
 
     def undo(self) -> None:
         """Take back the last action or chance outcome, restoring the exact earlier state
-        (its JSON too). It replays the game from its setup, so it costs a whole game.
+        (its JSON too). It replays the game from its setup, so it costs a whole game. When
+        play's draws come from the RNG (`new_game`) an action goes with its draws; with
+        explicit chance the last draw is taken back alone, leaving its chance node.
 
         Raises:
             IllegalAction: nothing was applied since the start (a state made by `arrange`
@@ -1399,8 +1534,18 @@ class State(ABC):
                 raise IllegalAction(f"{self.game.name}: a view made from an information set "
                                     "has no setup to replay, so it cannot undo")  # fmt: skip
             read = JsonReader(InvalidState, f"{self.game.name} state")
-            earlier = [str(action) for action in self._actions[:-1]]
-            self._become(self.game._replay(setup.to_json_value(), earlier, read))
+            actions = [str(action) for action in self._actions]
+            explicit = self._explicit_draws().get("draws")
+            if explicit is None:
+                # the RNG draws: the last action goes with its draws
+                self._become(self.game._replay(setup.to_json_value(), actions[:-1], read))
+                return
+            last = len(actions) - 1
+            if self._draws and self._draws[-1][0] == last:
+                explicit = explicit[:-1]  # the last step is a draw of the last action
+            else:
+                actions = actions[:-1]
+            self._become(self.game._replay(setup.to_json_value(), actions, read, explicit))
         elif self._chance:
             self._become(Dealing(self.game, [outcome for outcome, _ in self._chance[:-1]]))
         else:
@@ -1438,6 +1583,15 @@ class PublicInformationSet:
     game: str
     options: tuple[tuple[str, JsonValue], ...]
     observations: tuple[Observation, ...]
+
+    def to_array(self) -> Any:
+        """The public record as a float32 numpy array of the game's `observation_shape`:
+        what the first seat's tensor would be had it seen no private observation (each
+        feature of a seat's own knowledge empty), so the same for every seat and spectator
+        and equal for every two states with the same public record."""
+        game = _game_of(self.game, self.options)
+        spectator = InformationSet(self.game, self.options, game.seats[0], self.observations)
+        return game.observation_tensor(spectator)
 
 
 @functools.lru_cache(maxsize=64)

@@ -1,4 +1,4 @@
-"""A game's deal as chance nodes: each random draw is one node with its outcomes listed.
+"""Chance nodes: each random draw of a deal, or of play, is one node with its outcomes listed.
 
 A game writes its deal once, as `Game._deal(dealer, rng)`, drawing from a `Dealer`.
 `new_game(seed)` runs it with draws sampled from `random.Random(seed)`; `Game.initial_state()`
@@ -6,35 +6,44 @@ gives a `Dealing`, a chance node per draw for adapters (OpenSpiel's explicit cha
 replays the deal with the outcomes given so far and stops at the first draw not yet made.
 The `Dealer`'s `sample` and `shuffle` draw in the same order and from the same lists as
 `random.Random.sample` and `shuffle`, so a seed deals what it dealt before.
+
+A game that also draws during play (`Game.chance_in_play`: Serial Killer's dice) draws with
+`State._chance_draw`; with explicit chance an action whose draw has no outcome yet turns the state
+into a `Rolling`, a chance node that re-applies the action with the outcomes given so far.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engines.core import IllegalAction, JsonValue, Seat, State, Step, quote, thaw
+from engines.core import Action, IllegalAction, JsonValue, Seat, State, Step, quote, thaw
 
 if TYPE_CHECKING:
     from engines.core import Game
 
 T = TypeVar("T")
 SeenBy = tuple[Seat, ...] | None
+Sampler = Callable[[random.Random], Any]
 
 
 class Dealer:
     """Where a deal draws from: `pick` chooses one of the listed outcomes (all equally
     likely); `drawn` keeps each outcome with the seats that see it (None: every seat)."""
 
-    def __init__(self, pick: Callable[[tuple[Any, ...]], Any]) -> None:
+    def __init__(self, pick: Callable[[tuple[Any, ...], Sampler | None], Any]) -> None:
         self._pick = pick
         self.drawn: list[tuple[JsonValue, SeenBy]] = []
 
-    def choice(self, outcomes: Sequence[T], seen_by: SeenBy = None) -> T:
-        """One of `outcomes` (distinct), each with the same probability."""
-        outcome: T = self._pick(tuple(outcomes))
+    def choice(
+        self, outcomes: Sequence[T], seen_by: SeenBy = None, sample: Sampler | None = None
+    ) -> T:
+        """One of `outcomes` (distinct), each with the same probability; `new_game` draws
+        it with `sample(rng)` when given, else as `outcomes[rng.randrange(len(outcomes))]`."""
+        outcome: T = self._pick(tuple(outcomes), sample)
         self.drawn.append((outcome, seen_by))
         return outcome
 
@@ -43,15 +52,32 @@ class Dealer:
         population: Sequence[T],
         seen_by: SeenBy = None,
         places: Sequence[SeenBy] | None = None,
+        count: int | None = None,
     ) -> list[T]:
-        """The whole of `population` in a random order, drawn first to last as
-        `random.Random.sample(population, len(population))` draws it; the draw for place i
-        is seen by `places[i]` when given, else by `seen_by`."""
+        """`count` items of `population` (all of them by default) in a random order, drawn
+        first to last as `random.Random.sample(population, count)` draws them from a small
+        population; the draw for place i is seen by `places[i]` when given, else by `seen_by`."""
         pool, n, result = list(population), len(population), []
-        for i in range(n):
-            chosen = self.choice(pool[: n - i], seen_by if places is None else places[i])
-            j = pool.index(chosen)
-            result.append(chosen)
+        k = n if count is None else count
+        if n > _set_size(k):  # Python draws indices until a new one comes up
+            chosen: list[int] = []
+
+            def fresh(rng: random.Random) -> T:
+                j = rng.randrange(n)
+                while j in chosen:
+                    j = rng.randrange(n)
+                return pool[j]
+
+            for i in range(k):
+                left = [item for j, item in enumerate(pool) if j not in chosen]
+                item = self.choice(left, seen_by if places is None else places[i], fresh)
+                chosen.append(pool.index(item))
+                result.append(item)
+            return result
+        for i in range(k):
+            item = self.choice(pool[: n - i], seen_by if places is None else places[i])
+            j = pool.index(item)
+            result.append(item)
             pool[j] = pool[n - i - 1]
         return result
 
@@ -59,11 +85,24 @@ class Dealer:
         """`items` shuffled as `random.Random.shuffle` does it, last place first; the card
         drawn for place i is seen by `seen_by[i]` (everyone when not given)."""
         x = list(items)
+        repeated = len(set(x)) != len(x)
         for i in reversed(range(1, len(x))):
-            chosen = self.choice(x[: i + 1], None if seen_by is None else seen_by[i])
-            j = x.index(chosen)
+            seen = None if seen_by is None else seen_by[i]
+            if repeated:  # equal cards: the outcome is the place swapped in, 0 to i
+                j = self.choice(range(i + 1), seen)
+            else:
+                j = x.index(self.choice(x[: i + 1], seen))
             x[i], x[j] = x[j], x[i]
         return x
+
+
+def _set_size(k: int) -> int:
+    """Above this population size `random.Random.sample(population, k)` picks by a set of
+    indices drawn until new, not from a shrinking pool (CPython's threshold)."""
+    size = 21
+    if k > 5:
+        size += 4 ** math.ceil(math.log(k * 3, 4))
+    return size
 
 
 class _Pending(Exception):
@@ -88,7 +127,7 @@ def replay_deal(
     """
     given = iter(drawn)
 
-    def pick(outcomes: tuple[Any, ...]) -> Any:
+    def pick(outcomes: tuple[Any, ...], sample: Sampler | None) -> Any:
         outcome = next(given, _Pending)
         if outcome is _Pending:
             raise _Pending(outcomes)
@@ -134,6 +173,7 @@ class Dealing(State):
         assert dealt._setup is not None
         dealt._setup = dealt._setup.dealt(self._drawn)
         dealt._chance = list(dealer.drawn)
+        dealt._given = []  # play's draws are chance nodes too
         self._become(dealt)
 
     @property
@@ -205,3 +245,130 @@ class Dealing(State):
             },
             sort_keys=True,
         )
+
+
+class PendingDraw(Exception):
+    """A draw during play that has no outcome yet (explicit chance): its outcomes, their
+    probabilities (None: equally likely) and the seats that will see it."""
+
+    def __init__(
+        self, outcomes: tuple[Any, ...], weights: Sequence[float] | None, seen_by: SeenBy
+    ) -> None:
+        self.outcomes, self.weights, self.seen_by = outcomes, weights, seen_by
+
+
+class Rolling(State):
+    """An action whose draws are not all made: a chance node. It keeps the state before the
+    action and re-applies the action with the outcomes given so far, until the action needs
+    no more; then it turns into the state after the action (see `State._become`).
+
+    Its history, information sets and JSON are those of the action applied up to the draw:
+    the JSON lists the action, and `draws` stops short of the pending draw.
+    """
+
+    def __init__(self, before: State, action: Action, mover: Seat) -> None:
+        super().__init__(before.game, before._rng)
+        self._before, self._action, self._mover = before, action, mover
+        self._outcomes: tuple[Any, ...] = ()
+        self._weights: Sequence[float] | None = None
+        self._partial: State = before
+
+    @staticmethod
+    def start(state: State, action: Action, mover: Seat) -> None:
+        """Apply `action` to `state` (explicit chance): in place, or `state` becomes a
+        `Rolling` at the first draw with no outcome."""
+        before = state.clone()
+        try:
+            state._apply(action)
+        except PendingDraw as pending:
+            partial = State.__new__(type(state))
+            partial.__dict__ = state.__dict__
+            rolling = Rolling(before, action, mover)
+            rolling._pend(partial, pending)
+            state._become(rolling)
+            return
+        state._actions.append(action)
+        state._movers.append(mover)
+
+    def _pend(self, partial: State, pending: PendingDraw) -> None:
+        self._partial = partial
+        if pending.weights is None:
+            self._outcomes, self._weights = pending.outcomes, None
+        else:  # outcomes that cannot happen are no chance outcomes
+            kept = [(o, w) for o, w in zip(pending.outcomes, pending.weights, strict=True) if w > 0]
+            self._outcomes = tuple(o for o, _ in kept)
+            self._weights = tuple(w for _, w in kept)
+        before = self._before
+        self._setup, self._chance = before._setup, before._chance
+        self._actions = [*before._actions, self._action]
+        self._movers = [*before._movers, self._mover]
+        self._log, self._draws = partial._log, partial._draws
+        self._given = []
+
+    @property
+    def is_chance(self) -> bool:
+        return True
+
+    @property
+    def is_over(self) -> bool:
+        return False
+
+    def chance_outcomes(self) -> list[tuple[JsonValue, float]]:
+        if self._weights is None:
+            p = 1.0 / len(self._outcomes)
+            return [(outcome, p) for outcome in self._outcomes]
+        return list(zip(self._outcomes, self._weights, strict=True))
+
+    def apply_chance(self, outcome: JsonValue) -> None:
+        if not _among(outcome, self._outcomes):
+            allowed = ", ".join(map(repr, self._outcomes[:12]))
+            raise IllegalAction(
+                f"{self.game.name}: {quote(outcome)} is not an outcome of this draw; "
+                f"allowed: {allowed}" + (", ..." if len(self._outcomes) > 12 else "")
+            )
+        before = self._before
+        drawn = [o for _, o, _ in self._draws[len(before._draws) :]]
+        state = before.clone()
+        state._given = [*drawn, outcome]
+        try:
+            state._apply(self._action)
+        except PendingDraw as pending:
+            self._pend(state, pending)
+            return
+        state._actions.append(self._action)
+        state._movers.append(self._mover)
+        self._become(state)
+
+    # --- what a State must have; nobody moves while chance draws -------------------------
+    @property
+    def to_move(self) -> Seat | None:
+        return None
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        return ()
+
+    def _legal_actions(self) -> list[Any]:
+        return []
+
+    def _apply(self, action: Any) -> None:
+        raise IllegalAction(f"{self.game.name}: chance draws now; apply chance first")
+
+    def apply(self, action: Any) -> None:
+        self._apply(action)
+
+    def _to_dict(self) -> dict[str, JsonValue]:
+        return {"before": self._before._to_dict(), "drawing_for": str(self._action)}
+
+    def check_invariants(self) -> None:
+        self._before.check_invariants()
+
+    def clone(self) -> Rolling:
+        other = Rolling.__new__(Rolling)
+        other.__dict__.update(self.__dict__)
+        other._before = self._before.clone()
+        other._partial = self._partial.clone()
+        other._log, other._draws = other._partial._log, other._partial._draws
+        other._actions, other._movers = list(self._actions), list(self._movers)
+        other._given = []
+        return other

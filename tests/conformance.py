@@ -116,7 +116,7 @@ def check_chance(game: Game, seed: int) -> State:
     draw restores the node, and applying `new_game(seed)`'s draws deals its game exactly."""
     dealt = game.new_game(seed=seed)
     draws = [step.value for step in dealt.history() if step.seat is None]
-    assert len(draws) == game.max_chance_nodes
+    assert len(draws) == game.deal_length <= game.max_chance_nodes
     state = game.initial_state()
     for i, outcome in enumerate(draws):
         assert state.is_chance and not state.is_over and state.legal_actions() == []
@@ -160,10 +160,17 @@ def check_core_api(
     assert limit is not None and isinstance(limit, int)
     n = len(game.seats)
     assert [game.seat_index(seat) for seat in game.seats] == list(range(n))
+    drawn = 0
     for step in range(spec.max_steps):
         if state.is_over:
             break
         assert state.returns() == tuple(0.0 for _ in game.seats)
+        if state.is_chance:  # a draw during play (Game.chance_in_play)
+            check_chance_node(game, state, step % every == 0)
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_chance(rng.choices(outcomes, weights)[0])
+            drawn += 1
+            continue
         legal = state.legal_actions()
         spelled = {game.action_ids(action): action for action in legal}
         assert len(spelled) == len(legal), "two legal actions share their ids"
@@ -197,9 +204,51 @@ def check_core_api(
         assert returns[game.seat_index(winner)] > 0 or len(state.winners) == n
     steps = state.history()
     assert [s.value for s in steps if s.seat is not None] == history
-    assert len(steps) == game.max_chance_nodes + len(history)
+    assert len(steps) == game.deal_length + drawn + len(history)
+    assert game.deal_length + drawn <= game.max_chance_nodes
     check_tensors_and_copies(spec, state, history, rng)
     return state
+
+
+def check_chance_node(game: Game, state: State, costly: bool) -> None:
+    """A chance node during play: probabilities sum to 1, outcome ids round-trip, the node
+    survives JSON, and (when `costly`) undoing an outcome restores it."""
+    outcomes = state.chance_outcomes()
+    assert state.legal_actions() == [] and state.to_move is None and not state.is_over
+    assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9 and all(p > 0 for _, p in outcomes)
+    for o, _ in outcomes:
+        assert game.chance_outcome_from_id(game.chance_outcome_id(o)) == o
+    if costly:
+        before = state.to_json()
+        assert game.state_from_json(before).to_json() == before
+        probe = state.clone()
+        probe.apply_chance(outcomes[0][0])
+        probe.undo()
+        assert probe.to_json() == before, "undoing a draw restores the chance node"
+
+
+def check_explicit_play(game: Game, seed: int, choices: Callable[[int], int], steps: int) -> None:
+    """`new_game(seed)` played a while (its RNG drawing), then its history given to
+    `initial_state()` step by step, outcomes as chance: the same game, draw for draw."""
+    sampled = game.new_game(seed=seed)
+    for _ in range(steps):
+        if sampled.is_over:
+            break
+        legal = sampled.legal_actions()
+        sampled.apply(legal[choices(len(legal))])
+    state = game.initial_state()
+    for step in sampled.history():
+        if step.seat is None:
+            assert state.is_chance
+            assert step.value in [o for o, _ in state.chance_outcomes()]
+            state.apply_chance(step.value)
+        else:
+            assert not state.is_chance and state.to_move == step.seat
+            state.apply(step.value)
+    assert not state.is_chance
+    assert state._to_dict() == sampled._to_dict() and state._log == sampled._log
+    assert state.history() == sampled.history()
+    assert game.state_from_json(state.to_json()).to_json() == state.to_json()
 
 
 def check_tensors_and_copies(
@@ -214,10 +263,20 @@ def check_tensors_and_copies(
     assert pickle.loads(pickle.dumps(state)).to_json() == text
     public = state.public_information_set()
     assert public.observations == state.public_observations()
+    public_tensor = public.to_array()
+    assert public_tensor.shape == game.observation_shape and public_tensor.dtype.name == "float32"
     for seat in game.seats:
-        tensor = state.information_set(seat).to_array()
+        info = state.information_set(seat)
+        # each observation keeps its addressees; the public ones are the public record
+        assert info.addressees is not None and len(info.addressees) == len(info.observations)
+        assert all(to is None or seat in to for to in info.addressees)
+        shown = zip(info.observations, info.addressees, strict=True)
+        assert tuple(obs for obs, to in shown if to is None) == public.observations
+        assert InformationSet.from_json(info.to_json()).addressees == info.addressees
+        tensor = info.to_array()
         assert tensor.shape == game.observation_shape and tensor.dtype.name == "float32"
         twin = spec.twin(state, history, seat, rng)
         if twin is not None:
             again = twin.information_set(seat).to_array()
             assert (again == tensor).all(), f"{seat}'s tensor depends on what it cannot know"
+            assert (twin.public_information_set().to_array() == public_tensor).all()

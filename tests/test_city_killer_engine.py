@@ -63,6 +63,8 @@ def replay(
     rng.setstate(like._setup.rng)
     try:
         state = game._arrange_from_dict(setup, rng, _READ)
+        if like._given is not None:  # explicit chance: the same outcomes, not the RNG's
+            state._given = [outcome for _, outcome, _ in like._draws]
         for action in actions:
             state.apply(action)
     except (IllegalAction, engines.InvalidState):

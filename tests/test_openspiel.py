@@ -13,21 +13,19 @@ import engines
 
 pyspiel = pytest.importorskip("pyspiel", reason="the extra sleuth[openspiel] is not installed")
 games_sim_test = pytest.importorskip("open_spiel.python.tests.games_sim_test")
-from sleuth.adapters import adaptable  # noqa: E402
 from sleuth.adapters.openspiel import short_name  # noqa: E402
 
 # Small configurations keep random games short (a default Blue Lion may last 200 turns).
 CONFIGS = {
     "alibi": "sleuth_alibi(players=3,deck=small,round_limit=3)",
     "blue-lion": "sleuth_blue_lion(target=4,turn_limit=30)",
+    "city-killer": "sleuth_city_killer(residents=8)",
     "noir": "sleuth_noir(grid=4,turn_limit=40)",
+    "serial-killer": "sleuth_serial_killer(players=3,genres=3,traits_per_genre=4,start_points=30)",
 }
-NOT_YET = "not yet implemented for this engine (no explicit deal, action ids or tensors)"
 
 
 def load(name: str) -> pyspiel.Game:
-    if name not in adaptable():
-        pytest.skip(f"{name}: {NOT_YET}")
     return pyspiel.load_game(CONFIGS[name])
 
 

@@ -10,20 +10,18 @@ import engines
 pettingzoo_test = pytest.importorskip(
     "pettingzoo.test", reason="the extra sleuth[pettingzoo] is not installed"
 )
-from sleuth.adapters import adaptable  # noqa: E402
 from sleuth.adapters.pettingzoo import env  # noqa: E402
 
 CONFIGS: dict[str, dict[str, object]] = {
     "alibi": {"players": 3, "deck": "small", "round_limit": 3},
     "blue-lion": {"target": 4, "turn_limit": 30},
+    "city-killer": {"residents": 8},
     "noir": {"grid": 4, "turn_limit": 40},
+    "serial-killer": {"players": 3, "genres": 3, "traits_per_genre": 4, "start_points": 30},
 }
-NOT_YET = "not yet implemented for this engine (no explicit deal, action ids or tensors)"
 
 
 def options(name: str) -> dict[str, object]:
-    if name not in adaptable():
-        pytest.skip(f"{name}: {NOT_YET}")
     return CONFIGS[name]
 
 

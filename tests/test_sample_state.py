@@ -1,6 +1,7 @@
 """`solver.sample_state`: whole states that replay the seat's record exactly, drawn from the
 posterior (the opponent's identity in Noir, the tile pairs in Blue Lion, unseen deck orders,
-Alibi's box, deal and passes)."""
+Alibi's box, deal and passes, Serial Killer's decks and others' discards, City Killer's
+secrets and piles)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 import engines
 import solver
 from engines.noir import NoirState
+from engines.serial_killer import SerialKillerState
 
 
 def positions(name: str, options: dict, games: int) -> list[engines.State]:
@@ -34,6 +36,10 @@ def positions(name: str, options: dict, games: int) -> list[engines.State]:
         ("noir", {"deck": "separate", "grid": 4}),
         ("alibi", {"players": 3, "deck": "small", "end_variant": "solutions"}),
         ("alibi", {"players": 4, "deck": "small", "round_limit": 3}),
+        ("serial-killer", {"players": 3, "genres": 3, "traits_per_genre": 4}),
+        ("serial-killer", {"players": 5, "start_points": 40, "briefing_scope": "all"}),
+        ("city-killer", {"residents": 8}),
+        ("city-killer", {"identity_choice": "choose", "initial_placement": "detective"}),
     ],
 )
 def test_sampled_states_replay_the_record(name: str, options: dict) -> None:
@@ -59,8 +65,47 @@ def test_noir_unseen_cards_are_shuffled() -> None:
     assert len(tops) > 5
 
 
-def test_games_without_a_sampler_say_so() -> None:
-    state = engines.make("serial-killer").new_game(0)
+def test_serial_killer_samples_play_on_through_chance_nodes() -> None:
+    """A sampled Serial Killer state replays the recorded dice as given chance outcomes, so
+    the game goes on with each later roll a chance node; its decks vary between samples."""
+    (state,) = positions("serial-killer", {"players": 3, "genres": 3, "traits_per_genre": 4}, 1)
+    info = state.information_set(0)
+    rng = random.Random(4)
+    profiles = set()
+    for _ in range(12):
+        sampled = solver.sample_state(info, rng)
+        assert isinstance(sampled, SerialKillerState)
+        profiles.add(sampled.profile())
+        again = sampled.game.state_from_json(sampled.to_json())
+        assert again.information_set(0) == info
+    assert len(profiles) > 1
+    while not sampled.is_over:
+        if sampled.is_chance:
+            outcomes, weights = zip(*sampled.chance_outcomes(), strict=True)
+            sampled.apply_chance(rng.choices(outcomes, weights)[0])
+            assert sampled.information_set(0).observations[: len(info.observations)] == (
+                info.observations
+            )
+        else:
+            sampled.apply(rng.choice(sampled.legal_actions()))
+
+
+def test_city_killer_hidden_cards_vary() -> None:
+    """The killer's unseen cards (his deck, the cards under the crime scenes) are dealt
+    afresh in each sample; what the detective saw him play stays."""
+    (state,) = positions("city-killer", {}, 1)
+    info = state.information_set("detective")
+    rng = random.Random(5)
+    decks = set()
+    for _ in range(10):
+        sampled = solver.sample_state(info, rng)
+        assert sampled._setup is not None
+        decks.add(tuple(sampled._setup.to_dict()["killer_deck"]))
+    assert len(decks) > 5
+
+
+def test_options_without_a_sampler_say_so() -> None:
+    state = engines.make("city-killer", empty_deck="reshuffle").new_game(0)
     seat = state.game.seats[0]
     with pytest.raises(engines.ConfigError, match="no state sampler"):
         solver.sample_state(state.information_set(seat), random.Random(0))

@@ -75,6 +75,8 @@ def twin(state: State, history: Sequence[Action], seat: Any, rng: random.Random)
     start.setstate(setup.rng)
     decks = {g: [swap.get(c, c) for c in cards] for g, cards in arguments["decks"].items()}
     other = game.arrange(start, decks, arguments["districts"], arguments["first_player"])
+    if state._given is not None:  # explicit chance: the same outcomes, not the RNG's
+        other._given = [outcome for _, outcome, _ in state._draws]
     for action in history:
         if isinstance(action, Discard):
             action = Discard(swap.get(action.card, action.card))

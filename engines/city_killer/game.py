@@ -7,10 +7,12 @@ import random
 import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 from engines.city_killer import notation, typed
 from engines.city_killer.actions import (
+    ASKING,
     BARE,
     CARDS,
     GROUPED,
@@ -43,6 +45,7 @@ from engines.city_killer.rules import (
     DISTRICTS,
     FIXED_LAYOUT,
     GROUPS,
+    KILLER,
     KILLER_CARDS,
     KILLER_DECK,
     KILLER_SYMBOLS,
@@ -56,7 +59,9 @@ from engines.city_killer.rules import (
     District,
     Resident,
     deck,
+    district_text,
     pool,
+    questions,
 )
 from engines.city_killer.state import UNKNOWN, CityKillerState
 from engines.core import (
@@ -65,6 +70,7 @@ from engines.core import (
     Domain,
     Game,
     InformationSet,
+    InvalidAction,
     InvalidState,
     JsonReader,
     JsonValue,
@@ -76,6 +82,7 @@ from engines.core import (
     choice_domain,
     is_int,
 )
+from engines.deal import Dealer, SeenBy
 
 
 def _count(low: int, high: int) -> Any:
@@ -305,47 +312,193 @@ class CityKiller(Game):
 
     # --- setup ------------------------------------------------------------------------------
     def new_game(self, seed: int | None = None) -> CityKillerState:
-        rng = random.Random(seed)
+        state = self._new_dealt(seed)
+        assert isinstance(state, CityKillerState)
+        return state
+
+    # --- chance nodes, action ids, bounds, the tensor (engines/deal.py) ---------------------
+    explicit_chance = True
+    chance_in_play = True
+
+    def _deal(self, dealer: Dealer, rng: random.Random) -> CityKillerState:
+        """The residents and their districts (public), the buildings when random (public),
+        the killer's identity, figurant, motive and three group tokens (his alone), then the
+        decks and the evidence supply put in order (nobody sees them until drawn).
+
+        Play draws too: the figurant of a chosen identity, reshuffled discards and the
+        group tokens taken from the stack."""
         opt = self.options
-        residents = rng.sample(self.names, opt["residents"])
-        placement = self._placement(residents, rng)
+        residents = dealer.sample(self.names, count=opt["residents"])
+        placement = self._placement(residents, dealer)
         if opt["building_layout"] == "fixed":
             layout = sorted(FIXED_LAYOUT.items())
         else:
-            places = rng.sample(DISTRICTS, 2 * len(BUILDINGS))
+            places = dealer.sample(DISTRICTS, count=2 * len(BUILDINGS))
             layout = sorted(zip(places, [b for b in BUILDINGS for _ in range(2)], strict=True))
-        identity = rng.choice(residents) if opt["identity_choice"] == "random" else None
+        killer: SeenBy = (KILLER,)
+        identity = None
+        if opt["identity_choice"] == "random":
+            identity = dealer.choice(residents, killer)
         figurant = None
         if identity is not None and opt["use_figurant"]:
-            figurant = rng.choice([n for n in residents if n != identity])
-        motive = rng.choice(MOTIVES)
-        drawn = rng.sample(GROUPS, 3)
-        killer_cards = deck(KILLER_DECK)
-        killer_deck = rng.sample(killer_cards, len(killer_cards))
-        detective_deck = self.detective_deck()
-        rng.shuffle(detective_deck)
+            figurant = dealer.choice([n for n in residents if n != identity], killer)
+        motive = dealer.choice(MOTIVES, killer)
+        drawn = dealer.sample(GROUPS, killer, count=3)
+        killer_cards = deck(KILLER_DECK)  # a sample of equal cards draws their places
+        order = dealer.sample(range(len(killer_cards)), ())
+        killer_deck = [killer_cards[i] for i in order]
+        detective_deck = dealer.shuffle(self.detective_deck(), [()] * len(self.detective_deck()))
         supply = [b for b, n in zip(BUILDINGS, opt["evidence_mix"], strict=True) for _ in range(n)]
-        rng.shuffle(supply)
+        supply = dealer.shuffle(supply, [()] * len(supply))
         return self.arrange(
             rng, residents, placement, [[*d, kind] for d, kind in layout], identity, figurant,
             motive, drawn, killer_deck, detective_deck, supply,
         )  # fmt: skip
 
-    def _placement(self, residents: Sequence[str], rng: random.Random) -> list[list[Any]]:
+    def _placement(self, residents: Sequence[str], dealer: Dealer) -> list[list[Any]]:
         if self.options["initial_placement"] == "detective":
             return []  # he places them as his first decisions (state.begin)
         if self.options["initial_placement"] == "corners":
             slots = [d for d in CORNERS for _ in range(2)] + [
                 d for d in DISTRICTS if d not in CORNERS
             ]
-            chosen = rng.sample(slots, len(residents))
+            # a corner is two slots: the draw is of slots (their places in this list)
+            chosen = [slots[i] for i in dealer.sample(range(len(slots)), count=len(residents))]
         else:
             capacity, chosen = self.options["district_capacity"], []
             for _ in residents:
                 room = [d for d in DISTRICTS if chosen.count(d) < capacity]
-                chosen.append(rng.choice(room))
-        shuffled = rng.sample(list(residents), len(residents))
+                chosen.append(dealer.choice(room))
+        shuffled = dealer.sample(list(residents))
         return [[name, *district] for name, district in zip(shuffled, chosen, strict=True)]
+
+    def _chance_outcome_space(self) -> tuple[JsonValue, ...]:
+        """Places in a pile (a shuffle of equal cards draws places), districts, names,
+        motives, groups and the cards and tokens."""
+        piles = [len(deck(KILLER_DECK)), len(self.detective_deck()),
+                 sum(self.options["evidence_mix"]), 2 * len(CORNERS) + len(DISTRICTS)]  # fmt: skip
+        words = [*self.names, *MOTIVES, *GROUPS, *KILLER_CARDS, *DETECTIVE_CARDS, *BUILDINGS]
+        return (*range(max(piles)), *DISTRICTS, *dict.fromkeys(words))
+
+    ROUNDS = SCENES + 3
+    """More rounds than a game can have: each round has a murder or a refusal, five murders
+    end it and a third refusal too."""
+    ROUND_DECISIONS = 400
+    """A bound on one round's decisions, with a wide margin (random games take at most about
+    60): eight steps and two actions of the detective, each question and its answer, each
+    card played and its reaction window, each resident a group move shifts."""
+
+    @property
+    def max_game_length(self) -> int | None:
+        """The setup's decisions (placements, identity, allies, the pawn's start), then at
+        most `ROUND_DECISIONS` a round; the accusation."""
+        return self.options["residents"] + 4 + self.ROUNDS * self.ROUND_DECISIONS
+
+    def _max_play_draws(self) -> int:
+        """The figurant; each decision may draw a group token or reshuffle a pile."""
+        length = self.max_game_length
+        assert length is not None
+        return 1 + length * (1 + max(len(deck(KILLER_DECK)), len(self.detective_deck()),
+                                     sum(self.options["evidence_mix"])))  # fmt: skip
+
+    # The ids: an action is spelled word by word as its notation: a head (the verb, with
+    # its fixed words: "answer yes", "evidence row 2", "play cordon"), then one id per
+    # argument word (a name, a district "r,c", a group, a motive, a card, "attr:value").
+    # A head always takes as many arguments for given options, so no spelling begins another.
+    max_action_choices = 4
+
+    @cached_property
+    def _words(self) -> tuple[dict[str, int], list[str], dict[str, int]]:
+        heads = [*BARE, *NAMED, *PLACED, *GROUPED, *ASKING, "answer yes", "answer no", "keep",
+                 "name", "place", "shift", "evidence deck", *(f"evidence row {i}"
+                 for i in range(1, ROW + 1)), *(f"play {card}" for card in CARDS), "discard",
+                 "accuse"]  # fmt: skip
+        looks = [f"{attr}:{value}" for attr, values in LOOKS.items() for value in values]
+        asked = [f"{attr}:{value}" for attr, value in questions("profession", self.professions)]
+        args = [*self.names, *(district_text(d) for d in DISTRICTS), *GROUPS, *MOTIVES,
+                *KILLER_CARDS, *DETECTIVE_CARDS, *BUILDINGS, *looks, *asked,
+                *(f"group:{g}" for g in GROUPS), *(str(i) for i in range(1, ROW + 1))]  # fmt: skip
+        keys = list(dict.fromkeys([*heads, *args]))
+        index = {key: i for i, key in enumerate(keys)}
+        return index, keys, {head: index[head] for head in heads}
+
+    def _num_distinct_actions(self) -> int:
+        return len(self._words[1])
+
+    def _action_ids(self, action: Action) -> tuple[int, ...]:
+        index, _, heads = self._words
+        words = str(action).split()
+        for k in (3, 2, 1):
+            head = heads.get(" ".join(words[:k]))
+            if head is not None:
+                try:
+                    return (head, *(index[word] for word in words[k:]))
+                except KeyError:
+                    break
+        raise InvalidAction(f"city-killer: {action} has no id (a word of it is unknown)")
+
+    def _action_from_ids(self, ids: tuple[int, ...]) -> Action:
+        _, keys, heads = self._words
+        words = [keys[i] for i in ids]
+        if words[0] not in heads:
+            raise InvalidAction(f"city-killer: the ids {ids} do not begin with a verb")
+        action = self.parse_action(" ".join(words))
+        if self._action_ids(action) != ids:
+            raise InvalidAction(f"city-killer: the ids {ids} do not spell an action")
+        return action
+
+    def choice_text(self, choice: int) -> str:
+        return self._words[1][choice]
+
+    def _observation_shape(self) -> tuple[int, ...]:
+        cards = len(KILLER_CARDS) + len(DETECTIVE_CARDS)
+        per_residents, per_district = 21 * self.options["residents"], 7 * len(DISTRICTS)
+        tokens, row = len(MOTIVES) + 4 * len(GROUPS), ROW * len(DETECTIVE_CARDS)
+        return (per_residents + per_district + tokens + row + cards + len(BUILDINGS) + 8,)
+
+    def _encode(self, info: InformationSet) -> list[float]:
+        """Per resident (in setup order): district, dead, intimidated, carrying the token,
+        and for the killer his identity and figurant; per district: building, pawn, cordon,
+        crime scene; the killer's motive, drawn tokens and allies; the tokens revealed and
+        out; the row; my cards and evidence tokens; the round, murders, refusals, the
+        killer's hand size, who moves and who I am."""
+        view = self._view(info)
+        killer = info.seat == KILLER
+        out: list[float] = []
+        for name in view.residents:
+            where = view.pos.get(name)
+            out += [float(where == d) for d in DISTRICTS]
+            out += [float(name in view.dead), float(name in view.intimidated)]
+            out += [float(view.token == name)]
+            out += [float(killer and name == view._identity)]
+            out += [float(killer and name == view._figurant)]
+        scenes = view.scene_districts()
+        for d in DISTRICTS:
+            out += [float(view.buildings.get(d) == kind) for kind in BUILDINGS]
+            out += [float(view.pawn == d), float(view.cordon == d), float(d in scenes)]
+        out += [float(killer and view._motive == m) for m in MOTIVES]
+        out += [float(killer and g in view._drawn) for g in GROUPS]
+        out += [float(killer and view._allies == g) for g in GROUPS]
+        out += [float(g in view.revealed_tokens) for g in GROUPS]
+        out += [float(g in view.out_tokens) for g in GROUPS]
+        for card in view.row:
+            out += [float(card == c) for c in DETECTIVE_CARDS]
+        hand = view._killer_hand if killer else view._detective_hand
+        out += [float(hand.count(c)) for c in KILLER_CARDS]
+        out += [float(hand.count(c)) for c in DETECTIVE_CARDS]
+        out += [float(not killer and view._evidence.count(b)) for b in BUILDINGS]
+        out += [view.round / self.ROUNDS, view.murders / SCENES, view.refusals / 3]
+        out.append(view.killer_hand_size / len(deck(KILLER_DECK)))
+        out += [float(view.to_move == seat) for seat in SEATS]
+        out += [float(info.seat == seat) for seat in SEATS]
+        return out
+
+    def _action_seen_by(self, action: Action, seat: Seat) -> tuple[Seat, ...] | None:
+        """The killer's identity, allies and kept card are his alone."""
+        hidden = isinstance(action, Named | Grouped | Keep) and (
+            str(action).split()[0] in ("identity", "allies") or isinstance(action, Keep)
+        )
+        return (seat,) if hidden else None
 
     def arrange(
         self,

@@ -132,7 +132,7 @@ class KillerPhase(Supplies):
         self._emit(Observation.of("identity", name=action.name), to=[KILLER])
         if self.game.options["use_figurant"] and self._script is None:
             others = [n for n in self.residents if n != action.name]
-            self._figurant = self.rng.choice(others)
+            self._figurant = self._chance_draw(others, (KILLER,))
         self._emit_secrets()
 
     def _emit_secrets(self) -> None:

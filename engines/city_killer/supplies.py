@@ -18,6 +18,13 @@ from engines.core import Observation
 class Supplies(Board):
     """Draws, evidence checks and the card row."""
 
+    def _reshuffle(self, pile: list[str]) -> None:
+        """Shuffle `pile` in place as `random.Random.shuffle` does, each place a chance
+        node whose outcome is the place swapped in (piles hold equal cards)."""
+        for i in reversed(range(1, len(pile))):
+            j = self._chance_draw(range(i + 1), ())
+            pile[i], pile[j] = pile[j], pile[i]
+
     def _observed(self, kind: str, value: Any) -> Any:
         """`value`, or in a view what the observations say came out."""
         if self._script is not None:
@@ -32,7 +39,7 @@ class Supplies(Board):
         if not deck and self.game.options["empty_deck"] == "reshuffle" and self.detective_discard:
             deck.extend(self.detective_discard)
             self.detective_discard.clear()
-            self.rng.shuffle(deck)
+            self._reshuffle(deck)
             self._emit(Observation.of("reshuffle", pile="detective-deck", cards=len(deck)))
         if not deck:
             return None
@@ -51,7 +58,7 @@ class Supplies(Board):
             if not self._supply and self.evidence_discard:
                 self._supply = list(self.evidence_discard)
                 self.evidence_discard.clear()
-                self.rng.shuffle(self._supply)
+                self._reshuffle(self._supply)
                 self._emit(Observation.of("reshuffle", pile="evidence", cards=len(self._supply)))
             if not self._supply:
                 break
@@ -67,7 +74,7 @@ class Supplies(Board):
         if not deck and self.game.options["empty_deck"] == "reshuffle" and self.killer_discard:
             deck.extend(self.killer_discard)
             self.killer_discard.clear()
-            self.rng.shuffle(deck)
+            self._reshuffle(deck)
             self._emit(Observation.of("reshuffle", pile="killer-deck", cards=len(deck)))
         if not deck:
             return
@@ -81,8 +88,7 @@ class Supplies(Board):
         """A random stack token, shown to both: the group it names."""
         if not self._stack:
             return None
-        index = self.rng.randrange(len(self._stack))
-        group = self._observed("stack", self._stack[index])
+        group = self._observed("stack", self._chance_draw(tuple(self._stack)))
         if group in self._stack:
             self._stack.remove(group)
         elif self._stack:

@@ -14,6 +14,7 @@ from engines.core import (
     Game,
     IllegalAction,
     InformationSet,
+    InvalidAction,
     InvalidState,
     JsonReader,
     JsonValue,
@@ -25,6 +26,7 @@ from engines.core import (
     choice_domain,
     is_int,
 )
+from engines.deal import Dealer
 from engines.serial_killer.actions import (
     Briefing,
     Declare,
@@ -43,7 +45,15 @@ from engines.serial_killer.actions import (
 )
 from engines.serial_killer.cards import COLOURS, Components, load_components
 from engines.serial_killer.notation import HELP, Notation, observation_text
-from engines.serial_killer.state import DISTRICTS, FACES, ChanceExhausted, SerialKillerState
+from engines.serial_killer.state import (
+    DICE,
+    DISTRICTS,
+    FACES,
+    HAND_LIMIT,
+    WEAPON_MAX,
+    ChanceExhausted,
+    SerialKillerState,
+)
 
 
 def _int_from(low: int, high: int | None = None) -> Any:
@@ -192,6 +202,8 @@ class SerialKiller(Game):
     options_spec = OPTIONS
 
     def _check_options(self) -> None:
+        # a declaration is one id per genre, a lab view one per position and "done"
+        self.max_action_choices = max(len(self.parts.genres), self.lab_size + 1)
         first = self.options["first_player"]
         if first != "random" and first >= self.players:
             from engines.core import ConfigError
@@ -218,18 +230,204 @@ class SerialKiller(Game):
 
     # --- setup -----------------------------------------------------------------------------
     def new_game(self, seed: int | None = None) -> SerialKillerState:
-        rng = random.Random(seed)
+        state = self._new_dealt(seed)
+        assert isinstance(state, SerialKillerState)
+        return state
+
+    # --- chance nodes, action ids, bounds, the tensor (engines/deal.py) -------------------
+    explicit_chance = True
+    chance_in_play = True
+
+    def _deal(self, dealer: Dealer, rng: random.Random) -> SerialKillerState:
+        """The first player (when random), each deck shuffled (nobody sees the order), then
+        the districts the decks lie on (public). Play draws the dice when they are rolled."""
         first = self.options["first_player"]
         if first == "random":
-            first = rng.randrange(self.players)
+            first = dealer.choice(range(self.players))
         decks = {}
         for genre in self.parts.genres:
-            cards = list(genre.cards)
-            rng.shuffle(cards)
-            decks[genre.id] = cards
-        places = rng.sample(DISTRICTS, len(self.parts.genres))
+            decks[genre.id] = dealer.shuffle(genre.cards, [()] * len(genre.cards))
+        places = dealer.sample(DISTRICTS, count=len(self.parts.genres))
         districts = dict(zip(self.parts.genre_ids, places, strict=True))
         return self.arrange(rng, decks, districts, first)
+
+    @cached_property
+    def max_dice(self) -> int:
+        """The most dice a declaration can roll (points only go down)."""
+        options = self.options
+        return int(options["declare_base"] + options["start_points"] // options["points_per_die"])
+
+    def _chance_outcome_space(self) -> tuple[JsonValue, ...]:
+        """Whole numbers (first player, districts, faces, declaration sums), then the cards."""
+        top = max(FACES * self.max_dice, len(DISTRICTS), self.players - 1)
+        return (*range(top + 1), *self.parts.ids)
+
+    @cached_property
+    def round_bound(self) -> int | None:
+        """A bound on the rounds (None: the options allow a game without end).
+
+        Every buy costs at least a point, so at most players x start_points dice are bought;
+        a round that leaves ten dice unbought (five or fewer bought) raises the ferocity by
+        one at least, and once it passes six times the most dice anyone can roll nobody can
+        reach it and the game ends. Only when every player has declared, declared players act,
+        the game goes on after everyone declared and only undeclared players' reach counts,
+        can rounds go on for ever; then only the option `max_rounds` bounds them."""
+        options, cap = self.options, self.options["max_rounds"]
+        endless = (
+            options["unreachable_scope"] == "undeclared"
+            and options["declared_players_act"]
+            and not options["end_when_all_declared"]
+        )
+        if endless:
+            return None if cap is None else int(cap)
+        bound = (
+            self.players * options["start_points"] // 6
+            + max(0, FACES * self.max_dice - options["start_ferocity"])
+            + 2
+        )
+        return bound if cap is None else min(bound, int(cap))
+
+    @property
+    def max_buys(self) -> int:
+        return int(self.players * self.options["start_points"])
+
+    @property
+    def max_game_length(self) -> int | None:
+        """Each pawn placed once; per round a pass and a declaration or skip per player; per
+        buy the buy, the end of its pick and a discard."""
+        rounds = self.round_bound
+        return None if rounds is None else self.players * (1 + 2 * rounds) + 3 * self.max_buys
+
+    def _max_play_draws(self) -> int:
+        """Per round 15 dice, a relocation and a declaration per player; a pollution die
+        per discard (none counted when the rounds have no bound)."""
+        rounds = self.round_bound
+        return 0 if rounds is None else rounds * (DICE + 2 * self.players) + self.max_buys
+
+    # The ids: the placements, pass, end, skip, weapon, first, the moves, the investigations
+    # (faces 3-6), the briefings (no target, then each seat), a discard per card; then two
+    # blocks spelled in parts: a declaration is one id per genre in genre order (the card
+    # of that genre), a lab view one id per paid position, in increasing order, then "done".
+    @cached_property
+    def _numbering(self) -> tuple[dict[object, int], list[object]]:
+        parts = self.parts
+        keys: list[object] = [Place(d) for d in DISTRICTS]
+        keys += [Pass(), End(), Skip(), Weapon(), First()]
+        keys += [Move(d) for d in DISTRICTS]
+        keys += [Investigate(face) for face in (3, 4, 5, 6)]
+        keys += [Briefing(None), *(Briefing(seat) for seat in range(self.players))]
+        keys += [Discard(card) for card in parts.ids]
+        keys += [(Declare, card) for card in parts.ids]
+        keys += [(Lab, p) for p in range(1, self.lab_size + 1)] + [(Lab, None)]
+        return {key: i for i, key in enumerate(keys)}, keys
+
+    @property
+    def lab_size(self) -> int:
+        """The most cards the lab can hold: every card but each deck's last."""
+        return sum(len(genre.cards) - 1 for genre in self.parts.genres)
+
+    def _num_distinct_actions(self) -> int:
+        return len(self._numbering[1])
+
+    def _action_ids(self, action: Action) -> tuple[int, ...]:
+        index = self._numbering[0]
+        if isinstance(action, Declare):
+            return tuple(index[(Declare, card)] for card in action.profile)
+        if isinstance(action, Lab):
+            return (*(index[(Lab, p)] for p in action.positions), index[(Lab, None)])
+        found = index.get(action)
+        if found is None:
+            raise InvalidAction(f"serial-killer: {action} has no id")
+        return (found,)
+
+    def _action_from_ids(self, ids: tuple[int, ...]) -> Action:
+        keys = self._numbering[1]
+        parts = [keys[i] for i in ids]
+        first = parts[0]
+        if not isinstance(first, tuple):
+            if len(ids) > 1:
+                raise InvalidAction(f"serial-killer: {first} is one id, not {len(ids)}")
+            assert isinstance(first, Action)
+            return first
+        kind = first[0]
+        if not all(isinstance(part, tuple) and part[0] is kind for part in parts):
+            raise InvalidAction(f"serial-killer: the ids {ids} mix kinds of action")
+        values = [part[1] for part in parts]  # type: ignore[index]
+        if kind is Declare:
+            genres = [self.parts.genre_of(card) for card in values]
+            if genres != list(self.parts.genre_ids):
+                raise InvalidAction(
+                    f"serial-killer: a declaration is one card per genre, in the order "
+                    f"{', '.join(self.parts.genre_ids)}; the ids {ids} are not"
+                )
+            return Declare(tuple(values))
+        positions = values[:-1]
+        if values[-1] is not None or None in positions or positions != sorted(set(positions)):
+            raise InvalidAction(
+                f"serial-killer: a lab view is its positions in increasing order, then done; "
+                f"the ids {ids} are not"
+            )
+        return Lab(tuple(positions))
+
+    def choice_text(self, choice: int) -> str:
+        key = self._numbering[1][choice]
+        if isinstance(key, tuple):
+            kind, value = key
+            if kind is Declare:
+                return f"declare {value} (one card of the profile)"
+            return "lab: done" if value is None else f"lab: pay for position {value}"
+        return str(key)
+
+    def _action_seen_by(self, action: Action, seat: Seat) -> tuple[Seat, ...] | None:
+        """A discarded card and a declared profile are seen by their player alone."""
+        return (seat,) if isinstance(action, Discard | Declare) else None
+
+    def _observation_shape(self) -> tuple[int, ...]:
+        cards, genres, n = len(self.parts.ids), len(self.parts.genres), self.players
+        return (3 * cards + 8 * genres + 16 * n + self.lab_size * (3 + genres) + 15,)
+
+    def _encode(self, info: InformationSet) -> list[float]:
+        """Per card: in my hand, seen by me, known in the lab; per genre: deck size and
+        district; per seat: points, pawn, hand size, declared, caught, locked, passed, to
+        move, me; per lab position: filled, rotated, mine, genre; then ferocity, weapon,
+        round, the pool, the phase and the final round."""
+        view = self._view(info)
+        me = info.seat
+        assert isinstance(me, int)
+        parts, options = self.parts, self.options
+        in_lab: set[str] = set()
+        for obs in info.observations:
+            if obs.kind == "see_discard":
+                in_lab.add(obs["card"])
+            elif obs.kind == "see_lab":
+                in_lab.update(card for _, card in obs["cards"])
+        hand, seen = set(view._hands[me]), view._seen[me]
+        out: list[float] = []
+        for card in parts.ids:
+            out += [float(card in hand), float(card in seen), float(card in in_lab)]
+        for genre in parts.genres:
+            out.append(view.deck_size(genre.id) / len(genre.cards))
+            out += [float(view.deck_district[genre.id] == d) for d in DISTRICTS]
+        start = options["start_points"]
+        for seat in range(self.players):
+            out.append(view.points_left[seat] / start)
+            out += [float(view.pawn[seat] == d) for d in (None, *DISTRICTS)]
+            out.append(len(view.hand_genres[seat]) / (HAND_LIMIT + 1))
+            out += [float(view.seq[seat] is not None), float(view.caught[seat])]
+            out += [float(view.locked[seat]), float(view.passed[seat])]
+            out += [float(view.to_move == seat), float(seat == me)]
+        for p in range(self.lab_size):
+            filled = p < len(view.lab_genres)
+            out += [float(filled), float(filled and view.rotated[p])]
+            out.append(float(filled and view.lab_owner[p] == me))
+            out += [float(filled and view.lab_genres[p] == g) for g in parts.genre_ids]
+        rounds = self.round_bound or max(view.round, 1)
+        out += [view.ferocity / (FACES * self.max_dice or 1), view.weapon / WEAPON_MAX]
+        out.append(view.round / rounds)
+        out += [k / DICE for k in view.pool]
+        out += [float(view.phase == p) for p in ("place", "buy", "discard", "declare", "over")]
+        out.append(float(view.final_round))
+        return out
 
     def arrange(
         self,
@@ -528,6 +726,23 @@ def replay(
             seen.update(card for _, card in obs["cards"])
     view._seen[me] = seen
     return view
+
+
+def action_of(state: SerialKillerState, obs: Observation) -> Action | None:
+    """The action an observation records, with what it does not show left as a
+    placeholder: a discard's card (`Discard("?")`) and a declared profile (all "?"); None
+    for an observation of no action."""
+    kind = obs.kind
+    simple: dict[str, Action] = {"pass": Pass(), "end_pick": End(), "skip": Skip()}
+    if kind in simple:
+        return simple[kind]
+    if kind == "place":
+        return Place(obs["district"])
+    if kind == "attempt":
+        return Declare(tuple("?" for _ in state.game.parts.genres))
+    if kind == "lab_place":
+        return Discard("?")
+    return _bought(state, obs) if kind == "buy" else None
 
 
 def _bought(view: SerialKillerState, obs: Observation) -> Action:

@@ -4,9 +4,11 @@ Hidden fields: `_decks` (order and identity of undrawn cards; the last card of e
 profile), `_hands`, the identity of each lab card, and sealed declarations. Everything else
 is public and printed in the observations.
 
-Chance (the 15 dice, relocation, pollution, declaration dice) is drawn by `_dice` and
-`_relocation`, from the state's RNG; a view rebuilt from an information set replays the
-outcomes its observations recorded instead (`_script`), so one set of rules serves both.
+Chance (the 15 dice, relocation, pollution, declaration dice) is drawn by `_dice`,
+`_total` and `_relocation` through `State._chance_draw`: from the state's RNG, or as chance
+nodes when chance is explicit (the declaration dice are one node, their sum); a view rebuilt
+from an information set replays the outcomes its observations recorded instead (`_script`),
+so one set of rules serves both.
 
 Listed actions: every buy and pass, every discard; declarations over the cards the player
 has never seen, every combination when there are at most `DECLARATIONS_LISTED`, otherwise
@@ -16,6 +18,7 @@ declaration, listed or not.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from itertools import combinations, product
@@ -48,10 +51,20 @@ FACES = 6
 HAND_LIMIT = 4
 WEAPON_MAX = 10
 DISTRICTS = tuple(range(1, 8))
+FACE_OUTCOMES = tuple(range(1, FACES + 1))
 DECLARATIONS_LISTED = 64
 LAB_CHOICES_LISTED = 64
 """Subsets of rotated lab positions listed one by one; past it, the empty set, each single
 position and all of them (every subset is still legal)."""
+
+
+@functools.lru_cache(maxsize=256)
+def dice_totals(n: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """Each possible sum of `n` six-sided dice with its probability (exact counts / 6**n)."""
+    ways = [1]
+    for _ in range(n):
+        ways = [sum(ways[max(0, t - FACES) : t]) for t in range(1, len(ways) + FACES)]
+    return tuple(range(n, n + len(ways))), tuple(w / FACES**n for w in ways)
 
 
 class ChanceExhausted(Exception):
@@ -116,24 +129,39 @@ class SerialKillerState(State):
 
     # --- chance ---------------------------------------------------------------------------
     def _dice(self, n: int, what: str = "the dice") -> list[int]:
+        """`n` dice, each a chance node (`State._chance_draw`: the RNG's `randint(1, 6)`)."""
         if self._script is not None:
             if not self._script:
                 raise ChanceExhausted(what)
             dice = self._script.pop(0)
             assert len(dice) == n
             return list(dice)
-        rng = self.rng
-        return [rng.randint(1, FACES) for _ in range(n)]
+        return [int(self._chance_draw(FACE_OUTCOMES)) for _ in range(n)]
+
+    def _total(self, n: int) -> int:
+        """The sum of `n` declaration dice, one chance node (nobody sees the faces)."""
+        if self._script is not None:
+            return sum(self._dice(n, "the declaration dice"))
+        outcomes, weights = dice_totals(n)
+
+        def roll(rng: random.Random) -> int:
+            return sum(rng.randint(1, FACES) for _ in range(n))
+
+        return int(self._chance_draw(outcomes, weights=weights, sample=roll))
 
     def _relocation(self) -> int:
+        """A relocation die: Central Park with probability `central_park_prob`, else 1-6."""
         if self._script is not None:
             if not self._script:
                 raise ChanceExhausted("a relocation")
             return int(self._script.pop(0))
-        rng = self.rng
-        if rng.random() < self.game.options["central_park_prob"]:
-            return CENTRAL_PARK
-        return rng.randint(1, 6)
+        p = self.game.options["central_park_prob"]
+
+        def relocate(rng: random.Random) -> int:
+            return CENTRAL_PARK if rng.random() < p else rng.randint(1, 6)
+
+        weights = [(1 - p) / 6 if d != CENTRAL_PARK else p for d in DISTRICTS]
+        return int(self._chance_draw(DISTRICTS, weights=weights, sample=relocate))
 
     # --- views ------------------------------------------------------------------------------
     @property
@@ -569,8 +597,9 @@ class SerialKillerState(State):
 
     def _attempt(self, seat: int, profile: tuple[str, ...]) -> None:
         self._emit(Observation.of("declaration", seat=seat, profile=list(profile)), to=[seat])
-        dice = self._dice(self.dice_for(seat), "the declaration dice")
-        success = sum(dice) >= self.ferocity
+        count = self.dice_for(seat)
+        total = self._total(count)
+        success = total >= self.ferocity
         seq = None
         if success:
             self.seq_counter += 1
@@ -582,8 +611,8 @@ class SerialKillerState(State):
             Observation.of(
                 "attempt",
                 seat=seat,
-                dice=len(dice),
-                total=sum(dice),
+                dice=count,
+                total=total,
                 ferocity=self.ferocity,
                 success=success,
                 seq=seq,

@@ -8,10 +8,11 @@ A game's options are its parameters (those whose default is a bool, number or st
 string parameter the option refuses is read as JSON: `{"dealer": "2"}` seats dealer 2 (give
 it in the parameter dict: OpenSpiel's game string would read `dealer=2` as a number, which
 the string parameter refuses, so such a game does not pickle either).
-Chance is explicit (one node per draw of the deal); players are seat indices; an action is an
-id of `Game.action_ids`, several ids in a row for an action spelled in parts. The information
-state string is the seat's information set as JSON (perfect recall); the observation tensor is
-`InformationSet.to_array()` with, for spelled games, the ids chosen so far.
+Chance is explicit (one node per draw, of the deal and of play); players are seat indices; an
+action is an id of `Game.action_ids`, several ids in a row for an action spelled in parts. The
+information state string is the seat's information set as JSON (perfect recall); the
+observation tensor is `InformationSet.to_array()` with, for spelled games, the ids chosen so
+far.
 
 Requires the extra `sleuth[openspiel]`.
 """

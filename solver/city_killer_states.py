@@ -1,0 +1,282 @@
+"""Whole City Killer states drawn from a seat's posterior (`solver.sample_state`).
+
+The killer's identity, motive, allies and figurant come from a world of the Deduction; the
+piles (the killer's deck with the cards under the crime scenes, the detective's deck, the
+evidence supply) are read from the record as slots, one per card drawn, in draw order. A slot
+the seat saw holds its card; a slot of the other seat's hand takes the card it is later seen
+to play, discard or check (a random one of that hand's unknown slots, as nothing public tells
+them apart), and the killer's hidden keep is a random one of the scene's two cards. What no
+observation names is then dealt at random from what is left of each pile, so the other seat's
+unseen cards are uniform given what it was seen to use (its choices are not modelled). The
+state is built from that setup and replayed through the rules, its chance outcomes given;
+a proposal that does not replay the record exactly is drawn again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+from engines import ConfigError, InformationSet, InvalidState, State
+from engines.city_killer import CityKiller, CityKillerState
+from engines.city_killer.actions import Grouped, Keep, Named
+from engines.city_killer.rules import (
+    BUILDINGS,
+    DETECTIVE,
+    GROUPS,
+    KILLER,
+    KILLER_DECK,
+    SCENES,
+    UNDER_SCENE,
+    deck,
+)
+from engines.core import IllegalAction, InvalidAction, Observation
+from solver.deduction import Deduction
+from solver.games.city_killer import NONE, F, G, K, M
+
+TRIES = 30
+
+
+@dataclass(eq=False)
+class Slot:
+    """One card of a pile: known (`card`) or still to be dealt (compared by identity)."""
+
+    card: str | None = None
+
+
+class _Piles:
+    """The slots of every pile and hand, followed through one seat's record."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.under = [[Slot() for _ in range(UNDER_SCENE)] for _ in range(SCENES)]
+        self.killer_start = [Slot() for _ in range(len(deck(KILLER_DECK)) - SCENES * UNDER_SCENE)]
+        self.killer_queue = list(self.killer_start)
+        self.detective: list[Slot] = []  # the detective deck's draws, in order
+        self.evidence: list[Slot] = []  # the supply's draws, in order
+        self.hands: dict[str, list[Slot]] = {KILLER: [], DETECTIVE: []}
+        self.tokens: list[Slot] = []  # the detective's evidence tokens
+        self.pair: list[Slot] = []  # the two cards of the last crime scene
+        self.examined: list[Slot] = []  # the two tokens of the last examination
+        self.kept: list[Slot] = []  # the card the killer kept at each crime scene
+
+    def use(self, held: list[Slot], card: str) -> None:
+        """`card` leaves `held`: its slot, or a random unknown one, which is then `card`."""
+        for slot in held:
+            if slot.card == card:
+                held.remove(slot)
+                return
+        unknown = [slot for slot in held if slot.card is None]
+        if not unknown:
+            raise _Retry
+        slot = self.rng.choice(unknown)
+        slot.card = card
+        held.remove(slot)
+
+    def keep(self, known: str | None) -> None:
+        """The killer keeps one of the scene's two cards (the one he saw he kept, or
+        either); the other goes under his deck."""
+        pair = self.pair
+        if known is None:
+            kept = self.rng.choice(pair)
+        else:
+            matching = [s for s in pair if s.card == known] or [s for s in pair if s.card is None]
+            if not matching:
+                raise _Retry
+            kept = matching[0]
+            kept.card = known
+        self.hands[KILLER].append(kept)
+        self.killer_queue += [s for s in pair if s is not kept]
+        self.kept.append(kept)
+
+
+class _Retry(Exception):
+    """This proposal cannot replay the record; draw another."""
+
+
+def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
+    """A City Killer state replaying `info` exactly (see the module's docstring).
+
+    Raises:
+        ConfigError: the option empty_deck is "reshuffle" (reshuffled piles are not read).
+        InvalidState: no proposal replayed the record in `TRIES` draws.
+    """
+    game = info.make_game()
+    assert isinstance(game, CityKiller)
+    if game.options["empty_deck"] == "reshuffle":
+        raise ConfigError(
+            "city-killer: no state sampler with empty_deck=reshuffle (reshuffled piles "
+            "are not read); use empty_deck=none"
+        )
+    for _ in range(TRIES):
+        (world,) = d.sample(1, seed=rng.randrange(2**32))
+        try:
+            state = _propose(game, info, world, rng)
+        except (_Retry, IllegalAction, InvalidAction, InvalidState):
+            continue
+        if state.information_set(info.seat) == info:
+            return state
+    raise InvalidState(f"city-killer: no sampled state replayed the record in {TRIES} draws")
+
+
+def _propose(
+    game: CityKiller, info: InformationSet, world: Mapping[str, Hashable], rng: random.Random
+) -> CityKillerState:
+    obs = info.observations
+    piles = _Piles(rng)
+    secrets = next((o for o in obs if o.kind == "secrets"), None)
+    allies = next((o["group"] for o in obs if o.kind == "allies"), None)
+    identity = str(world[K]) if secrets is None else secrets["identity"]
+    motive = str(world[M]) if secrets is None else secrets["motive"]
+    allies = str(world[G]) if allies is None else allies
+    figurant: str | None = None
+    if game.options["use_figurant"]:
+        figurant = str(world[F]) if secrets is None else secrets["figurant"]
+        if figurant == NONE:
+            raise _Retry
+    end = next((o for o in obs if o.kind == "end"), None)
+    if end is not None:  # the end shows the killer's secrets
+        identity, motive, allies = end["identity"], end["motive"], end["allies"]
+        figurant = end["figurant"] if game.options["use_figurant"] else None
+    revealed = {o["group"] for o in obs if o.kind == "token"}
+    if secrets is not None:
+        drawn = list(secrets["drawn"])
+    else:
+        others = [g for g in GROUPS if g != allies and g not in revealed]
+        drawn = [allies, *rng.sample(others, 2)]
+    draws: list[object] = []
+    for i, o in enumerate(obs):
+        after = obs[i + 1] if i + 1 < len(obs) else None
+        seen = after.get("card") if after is not None and after.kind == "drew" else None
+        _follow(piles, o, after, seen, figurant, draws)
+    killer_cards = [s for pair in piles.under for s in pair] + piles.killer_start
+    detective_size = len(game.detective_deck())
+    piles.detective += [Slot() for _ in range(detective_size - len(piles.detective))]
+    supply = sum(game.options["evidence_mix"])
+    piles.evidence += [Slot() for _ in range(supply - len(piles.evidence))]
+    mix = [
+        b for b, n in zip(BUILDINGS, game.options["evidence_mix"], strict=True) for _ in range(n)
+    ]
+    for slots, cards in (
+        (killer_cards, deck(KILLER_DECK)),
+        (piles.detective, game.detective_deck()),
+        (piles.evidence, mix),
+    ):
+        _deal(slots, cards, rng)
+    setup = obs[0]
+    placement = [list(p) for p in setup["placement"]]
+    chosen = game.options["identity_choice"] == "choose"
+    state = game.arrange(
+        random.Random(0),
+        list(setup["residents"]),
+        placement,
+        [list(b) for b in setup["buildings"]],
+        None if chosen else identity,
+        None if chosen else figurant,
+        motive,
+        drawn,
+        [str(s.card) for s in killer_cards],
+        [str(s.card) for s in piles.detective],
+        [str(s.card) for s in piles.evidence],
+    )
+    state._given = draws
+    keeps = iter(str(s.card) for s in piles.kept)
+    for o in obs:
+        if o.kind != "act":
+            continue
+        text = o["move"]
+        if text == "identity ?":
+            state.apply(Named("identity", identity))
+        elif text == "allies ?":
+            state.apply(Grouped("allies", allies))
+        elif text == "keep ?":
+            state.apply(Keep(next(keeps)))
+        else:
+            state.apply(game.parse_action(text))
+    return state
+
+
+def _follow(
+    piles: _Piles,
+    o: Observation,
+    after: Observation | None,
+    seen: str | None,
+    figurant: str | None,
+    draws: list[object],
+) -> None:
+    """Move the slots as observation `o` records (`seen`: the card the seat saw drawn)."""
+    kind = o.kind
+    if kind == "reshuffle":
+        raise _Retry
+    if kind == "draw":
+        pile, card = o["pile"], o["card"] or seen
+        if pile == "killer-deck":
+            if not piles.killer_queue:
+                raise _Retry
+            slot = piles.killer_queue.pop(0)
+            _know(slot, card)
+            piles.hands[KILLER].append(slot)
+        elif pile == "detective-deck":
+            slot = Slot(card)
+            piles.detective.append(slot)
+            if o["seat"] == DETECTIVE:
+                piles.hands[DETECTIVE].append(slot)
+        else:
+            slot = Slot(card)
+            piles.evidence.append(slot)
+            piles.tokens.append(slot)
+            piles.examined = [*piles.examined[-1:], slot]
+    elif kind in ("murder", "bomb"):
+        piles.pair = piles.under[o["scene"] - 1]
+    elif kind == "scene-cards":
+        for slot, card in zip(piles.pair, o["cards"], strict=True):
+            _know(slot, card)
+    elif kind == "act" and o["move"] == "keep ?":
+        known = after["card"] if after is not None and after.kind == "kept" else None
+        piles.keep(known)
+    elif kind == "act" and o["move"] == "identity ?" and figurant is not None:
+        draws.append(figurant)  # the figurant is drawn when the killer chooses himself
+    elif kind == "act" and o["seat"] == DETECTIVE and o["move"].startswith("keep "):
+        token = o["move"].split()[1]
+        pair = piles.examined
+        piles.tokens = [s for s in piles.tokens if s not in pair]
+        piles.use(list(pair), token)  # which of the two is the kept one
+        kept = next(s for s in pair if s.card == token)
+        piles.tokens.append(kept)
+        piles.examined = [s for s in pair if s is not kept]
+    elif kind == "evidence-discard":
+        for slot, token in zip(piles.examined, o["tokens"], strict=False):
+            _know(slot, token)
+    elif kind == "play":
+        piles.use(piles.hands[o["seat"]], o["card"])
+    elif kind == "discard":
+        piles.use(piles.hands[DETECTIVE], o["card"])
+    elif kind == "evidence-check":
+        piles.use(piles.tokens, o["token"])
+        if o["position"]:
+            piles.hands[DETECTIVE].append(Slot(o["card"]))
+    elif kind == "token":
+        draws.append(o["group"])
+
+
+def _know(slot: Slot, card: str | None) -> None:
+    if card is None or card == "?":
+        return
+    if slot.card is not None and slot.card != card:
+        raise _Retry
+    slot.card = card
+
+
+def _deal(slots: list[Slot], cards: list[str], rng: random.Random) -> None:
+    """Give the slots no observation named the rest of `cards`, in a random order."""
+    left = list(cards)
+    for slot in slots:
+        if slot.card is not None:
+            if slot.card not in left:
+                raise _Retry
+            left.remove(slot.card)
+    rng.shuffle(left)
+    for slot in slots:
+        if slot.card is None:
+            slot.card = left.pop()
