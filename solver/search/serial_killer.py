@@ -84,6 +84,8 @@ TABLE_DRAWS = 7
 """About how many cards the whole table draws in a round while the rivals still draw."""
 LOOK_BUDGET = 16
 """The points a draw leaves for the looks at the end (a lab view, the rivals' hands)."""
+FINISH_AT = 3
+"""The seat plans the finish once the rivals have fewer draws than this left in them."""
 FULL_DECK = 1.0
 """A draw's worth for the cards still under it (in a full deck, the ones the rivals leave and
 the seat must draw in the end anyway)."""
@@ -322,7 +324,7 @@ class Table:
     def finishing(self) -> bool:
         """The seat plans the rest itself: the final round, every rival declared, or no
         rival with points to draw with."""
-        return self.view.final_round or self.rivals_declared or self.rival_draws < 1
+        return self.view.final_round or self.rivals_declared or self.rival_draws < FINISH_AT
 
     def finish(self, lab: tuple[int, ...] | None = None) -> finishing.Finish:
         """The rest of the game as a short list of sources (finishing.Finish); `lab`: the
