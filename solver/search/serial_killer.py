@@ -13,6 +13,10 @@ worth a step towards the end besides its card, and more when nobody else draws (
 grows every round the decks stand still). The weapon track comes first when the decks
 could run out before it reaches 10.
 
+Once the rivals have little left to draw with (or have all declared, or the final round has
+begun), the finish planner (serial_killer_finish.py) takes over: the looks, the draws that
+empty the decks and the weapon dice still needed, each buy valued by the best plan it leaves.
+
 The declaration is the gamble: declared, the player buys nothing more. With every rival
 declared, the solver's declaration ends the game, so it declares as soon as more rounds of
 looking are worth less than the ferocity they cost; otherwise it waits for the final round
@@ -55,22 +59,17 @@ from solver.games.serial_killer.advice import information
 from solver.games.serial_killer.counting import CountedWorlds
 from solver.games.serial_killer.position import Position, parse
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
-from solver.search import serial_killer_finish as finishing
 from solver.hints import percent
 from solver.search import Advice, Candidate, Memory
+from solver.search import serial_killer_finish as endgame
 
 KNOBS: dict[str, object] = {"time_budget": None}
 GROWTH = 8
 """About how much ferocity grows in a round (a tenth of the unbought dice, the hunted bonus
 most rounds): what waiting a round costs the roll."""
-DRAWS_PER_ROUND = 4
-"""About how many cards the table draws in a round, to forecast the rounds left."""
 KEEP = 0.85
 """The chance of out-rolling the forecast final ferocity that the points kept back assure:
 no buy goes below them."""
-WEAPON_VALUE = 1.0
-"""The log-gain of a weapon die while the track is short of 10: without the weapon nobody
-may declare, and the die costs a point."""
 LATER_PRICE = 0.1
 """The least a point is worth in log J while the game goes on: what it buys late (a look at
 the lab or a hand then rules out about a third of a nat per point)."""
@@ -326,8 +325,8 @@ class Table:
         rival with points to draw with."""
         return self.view.final_round or self.rivals_declared or self.rival_draws < FINISH_AT
 
-    def finish(self, lab: tuple[int, ...] | None = None) -> finishing.Finish:
-        """The rest of the game as a short list of sources (finishing.Finish); `lab`: the
+    def finish(self, lab: tuple[int, ...] | None = None) -> endgame.Finish:
+        """The rest of the game as a short list of sources (endgame.Finish); `lab`: the
         rotated positions a lab view pays for (None: all of them)."""
         view, me, options = self.view, self.me, self.game.options
         rotated = tuple(p + 1 for p, turned in enumerate(view.rotated) if turned)
@@ -336,18 +335,18 @@ class Table:
         if view.lab_genres:
             shown = [p + 1 for p, turned in enumerate(view.rotated) if not turned]
             places = [f"lab:{p}" for p in {*shown, *paid}]
-            found = finishing.found_at(self.worlds, self.candidates, places)
+            found = endgame.found_at(self.worlds, self.candidates, places)
             if found:
                 cost = 6 + options["pollution_cost"] * len(paid)
-                looks.append(finishing.Look("lab", None, found, cost, None))
+                looks.append(endgame.Look("lab", None, found, cost, None))
         for j in range(self.game.players):
             if j == me or not view.hand_genres[j]:
                 continue
-            found = finishing.found_at(self.worlds, self.candidates, [f"hand:{j}"])
+            found = endgame.found_at(self.worlds, self.candidates, [f"hand:{j}"])
             if found:
-                looks.append(finishing.Look("brief", j, found, 4, view.pawn[j]))
+                looks.append(endgame.Look("brief", j, found, 4, view.pawn[j]))
         genres = self.game.parts.genre_ids
-        return finishing.Finish(
+        return endgame.Finish(
             candidates={g: len(self.candidates[g]) for g in genres},
             deck_left={g: view.deck_size(g) - 1 for g in genres},
             deck_district=dict(view.deck_district),
@@ -423,7 +422,8 @@ def score(table: Table, action: Action) -> Scored:
         last = table.cards_left == 1  # this draw starts the final round
         gain = table.gain({genre: 1.0}) + (0.0 if last else table.push)
         if not table.end_in_view:  # a full deck is one the rivals leave: its cards fall to me
-            gain += FULL_DECK * (view.deck_size(genre) - 2) / (len(view.game.parts.by_genre[genre].cards) - 2)
+            size = len(view.game.parts.by_genre[genre].cards)
+            gain += FULL_DECK * (view.deck_size(genre) - 2) / max(size - 2, 1)
         if table.standstill and table.push:
             gain = max(gain, STALL * price)
         if last and gain <= price:
@@ -617,7 +617,7 @@ def _declaration(
         return [(chance, declare, f"the final round compels it: {text}")]
     if table.finishing:
         plan = table.finish()
-        later = finishing.pass_value(plan)
+        later = endgame.pass_value(plan)
         now = chance * plan.declare_chance
         if now >= later:
             return [(now, declare, text), (later, Skip(), "waiting costs more than the gamble")]
@@ -654,13 +654,13 @@ def _picks(
 def _finish_picks(
     table: Table, legal: list[Action], stop: Action, rng: random.Random
 ) -> list[tuple[float, Action, str]]:
-    """Every buy valued by the best plan left after it (finishing.Finish), against passing."""
+    """Every buy valued by the best plan left after it (endgame.Finish), against passing."""
     view, me = table.view, table.me
     plans = [table.finish()]
     rotated = tuple(p + 1 for p, turned in enumerate(view.rotated) if turned)
     if rotated:
         plans.append(table.finish(()))
-    waiting = max(finishing.pass_value(plan) for plan in plans)
+    waiting = max(endgame.pass_value(plan) for plan in plans)
     ranked: list[tuple[float, Action, str]] = [
         (waiting, stop, f"the rest of the plan can wait: a win {percent(waiting)} likely")
     ]
@@ -673,9 +673,9 @@ def _finish_picks(
             ranked.append((1.0 + waiting, action, f"weapon track to {view.weapon + 1}"))
             continue
         if isinstance(action, Lab):
-            value = finishing.value_of(table.finish(action.positions), action, cost)
+            value = endgame.value_of(table.finish(action.positions), action, cost)
         else:
-            value = max(finishing.value_of(plan, action, cost) for plan in plans)
+            value = max(endgame.value_of(plan, action, cost) for plan in plans)
         if value <= 0:
             continue
         ranked.append(

@@ -16,9 +16,8 @@ handful of sources, so the work is bounded.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from engines import Action
 from engines.serial_killer import Briefing, Investigate, Lab, Move, Weapon
@@ -68,7 +67,6 @@ class Finish:
     declare_chance: float  # that the seat's declaration is judged without the decks emptied
     # (1 once every rival has declared; else the chance the rivals still succeed in theirs)
     eligible: bool  # the seat may still declare at this round's end (bought nothing)
-    done: frozenset[str] = field(default=frozenset())
 
     # --- value of a plan --------------------------------------------------------------------
     def roll(self, points: int, ferocity: int) -> float:
@@ -89,7 +87,8 @@ class Finish:
         round's pool, then a typical pool a round."""
         visits = {look.where for look in looks if look.where is not None}
         visits |= {self.deck_district[g] for g, n in draws.items() if n}
-        visits.discard(self.pawn)  # type: ignore[arg-type]
+        if self.pawn is not None:
+            visits.discard(self.pawn)
         needs = [("weapon", 1)] * self.weapons + [("move", 2)] * len(visits)
         needs += [(look.kind, look.cost) for look in looks]
         needs += [("draw", 3)] * sum(draws.values())
@@ -127,15 +126,17 @@ class Finish:
         points, rounds = self.cost(looks, draws)
         if points > self.points:
             return 0.0
-        empties = sum(draws.values()) == sum(self.deck_left.values())
+        drawn: int = sum(draws.values())
+        remaining: int = sum(self.deck_left.values())
+        empties = drawn == remaining
         if self.final:
             if rounds > 1 or self.weapons:
                 return 0.0
             ferocity = self.ferocity
-        elif empties and sum(self.deck_left.values()):
+        elif empties and remaining:
             ferocity = self.ferocity + GROWTH * (rounds - 1)
         elif declare_after and self.declare_chance > 0:
-            nothing = not looks and not sum(draws.values()) and not self.weapons
+            nothing = not looks and not drawn and not self.weapons
             if nothing:
                 ferocity = self.ferocity if self.eligible else self.ferocity + GROWTH
             else:
@@ -214,7 +215,9 @@ class Finish:
         kind = "brief" if isinstance(action, Briefing) else "lab"
         key = action.target if isinstance(action, Briefing) else None
         look = next(look for look in looks if (look.kind, look.key) == (kind, key))
-        return {g: max(k - int(look.found.get(g, 0.0) + 0.5), 1) for g, k in self.candidates.items()}
+        return {
+            g: max(k - int(look.found.get(g, 0.0) + 0.5), 1) for g, k in self.candidates.items()
+        }
 
     def waited(self) -> Finish:
         """The finish a round later: ferocity grown, a fresh (typical) pool, eligible again."""
@@ -277,15 +280,3 @@ def pass_value(finish: Finish) -> float:
     if finish.eligible and not finish.weapons:
         return max(now * finish.declare_chance, later)
     return later
-
-
-def better(values: dict[Action, float]) -> Action | None:
-    """The action of highest value, None when there is none."""
-    if not values:
-        return None
-    return max(values, key=lambda a: values[a])
-
-
-def quantise(value: float) -> float:
-    """Values compared with a tolerance, so a tie is not decided by rounding noise."""
-    return math.floor(value * 1e9) / 1e9
