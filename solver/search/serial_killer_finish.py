@@ -28,9 +28,10 @@ GROWTH = 8
 """About how much ferocity grows in a round (a tenth of the unbought dice, the hunted bonus
 most rounds)."""
 TYPICAL_POOL = (2, 2, 2, 2, 2, 2)
-"""The dice a later round is counted on to offer the seat (15 dice, some bought by others)."""
-LATER_DRAW = 4
-"""What a draw costs in a later round, on average (a 3 when one is left, else a 4 or more)."""
+"""The dice a later round is counted on to offer the seat (15 dice, some bought by others);
+a draw takes the cheapest face left (a 3, else a 4, 5 or 6)."""
+MAX_ROUNDS = 6
+"""The rounds a plan may take (ferocity outgrows any longer one)."""
 FACE = {"weapon": 1, "move": 2, "brief": 4, "lab": 6}
 
 
@@ -93,19 +94,15 @@ class Finish:
         needs += [(look.kind, look.cost) for look in looks]
         needs += [("draw", 3)] * sum(draws.values())
         pool, points, rounds = list(self.pool), 0, 1
-        later = False
         for kind, price in needs:
             while True:
                 face = self._take(pool, kind)
                 if face is not None:
-                    extra = price - FACE.get(kind, 3) if kind in ("lab", "brief") else 0
-                    paid = face if kind == "draw" else FACE[kind] + extra
-                    if later and kind == "draw":
-                        paid = LATER_DRAW
-                    points += paid + self.surcharge
+                    extra = price - FACE[kind] if kind in ("lab", "brief") else 0
+                    points += (face if kind == "draw" else FACE[kind] + extra) + self.surcharge
                     break
-                rounds, pool, later = rounds + 1, list(TYPICAL_POOL), True
-                if rounds > 6:
+                rounds, pool = rounds + 1, list(TYPICAL_POOL)
+                if rounds > MAX_ROUNDS:
                     return 10**6, rounds
         return points, rounds
 
