@@ -593,14 +593,17 @@ def advise(
 def _placements(
     table: Table, legal: list[Action], rng: random.Random
 ) -> list[tuple[float, Action, str]]:
-    """A pawn where the most unknowns of a deck wait (ties at random)."""
+    """A pawn where the most unknowns of a deck wait and no other pawn stands (two pawns
+    in a district add the hunted bonus to ferocity every round), ties at random."""
     view = table.view
     ranked: list[tuple[float, Action, str]] = []
     for action in legal:
         assert isinstance(action, Place)
         genre = view.deck_at.get(action.district)
         unknown = len(table.candidates[genre]) if genre is not None else 0
-        ranked.append((unknown + rng.random() / 2, action, f"{unknown} unknown traits of its deck"))
+        crowded = any(d == action.district for j, d in enumerate(view.pawn) if j != table.me)
+        value = unknown - (1 if crowded else 0) + rng.random() / 2
+        ranked.append((value, action, f"{unknown} unknown traits of its deck"))
     return ranked
 
 
