@@ -167,10 +167,12 @@ class Finish:
             for look in self.looks:
                 if look not in looks:
                     options.append(([*looks, look], draws))
-            if not fixed_draws:
+            if not fixed_draws:  # one more card of a deck, or the rest of it
                 for genre, n in draws.items():
                     if n < self.deck_left[genre]:
                         options.append((looks, {**draws, genre: n + 1}))
+                    if n + 1 < self.deck_left[genre]:
+                        options.append((looks, {**draws, genre: self.deck_left[genre]}))
             scored = [(self.plan_value(a, b, True), a, b) for a, b in options]
             if not scored:
                 return best
