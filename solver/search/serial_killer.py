@@ -416,6 +416,13 @@ def score(table: Table, action: Action) -> Scored:
     if isinstance(action, Investigate):
         if table.rivals_drawing and cost > 3:
             return Scored(-price, 0.0, "wait: the rivals are still drawing; a dearer draw can wait")
+        if table.rivals_drawing:
+            return Scored(
+                -price,
+                0.0,
+                "wait: the rivals are still drawing, and what they draw is seen later for "
+                "less, in their hands and the lab",
+            )
         if not table.end_in_view and action.face > SUBSTITUTE_MAX:
             return Scored(-price, 0.0, f"a {action.face} is too dear a draw while the game goes on")
         genre = view.deck_at[view.pawn[me] or 0]
