@@ -7,11 +7,11 @@ buy that is expected to rule out `e_g` candidates of genre g (the counted worlds
 each unseen trait lies) multiplies `right` by about `prod k_g / (k_g - e_g)`; each point it
 costs lowers the final roll, priced at the slope of `log roll` against the forecast final
 ferocity (never below what a point buys later). A buy is made when its log-gain beats its
-price, and never below the points kept for the roll. Looks (briefings, lab views) wait while
-the rivals are drawing: a later look sees those cards and the ones drawn since. A draw is
-worth a step towards the end besides its card, and more when nobody else draws (ferocity
-grows every round the decks stand still). The weapon track comes first when the decks
-could run out before it reaches 10.
+price, and never below the points kept for the roll. While the rivals are drawing, the seat
+neither draws nor looks: what they draw reaches their hands and the lab, to be seen later all
+at once and for less, and the points it keeps are its roll. A draw is worth a step towards
+the end besides its card when the decks stand still (ferocity grows every round they do).
+The weapon track comes first when the decks could run out before it reaches 10.
 
 Once the rivals have little left to draw with (or have all declared, or the final round has
 begun), the finish planner (serial_killer_finish.py) takes over: the looks, the draws that
@@ -81,8 +81,6 @@ URGENT_WEAPON = 4.0
 nobody could declare, and the killer wins."""
 TABLE_DRAWS = 7
 """About how many cards the whole table draws in a round while the rivals still draw."""
-LOOK_BUDGET = 16
-"""The points a draw leaves for the looks at the end (a lab view, the rivals' hands)."""
 FINISH_AT = 3
 """The seat plans the finish once the rivals have fewer draws than this left in them."""
 FULL_DECK = 1.0
@@ -385,8 +383,6 @@ def score(table: Table, action: Action) -> Scored:
     )
     needed = table.draw_reserve > 0 or table.standstill  # else the rivals draw or declare
     floor = table.last_floor if draws and table.push > 0 and needed else table.floor
-    if draws and not needed and not table.end_in_view:
-        floor += LOOK_BUDGET
     if points - cost < floor and not isinstance(action, Weapon) and not table.end_in_view:
         return Scored(-1.0, 0.0, f"spends into the {floor} points kept for the roll")
     if not draws and not table.end_in_view and points - cost < table.floor + table.draw_reserve:
@@ -414,8 +410,6 @@ def score(table: Table, action: Action) -> Scored:
     if isinstance(action, First):
         return Scored(-price, 0.0, "the first-player die: no deduction")
     if isinstance(action, Investigate):
-        if table.rivals_drawing and cost > 3:
-            return Scored(-price, 0.0, "wait: the rivals are still drawing; a dearer draw can wait")
         if table.rivals_drawing:
             return Scored(
                 -price,
