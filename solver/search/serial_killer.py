@@ -7,11 +7,15 @@ buy that is expected to rule out `e_g` candidates of genre g (the counted worlds
 each unseen trait lies) multiplies `right` by about `prod k_g / (k_g - e_g)`; each point it
 costs lowers the final roll, priced at the slope of `log roll` against the forecast final
 ferocity (never below what a point buys later). A buy is made when its log-gain beats its
-price, and never below the points kept for the roll. Looks (briefings, lab views) wait while
-the rivals are drawing: a later look sees those cards and the ones drawn since. A draw is
-worth a step towards the end besides its card, and more when nobody else draws (ferocity
-grows every round the decks stand still). The weapon track comes first when the decks
-could run out before it reaches 10.
+price, and never below the points kept for the roll. While the rivals are drawing, the seat
+neither draws nor looks: what they draw reaches their hands and the lab, to be seen later all
+at once and for less, and the points it keeps are its roll. A draw is worth a step towards
+the end besides its card when the decks stand still (ferocity grows every round they do).
+The weapon track comes first when the decks could run out before it reaches 10.
+
+Once the rivals have little left to draw with (or have all declared, or the final round has
+begun), the finish planner (serial_killer_finish.py) takes over: the looks, the draws that
+empty the decks and the weapon dice still needed, each buy valued by the best plan it leaves.
 
 The declaration is the gamble: declared, the player buys nothing more. With every rival
 declared, the solver's declaration ends the game, so it declares as soon as more rounds of
@@ -57,19 +61,15 @@ from solver.games.serial_killer.position import Position, parse
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
 from solver.hints import percent
 from solver.search import Advice, Candidate, Memory
+from solver.search import serial_killer_finish as endgame
 
 KNOBS: dict[str, object] = {"time_budget": None}
 GROWTH = 8
 """About how much ferocity grows in a round (a tenth of the unbought dice, the hunted bonus
 most rounds): what waiting a round costs the roll."""
-DRAWS_PER_ROUND = 4
-"""About how many cards the table draws in a round, to forecast the rounds left."""
 KEEP = 0.85
 """The chance of out-rolling the forecast final ferocity that the points kept back assure:
 no buy goes below them."""
-WEAPON_VALUE = 1.0
-"""The log-gain of a weapon die while the track is short of 10: without the weapon nobody
-may declare, and the die costs a point."""
 LATER_PRICE = 0.1
 """The least a point is worth in log J while the game goes on: what it buys late (a look at
 the lab or a hand then rules out about a third of a nat per point)."""
@@ -79,6 +79,18 @@ declared)."""
 URGENT_WEAPON = 4.0
 """A weapon die's log-gain when the decks could run out before the track reaches 10: then
 nobody could declare, and the killer wins."""
+TABLE_DRAWS = 7
+"""About how many cards the whole table draws in a round while the rivals still draw."""
+FINISH_AT = 3
+"""The seat plans the finish once the rivals have fewer draws than this left in them."""
+FULL_DECK = 1.0
+"""A draw's worth for the cards still under it (in a full deck, the ones the rivals leave and
+the seat must draw in the end anyway)."""
+SUBSTITUTE_MAX = 4
+"""The dearest die drawn with while the game goes on (a 5 or a 6 costs two points more than a
+3 for the same card)."""
+WEAPON_DICE = 3
+"""The weapon dice a round can be counted on for, when the track must still reach 10."""
 LAST_KEEP = 0.2
 """The roll (against ferocity now) a draw that keeps the game going may spend down to."""
 BUYS_PER_ROUND = 5
@@ -160,8 +172,12 @@ class Table:
         view = self.view
         if view.final_round or self.rivals_declared:
             return int(view.ferocity)
-        rounds = 1 + math.ceil(self.cards_left / DRAWS_PER_ROUND)
-        return int(view.ferocity + GROWTH * rounds)
+        return int(view.ferocity + GROWTH * self.rounds_left)
+
+    @property
+    def rounds_left(self) -> int:
+        """About how many rounds the decks last, the table drawing TABLE_DRAWS a round."""
+        return math.ceil(self.cards_left / TABLE_DRAWS)
 
     @cached_property
     def floor(self) -> int:
@@ -301,6 +317,52 @@ class Table:
                 total += log(k / max(k - e, 1.0))
         return total
 
+    @cached_property
+    def finishing(self) -> bool:
+        """The seat plans the rest itself: the final round, every rival declared, or no
+        rival with points to draw with."""
+        return self.view.final_round or self.rivals_declared or self.rival_draws < FINISH_AT
+
+    def finish(self, lab: tuple[int, ...] | None = None) -> endgame.Finish:
+        """The rest of the game as a short list of sources (endgame.Finish); `lab`: the
+        rotated positions a lab view pays for (None: all of them)."""
+        view, me, options = self.view, self.me, self.game.options
+        rotated = tuple(p + 1 for p, turned in enumerate(view.rotated) if turned)
+        paid = rotated if lab is None else lab
+        looks = []
+        if view.lab_genres:
+            shown = [p + 1 for p, turned in enumerate(view.rotated) if not turned]
+            places = [f"lab:{p}" for p in {*shown, *paid}]
+            found = endgame.found_at(self.worlds, self.candidates, places)
+            if found:
+                cost = 6 + options["pollution_cost"] * len(paid)
+                looks.append(endgame.Look("lab", None, found, cost, None))
+        for j in range(self.game.players):
+            if j == me or not view.hand_genres[j]:
+                continue
+            found = endgame.found_at(self.worlds, self.candidates, [f"hand:{j}"])
+            if found:
+                looks.append(endgame.Look("brief", j, found, 4, view.pawn[j]))
+        genres = self.game.parts.genre_ids
+        return endgame.Finish(
+            candidates={g: len(self.candidates[g]) for g in genres},
+            deck_left={g: view.deck_size(g) - 1 for g in genres},
+            deck_district=dict(view.deck_district),
+            looks=tuple(looks),
+            weapons=max(WEAPON_MAX - view.weapon, 0),
+            points=view.points_left[me],
+            ferocity=int(view.ferocity),
+            pool=tuple(view.pool),
+            pawn=view.pawn[me],
+            dice_base=int(options["declare_base"]),
+            per_die=int(options["points_per_die"]),
+            surcharge=int(options["surcharge"]) if view.caught[me] else 0,
+            final=bool(view.final_round),
+            drain=not self.rivals_declared,
+            declare_chance=1.0 if self.rivals_declared else _rivals_declare(self),
+            eligible=not view.bought[me] and view.weapon >= WEAPON_MAX,
+        )
+
     def look_gain(self, action: Action) -> float:
         """log-gain of a briefing or a lab view, from the counted worlds (in nats)."""
         bits = information(self.position, self.worlds, self.view, action, self.candidates)
@@ -340,17 +402,29 @@ def score(table: Table, action: Action) -> Scored:
     if isinstance(action, Weapon):
         if view.weapon >= WEAPON_MAX:
             return Scored(-price, 0.0, "the weapon track is already at 10")
-        urgent = table.cards_left <= 2 * (WEAPON_MAX - view.weapon)
-        gain = URGENT_WEAPON if urgent else WEAPON_VALUE
+        urgent = WEAPON_MAX - view.weapon > WEAPON_DICE * max(table.rounds_left - 1, 0)
+        if not urgent:
+            return Scored(-price, 0.0, "the weapon track can wait: the rivals fill it too")
+        gain = URGENT_WEAPON
         return Scored(gain - price, gain, f"weapon track to {view.weapon + 1} of {WEAPON_MAX}")
     if isinstance(action, First):
         return Scored(-price, 0.0, "the first-player die: no deduction")
     if isinstance(action, Investigate):
-        if table.rivals_drawing and cost > 3:
-            return Scored(-price, 0.0, "wait: the rivals are still drawing; a dearer draw can wait")
+        if table.rivals_drawing:
+            return Scored(
+                -price,
+                0.0,
+                "wait: the rivals are still drawing, and what they draw is seen later for "
+                "less, in their hands and the lab",
+            )
+        if not table.end_in_view and action.face > SUBSTITUTE_MAX:
+            return Scored(-price, 0.0, f"a {action.face} is too dear a draw while the game goes on")
         genre = view.deck_at[view.pawn[me] or 0]
         last = table.cards_left == 1  # this draw starts the final round
         gain = table.gain({genre: 1.0}) + (0.0 if last else table.push)
+        if not table.end_in_view:  # a full deck is one the rivals leave: its cards fall to me
+            size = len(view.game.parts.by_genre[genre].cards)
+            gain += FULL_DECK * (view.deck_size(genre) - 2) / max(size - 2, 1)
         if table.standstill and table.push:
             gain = max(gain, STALL * price)
         if last and gain <= price:
@@ -412,6 +486,21 @@ def declare_now(table: Table) -> bool:
         return table.roll(points, f) > 0.05
     later = table.roll(points, f + GROWTH)
     return table.roll(points, f) >= LAST_GUESS and later < FADE
+
+
+def _rivals_declare(table: Table) -> float:
+    """About the chance every undeclared rival still declares (each tries its roll in the
+    rounds to come as ferocity grows), so that a declaration now is ever judged."""
+    view, chance = table.view, 1.0
+    for j in range(table.game.players):
+        if j == table.me or view.seq[j] is not None:
+            continue
+        miss = 1.0
+        for t in range(1, 4):
+            odds = table.roll(view.points_left[j], view.ferocity + GROWTH * t)
+            miss *= 1 - odds if odds >= 0.2 else 1.0
+        chance *= 1 - miss
+    return chance
 
 
 def _waiting(table: Table) -> float:
@@ -505,14 +594,17 @@ def advise(
 def _placements(
     table: Table, legal: list[Action], rng: random.Random
 ) -> list[tuple[float, Action, str]]:
-    """A pawn where the most unknowns of a deck wait (ties at random)."""
+    """A pawn where the most unknowns of a deck wait and no other pawn stands (two pawns
+    in a district add the hunted bonus to ferocity every round), ties at random."""
     view = table.view
     ranked: list[tuple[float, Action, str]] = []
     for action in legal:
         assert isinstance(action, Place)
         genre = view.deck_at.get(action.district)
         unknown = len(table.candidates[genre]) if genre is not None else 0
-        ranked.append((unknown + rng.random() / 2, action, f"{unknown} unknown traits of its deck"))
+        crowded = any(d == action.district for j, d in enumerate(view.pawn) if j != table.me)
+        value = unknown - (1 if crowded else 0) + rng.random() / 2
+        ranked.append((value, action, f"{unknown} unknown traits of its deck"))
     return ranked
 
 
@@ -527,6 +619,13 @@ def _declaration(
     text = f"right {percent(table.right)}, roll {percent(roll)}"
     if not any(isinstance(a, Skip) for a in legal):
         return [(chance, declare, f"the final round compels it: {text}")]
+    if table.finishing:
+        plan = table.finish()
+        later = endgame.pass_value(plan)
+        now = chance * plan.declare_chance
+        if now >= later:
+            return [(now, declare, text), (later, Skip(), "waiting costs more than the gamble")]
+        return [(later, Skip(), "wait: " + text + "; the plan is worth more"), (now, declare, text)]
     if declare_now(table):
         return [(chance, declare, text), (0.0, Skip(), "waiting costs more than the gamble")]
     return [(chance, Skip(), "wait: " + text), (0.0, declare, text)]
@@ -541,6 +640,8 @@ def _picks(
 ) -> list[tuple[float, Action, str]]:
     view, me = table.view, table.me
     stop = Pass() if isinstance(legal[0], Pass) else legal[0]
+    if table.finishing:
+        return _finish_picks(table, legal, stop, rng)
     if view.weapon >= WEAPON_MAX and not view.bought[me] and declare_now(table):
         return [(1.0, Pass(), "buy nothing this round and declare at its end")]
     ranked: list[tuple[float, Action, str]] = [(0.0, stop, "nothing is worth its points")]
@@ -551,6 +652,39 @@ def _picks(
             break  # a safety ceiling: the scores so far decide
         scored = score(table, action)
         ranked.append((scored.value + rng.random() * 1e-9, action, scored.text))
+    return ranked
+
+
+def _finish_picks(
+    table: Table, legal: list[Action], stop: Action, rng: random.Random
+) -> list[tuple[float, Action, str]]:
+    """Every buy valued by the best plan left after it (endgame.Finish), against passing."""
+    view, me = table.view, table.me
+    plans = [table.finish()]
+    rotated = tuple(p + 1 for p, turned in enumerate(view.rotated) if turned)
+    if rotated:
+        plans.append(table.finish(()))
+    waiting = max(endgame.pass_value(plan) for plan in plans)
+    ranked: list[tuple[float, Action, str]] = [
+        (waiting, stop, f"the rest of the plan can wait: a win {percent(waiting)} likely")
+    ]
+    for action in legal:
+        if isinstance(action, Pass | End | Declare):
+            continue
+        cost = view.cost(me, action)
+        if isinstance(action, Weapon) and view.weapon < WEAPON_MAX:
+            # every plan needs the track at 10, and a weapon die costs a point
+            ranked.append((1.0 + waiting, action, f"weapon track to {view.weapon + 1}"))
+            continue
+        if isinstance(action, Lab):
+            value = endgame.value_of(table.finish(action.positions), action, cost)
+        else:
+            value = max(endgame.value_of(plan, action, cost) for plan in plans)
+        if value <= 0:
+            continue
+        ranked.append(
+            (value + rng.random() * 1e-12, action, f"the plan after it wins {percent(value)}")
+        )
     return ranked
 
 

@@ -1,0 +1,281 @@
+"""Serial Killer's finish: once the rivals have stopped drawing (or have all declared, or the
+final round has begun), the seat plans the rest of the game itself.
+
+What is left to buy is a short list of sources: the lab, each rival's hand, the cards still
+in each deck and the weapon dice the track still needs. A plan is a set of them; its value
+is `J = right x roll`: the chance the profile is right once they are seen (per genre, the
+candidates less those the looks are expected to rule out and those the draws certainly do)
+times the exact chance of out-rolling the ferocity the declaration will face. The decks must
+be emptied when a rival who will never declare is left (else nobody can end the game); the
+last draw starts the final round, where the declaration faces ferocity with no further rise
+and needs no buy-free round. Each pick buys the legal action whose remaining plan is worth
+most, or passes when waiting a round is worth more. The dice a plan needs come from this
+round's pool first, then from a typical pool a round; every plan is a greedy pass over a
+handful of sources, so the work is bounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from engines import Action
+from engines.serial_killer import Briefing, Investigate, Lab, Move, Weapon
+from solver.games.serial_killer.counting import CountedWorlds, at_var
+from solver.games.serial_killer.race import roll_chance
+
+GROWTH = 8
+"""About how much ferocity grows in a round (a tenth of the unbought dice, the hunted bonus
+most rounds)."""
+TYPICAL_POOL = (2, 2, 2, 2, 2, 2)
+"""The dice a later round is counted on to offer the seat (15 dice, some bought by others);
+a draw takes the cheapest face left (a 3, else a 4, 5 or 6)."""
+MAX_ROUNDS = 6
+"""The rounds a plan may take (ferocity outgrows any longer one)."""
+FACE = {"weapon": 1, "move": 2, "brief": 4, "lab": 6}
+
+
+@dataclass(frozen=True)
+class Look:
+    """A briefing or a lab view still to buy: the expected number of candidates it rules out
+    per genre, and the die and points it takes (the move to the target's district apart)."""
+
+    kind: str  # "brief" or "lab"
+    key: int | None  # the briefed seat, or None for the lab
+    found: dict[str, float]
+    cost: int
+    where: int | None  # the district the seat must stand in (briefing), else None
+
+
+@dataclass(frozen=True)
+class Finish:
+    """The rest of the game as the seat sees it: what is left to buy and what it has."""
+
+    candidates: dict[str, int]  # genre -> candidates left
+    deck_left: dict[str, int]  # genre -> drawable cards left
+    deck_district: dict[str, int]
+    looks: tuple[Look, ...]
+    weapons: int  # weapon dice the track still needs
+    points: int
+    ferocity: int
+    pool: tuple[int, ...]
+    pawn: int | None
+    dice_base: int
+    per_die: int
+    surcharge: int
+    final: bool  # the final round: the declaration comes at this round's end
+    drain: bool  # the decks must be emptied (a rival will never declare)
+    declare_chance: float  # that the seat's declaration is judged without the decks emptied
+    # (1 once every rival has declared; else the chance the rivals still succeed in theirs)
+    eligible: bool  # the seat may still declare at this round's end (bought nothing)
+
+    # --- value of a plan --------------------------------------------------------------------
+    def roll(self, points: int, ferocity: int) -> float:
+        if points < 0:
+            return 0.0
+        return roll_chance(self.dice_base + points // self.per_die, ferocity)
+
+    def right(self, looks: Iterable[Look], draws: dict[str, int]) -> float:
+        chosen = list(looks)
+        chance = 1.0
+        for genre, k in self.candidates.items():
+            found = sum(look.found.get(genre, 0.0) for look in chosen) + draws.get(genre, 0)
+            chance /= max(k - found, 1.0)
+        return chance
+
+    def cost(self, looks: list[Look], draws: dict[str, int]) -> tuple[int, int]:
+        """(points, rounds) to buy `looks`, the weapon dice and `draws`, looks first: this
+        round's pool, then a typical pool a round."""
+        visits = {look.where for look in looks if look.where is not None}
+        visits |= {self.deck_district[g] for g, n in draws.items() if n}
+        if self.pawn is not None:
+            visits.discard(self.pawn)
+        needs = [("weapon", 1)] * self.weapons + [("move", 2)] * len(visits)
+        needs += [(look.kind, look.cost) for look in looks]
+        needs += [("draw", 3)] * sum(draws.values())
+        pool, points, rounds = list(self.pool), 0, 1
+        for kind, price in needs:
+            while True:
+                face = self._take(pool, kind)
+                if face is not None:
+                    extra = price - FACE[kind] if kind in ("lab", "brief") else 0
+                    points += (face if kind == "draw" else FACE[kind] + extra) + self.surcharge
+                    break
+                rounds, pool = rounds + 1, list(TYPICAL_POOL)
+                if rounds > MAX_ROUNDS:
+                    return 10**6, rounds
+        return points, rounds
+
+    @staticmethod
+    def _take(pool: list[int], kind: str) -> int | None:
+        """The face a `kind` buy takes from `pool` (removed), or None when none is left."""
+        faces = (3, 4, 5, 6) if kind == "draw" else (FACE[kind],)
+        for face in faces:
+            if pool[face - 1]:
+                pool[face - 1] -= 1
+                return face
+        return None
+
+    def plan_value(self, looks: list[Look], draws: dict[str, int], declare_after: bool) -> float:
+        """J of buying `looks` and `draws` and then declaring: at the final round's end when
+        the draws empty the decks (ferocity as it will be then), else in the round after the
+        last buy."""
+        points, rounds = self.cost(looks, draws)
+        if points > self.points:
+            return 0.0
+        drawn: int = sum(draws.values())
+        remaining: int = sum(self.deck_left.values())
+        empties = drawn == remaining
+        if self.final:
+            if rounds > 1 or self.weapons:
+                return 0.0
+            ferocity = self.ferocity
+        elif empties and remaining:
+            ferocity = self.ferocity + GROWTH * (rounds - 1)
+        elif declare_after and self.declare_chance > 0:
+            nothing = not looks and not drawn and not self.weapons
+            if nothing:
+                ferocity = self.ferocity if self.eligible else self.ferocity + GROWTH
+            else:
+                ferocity = self.ferocity + GROWTH * rounds
+            return (
+                self.declare_chance
+                * self.right(looks, draws)
+                * self.roll(self.points - points, ferocity)
+            )
+        else:
+            return 0.0
+        if self.weapons and not empties and not self.final:
+            return 0.0
+        return self.right(looks, draws) * self.roll(self.points - points, ferocity)
+
+    def best(self) -> float:
+        """The best plan's J: the drain (every draw, the looks worth their points) and, when
+        the seat's declaration ends the game, any plan of looks and draws (greedy)."""
+        full = dict(self.deck_left)
+        value = self._greedy(full, fixed_draws=True)
+        if self.declare_chance > 0 and not self.final:
+            value = max(value, self._greedy({g: 0 for g in self.deck_left}, fixed_draws=False))
+        return value
+
+    def _greedy(self, draws: dict[str, int], fixed_draws: bool) -> float:
+        looks: list[Look] = []
+        draws = dict(draws)
+        best = self.plan_value(looks, draws, True)
+        while True:
+            options: list[tuple[list[Look], dict[str, int]]] = []
+            for look in self.looks:
+                if look not in looks:
+                    options.append(([*looks, look], draws))
+            if not fixed_draws:  # one more card of a deck, or the rest of it
+                for genre, n in draws.items():
+                    if n < self.deck_left[genre]:
+                        options.append((looks, {**draws, genre: n + 1}))
+                    if n + 1 < self.deck_left[genre]:
+                        options.append((looks, {**draws, genre: self.deck_left[genre]}))
+            scored = [(self.plan_value(a, b, True), a, b) for a, b in options]
+            if not scored:
+                return best
+            value, a, b = max(scored, key=lambda s: s[0])
+            if value <= best:
+                return best
+            best, looks, draws = value, a, b
+
+    # --- the position after one buy -------------------------------------------------------
+    def after(self, action: Action, cost: int) -> Finish | None:
+        """The finish once `action` is bought at `cost` (None: it does nothing for it)."""
+        pool = list(self.pool)
+        face = _face(action)
+        pool[face - 1] -= 1
+        base = replace(self, points=self.points - cost, pool=tuple(pool), eligible=False)
+        if isinstance(action, Weapon):
+            if not self.weapons:
+                return None
+            return replace(base, weapons=self.weapons - 1)
+        if isinstance(action, Move):
+            return replace(base, pawn=action.district)
+        if isinstance(action, Investigate):
+            genre = next(g for g, d in self.deck_district.items() if d == self.pawn)
+            left = {**self.deck_left, genre: self.deck_left[genre] - 1}
+            k = {**self.candidates, genre: max(self.candidates[genre] - 1, 1)}
+            final = self.final or not sum(left.values())
+            return replace(base, deck_left=left, candidates=k, final=final)
+        if isinstance(action, Briefing | Lab):
+            kind = "brief" if isinstance(action, Briefing) else "lab"
+            key = action.target if isinstance(action, Briefing) else None
+            rest = tuple(look for look in self.looks if (look.kind, look.key) != (kind, key))
+            if len(rest) == len(self.looks):
+                return None
+            return replace(base, looks=rest, candidates=self._seen(action, self.looks))
+        return None
+
+    def _seen(self, action: Action, looks: tuple[Look, ...]) -> dict[str, int]:
+        """Candidates after the look `action` (its expected finds, rounded down)."""
+        kind = "brief" if isinstance(action, Briefing) else "lab"
+        key = action.target if isinstance(action, Briefing) else None
+        look = next(look for look in looks if (look.kind, look.key) == (kind, key))
+        return {
+            g: max(k - int(look.found.get(g, 0.0) + 0.5), 1) for g, k in self.candidates.items()
+        }
+
+    def waited(self) -> Finish:
+        """The finish a round later: ferocity grown, a fresh (typical) pool, eligible again."""
+        return replace(
+            self, ferocity=self.ferocity + GROWTH, pool=TYPICAL_POOL, eligible=True, final=False
+        )
+
+
+def _face(action: Action) -> int:
+    if isinstance(action, Weapon):
+        return 1
+    if isinstance(action, Move):
+        return 2
+    if isinstance(action, Investigate):
+        return action.face
+    if isinstance(action, Briefing):
+        return 4
+    if isinstance(action, Lab):
+        return 6
+    return 5
+
+
+def found_at(
+    worlds: CountedWorlds, candidates: dict[str, list[str]], places: list[str]
+) -> dict[str, float]:
+    """Per genre, the expected number of candidates that lie at `places` (a look there rules
+    them out)."""
+    found: dict[str, float] = {}
+    for genre, cards in candidates.items():
+        if len(cards) <= 1:
+            continue
+        expected = 0.0
+        for card in cards:
+            inside, total = worlds.genre_count(at_var(card), frozenset(places))
+            expected += inside / total if total else 0.0
+        if expected > 1e-9:
+            found[genre] = expected
+    return found
+
+
+def value_of(finish: Finish, action: Action, cost: int) -> float:
+    """J of the best plan once `action` is bought (0 when it serves no plan)."""
+    if finish.points < cost:
+        return 0.0
+    after = finish.after(action, cost)
+    if after is None:
+        return 0.0
+    if after.final and not finish.final:
+        return after.best() if not after.weapons else 0.0
+    return after.best()
+
+
+def pass_value(finish: Finish) -> float:
+    """J of passing: the declaration now (the final round, or eligible with every rival
+    declared), or the best plan a round later."""
+    now = finish.right([], {}) * finish.roll(finish.points, finish.ferocity)
+    if finish.final:
+        return now
+    later = finish.waited().best()
+    if finish.eligible and not finish.weapons:
+        return max(now * finish.declare_chance, later)
+    return later
