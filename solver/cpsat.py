@@ -68,6 +68,11 @@ class Compiled:
         self.solve_seconds = float(limit)  # a game's CPSAT_PARAMETERS may set its own
         self.witness: World | None = None  # a consistent world, once one is known
         self.deadline: float | None = None  # a caller's budget (time.monotonic), if any
+        self.impossible: set[tuple[str, Value]] = set()
+        """Literals proven false in every consistent world (all observations on): found by
+        `possible_literals`, carried from `previous` (a model that only adds constraints
+        and variables to it has no world the earlier one lacked), or added by a game that
+        proves them its own way. `possible_literals` asks no solve about them."""
         self._lock = threading.RLock()
         self.extended = False  # whether it was compiled from `previous`
         tail = _Extension.of(previous, model) if previous is not None else None
@@ -121,6 +126,7 @@ class Compiled:
             self._add(constraint)
         self._slot = cp_model.IntVar(proto, previous._slot.index)
         self._slot_at = previous._slot_at
+        self.impossible = set(previous.impossible)
         self.extended = True
 
     def _branch(self, names: Sequence[str]) -> None:
@@ -326,7 +332,8 @@ class Compiled:
 
         Worlds in hand witness the literals they make true; then one solve of "some unwitnessed
         literal holds" either finds a new witness or proves all the rest impossible at once.
-        With `variables`, only their literals are decided (the others may be missing). Each new
+        Literals already proven impossible (`impossible`) are not asked about again. With
+        `variables`, only their literals are decided (the others may be missing). Each new
         witness is passed to `found` (a sampler may want to start there).
 
         Returns the possible literals and the variables left undecided: none, unless `stop` (a
@@ -343,7 +350,7 @@ class Compiled:
         wanted = {
             key: self.literal[key]
             for key in self._index
-            if variables is None or key[0] in variables
+            if (variables is None or key[0] in variables) and key not in self.impossible
         }
         while True:
             unknown = [key for key in wanted if key not in possible]
@@ -356,6 +363,7 @@ class Compiled:
                     raise
                 return possible, {name for name, _ in unknown}
             if world is None:
+                self.impossible.update(unknown)
                 return possible, set()
             possible.update(world.items())
             if found is not None:

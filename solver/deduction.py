@@ -269,7 +269,10 @@ def _deduce(
         )
     compiled = Compiled(model, knowledge.CPSAT_PARAMETERS, _compiled_before(info))
     _keep_compiled(info, compiled)
-    witness, _ = compiled.solve(finding=True)
+    known_world = getattr(knowledge, "known_world", None)  # a game may know one already
+    witness = known_world(model, compiled) if known_world is not None else None
+    if witness is None:
+        witness, _ = compiled.solve(finding=True)
     compiled.witness = witness  # a consistent world, for world_set to start from
     compiled.deadline = deadline  # and the budget it should keep
     if witness is None:
