@@ -169,7 +169,7 @@ class HistoryChain:
                 return
             try:
                 world, _ = compiled.solve(
-                    None, missing, self.deadline, task="looking for other box cards"
+                    None, missing, self.deadline, task="looking for other box cards", guided=True
                 )
             except SolverTimeout:
                 if self.deadline is None or not self._late():
