@@ -56,9 +56,9 @@ QUERY_SECONDS = 1_200.0
 """The wall-clock deadline of one iterative query (a minimal core, a backbone, an
 enumeration), all its solves together, behind `QUERY_WORK`."""
 
-GUIDED_WORK = 0.02
+GUIDED_WORK = 0.05
 """The deterministic time a query first spends following the game's search order (a
-late-game Alibi solve under it takes 0.002-0.016) before it searches on its own: the order
+late-game Alibi solve under it usually takes 0.002-0.02) before it searches on its own: the order
 finds worlds several times faster, but a proof that there is none can run away under it."""
 
 BoolVar = cp_model.IntVar  # a Boolean variable of the compiled model
@@ -316,21 +316,25 @@ class Compiled:
         `guided` (a world that may well exist) follows the order for `GUIDED_WORK` first, then
         searches on its own: the answer is the same, found sooner when there is a world.
         `work` is the deterministic time left to the query this solve is part of. With
-        `many`, that guided search tries each of `any_of` true first, so that one world makes
-        as many of them true as it can (a backbone's solve then witnesses several at once).
+        `many`, that guided search first tries each of `any_of` true first, so that one world
+        makes as many of them true as it can (a backbone's solve then witnesses several at
+        once), and follows the plain order for as long again if that finds nothing.
 
         Raises:
             SolverTimeout: the solve reached its limit, or `deadline` (a `time.monotonic`
                 instant) passed, or `work` ran out.
         """
         with self._lock, self._query(sources, any_of):
-            if guided and not finding and self._guided:
-                solver = self._solver(deadline, task, True, work, GUIDED_WORK)
-                with self._preferring(any_of if many else None):
-                    status = solver.solve(self.cp)
-                _charge(work, solver)
-                if status != cp_model.UNKNOWN or _stopped_by_clock(solver):
-                    return self._answer(solver, self._status(solver, status, task))
+            if guided and not finding and self._guided and not (work and work.unguided):
+                for preferred in [any_of, None] if many else [None]:
+                    solver = self._solver(deadline, task, True, work, GUIDED_WORK)
+                    with self._preferring(preferred):
+                        status = solver.solve(self.cp)
+                    _charge(work, solver)
+                    if status != cp_model.UNKNOWN or _stopped_by_clock(solver):
+                        return self._answer(solver, self._status(solver, status, task))
+                if work is not None:  # the order does not suit this position: the query's
+                    work.unguided = True  # other solves search on their own at once
             solver = self._solver(deadline, task, finding, work)
             status = solver.solve(self.cp)
             _charge(work, solver)
@@ -469,6 +473,7 @@ class _Work:
 
     def __init__(self, total: float) -> None:
         self.left = total
+        self.unguided = False  # a guided solve of the query found nothing within its work
 
 
 def _charge(work: _Work | None, solver: cp_model.CpSolver) -> None:
