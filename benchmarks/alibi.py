@@ -54,8 +54,11 @@ def one_seat(players: int, seed: int, rounds: int, seat: int = 0) -> list:
 
 
 def forget() -> None:
-    """Drop everything remembered between refreshes (for a cold refresh)."""
+    """Drop everything remembered between refreshes (for a cold refresh): explanations, kept
+    histories and chains, parsed positions, remembered deductions and compiled models."""
     advice._EXPLAINED.clear()
+    solver.deduction._RECENT.clear()
+    solver.deduction._COMPILED.clear()
     witnesses.clear()
     chain.forget()
     position.parse.cache_clear()
