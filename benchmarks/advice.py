@@ -190,15 +190,16 @@ def _bins(role: str, pairs: list[tuple[float, bool]]) -> None:
     print(f"  expected calibration error {ece:.3f}")
 
 
-def latency(count: int, seed: int) -> None:
-    print(f"## hint latency with advice ({count} positions per game)")
+def latency(count: int, seed: int, names: list[str]) -> None:
+    print(f"## hint latency with advice ({count} positions per game; wall, then process time)")
     console = Console(file=io.StringIO(), width=100)
-    for name, make in GAMES.items():
-        game = make()
-        times = []
+    for name in names:
+        game = GAMES[name]()
+        times, cpu = [], []
         for state in positions(game, count, seed + 1):
             info = state.information_set(state.to_move)
-            began = time.perf_counter()  # as `hint` does: hints first (a full deduction)
+            began, used = time.perf_counter(), time.process_time()  # as `hint` does: hints
+            # first (a full deduction)
             found = safe_hints(info, 8)
             console.print(views_advice(solver.advise(info, seed=0)))
             console.print(views.hints(found, 8))
@@ -206,9 +207,13 @@ def latency(count: int, seed: int) -> None:
             if chances is not None:
                 console.print(chances)
             times.append(time.perf_counter() - began)
+            cpu.append(time.process_time() - used)
         times.sort()
-        p95 = times[int(0.95 * (len(times) - 1))]
-        print(f"{name:10} median {statistics.median(times) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms")
+        cpu.sort()
+        p95, cpu95 = times[int(0.95 * (len(times) - 1))], cpu[int(0.95 * (len(cpu) - 1))]
+        print(f"{name:10} median {statistics.median(times) * 1000:.0f} ms, p95 {p95 * 1000:.0f} "
+              f"ms; process median {statistics.median(cpu) * 1000:.0f} ms, p95 "
+              f"{cpu95 * 1000:.0f} ms")  # fmt: skip
 
 
 def views_advice(advice: solver.Advice) -> object:
@@ -268,7 +273,7 @@ def main() -> None:
     parser.add_argument("--blue-lion-games", type=int, default=20, help="for recall (slow)")
     parser.add_argument("--latency-positions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--game", action="append", help="agreement for this game only")
+    parser.add_argument("--game", action="append", help="agreement and latency for this game only")
     parser.add_argument("--only", default="agreement,recall,calibration,latency,determinism")
     args = parser.parse_args()
     parts = args.only.split(",")
@@ -279,7 +284,7 @@ def main() -> None:
     if "calibration" in parts:
         calibration(args.games, args.seed)
     if "latency" in parts:
-        latency(args.latency_positions, args.seed)
+        latency(args.latency_positions, args.seed, args.game or list(GAMES))
     if "determinism" in parts:
         determinism()
     sys.stdout.flush()

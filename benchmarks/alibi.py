@@ -3,7 +3,8 @@ of positions with exact probabilities, calibration of InBox and Holds probabilit
 of one solver bot against three heuristic bots, and the solver bot's decision time with a
 time budget (wall and process time).
 
-    python benchmarks/alibi.py [--latency-games N] [--rounds N] [--calibration-games N]
+    python benchmarks/alibi.py [--latency-games N] [--players 4,6] [--rounds N]
+                               [--calibration-games N]
                                [--arena N] [--workers N] [--budget S] [--decision-games N]
                                [--skip latency,calibration,decisions,arena]
 
@@ -53,8 +54,11 @@ def one_seat(players: int, seed: int, rounds: int, seat: int = 0) -> list:
 
 
 def forget() -> None:
-    """Drop everything remembered between refreshes (for a cold refresh)."""
+    """Drop everything remembered between refreshes (for a cold refresh): explanations, kept
+    histories and chains, parsed positions, remembered deductions and compiled models."""
     advice._EXPLAINED.clear()
+    solver.deduction._RECENT.clear()
+    solver.deduction._COMPILED.clear()
     witnesses.clear()
     chain.forget()
     position.parse.cache_clear()
@@ -207,6 +211,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--latency-games", type=int, default=3)
+    parser.add_argument("--players", default="4,6", help="player counts of the latency games")
     parser.add_argument("--rounds", type=int, default=16, help="rounds of each game")
     parser.add_argument("--calibration-games", type=int, default=8)
     parser.add_argument("--arena", type=int, default=40)
@@ -217,7 +222,7 @@ def main() -> None:
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     if "latency" not in skip:
-        for players in (4, 6):
+        for players in (int(n) for n in args.players.split(",")):
             print(f"\nhint refresh, {players} players, {args.latency_games} games")
             print(
                 "| round | warm median | warm p95 | process median | cold median | exact "

@@ -12,9 +12,11 @@ literals`, empty and so forcing `slot` false between queries), filled for one so
 again. A lock makes each query atomic, so a `Compiled` (and the `Deduction` holding it) may be
 shared between threads.
 
-Every solve has a time limit, and every iterative query a total deadline: both are safety
-ceilings far above normal solve times (milliseconds), so answers never depend on the
-machine's speed; reaching one raises `SolverTimeout`.
+Every solve has a limit in CP-SAT's deterministic time (a measure of work, the same on a
+busy machine as on an idle one), and every iterative query a total: both are safety ceilings
+far above normal solves (thousandths of a unit), so answers never depend on the machine's
+speed or load; reaching one raises `SolverTimeout`. Wall-clock limits stay behind them, far
+higher, for work deterministic time does not measure.
 """
 
 from __future__ import annotations
@@ -35,15 +37,29 @@ from solver.model import Clause, Count, Fact, Lit, Model, Rules, Value, Var, Wor
 
 _FEASIBLE = (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
-SOLVE_SECONDS = 60.0
-"""The time limit of one CP-SAT solve (`max_time_in_seconds`), unless the game's
-`CPSAT_PARAMETERS` set their own. Normal solves take milliseconds: the limit only turns a
-solve that would run away (a hand-built contradiction CP-SAT's search proves slowly) into a
-`SolverTimeout`."""
+SOLVE_WORK = 30.0
+"""The deterministic-time limit of one CP-SAT solve (`max_deterministic_time`), unless the
+game's `CPSAT_PARAMETERS` set their own. Normal solves take 0.001-0.01 units and the slowest
+late-game Alibi queries about 1: the limit only turns a solve that would run away (a
+hand-built contradiction CP-SAT's search proves slowly) into a `SolverTimeout`, at the same
+point of the search however loaded the machine is."""
 
-QUERY_SECONDS = 120.0
-"""The deadline of one iterative query (a minimal core, a backbone, an enumeration), all its
+QUERY_WORK = 60.0
+"""The deterministic-time limit of one iterative query (a minimal core, a backbone), all its
 solves together."""
+
+SOLVE_SECONDS = 600.0
+"""The wall-clock limit of one solve (`max_time_in_seconds`): a last safety net behind
+`SOLVE_WORK`, which is what normally stops a runaway; a game's parameters may set it."""
+
+QUERY_SECONDS = 1_200.0
+"""The wall-clock deadline of one iterative query (a minimal core, a backbone, an
+enumeration), all its solves together, behind `QUERY_WORK`."""
+
+GUIDED_WORK = 0.05
+"""The deterministic time a query first spends following the game's search order (a
+late-game Alibi solve under it usually takes 0.002-0.02) before it searches on its own: the order
+finds worlds several times faster, but a proof that there is none can run away under it."""
 
 BoolVar = cp_model.IntVar  # a Boolean variable of the compiled model
 Index = Mapping[tuple[str, Value], int]  # each literal's CP-SAT variable index
@@ -66,8 +82,16 @@ class Compiled:
         limit = self.parameters.pop("max_time_in_seconds", SOLVE_SECONDS)
         assert isinstance(limit, int | float), "max_time_in_seconds is a number of seconds"
         self.solve_seconds = float(limit)  # a game's CPSAT_PARAMETERS may set its own
+        work = self.parameters.pop("max_deterministic_time", SOLVE_WORK)
+        assert isinstance(work, int | float), "max_deterministic_time is a number"
+        self.solve_work = float(work)
         self.witness: World | None = None  # a consistent world, once one is known
         self.deadline: float | None = None  # a caller's budget (time.monotonic), if any
+        self.impossible: set[tuple[str, Value]] = set()
+        """Literals proven false in every consistent world (all observations on): found by
+        `possible_literals`, carried from `previous` (a model that only adds constraints
+        and variables to it has no world the earlier one lacked), or added by a game that
+        proves them its own way. `possible_literals` asks no solve about them."""
         self._lock = threading.RLock()
         self.extended = False  # whether it was compiled from `previous`
         tail = _Extension.of(previous, model) if previous is not None else None
@@ -121,6 +145,7 @@ class Compiled:
             self._add(constraint)
         self._slot = cp_model.IntVar(proto, previous._slot.index)
         self._slot_at = previous._slot_at
+        self.impossible = set(previous.impossible)
         self.extended = True
 
     def _branch(self, names: Sequence[str]) -> None:
@@ -151,11 +176,17 @@ class Compiled:
 
     # --- solving -------------------------------------------------------------------------
     def _solver(
-        self, deadline: float | None, task: str, finding: bool = False
+        self,
+        deadline: float | None,
+        task: str,
+        finding: bool = False,
+        work: _Work | None = None,
+        cap: float | None = None,
     ) -> cp_model.CpSolver:
-        """A solver for one query. A game's search order (`search_branching`) is used only
-        when `finding` a first world: it finds one fast, but a proof that there is none can
-        run away under it (a 6-player possibility query took over 60 s with it, 12 s without)."""
+        """A solver for one query, within `work` (the query's deterministic time left) and
+        `cap`. A game's search order (`search_branching`) is used only when `finding` a world:
+        it finds one fast, but a proof that there is none can run away under it (a 6-player
+        possibility query took over 60 s with it, 12 s without)."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = 0
@@ -169,7 +200,21 @@ class Compiled:
                 raise SolverTimeout(f"{self._what()}: {task} took more than {QUERY_SECONDS:g} s")
             limit = min(limit, left)
         solver.parameters.max_time_in_seconds = limit
+        budget = self.solve_work if cap is None else min(cap, self.solve_work)
+        if work is not None:
+            if work.left <= 0:
+                raise SolverTimeout(
+                    f"{self._what()}: {task} took more than {QUERY_WORK:g} units of CP-SAT's "
+                    "deterministic time"
+                )
+            budget = min(budget, work.left)
+        solver.parameters.max_deterministic_time = budget
         return solver
+
+    @property
+    def _guided(self) -> bool:
+        """Whether the game gave a search order for finding worlds."""
+        return "search_branching" in self.parameters and self.model.branching is not None
 
     def _what(self) -> str:
         info = self.model.info
@@ -183,9 +228,13 @@ class Compiled:
     ) -> cp_model.CpSolverStatus:
         """The status, unless it is a time-out (SolverTimeout) or an invalid model (a bug)."""
         if status == cp_model.UNKNOWN:
+            limit = (
+                f"{solver.parameters.max_time_in_seconds:g} s"
+                if _stopped_by_clock(solver)
+                else f"{solver.parameters.max_deterministic_time:g} units of deterministic time"
+            )
             raise SolverTimeout(
-                f"{self._what()}: CP-SAT reached its time limit of "
-                f"{solver.parameters.max_time_in_seconds:g} s while {task}"
+                f"{self._what()}: CP-SAT reached its time limit of {limit} while {task}"
             )
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {self.cp.validate()}")
@@ -226,6 +275,26 @@ class Compiled:
             self.cp.clear_assumptions()
             slot.clear()
 
+    @contextmanager
+    def _preferring(self, literals: Sequence[BoolVar] | None) -> Iterator[None]:
+        """The game's search order with `literals`, true first, put before it; restored on
+        exit."""
+        if not literals:
+            yield
+            return
+        strategies = self.cp.proto.search_strategy
+        kept = [list(strategy.variables) for strategy in strategies]
+        strategies.clear()
+        first = strategies.add()
+        first.variables.extend([lit.index for lit in literals])
+        first.domain_reduction_strategy = first.SELECT_MAX_VALUE
+        try:
+            yield
+        finally:
+            strategies.clear()
+            for variables in kept:
+                strategies.add().variables.extend(variables)
+
     def solve(
         self,
         sources: Iterable[int] | None = None,
@@ -233,6 +302,9 @@ class Compiled:
         deadline: float | None = None,
         task: str = "checking that the observations are consistent",
         finding: bool = False,
+        work: _Work | None = None,
+        guided: bool = False,
+        many: bool = False,
     ) -> tuple[World | None, list[int]]:
         """A world satisfying the enabled observations and (with `any_of`) one of those
         literals, or None.
@@ -241,19 +313,41 @@ class Compiled:
         for the infeasibility (not yet minimal).
 
         `finding` (a first world, expected to exist) lets a game's search order guide it.
+        `guided` (a world that may well exist) follows the order for `GUIDED_WORK` first, then
+        searches on its own: the answer is the same, found sooner when there is a world.
+        `work` is the deterministic time left to the query this solve is part of. With
+        `many`, that guided search first tries each of `any_of` true first, so that one world
+        makes as many of them true as it can (a backbone's solve then witnesses several at
+        once), and follows the plain order for as long again if that finds nothing.
 
         Raises:
-            SolverTimeout: the solve reached its time limit, or `deadline` (a `time.monotonic`
-                instant) passed.
+            SolverTimeout: the solve reached its limit, or `deadline` (a `time.monotonic`
+                instant) passed, or `work` ran out.
         """
         with self._lock, self._query(sources, any_of):
-            solver = self._solver(deadline, task, finding)
-            status = self._status(solver, solver.solve(self.cp), task)
-            if status in _FEASIBLE:
-                return self._world(solver), []
-            by_index = {lit.index: source for source, lit in self.enable.items()}
-            found = solver.sufficient_assumptions_for_infeasibility()
-            return None, sorted(by_index[i] for i in found if i in by_index)
+            if guided and not finding and self._guided and not (work and work.unguided):
+                for preferred in [any_of, None] if many else [None]:
+                    solver = self._solver(deadline, task, True, work, GUIDED_WORK)
+                    with self._preferring(preferred):
+                        status = solver.solve(self.cp)
+                    _charge(work, solver)
+                    if status != cp_model.UNKNOWN or _stopped_by_clock(solver):
+                        return self._answer(solver, self._status(solver, status, task))
+                if work is not None:  # the order does not suit this position: the query's
+                    work.unguided = True  # other solves search on their own at once
+            solver = self._solver(deadline, task, finding, work)
+            status = solver.solve(self.cp)
+            _charge(work, solver)
+            return self._answer(solver, self._status(solver, status, task))
+
+    def _answer(
+        self, solver: cp_model.CpSolver, status: cp_model.CpSolverStatus
+    ) -> tuple[World | None, list[int]]:
+        if status in _FEASIBLE:
+            return self._world(solver), []
+        by_index = {lit.index: source for source, lit in self.enable.items()}
+        found = solver.sufficient_assumptions_for_infeasibility()
+        return None, sorted(by_index[i] for i in found if i in by_index)
 
     def minimal_core(self, any_of: Sequence[BoolVar] | None = None) -> list[int]:
         """A minimal set of sources that, with `any_of`, is infeasible (deletion-based).
@@ -267,15 +361,17 @@ class Compiled:
         task = "finding a minimal set of observations that contradict each other"
         if any_of is not None:
             task = "finding a minimal set of observations that force a fact"
-        deadline = time.monotonic() + QUERY_SECONDS
+        deadline, work = time.monotonic() + QUERY_SECONDS, _Work(QUERY_WORK)
         with self._lock:
-            world, core = self.solve(None, any_of, deadline, task)
+            world, core = self.solve(None, any_of, deadline, task, work=work)
             assert world is None, "minimal_core needs an infeasible query"
             necessary: list[int] = []
             rest = list(core)
             while rest:
                 candidate, rest = rest[0], rest[1:]
-                world, smaller = self.solve(necessary + rest, any_of, deadline, task)
+                world, smaller = self.solve(
+                    necessary + rest, any_of, deadline, task, work=work, guided=True
+                )
                 if world is None:
                     keep = set(smaller)
                     rest = [s for s in rest if s in keep]
@@ -326,7 +422,8 @@ class Compiled:
 
         Worlds in hand witness the literals they make true; then one solve of "some unwitnessed
         literal holds" either finds a new witness or proves all the rest impossible at once.
-        With `variables`, only their literals are decided (the others may be missing). Each new
+        Literals already proven impossible (`impossible`) are not asked about again. With
+        `variables`, only their literals are decided (the others may be missing). Each new
         witness is passed to `found` (a sampler may want to start there).
 
         Returns the possible literals and the variables left undecided: none, unless `stop` (a
@@ -337,29 +434,57 @@ class Compiled:
             SolverTimeout: the solves together took more than QUERY_SECONDS.
         """
         task = "deciding which facts are possible"
-        deadline = time.monotonic() + QUERY_SECONDS
+        deadline, work = time.monotonic() + QUERY_SECONDS, _Work(QUERY_WORK)
         until = deadline if stop is None else min(deadline, stop)
         possible = {(name, value) for world in witnesses for name, value in world.items()}
         wanted = {
             key: self.literal[key]
             for key in self._index
-            if variables is None or key[0] in variables
+            if (variables is None or key[0] in variables) and key not in self.impossible
         }
         while True:
             unknown = [key for key in wanted if key not in possible]
             if not unknown:
                 return possible, set()
             try:
-                world, _ = self.solve(None, [wanted[key] for key in unknown], until, task)
+                world, _ = self.solve(
+                    None,
+                    [wanted[key] for key in unknown],
+                    until,
+                    task,
+                    work=work,
+                    guided=True,
+                    many=True,
+                )
             except SolverTimeout:
-                if until == deadline:
+                if until == deadline or work.left <= 0:
                     raise
                 return possible, {name for name, _ in unknown}
             if world is None:
+                self.impossible.update(unknown)
                 return possible, set()
             possible.update(world.items())
             if found is not None:
                 found(world)
+
+
+class _Work:
+    """The deterministic time left to one iterative query, all its solves together."""
+
+    def __init__(self, total: float) -> None:
+        self.left = total
+        self.unguided = False  # a guided solve of the query found nothing within its work
+
+
+def _charge(work: _Work | None, solver: cp_model.CpSolver) -> None:
+    if work is not None:
+        work.left -= solver.response_proto.deterministic_time
+
+
+def _stopped_by_clock(solver: cp_model.CpSolver) -> bool:
+    """Whether a solve that found no answer stopped at its wall-clock limit (else its
+    deterministic-time limit)."""
+    return solver.wall_time >= solver.parameters.max_time_in_seconds
 
 
 @dataclass(frozen=True)

@@ -260,6 +260,15 @@ def _counted(knowledge: Knowledge, model: Model) -> CountedWorldSet | None:
     return knowledge.counted(model) if isinstance(knowledge, CountingKnowledge) else None
 
 
+def _known_world(knowledge: Knowledge, model: Model, compiled: Compiled) -> World | None:
+    """A consistent world of the model that the game already knows, if it keeps any."""
+    from solver.games import WitnessingKnowledge
+
+    if isinstance(knowledge, WitnessingKnowledge):
+        return knowledge.known_world(model, compiled)
+    return None
+
+
 def _deduce(
     info: InformationSet,
     enumeration_limit: int,
@@ -280,7 +289,9 @@ def _deduce(
         )
     compiled = Compiled(model, knowledge.CPSAT_PARAMETERS, _compiled_before(info))
     _keep_compiled(info, compiled)
-    witness, _ = compiled.solve(finding=True)
+    witness = _known_world(knowledge, model, compiled)
+    if witness is None:
+        witness, _ = compiled.solve(finding=True)
     compiled.witness = witness  # a consistent world, for world_set to start from
     compiled.deadline = deadline  # and the budget it should keep
     if witness is None:

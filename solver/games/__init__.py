@@ -61,6 +61,15 @@ class CountingKnowledge(Protocol):
         none (then CP-SAT finds the conflict)."""
 
 
+@runtime_checkable
+class WitnessingKnowledge(Protocol):
+    """A knowledge module that may already know a consistent world of a model (Alibi's kept
+    chain), which saves `deduce` its first solve."""
+
+    def known_world(self, model: Model, compiled: Compiled) -> World | None:
+        """A world known to satisfy every constraint of `model`, or None."""
+
+
 def knowledge_for(game: str) -> Knowledge:
     """The knowledge module of `game`.
 
@@ -78,3 +87,4 @@ if TYPE_CHECKING:  # mypy checks that every knowledge module provides what `Know
 
     _KNOWLEDGE: tuple[Knowledge, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
     _COUNTING: tuple[CountingKnowledge, ...] = (serial_killer,)
+    _WITNESSING: tuple[WitnessingKnowledge, ...] = (alibi,)

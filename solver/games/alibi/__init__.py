@@ -11,18 +11,19 @@ informative next question.
 
 from __future__ import annotations
 
+import threading
 import time
 
 from ortools.sat.python import cp_model_helper
 
-from engines import State
+from engines import InformationSet, State
 from engines.alibi import AlibiState
 from solver.cpsat import Compiled
 from solver.games.alibi import chain as chains
 from solver.games.alibi.advice import hints
 from solver.games.alibi.chain import HistoryChain
 from solver.games.alibi.counting import CountedHistories, count_histories
-from solver.games.alibi.model import build, paths_of, world_from
+from solver.games.alibi.model import BOX, at_var, build, paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory, parse, validate
 from solver.model import Model, World
 
@@ -31,6 +32,7 @@ __all__ = [
     "build",
     "hints",
     "history_of",
+    "known_world",
     "query_variables",
     "validate",
     "world_of",
@@ -83,6 +85,43 @@ def query_variables(model: Model) -> set[str]:
     return {fact.var for fact in model.facts}
 
 
+def known_world(model: Model, compiled: Compiled) -> World | None:
+    """A consistent world of `model` without a solve: a record of the chain of the position
+    before that still fits (`chain.carry` checks what the new observations add), or of the
+    same position's chain."""
+    pos = parse(model.info)
+    carried = _carried(pos)
+    if not carried:
+        return None
+    return world_from(pos, list(carried[-1][-1]), model)
+
+
+def _carried(pos: Position) -> list[list[tuple[Trajectory, ...]]] | None:
+    """The records of the kept chain that fit `pos` (all of them for the same position),
+    by run; computed once per position (`known_world`, then `world_set`)."""
+    before = chains.previous(pos)
+    if before is None:
+        return None
+    if before.pos.info == pos.info:
+        return [before.records]
+    key = (id(before), pos.info)
+    with _CARRIED_LOCK:
+        if key in _CARRIED:
+            return _CARRIED[key]
+    carried = chains.carry(before, pos)
+    with _CARRIED_LOCK:
+        _CARRIED[key] = carried
+        while len(_CARRIED) > 2:
+            del _CARRIED[next(iter(_CARRIED))]
+    return carried
+
+
+_CARRIED: dict[tuple[int, InformationSet], list[list[tuple[Trajectory, ...]]] | None] = {}
+"""The last two positions' carried records (a module cache guarded by `_CARRIED_LOCK`, keyed
+by the kept chain's identity and the position; its values are only read once made)."""
+_CARRIED_LOCK = threading.Lock()
+
+
 def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryChain:
     """Exact counts when the dynamic program stays small (and, with a caller's deadline,
     finishes before it), else the chain's estimate."""
@@ -95,7 +134,8 @@ def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryCha
     before = chains.previous(pos)
     if before is not None and before.pos.info == pos.info:
         return before  # the same position again (a bot right after the hints, or advice)
-    carried = chains.carry(before, pos) if before is not None else None
+    carried = _carried(pos)
+    _rule_out_moves(pos, compiled)
     start = compiled.witness if compiled.witness is not None else compiled.solve()[0]
     assert start is not None, "deduce checks consistency first"
     paths = paths_of(pos, start)
@@ -109,3 +149,22 @@ def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryCha
     if compiled.deadline is None:  # a run cut short by a budget is never carried on
         chains.remember(chain)
     return chain
+
+
+def _rule_out_moves(pos: Position, compiled: Compiled) -> None:
+    """Places a card cannot be now, from where it could not be an epoch before (a card stays
+    or moves one seat left, and the box never changes): `compiled.impossible` then spares
+    `deduce` the solves about them. Sound because every world of this model is, on the
+    earlier epochs' variables, a world of the model compiled before it."""
+    if not compiled.extended or pos.epoch == 0:
+        return
+    impossible, e, n = compiled.impossible, pos.epoch, pos.players
+    for c, card in enumerate(pos.ids):
+        if pos.last[c] < e:
+            continue
+        before, now = at_var(card, e - 1), at_var(card, e)
+        if (before, BOX) in impossible:
+            impossible.add((now, BOX))
+        for seat in range(n):
+            if (before, seat) in impossible and (before, (seat - 1) % n) in impossible:
+                impossible.add((now, seat))

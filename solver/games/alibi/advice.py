@@ -29,7 +29,7 @@ from solver.model import Fact
 from solver.sampling import ESTIMATED, Estimate, estimate
 
 SAMPLES = 200
-EXPLAINED = 4  # new explanations per refresh: each is a CP-SAT core, several solves
+EXPLAINED = 1  # new explanations per refresh: each is a CP-SAT core, eight or more solves
 RULED_OUT_SHOWN = 6  # cards deduced out of the box, shown per refresh
 SPOKEN_CARDS = 6  # the longest card list a hint suggests asking about
 ODDS_LISTED = 5  # cards named in a type's box odds (the heat map shows them all)

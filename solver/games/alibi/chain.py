@@ -136,12 +136,12 @@ class HistoryChain:
         ]
         self._ever_boxed = set(self._boxed)
         if carried:
+            box = pos.box
             self._ever_boxed |= {
                 c
                 for c in range(n_cards)
-                if any(path[0] == pos.box for path in self._paths_of(c)[1])
+                if pos.may_be_boxed(c) and any(record[c][0] == box for record in self.records)
             }
-            self._columns.clear()
         self.carried = len(self.records)  # records carried from the position before
         self.starts = 1
         self.accepted = self.proposed = 0
@@ -159,15 +159,17 @@ class HistoryChain:
         pos = self.pos
         while self.starts <= MAX_RESTARTS and not self._late():
             missing = [
-                compiled.literal[(box_var(TYPES[pos.kind[c]]), pos.ids[c])]
+                compiled.literal[key]
                 for c in range(len(pos.ids))
-                if c not in self._ever_boxed and pos.may_be_boxed(c)
+                if c not in self._ever_boxed
+                and pos.may_be_boxed(c)
+                and (key := (box_var(TYPES[pos.kind[c]]), pos.ids[c])) not in compiled.impossible
             ]
             if not missing:
                 return
             try:
                 world, _ = compiled.solve(
-                    None, missing, self.deadline, task="looking for other box cards"
+                    None, missing, self.deadline, task="looking for other box cards", guided=True
                 )
             except SolverTimeout:
                 if self.deadline is None or not self._late():

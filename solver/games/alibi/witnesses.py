@@ -24,10 +24,13 @@ GAMES_KEPT = 8
 
 History = tuple[Trajectory, ...]
 _Key = tuple[str, tuple, object, tuple]
-_KEPT: OrderedDict[_Key, list[History]] = OrderedDict()
-"""Histories by game, options, seat and the seat's deal (a module cache, oldest game first,
-guarded by `_LOCK`; values are lists of immutable tuples, copied on the way out)."""
+_KEPT: OrderedDict[_Key, list[tuple[History, InformationSet]]] = OrderedDict()
+"""Histories by game, options, seat and the seat's deal, each with the last information set
+it was found consistent with (a module cache, oldest game first, guarded by `_LOCK`; values
+are lists of immutable pairs, copied on the way out)."""
 _LOCK = threading.Lock()
+ADDING = ("answer", "choose_pass")
+"""Observations that, within an epoch, add only answer counts to check (as `chain.carry`)."""
 
 
 def game_key(info: InformationSet) -> _Key:
@@ -53,18 +56,47 @@ def fits(pos: Position, paths: History, coordinates: Coordinates | None = None) 
 def kept(pos: Position) -> list[History]:
     """The kept histories of this game and seat that are consistent with `pos` (the others
     are forgotten: positions only ever grow, and after a pass what I received rules out
-    nearly every history of the epoch before)."""
+    nearly every history of the epoch before). A history found consistent with an earlier
+    position of the same epoch that `pos` extends by answers only is checked against the new
+    answers alone."""
     key = game_key(pos.info)
     with _LOCK:
         found = list(_KEPT.get(key, ()))
     if not found:
         return []
-    coordinates = Coordinates(pos)
-    still = [paths for paths in found if fits(pos, paths, coordinates)]
+    coordinates: Coordinates | None = None
+    still: list[tuple[History, InformationSet]] = []
+    for paths, checked in found:
+        if checked == pos.info:
+            still.append((paths, checked))
+            continue
+        new = _new_answers(pos, checked)
+        if new is not None:
+            ok = all(
+                sum(pos.counted(answer, paths[c]) for c in answer.cards) == answer.value
+                for answer in new
+            )
+        else:
+            coordinates = coordinates or Coordinates(pos)
+            ok = fits(pos, paths, coordinates)
+        if ok:
+            still.append((paths, pos.info))
     with _LOCK:
         if key in _KEPT:  # keep those kept meanwhile by another thread
-            _KEPT[key] = still + [paths for paths in _KEPT[key] if paths not in found]
-    return still
+            _KEPT[key] = still + [entry for entry in _KEPT[key] if entry not in found]
+    return [paths for paths, _ in still]
+
+
+def _new_answers(pos: Position, checked: InformationSet) -> list | None:
+    """The answers `pos` adds to `checked`, or None when it adds more than answers (or is
+    not an extension of it within the same epoch)."""
+    before, now = checked.observations, pos.info.observations
+    if now[: len(before)] != before:
+        return None
+    if any(obs.kind not in ADDING for obs in now[len(before) :]):
+        return None
+    start = len(before)
+    return [answer for answer in pos.answers if answer.source >= start]
 
 
 def keep(pos: Position, paths: History) -> None:
@@ -73,8 +105,8 @@ def keep(pos: Position, paths: History) -> None:
     with _LOCK:
         histories = _KEPT.setdefault(key, [])
         _KEPT.move_to_end(key)
-        if paths not in histories:
-            histories.append(paths)
+        if all(paths != kept for kept, _ in histories):
+            histories.append((paths, pos.info))
             del histories[:-KEPT]
         while len(_KEPT) > GAMES_KEPT:
             _KEPT.popitem(last=False)
