@@ -259,6 +259,12 @@ class Observation:
     def to_dict(self) -> dict[str, JsonValue]:
         return {"kind": self.kind, "fields": [[key, thaw(value)] for key, value in self.fields]}
 
+    @cached_property
+    def _json(self) -> str:
+        """`to_dict` as JSON, kept: an observation is immutable and shared by every clone of
+        its state, so search writing information sets (OpenSpiel's keys) encodes it once."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
     @classmethod
     def from_dict(cls, data: JsonValue, path: str = "observation") -> Observation:
         """The observation `to_dict` wrote; raises InvalidInformationSet naming a bad field.
@@ -294,14 +300,13 @@ class InformationSet:
         return make(self.game, **dict(self.options))
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "game": self.game,
-                "options": [[key, thaw(value)] for key, value in self.options],
-                "seat": self.seat,
-                "observations": [obs.to_dict() for obs in self.observations],
-            },
-            sort_keys=True,
+        """`json.dumps` of the game, observations, options and seat, keys sorted (the
+        observations' text is each one's kept `_json`)."""
+        options = json.dumps([[key, thaw(value)] for key, value in self.options], sort_keys=True)
+        return (
+            f'{{"game": {json.dumps(self.game)}, '
+            f'"observations": [{", ".join([obs._json for obs in self.observations])}], '
+            f'"options": {options}, "seat": {json.dumps(self.seat)}}}'
         )
 
     @classmethod

@@ -6,6 +6,11 @@ state drawn by `solver.sample_state` from the seat's posterior (one Deduction pe
 the tree is keyed on the seat's information set and never sees the true state. Search is
 bounded by work (`simulations`), so the bot is deterministic for a seed.
 
+The rollouts are OpenSpiel's `RandomRolloutEvaluator` played on the engine state under the
+adapter (uniform legal actions, `rollout_length` actions at most, the returns where they
+stop): a rollout is most of a simulation's work, and through the adapter each step cost
+several times the engine's own.
+
 Requires the extra `sleuth[openspiel]`; games without a state sampler are refused.
 """
 
@@ -37,7 +42,7 @@ class IsmctsBot(SeatedBot):
         try:
             import numpy as np
             import pyspiel
-            from open_spiel.python.algorithms import ismcts, mcts
+            from open_spiel.python.algorithms import ismcts
 
             from sleuth.adapters.openspiel import short_name
         except ImportError:
@@ -54,9 +59,7 @@ class IsmctsBot(SeatedBot):
         params = {key: value for key, value in game.options.items() if value is not None}
         self.spiel = pyspiel.load_game(short_name(game.name), _parameters(game, params))
         seed = rng.randrange(2**31)
-        evaluator = mcts.RandomRolloutEvaluator(
-            rollouts, np.random.RandomState(seed), max_length=rollout_length
-        )
+        evaluator = Rollouts(rollouts, random.Random(seed), rollout_length)
         self.search = ismcts.ISMCTSBot(
             self.spiel,
             evaluator,
@@ -95,11 +98,46 @@ class IsmctsBot(SeatedBot):
         return self._deduced[1]
 
     def _wrap(self, engine_state: Any) -> Any:
-        from sleuth.adapters import Spelling
+        from sleuth.adapters.openspiel import SleuthState
 
-        state = self.spiel.new_initial_state()
-        state.spelling = Spelling(engine_state)
-        return state
+        return SleuthState(self.spiel, engine_state)
+
+
+class Rollouts:
+    """OpenSpiel's random-rollout evaluator (an `mcts.Evaluator`) on the engine state of
+    an adapter state: the mean returns of `rollouts` games played on with uniform legal
+    actions, each stopped after `max_length` actions (None: at the end)."""
+
+    def __init__(self, rollouts: int, rng: random.Random, max_length: int | None) -> None:
+        self.rollouts, self.rng, self.max_length = rollouts, rng, max_length
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        """Every legal id equally likely (the chance outcomes at a chance node)."""
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+    def evaluate(self, state: Any) -> Any:
+        import numpy as np
+
+        spelling, rng, limit = state.spelling, self.rng, self.max_length
+        total = np.zeros(len(spelling.state.game.seats))
+        for _ in range(self.rollouts):
+            engine, steps = spelling.state.clone(), 0
+            if spelling.prefix:  # a spelled action is under way: finish it uniformly
+                engine.apply_trusted(rng.choice(spelling.completions()))
+                steps += 1
+            while engine.is_chance and (limit is None or steps < limit):  # only in the deal
+                outcomes, weights = zip(*engine.chance_outcomes(), strict=True)
+                engine.apply_chance(rng.choices(outcomes, weights)[0])
+                steps += 1
+            legal = engine.legal_actions()
+            while legal and (limit is None or steps < limit):
+                engine.apply_trusted(rng.choice(legal))
+                legal, steps = engine.legal_actions(), steps + 1
+            total += engine.returns()
+        return total / self.rollouts
 
 
 def _parameters(game: Game, options: dict[str, Any]) -> dict[str, Any]:

@@ -60,6 +60,11 @@ class Spelling:
             return sorted({ids[0] for ids in self.spelled()})
         return sorted({ids[n] for ids in self.spelled() if len(ids) > n and ids[:n] == prefix})
 
+    def completions(self) -> list[Action]:
+        """The legal actions whose ids start with those chosen so far."""
+        n, prefix = len(self.prefix), tuple(self.prefix)
+        return [action for ids, action in self.spelled().items() if ids[:n] == prefix]
+
     def choose(self, choice: int) -> Action | None:
         """Add `choice`; apply and return the action once it is spelled in full."""
         self.prefix.append(choice)
