@@ -363,17 +363,15 @@ _FLIPS = {tile: Flip(tile) for tile in TILES}
 _SWAPS = {(a, b): Swap(a, b) for a in TILES for b in TILES if a < b}
 _SWAPS.update({(b, a): swap for (a, b), swap in _SWAPS.items()})  # one instance per swap
 _PASS = Pass()
-_CANONICAL: dict[BlueLionAction, BlueLionAction] = {
-    action: action
-    for action in (
-        *(lay for lays in (*_FIRST_LAYS.values(), *_LAYS.values()) for lay in lays),
-        *(ret for rets in _RETURNS.values() for ret in rets),
-        *_MOVES.values(),
-        *_SWAPS.values(),
-        *_FLIPS.values(),
-        _PASS,
-    )
-}
+_LISTED_ACTIONS: tuple[BlueLionAction, ...] = (
+    *(lay for lays in (*_FIRST_LAYS.values(), *_LAYS.values()) for lay in lays),
+    *(ret for rets in _RETURNS.values() for ret in rets),
+    *_MOVES.values(),
+    *_SWAPS.values(),
+    *_FLIPS.values(),
+    _PASS,
+)
+_CANONICAL: dict[Action, BlueLionAction] = {action: action for action in _LISTED_ACTIONS}
 """The one instance of each action that `_legal_actions` lists."""
 _LISTED: dict[int, tuple[BlueLionAction, dict[str, Observation]]] = {
     id(action): (
