@@ -378,7 +378,7 @@ _LISTED: dict[int, tuple[BlueLionAction, dict[str, Observation]]] = {
         action,
         {seat: Observation.of("act", seat=seat, action=str(action)) for seat in SEATS},
     )
-    for action in _CANONICAL
+    for action in _LISTED_ACTIONS
 }
 """By the id of each listed instance (they live as long as the module, so no other object
 has their id): the instance and each seat's record of playing it (observations are
