@@ -459,7 +459,12 @@ class Setup:
 
     def replaced(self, **arguments: JsonValue) -> Setup:
         """The same setup with some arguments changed (a determinization's hidden cards)."""
-        return Setup(json.dumps({**self.to_dict(), **arguments}, sort_keys=True), self.rng)
+        return Setup(json.dumps({**self._arguments, **arguments}, sort_keys=True), self.rng)
+
+    @cached_property
+    def _arguments(self) -> dict[str, JsonValue]:
+        """The arguments parsed once, only read (search replaces them once a sample)."""
+        return self.to_dict()
 
     def dealt(self, outcomes: Sequence[JsonValue]) -> Setup:
         """The same setup, recorded as made by the deal that drew `outcomes`."""
@@ -519,6 +524,12 @@ class Game(ABC):
         """The seats in order."""
 
     def option_items(self) -> tuple[tuple[str, JsonValue], ...]:
+        return self._option_items
+
+    @cached_property
+    def _option_items(self) -> tuple[tuple[str, JsonValue], ...]:
+        """Made once (every information set carries them); options never change after
+        `__init__` checks them."""
         return tuple(sorted((key, freeze(value)) for key, value in self.options.items()))
 
     @abstractmethod

@@ -89,6 +89,13 @@ class Spelling:
         return flags
 
     def copy(self) -> Spelling:
+        """An independent copy (the engine state cloned; the spelled actions, never changed
+        in place, shared)."""
         other = Spelling(self.state.clone())
         other.prefix = list(self.prefix)
+        other._spelled = self._spelled
         return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Spelling:
+        """`copy()`: what OpenSpiel's `clone()` of an adapter state makes of it."""
+        return self.copy()
