@@ -118,10 +118,15 @@ def one_of(value: object, allowed: Collection[Any]) -> bool:
     return any(type(value) is type(ok) and value == ok for ok in allowed)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def freeze(value: JsonValue) -> JsonValue:
     """Turn JSON-like data into hashable data: lists become tuples, dicts sorted item tuples."""
-    if isinstance(value, list | tuple):
-        return tuple(freeze(item) for item in value)
+    if isinstance(value, (list, tuple)):
+        if type(value) is tuple and _PLAIN.issuperset(map(type, value)):
+            return value  # frozen already (Noir's grid rows, every step)
+        return tuple([freeze(item) for item in value])
     if isinstance(value, dict):
         raise TypeError("observation fields may not be dicts; use tuples of pairs")
     return value
