@@ -45,7 +45,7 @@ class Tally:
 
 def lineup(game: Game, simulations: int) -> list[tuple[str, dict[str, object]]]:
     """solver, ismcts, solver, ... one entry per seat."""
-    ismcts = ("ismcts", {"simulations": simulations})
+    ismcts: tuple[str, dict[str, object]] = ("ismcts", {"simulations": simulations})
     return [("solver", {}) if k % 2 == 0 else ismcts for k in range(len(game.seats))]
 
 
@@ -90,6 +90,8 @@ def run(
                 tally.wall += [wall for _, wall in times[k]]
         if report_every and (i + 1) % report_every == 0:
             print(f"  {i + 1}/{games} games, {time.perf_counter() - began:.0f} s", flush=True)
+            if i + 1 < games:  # the table so far, in case the run is cut short
+                print("\n".join(f"    {row}" for row in table(game, tallies)), flush=True)
     return tallies
 
 
