@@ -4,15 +4,17 @@
     nice -n 10 python benchmarks/ismcts_arena.py noir --games 200 --simulations 40
 
 First a calibration (unless `--simulations` is given): a few games of solver against ismcts
-at `--probe` simulations, timing every move in CPU seconds (`time.process_time`); the ismcts
-simulations are then set so that its median move costs `--ratio` times the solver's median
-move. Then the arena: `--games` games, seats alternated game by game (entry k sits in seat
+at `--probe` simulations, timing every move in CPU seconds (`time.process_time`), then as
+many at the count that would scale ismcts's median move to `--ratio` times the solver's, and
+the simulations a straight line through the two medians puts at that ratio.
+
+Then the arena: `--games` games, seats alternated game by game (entry k sits in seat
 (k + i) mod n in game i, as `opponents.arena` rotates), the solver in the even seats of the
 lineup and ismcts in the odd ones. Search is bounded by work on both sides (the solver's
 defaults, ismcts's simulations), so with `--simulations` given a seed replays exactly; only
 the calibration depends on the machine. Each bot's seed is `seed * 1000 + k` for game seed
-`seed`, as in `opponents.arena`, so `sleuth arena` with the same bots, options and seed plays
-the same games. Win rates carry 95% Wilson intervals; a shared win counts 1/k to each of k
+`seed`, as in `opponents.arena`, so `opponents.arena` with the same lineup and seed plays the
+same games. Win rates carry 95% Wilson intervals; a shared win counts 1/k to each of k
 winners. Move times are medians over every move of the entry, CPU and wall (the machine is
 shared: compare the CPU figures).
 """
@@ -96,16 +98,30 @@ def run(
 
 
 def calibrate(game: Game, probe: int, games: int, ratio: float, seed: int) -> int:
-    """The simulations that give ismcts `ratio` times the solver's median CPU per move,
-    from `games` games at `probe` simulations (a move's time grows about linearly)."""
-    tallies = run(game, probe, games, seed)
-    solver_ms = 1000 * statistics.median(tallies["solver", None].cpu)
-    ismcts_ms = 1000 * statistics.median(tallies["ismcts", None].cpu)
-    simulations = max(1, round(probe * ratio * solver_ms / ismcts_ms))
-    print(
-        f"calibration ({games} games, ismcts at {probe} simulations): solver median "
-        f"{solver_ms:.1f} ms CPU a move, ismcts {ismcts_ms:.1f} ms -> {simulations} simulations"
-    )
+    """The simulations that give ismcts `ratio` times the solver's median CPU per move:
+    `games` games at `probe` simulations, the count that scaling predicts, then as many
+    games at that count and the count a straight line through both medians gives (a move
+    has a fixed cost too, so scaling alone overshoots)."""
+    target = None
+    points: list[tuple[int, float]] = []
+    simulations = probe
+    for _ in range(2):
+        tallies = run(game, simulations, games, seed)
+        if target is None:
+            target = ratio * statistics.median(tallies["solver", None].cpu)
+        points.append((simulations, statistics.median(tallies["ismcts", None].cpu)))
+        print(
+            f"calibration ({games} games): solver median {1000 * target / ratio:.1f} ms CPU "
+            f"a move; ismcts at {simulations} simulations {1000 * points[-1][1]:.1f} ms",
+            flush=True,
+        )
+        if len(points) == 1:
+            simulations = max(1, round(probe * target / points[0][1]))
+        elif points[1][0] != points[0][0] and points[1][1] > points[0][1]:
+            (s0, t0), (s1, t1) = points
+            slope = (t1 - t0) / (s1 - s0)
+            simulations = max(1, round(s1 + (target - t1) / slope))
+    print(f"-> {simulations} simulations for {ratio:g}x the solver's median", flush=True)
     return simulations
 
 
