@@ -6,7 +6,8 @@ For each sleuth game: the engine alone (`legal_actions` + `apply_trusted`, the l
 runs; `clone` once per step as search does), then the same game through the OpenSpiel adapter
 (chance nodes, spelled actions, `legal_actions` + `apply_action`). Then OpenSpiel's Python
 tic_tac_toe and kuhn_poker (and their C++ versions) through the same pyspiel loop. A step is
-one action or chance outcome. `--ismcts N` also times the ismcts bot (N simulations a move).
+one action or chance outcome. `--ismcts N [N ...]` also times the ismcts bot (N simulations a
+move) on Blue Lion and Noir, `--only-ismcts` without the random play.
 Wall and CPU (`time.process_time`) seconds are both reported: on a shared machine the CPU
 rate is the one to compare.
 """
@@ -80,8 +81,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--ismcts", type=int, default=0, help="also time ismcts, N simulations")
+    parser.add_argument(
+        "--ismcts", type=int, nargs="*", default=[], help="also time ismcts at N simulations a move"
+    )
+    parser.add_argument("--only-ismcts", action="store_true", help="skip random play")
     args = parser.parse_args()
+    if args.only_ismcts:
+        for simulations in args.ismcts:
+            for name in ("blue-lion", "noir"):
+                print(ismcts_rate(name, simulations, args.seed))
+        return
     rows: list[tuple[str, tuple[float, float, int, int]]] = []
     for name in GAMES:
         rows.append((f"{name} (engine)", measure(engine_steps(name, args.seconds, args.seed),
@@ -109,8 +118,9 @@ def main() -> None:
         print(f"{label:42} {wall:13,.0f} {cpu:12,.0f} {steps:8} {games:6}")
     if args.ismcts:
         print()
+    for simulations in args.ismcts:
         for name in ("blue-lion", "noir"):
-            print(ismcts_rate(name, args.ismcts, args.seed))
+            print(ismcts_rate(name, simulations, args.seed))
 
 
 def ismcts_rate(name: str, simulations: int, seed: int) -> str:

@@ -118,10 +118,15 @@ def one_of(value: object, allowed: Collection[Any]) -> bool:
     return any(type(value) is type(ok) and value == ok for ok in allowed)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def freeze(value: JsonValue) -> JsonValue:
     """Turn JSON-like data into hashable data: lists become tuples, dicts sorted item tuples."""
-    if isinstance(value, list | tuple):
-        return tuple(freeze(item) for item in value)
+    if isinstance(value, (list, tuple)):
+        if type(value) is tuple and _PLAIN.issuperset(map(type, value)):
+            return value  # frozen already (Noir's grid rows, every step)
+        return tuple([freeze(item) for item in value])
     if isinstance(value, dict):
         raise TypeError("observation fields may not be dicts; use tuples of pairs")
     return value
@@ -259,6 +264,12 @@ class Observation:
     def to_dict(self) -> dict[str, JsonValue]:
         return {"kind": self.kind, "fields": [[key, thaw(value)] for key, value in self.fields]}
 
+    @cached_property
+    def _json(self) -> str:
+        """`to_dict` as JSON, kept: an observation is immutable and shared by every clone of
+        its state, so search writing information sets (OpenSpiel's keys) encodes it once."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
     @classmethod
     def from_dict(cls, data: JsonValue, path: str = "observation") -> Observation:
         """The observation `to_dict` wrote; raises InvalidInformationSet naming a bad field.
@@ -323,18 +334,16 @@ class InformationSet:
         return make(self.game, **dict(self.options))
 
     def to_json(self) -> str:
-        addressees = {}
+        """`json.dumps` of the addressees, game, observations, options and seat, keys sorted
+        (the observations' text is each one's kept `_json`)."""
+        addressees = ""
         if self.addressees is not None:
-            addressees = {"addressees": [thaw(to) for to in self.addressees]}
-        return json.dumps(
-            {
-                "game": self.game,
-                "options": [[key, thaw(value)] for key, value in self.options],
-                "seat": self.seat,
-                "observations": [obs.to_dict() for obs in self.observations],
-                **addressees,
-            },
-            sort_keys=True,
+            addressees = f'"addressees": {json.dumps([thaw(to) for to in self.addressees])}, '
+        options = json.dumps([[key, thaw(value)] for key, value in self.options], sort_keys=True)
+        return (
+            f'{{{addressees}"game": {json.dumps(self.game)}, '
+            f'"observations": [{", ".join([obs._json for obs in self.observations])}], '
+            f'"options": {options}, "seat": {json.dumps(self.seat)}}}'
         )
 
     @classmethod
@@ -489,7 +498,12 @@ class Setup:
 
     def replaced(self, **arguments: JsonValue) -> Setup:
         """The same setup with some arguments changed (a determinization's hidden cards)."""
-        return Setup(json.dumps({**self.to_dict(), **arguments}, sort_keys=True), self.rng)
+        return Setup(json.dumps({**self._arguments, **arguments}, sort_keys=True), self.rng)
+
+    @cached_property
+    def _arguments(self) -> dict[str, JsonValue]:
+        """The arguments parsed once, only read (search replaces them once a sample)."""
+        return self.to_dict()
 
     def dealt(self, outcomes: Sequence[JsonValue]) -> Setup:
         """The same setup, recorded as made by the deal that drew `outcomes`."""
@@ -549,6 +563,12 @@ class Game(ABC):
         """The seats in order."""
 
     def option_items(self) -> tuple[tuple[str, JsonValue], ...]:
+        return self._option_items
+
+    @cached_property
+    def _option_items(self) -> tuple[tuple[str, JsonValue], ...]:
+        """Made once (every information set carries them); options never change after
+        `__init__` checks them."""
         return tuple(sorted((key, freeze(value)) for key, value in self.options.items()))
 
     @abstractmethod

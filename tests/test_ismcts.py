@@ -40,3 +40,48 @@ def test_refusals() -> None:
         opponents.make("ismcts", game, "lupin", depth=3)
     with pytest.raises(engines.ConfigError, match="simulations"):
         opponents.make("ismcts", game, "lupin", simulations=0)
+
+def test_rollouts_finish_a_spelled_action_and_leave_the_state() -> None:
+    """A leaf can stop inside an action spelled in parts (Alibi's passes): the rollout
+    completes it with a legal action, plays to the end and leaves the leaf unchanged."""
+    import pyspiel
+
+    import sleuth.adapters.openspiel  # noqa: F401 - registers sleuth's games
+    from opponents.ismcts import Rollouts
+
+    spiel = pyspiel.load_game("sleuth_alibi", {"players": 3, "deck": "small"})
+    state, rng = spiel.new_initial_state(), random.Random(3)
+    while not state.spelling.prefix:
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    before = (state.spelling.state.to_json(), list(state.spelling.prefix))
+    returns = Rollouts(2, random.Random(0), None).evaluate(state)
+    assert before == (state.spelling.state.to_json(), state.spelling.prefix)
+    assert len(returns) == 3 and all(-1.0 <= value <= 2.0 for value in returns)
+    assert any(value != 0.0 for value in returns)  # played to the end: somebody won
+    cut = Rollouts(1, random.Random(0), 1).evaluate(state)  # stopped after one action
+    assert list(cut) == [0.0, 0.0, 0.0]
+
+
+def test_rollouts_draw_chance_during_play() -> None:
+    """Serial Killer rolls dice during play: from a resampled world (explicit chance) a
+    rollout applies those draws as chance nodes and plays to the end, instead of stopping at
+    the first roll."""
+    import pyspiel
+
+    from opponents.ismcts import Rollouts
+    from sleuth.adapters.openspiel import SleuthState
+    from solver import sample_state
+
+    options = {"players": 3, "genres": 3, "traits_per_genre": 4}
+    spiel = pyspiel.load_game("sleuth_serial_killer", options)
+    game = spiel.engine
+    state = game.new_game(2)
+    for _ in range(6):
+        state.apply(random.Random(len(state.history())).choice(state.legal_actions()))
+    world = sample_state(state.information_set(state.to_move), random.Random(0))
+    leaf = SleuthState(spiel, world)
+    returns = Rollouts(2, random.Random(0), None).evaluate(leaf)
+    assert all(value != 0.0 for value in returns)  # ended: each seat won (1/k - 1) or lost

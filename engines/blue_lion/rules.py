@@ -64,12 +64,15 @@ class Combination:
 def combinations_in(line: Sequence[str], up: Mapping[str, str]) -> set[Combination]:
     """Every combination showing in `line`, keyed so that a reversed reading is the same."""
     found = set()
+    shown = [up[tile] for tile in line]
     for i in range(1, len(line) - 1):
-        a, b, c = line[i - 1], line[i], line[i + 1]
-        faces = up[a] + up[b] + up[c]
-        if faces in PATTERNS:
-            left, right = (a, c) if a < c else (c, a)
-            found.add(Combination(left, b, right, faces))
+        side = shown[i - 1]
+        if side == shown[i + 1]:  # every pattern reads the same both ways
+            faces = side + shown[i] + side
+            if faces in PATTERNS:
+                a, c = line[i - 1], line[i + 1]
+                left, right = (a, c) if a < c else (c, a)
+                found.add(Combination(left, line[i], right, faces))
     return found
 
 

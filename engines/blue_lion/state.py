@@ -8,6 +8,7 @@ aside for the next player to return; returns never score.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
@@ -95,7 +96,7 @@ class BlueLionState(State):
 
     def back(self, tile: str) -> str:
         """The hidden back of `tile` (the truth; bots and the solver never call this)."""
-        return other_face(self._pairs[tile], self.up[tile])
+        return _BACKS[self._pairs[tile], self.up[tile]]
 
     def combinations(self) -> set[Combination]:
         return combinations_in(self.line, self.up)
@@ -118,29 +119,19 @@ class BlueLionState(State):
         return not self.passed and (self.phase == 1 or self.game.options["passing"] == "any-time")
 
     def _legal_actions(self) -> list[Action]:
+        # Built from the shared instances below (actions are immutable): search lists the
+        # legal actions at every step, and building dataclasses dominated that.
         if self.main_done:
-            return [
-                Return(tile, end, flip)
-                for tile in self.returning
-                for end in ENDS
-                for flip in (False, True)
-            ]
-        actions: list[Action] = []
-        if self.phase == 1:
-            ends: tuple[str | None, ...] = ENDS if self.line else (None,)
-            actions += [
-                Lay(tile, end, flip) for tile in self.pool for end in ends for flip in (False, True)
-            ]
+            return [action for tile in self.returning for action in _RETURNS[tile]]
+        actions: list[Action]
+        if self.pool:
+            actions = list(_lays(tuple(self.pool), not self.line))
         else:
-            line = self.line
-            if len(line) >= 2:
-                actions += [MoveEnd(line[0]), MoveEnd(line[-1])]
-            zone = self.game.options["swap_zone"]
-            actions += [Swap(line[i], line[i + 1]) for i in swap_pairs(len(line), zone)]
-            actions += [Flip(tile) for tile in line]
-            actions = [action for action in actions if action != self.last_main]
+            last = self.last_main
+            moves = _moves(tuple(self.line), self.game.options["swap_zone"])
+            actions = [action for action in moves if action is not last]
         if self._may_pass():
-            actions.append(Pass())
+            actions.append(_PASS)
         return actions
 
     def _why_illegal(self, action: Action) -> str:
@@ -165,19 +156,24 @@ class BlueLionState(State):
 
     # --- applying ------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
-        assert isinstance(action, Lay | Pass | MoveEnd | Swap | Flip | Return)
+        assert isinstance(action, _ACTION_TYPES)
         actor = self.current
-        self._emit(Observation.of("act", seat=actor, action=str(action)))
+        # The listed instance of the action and each seat's record of it, found by identity
+        # (hashing a dataclass costs more than the rest of a step): see _LISTED.
+        listed = _LISTED.get(id(action)) or _LISTED[id(_CANONICAL[action])]
+        self._emit(listed[1][actor])
         if isinstance(action, Return):
             self.returning.remove(action.tile)
             self._place(action.tile, action.end, action.flip)
         else:
-            before = self.combinations()
+            line, up = list(self.line), dict(self.up)  # what showed before, if it matters
             self._main(action)
             self.main_done = True
-            self.last_main = action
+            self.last_main = listed[0]  # so legality compares by identity
             if not isinstance(action, Lay) or self.game.options["phase1_scoring"]:
-                self._score(self.combinations() - before, actor)
+                after = self.combinations()
+                if after:  # what the action created: after, less what showed before
+                    self._score(after - combinations_in(line, up), actor)
         if not self.over and not self.returning:
             self._end_turn()
 
@@ -209,23 +205,20 @@ class BlueLionState(State):
             self.line.append(tile)
 
     def _flip(self, tile: str) -> None:
-        self.up[tile] = self.back(tile)
-        self._emit(Observation.of("reveal", tile=tile, face=self.up[tile]))
+        face = self.up[tile] = self.back(tile)
+        self._emit(Observation("reveal", (("tile", tile), ("face", face))))
 
     def _score(self, created: set[Combination], actor: str) -> None:
-        """Score what the main action created, set the centres aside, and check for a winner."""
+        """Score what the main action created, set the centres aside, and check for a winner
+        (only scoring changes the scores, so nothing created cannot reach the target)."""
+        if not created:
+            return
         for combination in sorted(created, key=lambda c: self.line.index(c.centre)):
             who = combination.beneficiary(actor)
             self.scores[who] += combination.pattern.points
-            self._emit(
-                Observation.of(
-                    "score",
-                    faces=combination.faces,
-                    tiles=[combination.left, combination.centre, combination.right],
-                    seat=who,
-                    points=combination.pattern.points,
-                )
-            )
+            tiles = (combination.left, combination.centre, combination.right)
+            fields = (("faces", combination.faces), ("tiles", tiles), ("seat", who))
+            self._emit(Observation("score", (*fields, ("points", combination.pattern.points))))
         for combination in created:
             self.line.remove(combination.centre)
             self.aside.append(combination.centre)
@@ -360,6 +353,52 @@ class BlueLionState(State):
 
 
 _PAIRS = frozenset(PAIRS)
+_ACTION_TYPES = (Lay, Pass, MoveEnd, Swap, Flip, Return)
+_FLIPPED = (False, True)
+_FIRST_LAYS = {tile: tuple(Lay(tile, None, flip) for flip in _FLIPPED) for tile in TILES}
+_LAYS = {tile: tuple(Lay(tile, e, flip) for e in ENDS for flip in _FLIPPED) for tile in TILES}
+_RETURNS = {tile: tuple(Return(tile, e, flip) for e in ENDS for flip in _FLIPPED) for tile in TILES}
+_MOVES = {tile: MoveEnd(tile) for tile in TILES}
+_FLIPS = {tile: Flip(tile) for tile in TILES}
+_SWAPS = {(a, b): Swap(a, b) for a in TILES for b in TILES if a < b}
+_SWAPS.update({(b, a): swap for (a, b), swap in _SWAPS.items()})  # one instance per swap
+_PASS = Pass()
+_LISTED_ACTIONS: tuple[BlueLionAction, ...] = (
+    *(lay for lays in (*_FIRST_LAYS.values(), *_LAYS.values()) for lay in lays),
+    *(ret for rets in _RETURNS.values() for ret in rets),
+    *_MOVES.values(),
+    *_SWAPS.values(),
+    *_FLIPS.values(),
+    _PASS,
+)
+_CANONICAL: dict[Action, BlueLionAction] = {action: action for action in _LISTED_ACTIONS}
+"""The one instance of each action that `_legal_actions` lists."""
+_LISTED: dict[int, tuple[BlueLionAction, dict[str, Observation]]] = {
+    id(action): (
+        action,
+        {seat: Observation.of("act", seat=seat, action=str(action)) for seat in SEATS},
+    )
+    for action in _LISTED_ACTIONS
+}
+"""By the id of each listed instance (they live as long as the module, so no other object
+has their id): the instance and each seat's record of playing it (observations are
+immutable, so shared)."""
+_BACKS = {(pair, face): other_face(pair, face) for pair in PAIRS for face in pair}
+
+
+@functools.cache
+def _lays(pool: tuple[str, ...], first: bool) -> tuple[Lay, ...]:
+    """The lays of the tiles not yet laid, in order (`first`: onto the empty line)."""
+    lays = _FIRST_LAYS if first else _LAYS
+    return tuple(lay for tile in pool for lay in lays[tile])
+
+
+@functools.cache
+def _moves(line: tuple[str, ...], zone: str) -> tuple[BlueLionAction, ...]:
+    """The phase-2 moves on `line` (before leaving out the previous player's move)."""
+    moves: list[BlueLionAction] = [_MOVES[line[0]], _MOVES[line[-1]]] if len(line) >= 2 else []
+    moves += [_SWAPS[line[i], line[i + 1]] for i in swap_pairs(len(line), zone)]
+    return (*moves, *(_FLIPS[tile] for tile in line))
 
 
 def _tally(tally: tuple[int, int, int], entry: LogEntry) -> tuple[int, int, int]:

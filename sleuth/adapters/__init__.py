@@ -60,6 +60,11 @@ class Spelling:
             return sorted({ids[0] for ids in self.spelled()})
         return sorted({ids[n] for ids in self.spelled() if len(ids) > n and ids[:n] == prefix})
 
+    def completions(self) -> list[Action]:
+        """The legal actions whose ids start with those chosen so far."""
+        n, prefix = len(self.prefix), tuple(self.prefix)
+        return [action for ids, action in self.spelled().items() if ids[:n] == prefix]
+
     def choose(self, choice: int) -> Action | None:
         """Add `choice`; apply and return the action once it is spelled in full."""
         self.prefix.append(choice)
@@ -84,6 +89,13 @@ class Spelling:
         return flags
 
     def copy(self) -> Spelling:
+        """An independent copy (the engine state cloned; the spelled actions, never changed
+        in place, shared)."""
         other = Spelling(self.state.clone())
         other.prefix = list(self.prefix)
+        other._spelled = self._spelled
         return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Spelling:
+        """`copy()`: what OpenSpiel's `clone()` of an adapter state makes of it."""
+        return self.copy()

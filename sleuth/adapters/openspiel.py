@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from engines import ConfigError, Game, Option, game_class
+from engines import ConfigError, Game, Option, State, game_class
 from sleuth.adapters import Spelling, adaptable, checked_game
 
 PREFIX = "sleuth_"
@@ -134,9 +134,12 @@ class SleuthGame(pyspiel.Game):
 class SleuthState(pyspiel.State):
     """An engine state and the ids chosen so far (see `sleuth.adapters.Spelling`)."""
 
-    def __init__(self, game: SleuthGame) -> None:
+    def __init__(self, game: SleuthGame, engine_state: State | None = None) -> None:
+        """The game before its deal, or at `engine_state` (a state of `game.engine`; its
+        history before is not in OpenSpiel's)."""
         super().__init__(game)
-        self.spelling = Spelling(game.engine.initial_state())
+        self.spelling = Spelling(engine_state or game.engine.initial_state())
+        self.strings: dict[int, str] = {}  # each player's information state string, kept
 
     def current_player(self) -> int:
         state = self.spelling.state
@@ -153,6 +156,7 @@ class SleuthState(pyspiel.State):
         return [(state.game.chance_outcome_id(o), p) for o, p in state.chance_outcomes()]
 
     def _apply_action(self, action: int) -> None:
+        self.strings = {}
         state = self.spelling.state
         if state.is_chance:
             self.spelling.chance(state.game.chance_outcome_from_id(int(action)))
@@ -208,9 +212,14 @@ class Observer:
             rest[self._chosen(state, player)] = 1.0
 
     def string_from(self, state: SleuthState, player: int) -> str:
-        inner = state.spelling.state
-        info = inner.information_set(inner.game.seats[player])
-        return info.to_json() + f" chosen {self._chosen(state, player)}"
+        """The information set's JSON and the ids chosen, kept until the state changes
+        (ISMCTS asks for the same key several times a node)."""
+        kept = state.strings.get(player)
+        if kept is None:
+            inner = state.spelling.state
+            info = inner.information_set(inner.game.seats[player])
+            kept = state.strings[player] = info.to_json() + f" chosen {self._chosen(state, player)}"
+        return kept
 
 
 def register() -> list[str]:

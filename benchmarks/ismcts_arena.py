@@ -1,0 +1,182 @@
+"""The solver bot against OpenSpiel's ISMCTS given about 10x the solver's CPU time per move.
+
+    nice -n 10 python benchmarks/ismcts_arena.py blue-lion --games 200
+    nice -n 10 python benchmarks/ismcts_arena.py noir --games 200 --simulations 40
+
+First a calibration (unless `--simulations` is given): a few games of solver against ismcts
+at `--probe` simulations, timing every move in CPU seconds (`time.process_time`), then as
+many at the count that would scale ismcts's median move to `--ratio` times the solver's, and
+the simulations a straight line through the two medians puts at that ratio.
+
+Then the arena: `--games` games, seats alternated game by game (entry k sits in seat
+(k + i) mod n in game i, as `opponents.arena` rotates), the solver in the even seats of the
+lineup and ismcts in the odd ones. Search is bounded by work on both sides (the solver's
+defaults, ismcts's simulations), so with `--simulations` given a seed replays exactly; only
+the calibration depends on the machine. Each bot's seed is `seed * 1000 + k` for game seed
+`seed`, as in `opponents.arena`, so `opponents.arena` with the same lineup and seed plays the
+same games. Win rates carry 95% Wilson intervals; a shared win counts 1/k to each of k
+winners. Move times are medians over every move of the entry, CPU and wall (the machine is
+shared: compare the CPU figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+
+import engines
+import opponents
+from engines import Game, Seat
+from opponents.arena import wilson
+
+GAMES: dict[str, dict[str, object]] = {"blue-lion": {}, "noir": {}, "alibi": {}}
+
+
+@dataclass
+class Tally:
+    """One lineup entry's results in one seat (or every seat: seat None)."""
+
+    games: int = 0
+    wins: float = 0.0
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+
+def lineup(game: Game, simulations: int) -> list[tuple[str, dict[str, object]]]:
+    """solver, ismcts, solver, ... one entry per seat."""
+    ismcts: tuple[str, dict[str, object]] = ("ismcts", {"simulations": simulations})
+    return [("solver", {}) if k % 2 == 0 else ismcts for k in range(len(game.seats))]
+
+
+def play(
+    game: Game, entries: list[tuple[str, dict[str, object]]], index: int, seed: int
+) -> tuple[list[Seat], list[float], list[list[tuple[float, float]]]]:
+    """One game (entry k in seat (k + index) mod n): each entry's seat, its share of the
+    win, and the (CPU, wall) seconds of each of its moves."""
+    seats = game.seats
+    seat_of = [seats[(k + index) % len(seats)] for k in range(len(entries))]
+    bots = {
+        seat_of[k]: opponents.make(name, game, seat_of[k], seed=seed * 1000 + k, **options)
+        for k, (name, options) in enumerate(entries)
+    }
+    times: dict[Seat, list[tuple[float, float]]] = {seat: [] for seat in seats}
+    state = game.new_game(seed=seed)
+    while (seat := state.to_move) is not None:
+        cpu, wall = time.process_time(), time.perf_counter()
+        action = bots[seat].act(state.information_set(seat))
+        times[seat].append((time.process_time() - cpu, time.perf_counter() - wall))
+        state.apply(action)
+    share = 1 / len(state.winners) if state.winners else 0.0
+    wins = [share if seat in state.winners else 0.0 for seat in seat_of]
+    return seat_of, wins, [times[seat] for seat in seat_of]
+
+
+def run(
+    game: Game, simulations: int, games: int, seed: int, report_every: int = 0
+) -> dict[tuple[str, Seat | None], Tally]:
+    """`games` games; tallies by (bot name, seat) and (bot name, None) for every seat."""
+    entries = lineup(game, simulations)
+    tallies: dict[tuple[str, Seat | None], Tally] = {}
+    began = time.perf_counter()
+    for i in range(games):
+        seat_of, wins, times = play(game, entries, i, seed + i)
+        for k, (name, _) in enumerate(entries):
+            for key in ((name, seat_of[k]), (name, None)):
+                tally = tallies.setdefault(key, Tally())
+                tally.games += 1
+                tally.wins += wins[k]
+                tally.cpu += [cpu for cpu, _ in times[k]]
+                tally.wall += [wall for _, wall in times[k]]
+        if report_every and (i + 1) % report_every == 0:
+            print(f"  {i + 1}/{games} games, {time.perf_counter() - began:.0f} s", flush=True)
+            if i + 1 < games:  # the table so far, in case the run is cut short
+                print("\n".join(f"    {row}" for row in table(game, tallies)), flush=True)
+    return tallies
+
+
+def calibrate(game: Game, probe: int, games: int, ratio: float, seed: int) -> int:
+    """The simulations that give ismcts `ratio` times the solver's median CPU per move:
+    `games` games at `probe` simulations, the count that scaling predicts, then as many
+    games at that count and the count a straight line through both medians gives (a move
+    has a fixed cost too, so scaling alone overshoots)."""
+    target = None
+    points: list[tuple[int, float]] = []
+    simulations = probe
+    for _ in range(2):
+        tallies = run(game, simulations, games, seed)
+        if target is None:
+            target = ratio * statistics.median(tallies["solver", None].cpu)
+        points.append((simulations, statistics.median(tallies["ismcts", None].cpu)))
+        print(
+            f"calibration ({games} games): solver median {1000 * target / ratio:.1f} ms CPU "
+            f"a move; ismcts at {simulations} simulations {1000 * points[-1][1]:.1f} ms",
+            flush=True,
+        )
+        if len(points) == 1:
+            simulations = max(1, round(probe * target / points[0][1]))
+        elif points[1][0] != points[0][0] and points[1][1] > points[0][1]:
+            (s0, t0), (s1, t1) = points
+            slope = (t1 - t0) / (s1 - s0)
+            simulations = max(1, round(s1 + (target - t1) / slope))
+    print(f"-> {simulations} simulations for {ratio:g}x the solver's median", flush=True)
+    return simulations
+
+
+def table(game: Game, tallies: dict[tuple[str, Seat | None], Tally]) -> list[str]:
+    rows = [
+        "| bot | seat | games | wins | win rate | 95% interval | median CPU ms/move "
+        "| median wall ms/move |",
+        "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: |",
+    ]
+    for name in ("solver", "ismcts"):
+        for seat in (*game.seats, None):
+            tally = tallies.get((name, seat))
+            if tally is None:
+                continue
+            low, high = wilson(tally.wins, tally.games)
+            rows.append(
+                f"| {name} | {'all' if seat is None else seat} | {tally.games} | "
+                f"{tally.wins:g} | {tally.wins / tally.games:.1%} | {low:.1%}-{high:.1%} | "
+                f"{1000 * statistics.median(tally.cpu):.1f} | "
+                f"{1000 * statistics.median(tally.wall):.1f} |"
+            )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("game", choices=sorted(GAMES))
+    parser.add_argument("--options", default="{}", help="game options as JSON")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--simulations", type=int, help="skip calibration: ismcts's count")
+    parser.add_argument("--ratio", type=float, default=10.0, help="ismcts time / solver time")
+    parser.add_argument("--probe", type=int, default=50, help="calibration simulations")
+    parser.add_argument("--calibration-games", type=int, default=4)
+    args = parser.parse_args()
+    options = {**GAMES[args.game], **json.loads(args.options)}
+    game = engines.make(args.game, **options)
+    simulations = args.simulations
+    if simulations is None:
+        simulations = calibrate(
+            game, args.probe, args.calibration_games, args.ratio, seed=10**6 + args.seed
+        )
+    cpu, wall = time.process_time(), time.perf_counter()
+    tallies = run(game, simulations, args.games, args.seed, report_every=max(1, args.games // 10))
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    solver_ms = statistics.median(tallies["solver", None].cpu)
+    ismcts_ms = statistics.median(tallies["ismcts", None].cpu)
+    print(
+        f"\n{args.game} {json.dumps(options)}: solver against ismcts at {simulations} "
+        f"simulations, {args.games} games from seed {args.seed}, seats alternated; "
+        f"ismcts/solver median CPU a move: {ismcts_ms / solver_ms:.1f}x; "
+        f"{cpu:.0f} s CPU, {wall:.0f} s wall"
+    )
+    print("\n".join(table(game, tallies)))
+
+
+if __name__ == "__main__":
+    main()
