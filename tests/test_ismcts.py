@@ -41,6 +41,7 @@ def test_refusals() -> None:
     with pytest.raises(engines.ConfigError, match="simulations"):
         opponents.make("ismcts", game, "lupin", simulations=0)
 
+
 def test_rollouts_finish_a_spelled_action_and_leave_the_state() -> None:
     """A leaf can stop inside an action spelled in parts (Alibi's passes): the rollout
     completes it with a legal action, plays to the end and leaves the leaf unchanged."""
