@@ -25,7 +25,7 @@ import engines
 import opponents
 import solver
 from engines.alibi import Accuse, AlibiState
-from solver.games.alibi import advice, chain, position, witnesses
+from solver.games.alibi import advice
 
 
 def random_game(players: int, seed: int, rounds: int, seat: int | None = None) -> list:
@@ -53,17 +53,6 @@ def one_seat(players: int, seed: int, rounds: int, seat: int = 0) -> list:
     return found
 
 
-def forget() -> None:
-    """Drop everything remembered between refreshes (for a cold refresh): explanations, kept
-    histories and chains, parsed positions, remembered deductions and compiled models."""
-    advice._EXPLAINED.clear()
-    solver.deduction._RECENT.clear()
-    solver.deduction._COMPILED.clear()
-    witnesses.clear()
-    chain.forget()
-    position.parse.cache_clear()
-
-
 def latency(players: int, games: int, rounds: int, every: int) -> dict[int, tuple]:
     """By round: median and p95 wall seconds of a warm refresh (deduce + hints), median
     process seconds, median cold wall seconds, the share of exact positions, refreshes."""
@@ -72,7 +61,7 @@ def latency(players: int, games: int, rounds: int, every: int) -> dict[int, tupl
     cold: dict[int, list[float]] = {}
     exact: dict[int, list[bool]] = {}
     for seed in range(games):
-        forget()
+        solver.forget()
         for k, (round_number, info) in enumerate(one_seat(players, seed, rounds)):
             began, used = time.perf_counter(), time.process_time()
             solver.hints(info)
@@ -81,7 +70,7 @@ def latency(players: int, games: int, rounds: int, every: int) -> dict[int, tupl
             exact.setdefault(round_number, []).append(solver.deduce(info).exact)
             if k % every == 0:
                 remembered = dict(advice._EXPLAINED)
-                forget()
+                solver.forget()
                 began = time.perf_counter()
                 solver.hints(info)
                 cold.setdefault(round_number, []).append(time.perf_counter() - began)

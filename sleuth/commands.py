@@ -75,6 +75,7 @@ def demo(
         for k, seat in enumerate(game.seats)
     }
     narrator = game.seats[0] if len(game.seats) > 2 else None
+    solver.forget()  # a seed shows the same game however many ran before in this process
     state = game.new_game(seed=seed)
     console.print(Rule(f"{game.metadata.title}: solver bots, seed {seed}"))
     if narrator is not None:

@@ -103,6 +103,7 @@ class Table:
     told: int = 0
 
     def __post_init__(self) -> None:
+        solver.forget()  # a new game: hints as a fresh process would show them
         self.state = self.game.new_game(seed=self.seed)
         self._make_bots(0)
 

@@ -5,9 +5,10 @@ d.certain(); d.possible(fact); d.probability(fact); d.estimate(fact); d.explain(
 solver.hints(info)
 solver.advise(info, seed=0)      # the solver bot's move, its value, runners-up, threats
 solver.sample_state(info, rng)   # a whole consistent State drawn from the posterior
+solver.forget()                  # drop what earlier refreshes remembered (a new game)
 """
 
-from solver.deduction import Deduction, deduce
+from solver.deduction import Deduction, deduce, forget
 from solver.errors import Inconsistent, NotCertain, NotCounted, SolverTimeout
 from solver.hints import Hint, hints
 from solver.model import Fact
@@ -28,6 +29,7 @@ __all__ = [
     "SolverTimeout",
     "advise",
     "deduce",
+    "forget",
     "hints",
     "sample_state",
 ]

@@ -253,6 +253,23 @@ def _keep_compiled(info: InformationSet, compiled: Compiled) -> None:
             _COMPILED.popitem(last=False)
 
 
+def forget() -> None:
+    """Drop everything the solver remembers between refreshes (deductions, compiled models,
+    and what each game's knowledge module keeps), so that what follows is computed as in a
+    fresh process: a new game starts here, and a replayed one shows exactly what it showed."""
+    import engines
+    from solver.games import RememberingKnowledge, knowledge_for
+
+    with _RECENT_LOCK:
+        _RECENT.clear()
+    with _COMPILED_LOCK:
+        _COMPILED.clear()
+    for name in engines.names():
+        knowledge = knowledge_for(name)
+        if isinstance(knowledge, RememberingKnowledge):
+            knowledge.forget()
+
+
 def _counted(knowledge: Knowledge, model: Model) -> CountedWorldSet | None:
     """The game's own exact count of the model's worlds, if its knowledge module counts."""
     from solver.games import CountingKnowledge

@@ -73,7 +73,10 @@ def replay(
 
 
 _READ = engines.core.JsonReader(engines.InvalidState, "test setup")
-INFORMATIVE = {DETECTIVE: ("surveillance", "confession", "token"), KILLER: ("evidence-discard",)}
+INFORMATIVE = {
+    DETECTIVE: ("surveillance", "confession", "token", "end"),
+    KILLER: ("evidence-discard", "end"),
+}
 """Public observations that may depend on what the seat cannot see: they are what it learns."""
 
 

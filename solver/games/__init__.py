@@ -70,6 +70,16 @@ class WitnessingKnowledge(Protocol):
         """A world known to satisfy every constraint of `model`, or None."""
 
 
+@runtime_checkable
+class RememberingKnowledge(Protocol):
+    """A knowledge module that remembers work between refreshes of a game (Alibi's chains,
+    histories and explanations), so that what it shows can depend on what the process
+    computed before."""
+
+    def forget(self) -> None:
+        """Drop everything it remembers."""
+
+
 def knowledge_for(game: str) -> Knowledge:
     """The knowledge module of `game`.
 
@@ -88,3 +98,4 @@ if TYPE_CHECKING:  # mypy checks that every knowledge module provides what `Know
     _KNOWLEDGE: tuple[Knowledge, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
     _COUNTING: tuple[CountingKnowledge, ...] = (serial_killer,)
     _WITNESSING: tuple[WitnessingKnowledge, ...] = (alibi,)
+    _REMEMBERING: tuple[RememberingKnowledge, ...] = (alibi,)

@@ -20,7 +20,8 @@ from engines import InformationSet, State
 from engines.alibi import AlibiState
 from solver.cpsat import Compiled
 from solver.games.alibi import chain as chains
-from solver.games.alibi.advice import hints
+from solver.games.alibi import witnesses
+from solver.games.alibi.advice import forget_explanations, hints
 from solver.games.alibi.chain import HistoryChain
 from solver.games.alibi.counting import CountedHistories, count_histories
 from solver.games.alibi.model import BOX, at_var, build, paths_of, world_from
@@ -30,6 +31,7 @@ from solver.model import Model, World
 __all__ = [
     "CPSAT_PARAMETERS",
     "build",
+    "forget",
     "hints",
     "history_of",
     "known_world",
@@ -83,6 +85,15 @@ def world_of(state: State) -> World:
 def query_variables(model: Model) -> set[str]:
     """The variables facts ask about; the solver decides the rest only on demand."""
     return {fact.var for fact in model.facts}
+
+
+def forget() -> None:
+    """Drop what Alibi remembers between refreshes: explanations, kept histories and chains,
+    parsed positions."""
+    forget_explanations()
+    witnesses.clear()
+    chains.forget()
+    parse.cache_clear()
 
 
 def known_world(model: Model, compiled: Compiled) -> World | None:

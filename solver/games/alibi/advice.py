@@ -255,6 +255,12 @@ _EXPLAINED_LOCK = threading.Lock()
 EXPLAINED_KEPT = 4_096
 
 
+def forget_explanations() -> None:
+    """Drop every remembered explanation."""
+    with _EXPLAINED_LOCK:
+        _EXPLAINED.clear()
+
+
 def explain(deduction: Deduction, fact: Fact) -> list[int]:
     """`deduction.explain_sources(fact)`, remembered from an earlier position of the same game.
 
