@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import engines
+import solver
 from engines import ConfigError, Game, Seat
 from opponents.base import make, quote, same_seat
 
@@ -220,6 +221,7 @@ def play_one(
     for k, entry in enumerate(lineup):
         name, options = _entry(entry)
         bots[seat_of[k]] = make(name, game, seat_of[k], seed=seed * 1000 + k, **options)
+    solver.forget()  # the game is played as in a fresh process, whichever worker plays it
     state = game.new_game(seed=seed)
     times: dict[Seat, list[float]] = {seat: [] for seat in seats}
     steps = 0
