@@ -15,7 +15,14 @@ from opponents.base import game_bots
 from sleuth import views
 from solver.games import knowledge_for
 
-LAYERS = ("solver.games", "solver.search", "opponents.games", "sleuth.views", "sleuth.recap")
+LAYERS = (
+    "solver.games",
+    "solver.search",
+    "solver.states",
+    "opponents.games",
+    "sleuth.views",
+    "sleuth.recap",
+)
 
 
 @pytest.mark.parametrize("name", engines.names())

@@ -1,0 +1,80 @@
+"""Whole states drawn from a seat's posterior: `sample_state(info, rng)`.
+
+A determinization for search (ISMCTS): a full `State` that agrees with everything the seat
+saw (its information set replays exactly) and whose hidden part is drawn from the
+Deduction's posterior. Blue Lion's hidden part is the tile pairs, a world of the Deduction;
+Alibi's the box, the deal and the passes (a world of the Deduction: exact, or a record of its
+Markov chain beyond exact counting), with others' pending choices drawn uniformly;
+Noir's is the opponent's identity (a world of the Deduction) and the order of the cards the
+seat never saw, uniform among the orders that replay the same record (drawn by rejection:
+a uniform permutation of the unseen cards, kept when the record replays). Serial Killer's is
+every deck's order and the tokens others discarded (a world of the Deduction), with the
+recorded dice given as chance outcomes; City Killer's the killer's secrets (a world) and
+the piles read slot by slot from the record.
+
+Each game's sampler is the module here named as its engine's package (engines.game_module),
+providing what `StateSampler` declares.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import TYPE_CHECKING, Protocol, cast
+
+import engines
+from engines import ConfigError, Game, InformationSet, State
+from solver.deduction import Deduction, deduce
+
+
+class StateSampler(Protocol):
+    """What a game's state-sampler module provides."""
+
+    def sample(self, info: InformationSet, deduction: Deduction, rng: random.Random) -> State:
+        """A whole state that replays `info` exactly, its hidden part drawn from `deduction`
+        (`solver.deduce(info)`)."""
+
+
+if TYPE_CHECKING:  # mypy checks that every sampler module provides what `StateSampler` declares
+    from solver.states import alibi, blue_lion, city_killer, noir, serial_killer
+
+    _SAMPLERS: tuple[StateSampler, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
+
+
+def _sampler(game: str) -> StateSampler | None:
+    return cast(StateSampler | None, engines.game_module(game, "solver.states"))
+
+
+def has_sampler(game: str) -> bool:
+    """Whether `sample_state` can draw states of `game`."""
+    return _sampler(game) is not None
+
+
+def sample_state(
+    info: InformationSet, rng: random.Random, deduction: Deduction | None = None
+) -> State:
+    """A whole state consistent with `info`, drawn from the seat's posterior (`deduction`,
+    when given, is `solver.deduce(info)` made once for many samples).
+
+    Raises:
+        ConfigError: the game has no state sampler.
+        solver.Inconsistent: `info` contradicts itself.
+    """
+    sampler = _sampler(info.game)
+    if sampler is None:
+        with_one = [name for name in engines.names() if has_sampler(name)]
+        raise ConfigError(
+            f"{info.game}: no state sampler yet; games with one: {', '.join(with_one)}"
+        )
+    return sampler.sample(info, deduction or deduce(info), rng)
+
+
+def game_of(info: InformationSet) -> Game:
+    """The information set's game, made once per name and options (a sample per simulation
+    would otherwise rebuild its action universe each time)."""
+    return _games(info.game, info.options)
+
+
+@functools.lru_cache(maxsize=16)
+def _games(name: str, options: tuple[tuple[str, object], ...]) -> Game:
+    return engines.make(name, **dict(options))

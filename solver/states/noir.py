@@ -1,0 +1,65 @@
+"""Noir's sampled states: the opponent's identity is a world of the Deduction, and the cards
+the seat never saw are in a uniform order among those that replay the same record (drawn by
+rejection: a uniform permutation of the unseen cards, kept when the record replays)."""
+
+from __future__ import annotations
+
+import random
+
+from engines import InformationSet, InvalidState, State
+from engines.noir import Noir
+from solver.deduction import Deduction
+from solver.games.noir import INSPECTOR_VAR, KILLER_VAR, UNCHOSEN, hidden_for
+from solver.states import game_of
+
+TRIES = 50
+"""Shuffles of the unseen cards tried before the sample keeps the order it was given."""
+
+
+def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
+    game = game_of(info)
+    assert isinstance(game, Noir)
+    (world,) = d.sample(1, seed=rng.randrange(2**32))
+    theirs = INSPECTOR_VAR if info.seat == KILLER_VAR else KILLER_VAR
+    identity = str(world[theirs])
+    if identity == UNCHOSEN:  # the inspector has not chosen: any of his cards will do
+        identity = ""
+    hidden = hidden_for(info, identity)
+    base = game.reconstruct(info, hidden)
+    seen = _names_seen(info) | ({identity} if identity else set())
+    for _ in range(TRIES):
+        shuffled = dict(hidden)
+        for key in ("deck", "killer_deck"):
+            deck = hidden.get(key)
+            if isinstance(deck, list):
+                shuffled[key] = _permute_unseen(deck, seen, rng)
+        try:
+            state = game.reconstruct(info, shuffled)
+        except InvalidState:
+            continue
+        if state.information_set(info.seat) == info:
+            return state
+    return base
+
+
+def _names_seen(info: InformationSet) -> set[str]:
+    """Every suspect the seat saw as a card (not merely on the grid)."""
+    seen: set[str] = set()
+    for obs in info.observations:
+        for key, value in obs.fields:
+            if key in ("suspect", "drawn", "former", "agent") and isinstance(value, str):
+                seen.add(value)
+            elif key == "cards" and isinstance(value, tuple):
+                seen.update(v for v in value if isinstance(v, str))
+    return seen
+
+
+def _permute_unseen(deck: list[str], seen: set[str], rng: random.Random) -> list[str]:
+    """`deck` with the cards not in `seen` shuffled among their places."""
+    places = [i for i, card in enumerate(deck) if card not in seen]
+    cards = [deck[i] for i in places]
+    rng.shuffle(cards)
+    out = list(deck)
+    for i, card in zip(places, cards, strict=True):
+        out[i] = card
+    return out

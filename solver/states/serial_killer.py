@@ -1,0 +1,68 @@
+"""Serial Killer's sampled states: every deck's order and the tokens others discarded are a
+world of the Deduction, with the recorded dice given as chance outcomes."""
+
+from __future__ import annotations
+
+import random
+
+from engines import InformationSet, InvalidState, State
+from engines.serial_killer import Declare, Discard, SerialKiller
+from engines.serial_killer.game import action_of
+from solver.deduction import Deduction
+from solver.games.serial_killer.counting import delta_var, tok_var
+
+
+def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
+    """Every deck's order from a world of the Deduction (the trait of each token), with the
+    tokens others discarded; the dice in each roll's counts in a uniform order; the profile
+    another player declared as the end revealed it, else uniform (nothing public depends on
+    it before the end). The chance outcomes are given, so play on draws chance nodes."""
+    game = info.make_game()
+    assert isinstance(game, SerialKiller) and isinstance(info.seat, int)
+    observations, me = info.observations, info.seat
+    (world,) = d.sample(1, seed=rng.randrange(2**32))
+
+    def card_of(token: str) -> str:
+        genre, _, depth = token.partition("#")
+        return str(world[tok_var((genre, int(depth)))])
+
+    decks = {g.id: [card_of(f"{g.id}#{k}") for k in range(len(g.cards))] for g in game.parts.genres}
+    setup = observations[0]
+    districts = {g: district for g, district, _ in setup["decks"]}
+    state = game.arrange(random.Random(0), decks, districts, setup["first_player"])
+    draws: list[object] = []
+    revealed: dict[int, tuple[str, ...]] = {}
+    for obs in observations:
+        if obs.kind == "roll":
+            faces = [f for f, k in enumerate(obs["counts"], 1) for _ in range(k)]
+            rng.shuffle(faces)
+            draws += faces
+        elif obs.kind in ("relocate", "pollution", "attempt"):
+            draws.append(
+                obs[{"relocate": "district", "pollution": "die", "attempt": "total"}[obs.kind]]
+            )
+        elif obs.kind == "end":
+            revealed = {seat: tuple(profile) for seat, _, profile in obs["declarations"]}
+    state._given = draws
+    mine = iter(obs["card"] for obs in observations if obs.kind == "see_discard")
+    for index, obs in enumerate(observations):
+        action = action_of(state, obs)
+        if isinstance(action, Discard):
+            seat = obs["seat"]
+            action = Discard(
+                next(mine) if seat == me else card_of(str(world[delta_var(obs["position"])]))
+            )
+        elif isinstance(action, Declare):
+            seat = obs["seat"]
+            if seat == me and index and observations[index - 1].kind == "declaration":
+                action = Declare(tuple(observations[index - 1]["profile"]))
+            else:
+                profile = revealed.get(seat)
+                if profile is None or state.seq[seat] is not None:
+                    profile = tuple(rng.choice(g.cards) for g in game.parts.genres)
+                action = Declare(profile)
+        if action is not None:
+            state.apply_trusted(action)
+    if state.information_set(me) != info:
+        raise InvalidState("serial-killer: the sampled state does not replay the record")
+    return state
