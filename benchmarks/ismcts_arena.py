@@ -32,7 +32,7 @@ import opponents
 from engines import Game, Seat
 from opponents.arena import wilson
 
-GAMES: dict[str, dict[str, object]] = {"blue-lion": {}, "noir": {}, "alibi": {}}
+GAMES = engines.names()
 
 
 @dataclass
@@ -148,7 +148,7 @@ def table(game: Game, tallies: dict[tuple[str, Seat | None], Tally]) -> list[str
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("game", choices=sorted(GAMES))
+    parser.add_argument("game", choices=GAMES)
     parser.add_argument("--options", default="{}", help="game options as JSON")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
@@ -157,7 +157,7 @@ def main() -> None:
     parser.add_argument("--probe", type=int, default=50, help="calibration simulations")
     parser.add_argument("--calibration-games", type=int, default=4)
     args = parser.parse_args()
-    options = {**GAMES[args.game], **json.loads(args.options)}
+    options = json.loads(args.options)
     game = engines.make(args.game, **options)
     simulations = args.simulations
     if simulations is None:
