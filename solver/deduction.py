@@ -258,14 +258,14 @@ def forget() -> None:
     and what each game's knowledge module keeps), so that what follows is computed as in a
     fresh process: a new game starts here, and a replayed one shows exactly what it showed."""
     import engines
-    from solver.games import RememberingKnowledge, knowledge_for
+    from solver.games import RememberingKnowledge
 
     with _RECENT_LOCK:
         _RECENT.clear()
     with _COMPILED_LOCK:
         _COMPILED.clear()
     for name in engines.names():
-        knowledge = knowledge_for(name)
+        knowledge = engines.game_module(name, "solver.games")
         if isinstance(knowledge, RememberingKnowledge):
             knowledge.forget()
 
