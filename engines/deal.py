@@ -149,13 +149,47 @@ def replay_deal(
     return dealer, dealt, ()
 
 
-class Dealing(State):
+class _ChanceNode(State):
+    """A state at which only chance acts: nobody moves, nobody has won, and an action is
+    refused with what it waits for (`_waits_for`)."""
+
+    _waits_for = "chance draws now"
+
+    @property
+    def is_chance(self) -> bool:
+        return True
+
+    @property
+    def is_over(self) -> bool:
+        return False
+
+    @property
+    def to_move(self) -> Seat | None:
+        return None
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        return ()
+
+    def _legal_actions(self) -> list[Any]:
+        return []
+
+    def _apply(self, action: Any) -> None:
+        raise IllegalAction(f"{self.game.name}: {self._waits_for}; apply chance first")
+
+    def apply(self, action: Any) -> None:
+        self._apply(action)
+
+
+class Dealing(_ChanceNode):
     """A game whose deal is not complete: a chance node. After its last draw it turns
     into the dealt game's own state (see `State._become`).
 
     Raises (on construction):
         IllegalAction: `outcomes` are not the beginning of a deal.
     """
+
+    _waits_for = "the deal is not complete"
 
     def __init__(self, game: Game, outcomes: Sequence[JsonValue] = ()) -> None:
         super().__init__(game, random.Random(0))
@@ -176,14 +210,6 @@ class Dealing(State):
         dealt._given = []  # play's draws are chance nodes too
         self._become(dealt)
 
-    @property
-    def is_chance(self) -> bool:
-        return True
-
-    @property
-    def is_over(self) -> bool:
-        return False
-
     def chance_outcomes(self) -> list[tuple[JsonValue, float]]:
         p = 1.0 / len(self._outcomes)
         return [(outcome, p) for outcome in self._outcomes]
@@ -201,24 +227,6 @@ class Dealing(State):
         if not self._drawn:
             raise IllegalAction(f"{self.game.name}: nothing to undo; the game is at its start")
         self._become(Dealing(self.game, self._drawn[:-1]))
-
-    # --- what a State must have; nobody moves during the deal -----------------------------
-    @property
-    def to_move(self) -> Seat | None:
-        return None
-
-    @property
-    def winners(self) -> tuple[Seat, ...]:
-        return ()
-
-    def _legal_actions(self) -> list[Any]:
-        return []
-
-    def _apply(self, action: Any) -> None:
-        raise IllegalAction(f"{self.game.name}: the deal is not complete; apply chance first")
-
-    def apply(self, action: Any) -> None:
-        self._apply(action)
 
     def _to_dict(self) -> dict[str, JsonValue]:
         return {"deal": [thaw(o) for o in self._drawn]}
@@ -257,7 +265,7 @@ class PendingDraw(Exception):
         self.outcomes, self.weights, self.seen_by = outcomes, weights, seen_by
 
 
-class Rolling(State):
+class Rolling(_ChanceNode):
     """An action whose draws are not all made: a chance node. It keeps the state before the
     action and re-applies the action with the outcomes given so far, until the action needs
     no more; then it turns into the state after the action (see `State._become`).
@@ -305,14 +313,6 @@ class Rolling(State):
         self._log, self._draws = partial._log, partial._draws
         self._given = []
 
-    @property
-    def is_chance(self) -> bool:
-        return True
-
-    @property
-    def is_over(self) -> bool:
-        return False
-
     def chance_outcomes(self) -> list[tuple[JsonValue, float]]:
         if self._weights is None:
             p = 1.0 / len(self._outcomes)
@@ -338,24 +338,6 @@ class Rolling(State):
         state._actions.append(self._action)
         state._movers.append(self._mover)
         self._become(state)
-
-    # --- what a State must have; nobody moves while chance draws -------------------------
-    @property
-    def to_move(self) -> Seat | None:
-        return None
-
-    @property
-    def winners(self) -> tuple[Seat, ...]:
-        return ()
-
-    def _legal_actions(self) -> list[Any]:
-        return []
-
-    def _apply(self, action: Any) -> None:
-        raise IllegalAction(f"{self.game.name}: chance draws now; apply chance first")
-
-    def apply(self, action: Any) -> None:
-        self._apply(action)
 
     def _to_dict(self) -> dict[str, JsonValue]:
         return {"before": self._before._to_dict(), "drawing_for": str(self._action)}
