@@ -118,6 +118,7 @@ class HistoryChain:
         self._estimates: dict[Fact, Estimate] = {}
         self._where: dict[tuple[int, int], np.ndarray] = {}
         self._places_at: dict[tuple[int, int], set[int]] = {}  # by card and epoch (`_places`)
+        self._draws_at: dict[tuple[int, int], float] = {}  # by card and epoch (`_shrunk`)
         self._coordinates = Coordinates(pos)
         self._option_cache: dict[int, list[Option]] = {}
         self._blockable = [c for c in self._free if counts[c] <= BLOCK_PATHS]
@@ -199,6 +200,7 @@ class HistoryChain:
         self._columns.clear()
         self._estimates.clear()
         self._where.clear()
+        self._draws_at.clear()
         self._run(steps)
         self.starts += 1
 
@@ -397,8 +399,12 @@ class HistoryChain:
         share = len(named) / len(places) if places else found.value
         if fact.negated:
             share = 1 - share
-        codes, _ = self._paths_of(card)
-        draws = _draws(self._locations(card, epoch)[codes], self._starts)
+        if (card, epoch) not in self._draws_at:
+            codes, _ = self._paths_of(card)
+            self._draws_at[(card, epoch)] = _draws(
+                self._locations(card, epoch)[codes], self._starts
+            )
+        draws = self._draws_at[(card, epoch)]
         if draws >= len(self.records):
             return found
         weight = PRIOR_WEIGHT
@@ -548,13 +554,13 @@ def carry(chain: HistoryChain, pos: Position) -> list[list[tuple[Trajectory, ...
 
 
 def _draws(states: np.ndarray, starts: Sequence[int]) -> float:
-    """How many independent draws records of a slowly changing state are worth: a state held
+    """How many independent draws records of a slowly changing location are worth: one held
     for long stretches is worth about one draw per two changes (within a run), scaled by how
-    evenly the records spread over the states (at least one draw, at most one per record)."""
+    evenly the records spread over the places (at least one draw, at most one per record)."""
     changes = 0
     for a, b in pairwise([*starts, len(states)]):
         changes += int(np.count_nonzero(states[a + 1 : b] != states[a : b - 1]))
-    _, counts = np.unique(states, return_counts=True)
+    counts = np.bincount(states + 1)  # location codes, -1 (laid) and up
     spread = 1.0 - float(((counts / len(states)) ** 2).sum())
     if spread <= 0.0:
         return 1.0  # the card never moved: the records tell no more than their start
