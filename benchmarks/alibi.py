@@ -92,19 +92,22 @@ def calibration(
     games: int, rounds: int, bins: int = 10
 ) -> dict[str, tuple[float, list[tuple[float, float, int]]]]:
     """Expected calibration error of InBox and of Holds probabilities over positions from
-    every round of random 4-player games, with each reliability table; and the positions."""
+    every round of random 4-player games, with each reliability table; and the positions,
+    with the share of them that got exact probabilities, by round."""
     kinds = ("InBox", "Holds")
     tables = {kind: [[0.0, 0.0, 0] for _ in range(bins)] for kind in kinds}
     positions = timeouts = 0
+    exact: dict[int, list[bool]] = {}
     for seed in range(games):
         found = random_game(4, 10_000 + seed, rounds)
-        for _, info, state in found[seed % 7 :: 7]:
+        for round_number, info, state in found[seed % 7 :: 7]:
             try:
                 d = solver.deduce(info)
             except solver.SolverTimeout:  # a safety ceiling, reachable on a loaded machine
                 timeouts += 1
                 continue
             positions += 1
+            exact.setdefault(round_number, []).append(d.exact)
             for fact in d.facts:
                 if fact.kind not in kinds:
                     continue
@@ -125,6 +128,9 @@ def calibration(
         f"({positions} positions of {games} random 4-player games, rounds 1-{rounds}; "
         f"{timeouts} left out: CP-SAT reached its safety ceiling)"
     )
+    print("| round | positions | exact |\n| --- | --- | --- |")
+    for r, shown in sorted(exact.items()):
+        print(f"| {r} | {len(shown)} | {sum(shown) / len(shown):.0%} |")
     return result
 
 

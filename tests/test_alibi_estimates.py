@@ -24,7 +24,7 @@ from sleuth.views import alibi as view
 from solver.deduction import Deduction
 from solver.games import alibi as knowledge
 from solver.games.alibi import history_of
-from solver.games.alibi.chain import HistoryChain
+from solver.games.alibi.chain import HistoryChain, _draws, card_id
 from solver.games.alibi.counting import count_histories
 from solver.games.alibi.model import build, paths_of
 from solver.games.alibi.position import parse
@@ -235,3 +235,43 @@ def test_deduction_estimate_is_exact_when_the_worlds_are_counted() -> None:
     for fact in d.facts[:40]:
         found = d.estimate(fact)
         assert found.exact and found.error == 0 and found.value == d.probability(fact)
+
+
+# --- location estimates pulled toward their prior share --------------------------------------
+def test_draws_are_about_the_effective_size_of_a_slow_two_state_series() -> None:
+    """A series that redraws with probability 0.01 per record (p = 0.5) is worth about
+    1,500 * 0.01 / 1.99, 7.5 independent draws; one that never changes, one."""
+    found = [
+        _draws(row.astype(np.int64), [0]) for row in two_state_series(200, 1_500, 0.5, 0.99, 2)
+    ]
+    assert 5 < np.median(found) < 11, np.median(found)
+    assert _draws(np.zeros(1_500, dtype=np.int64), [0]) == 1.0
+    rng = np.random.default_rng(3)
+    independent = _draws(rng.integers(0, 3, 1_500), [0])
+    assert 600 < independent < 900, "about half the records: the count is conservative"
+    assert _draws(np.arange(1_500) % 2, [0]) <= 1_500
+
+
+def test_short_chain_location_estimates_are_closer_to_exact_when_pulled() -> None:
+    """Chains too short to move cards between hands much: their Holds shares sit near 0 and
+    1; pulled toward the card's share of places they are closer to the exact chances (mean
+    squared error), and stay within (0, 1) with an error bar."""
+    raw_errors, pulled_errors = [], []
+    for k, (info, state) in enumerate(positions(24, seed=900, rounds=4)):
+        pos, model = parse(info), build(info)
+        counted = count_histories(pos, model, max_states=10**6, seconds=120)
+        if pos.epoch < 1 or counted is None:
+            continue
+        chain = HistoryChain(pos, model, history_of(state)[1], seed=k, steps=1_500)
+        for fact in model.facts:
+            if fact.kind != "Holds" or not 0 < counted.count(fact) < counted.total():
+                continue
+            hits = chain._makes(fact, pos.index[card_id(fact.args[1])])
+            raw = estimate_from_runs(hits, chain._starts).value
+            pulled = chain.estimate(fact)
+            assert 0 < pulled.value < 1 and pulled.error > 0
+            exact = counted.probability(fact)
+            raw_errors.append((raw - exact) ** 2)
+            pulled_errors.append((pulled.value - exact) ** 2)
+    assert len(pulled_errors) > 200
+    assert np.mean(pulled_errors) < 0.7 * np.mean(raw_errors), "0.46 measured"
