@@ -357,6 +357,7 @@ class Table:
             dice_base=int(options["declare_base"]),
             per_die=int(options["points_per_die"]),
             surcharge=int(options["surcharge"]) if view.caught[me] else 0,
+            penalty=int(options["surcharge"]),
             final=bool(view.final_round),
             drain=not self.rivals_declared,
             declare_chance=1.0 if self.rivals_declared else _rivals_declare(self),
