@@ -115,3 +115,20 @@ def test_options_are_checked_and_the_notepad_crosses_off() -> None:
     assert any(
         "crossed off" in hint.text for s in GAME.seats for hint in notepad(state.information_set(s))
     )
+
+
+def test_looks_wait_while_a_rival_still_draws() -> None:
+    """A rival with points to spare changes its hand and the lab with every draw: briefing
+    it (or viewing the lab) waits until it is down to its safe roll; in the final round
+    nobody's hand changes any more."""
+    state = GAME.new_game(0)
+    while state.phase == "place":
+        state.apply(state.legal_actions()[0])
+    table = search.Table(state.information_set(0))
+    assert table.still_drawing(1) and table.still_drawing(None), "80 points: it draws on"
+    table = search.Table(state.information_set(0))
+    table.view.points_left[1:] = [12, 12]  # 17 dice: below a 0.9 roll against 53
+    assert not table.still_drawing(1) and not table.still_drawing(None)
+    table = search.Table(state.information_set(0))
+    table.view.final_round = True
+    assert not table.still_drawing(1)

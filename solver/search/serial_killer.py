@@ -100,6 +100,9 @@ MAX_ROUNDS = 6
 RIVAL_SPEND = 6
 """Points a rival spends for each card drawn (with its moves and looks), to forecast how many
 cards the rivals will still draw."""
+LOOK_AT = 1.0
+"""A rival with this many draws left in it still changes its hand and the lab: looking at
+them waits (in the finish too) until it has stopped."""
 PUSH = 1.0
 """A draw's worth beyond its card: it brings the end (and the judging) a step nearer."""
 STALL = 1.5
@@ -191,10 +194,15 @@ class Table:
 
     @cached_property
     def rival_draws(self) -> float:
-        """About how many more cards the undeclared rivals will draw: their points above a
+        """About how many more cards the undeclared rivals will draw (rival_cards)."""
+        return sum(self.rival_cards.values())
+
+    @cached_property
+    def rival_cards(self) -> dict[int, float]:
+        """Per undeclared rival, about how many more cards it will draw: its points above a
         safe roll (0.9 against ferocity a little higher), at RIVAL_SPEND points a card (they
         look and move as well)."""
-        view, total = self.view, 0.0
+        view, found = self.view, {}
         for j in range(self.game.players):
             if j == self.me or view.seq[j] is not None:
                 continue
@@ -206,8 +214,19 @@ class Table:
                 ),
                 view.points_left[j],
             )
-            total += max(view.points_left[j] - keep, 0) / RIVAL_SPEND
-        return total
+            found[j] = max(view.points_left[j] - keep, 0) / RIVAL_SPEND
+        return found
+
+    def still_drawing(self, seat: int | None) -> bool:
+        """Whether `seat` (None: any rival) will still draw, so that what a look sees now
+        (its hand; the lab, where every overflow lands) will change: a rival with a card's
+        worth of points to spare that drew this round or the last."""
+        if self.view.final_round or not self.rivals_drew:
+            return False
+        cards = self.rival_cards
+        if seat is None:
+            return any(n >= LOOK_AT for n in cards.values())
+        return cards.get(seat, 0.0) >= LOOK_AT
 
     @property
     def rivals_drawing(self) -> bool:
@@ -677,6 +696,10 @@ def _finish_picks(
             # every plan needs the track at 10, and a weapon die costs a point
             ranked.append((1.0 + waiting, action, f"weapon track to {view.weapon + 1}"))
             continue
+        if isinstance(action, Briefing | Lab) and table.still_drawing(
+            action.target if isinstance(action, Briefing) else None
+        ):
+            continue  # what it would see is still changing: looked at later, all at once
         if isinstance(action, Lab):
             value = endgame.value_of(table.finish(action.positions), action, cost)
         else:
