@@ -11,7 +11,7 @@ from engines import ConfigError
 from engines.serial_killer import Declare, SerialKillerState
 from opponents.games.serial_killer import notepad
 from solver.games.serial_killer.position import parse
-from solver.games.serial_killer.race import own_candidates
+from solver.games.serial_killer.race import own_candidates, roll_chance
 from solver.search import serial_killer as search
 
 GAME = engines.make("serial-killer", players=3, genres=3, traits_per_genre=4)
@@ -132,3 +132,19 @@ def test_looks_wait_while_a_rival_still_draws() -> None:
     table = search.Table(state.information_set(0))
     table.view.final_round = True
     assert not table.still_drawing(1)
+
+
+def test_rivals_are_expected_to_declare_when_their_roll_fades() -> None:
+    """Ferocity 50. A rival with 10 points (15 dice) tries this round (likely now, not a
+    round later at 58) and never again (at 58 its roll is below LAST_GUESS): it declares
+    with the chance of that one roll. A rival with 40 points waits past the horizon."""
+    state = GAME.new_game(0)
+    while state.phase == "place":
+        state.apply(state.legal_actions()[0])
+    table = search.Table(state.information_set(0))
+    table.view.seq[1] = 1
+    table.view.points_left[2] = 10
+    assert roll_chance(15, 58) < search.LAST_GUESS < roll_chance(15, 50)
+    assert abs(search._rivals_declare(table) - roll_chance(15, 50)) < 1e-12
+    table.view.points_left[2] = 40
+    assert search._rivals_declare(table) == 0.0

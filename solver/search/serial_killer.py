@@ -100,6 +100,8 @@ MAX_ROUNDS = 6
 RIVAL_SPEND = 6
 """Points a rival spends for each card drawn (with its moves and looks), to forecast how many
 cards the rivals will still draw."""
+RIVAL_ROUNDS = 12
+"""The rounds ahead a rival's declaration is followed (ferocity outgrows any roll by then)."""
 LOOK_AT = 1.0
 """A rival with this many draws left in it still changes its hand and the lab: looking at
 them waits (in the finish too) until it has stopped."""
@@ -509,16 +511,23 @@ def declare_now(table: Table) -> bool:
 
 
 def _rivals_declare(table: Table) -> float:
-    """About the chance every undeclared rival still declares (each tries its roll in the
-    rounds to come as ferocity grows), so that a declaration now is ever judged."""
+    """About the chance every undeclared rival still declares, so that a declaration now is
+    ever judged: each is taken to play the gamble as the seat does (declare_now), trying its
+    roll from this round's declaration step on in every round where it is still likely
+    (LAST_GUESS) but would not be a round later (FADE), or every round once the decks are
+    nearly out; rolls only get harder, so the rounds are followed until its roll fades."""
     view, chance = table.view, 1.0
     for j in range(table.game.players):
         if j == table.me or view.seq[j] is not None:
             continue
         miss = 1.0
-        for t in range(1, 4):
+        for t in range(RIVAL_ROUNDS):
             odds = table.roll(view.points_left[j], view.ferocity + GROWTH * t)
-            miss *= 1 - odds if odds >= 0.2 else 1.0
+            if odds < LAST_GUESS:
+                break
+            later = table.roll(view.points_left[j], view.ferocity + GROWTH * (t + 1))
+            if later < FADE or table.cards_left <= 2:
+                miss *= 1 - odds
         chance *= 1 - miss
     return chance
 
