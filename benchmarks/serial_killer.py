@@ -119,7 +119,8 @@ def latency(count: int) -> None:
         print(
             f"{name}: median {statistics.median(walls) * 1000:.1f} ms wall, "
             f"{statistics.median(cpus) * 1000:.1f} ms CPU; p95 "
-            f"{walls[int(0.95 * (len(walls) - 1))] * 1000:.1f} ms wall over {len(times)}"
+            f"{walls[int(0.95 * (len(walls) - 1))] * 1000:.1f} ms wall, "
+            f"{cpus[int(0.95 * (len(cpus) - 1))] * 1000:.1f} ms CPU over {len(times)}"
         )
 
 
