@@ -16,6 +16,9 @@ The weapon track comes first when the decks could run out before it reaches 10.
 Once the rivals have little left to draw with (or have all declared, or the final round has
 begun), the finish planner (serial_killer_finish.py) takes over: the looks, the draws that
 empty the decks and the weapon dice still needed, each buy valued by the best plan it leaves.
+A look still waits for a rival that will draw again (its hand, and the lab where every
+overflow lands, would change). A plan that leaves the decks to the rivals counts on them to
+declare: each is expected to try its roll as the seat would, while it is likely and fading.
 
 The declaration is the gamble: declared, the player buys nothing more. With every rival
 declared, the solver's declaration ends the game, so it declares as soon as more rounds of

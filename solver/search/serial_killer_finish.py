@@ -10,8 +10,10 @@ be emptied when a rival who will never declare is left (else nobody can end the 
 last draw starts the final round, where the declaration faces ferocity with no further rise
 and needs no buy-free round. Each pick buys the legal action whose remaining plan is worth
 most, or passes when waiting a round is worth more. The dice a plan needs come from this
-round's pool first, then from a typical pool a round; every plan is a greedy pass over a
-handful of sources, so the work is bounded.
+round's pool first, then from a typical pool a round, and from the round after ferocity
+reaches the points left every buy pays the caught surcharge (so a plan bought this round is
+cheaper than the same plan spread over rounds); every plan is a greedy pass over a handful of
+sources, so the work is bounded.
 """
 
 from __future__ import annotations
