@@ -3,6 +3,7 @@ calibration of the profile probabilities, and the arena.
 
     python benchmarks/serial_killer.py [--exact 300] [--positions 60] [--advice 200]
                                        [--calibration 750] [--games 400] [--workers 2]
+                                       [--seed 0]
                                        [--skip exact,latency,advice,calibration,arena]
 
 Targets (issue 13): zero mismatches against the brute force; per-genre profile probabilities
@@ -118,7 +119,8 @@ def latency(count: int) -> None:
         print(
             f"{name}: median {statistics.median(walls) * 1000:.1f} ms wall, "
             f"{statistics.median(cpus) * 1000:.1f} ms CPU; p95 "
-            f"{walls[int(0.95 * (len(walls) - 1))] * 1000:.1f} ms wall over {len(times)}"
+            f"{walls[int(0.95 * (len(walls) - 1))] * 1000:.1f} ms wall, "
+            f"{cpus[int(0.95 * (len(cpus) - 1))] * 1000:.1f} ms CPU over {len(times)}"
         )
 
 
@@ -176,10 +178,14 @@ def calibration(count: int, bins: int = 10) -> None:
         print(f"calibration {kind}: ECE {ece:.4f} over {len(pairs)} queries; bins {rows}")
 
 
-def arena(games: int, workers: int) -> None:
+def arena(games: int, workers: int, seed: int) -> None:
     began = time.perf_counter()
     result = opponents.arena(
-        GAME, ["solver", "heuristic", "heuristic", "heuristic"], games=games, workers=workers
+        GAME,
+        ["solver", "heuristic", "heuristic", "heuristic"],
+        games=games,
+        workers=workers,
+        seed=seed,
     )
     low, high = result.entry_interval(0)
     summaries = [s for entry in range(4) for s in result.summaries_of(entry, None)]
@@ -197,6 +203,13 @@ def arena(games: int, workers: int) -> None:
     declared = sum(bool(s.get("declared")) for s in ends)
     right = sum(bool(s.get("correct")) for s in ends)
     print(f"arena: the solver declared in {declared} games, rightly in {right}")
+    moves = sorted(t for record in result.records for t in record.times[0])
+    if moves:
+        p95 = moves[min(len(moves) - 1, int(0.95 * len(moves)))]
+        print(
+            f"arena: solver move median {statistics.median(moves) * 1000:.1f} ms wall, "
+            f"p95 {p95 * 1000:.1f} ms, over {len(moves)} moves"
+        )
 
 
 def main() -> None:
@@ -209,6 +222,7 @@ def main() -> None:
     parser.add_argument("--calibration", type=int, default=750)
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0, help="the arena's first game seed")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
@@ -222,7 +236,7 @@ def main() -> None:
     if "calibration" not in skip:
         calibration(args.calibration)
     if "arena" not in skip:
-        arena(args.games, args.workers)
+        arena(args.games, args.workers, args.seed)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from engines import ConfigError
 from engines.serial_killer import Declare, SerialKillerState
 from opponents.games.serial_killer import notepad
 from solver.games.serial_killer.position import parse
-from solver.games.serial_killer.race import own_candidates
+from solver.games.serial_killer.race import own_candidates, roll_chance
 from solver.search import serial_killer as search
 
 GAME = engines.make("serial-killer", players=3, genres=3, traits_per_genre=4)
@@ -115,3 +115,36 @@ def test_options_are_checked_and_the_notepad_crosses_off() -> None:
     assert any(
         "crossed off" in hint.text for s in GAME.seats for hint in notepad(state.information_set(s))
     )
+
+
+def test_looks_wait_while_a_rival_still_draws() -> None:
+    """A rival with points to spare changes its hand and the lab with every draw: briefing
+    it (or viewing the lab) waits until it is down to its safe roll; in the final round
+    nobody's hand changes any more."""
+    state = GAME.new_game(0)
+    while state.phase == "place":
+        state.apply(state.legal_actions()[0])
+    table = search.Table(state.information_set(0))
+    assert table.still_drawing(1) and table.still_drawing(None), "80 points: it draws on"
+    table = search.Table(state.information_set(0))
+    table.view.points_left[1:] = [12, 12]  # 17 dice: below a 0.9 roll against 53
+    assert not table.still_drawing(1) and not table.still_drawing(None)
+    table = search.Table(state.information_set(0))
+    table.view.final_round = True
+    assert not table.still_drawing(1)
+
+
+def test_rivals_are_expected_to_declare_when_their_roll_fades() -> None:
+    """Ferocity 50. A rival with 10 points (15 dice) tries this round (likely now, not a
+    round later at 58) and never again (at 58 its roll is below LAST_GUESS): it declares
+    with the chance of that one roll. A rival with 40 points waits past the horizon."""
+    state = GAME.new_game(0)
+    while state.phase == "place":
+        state.apply(state.legal_actions()[0])
+    table = search.Table(state.information_set(0))
+    table.view.seq[1] = 1
+    table.view.points_left[2] = 10
+    assert roll_chance(15, 58) < search.LAST_GUESS < roll_chance(15, 50)
+    assert abs(search._rivals_declare(table) - roll_chance(15, 50)) < 1e-12
+    table.view.points_left[2] = 40
+    assert search._rivals_declare(table) == 0.0

@@ -25,6 +25,7 @@ def finish(**changes: object) -> Finish:
         "dice_base": 5,
         "per_die": 1,
         "surcharge": 0,
+        "penalty": 0,
         "final": False,
         "drain": True,
         "declare_chance": 0.0,
@@ -77,3 +78,13 @@ def test_passing_waits_a_round_of_ferocity() -> None:
 
 def test_a_plan_beyond_the_points_is_worth_nothing() -> None:
     assert finish(points=10).plan_value(list(finish().looks), {"A": 2}, True) == 0.0
+
+
+def test_a_plan_over_rounds_pays_the_surcharge_once_ferocity_reaches_the_points() -> None:
+    """Ferocity 80 against 30 points: the seat is caught from the next round, so the two
+    draws and the lab view bought then cost one point more each (15, not 12)."""
+    plan = finish(penalty=1, pool=(0, 0, 0, 0, 0, 0))
+    assert plan.cost(list(plan.looks), {"A": 2}) == (15, 2)
+    assert finish(pool=(0, 0, 0, 0, 0, 0)).cost(list(plan.looks), {"A": 2}) == (12, 2)
+    assert plan.waited().surcharge == 1
+    assert finish(penalty=1, points=90).waited().surcharge == 0

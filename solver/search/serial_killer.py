@@ -16,6 +16,9 @@ The weapon track comes first when the decks could run out before it reaches 10.
 Once the rivals have little left to draw with (or have all declared, or the final round has
 begun), the finish planner (serial_killer_finish.py) takes over: the looks, the draws that
 empty the decks and the weapon dice still needed, each buy valued by the best plan it leaves.
+A look still waits for a rival that will draw again (its hand, and the lab where every
+overflow lands, would change). A plan that leaves the decks to the rivals counts on them to
+declare: each is expected to try its roll as the seat would, while it is likely and fading.
 
 The declaration is the gamble: declared, the player buys nothing more. With every rival
 declared, the solver's declaration ends the game, so it declares as soon as more rounds of
@@ -100,6 +103,11 @@ MAX_ROUNDS = 6
 RIVAL_SPEND = 6
 """Points a rival spends for each card drawn (with its moves and looks), to forecast how many
 cards the rivals will still draw."""
+RIVAL_ROUNDS = 12
+"""The rounds ahead a rival's declaration is followed (ferocity outgrows any roll by then)."""
+LOOK_AT = 1.0
+"""A rival with this many draws left in it still changes its hand and the lab: looking at
+them waits (in the finish too) until it has stopped."""
 PUSH = 1.0
 """A draw's worth beyond its card: it brings the end (and the judging) a step nearer."""
 STALL = 1.5
@@ -191,10 +199,15 @@ class Table:
 
     @cached_property
     def rival_draws(self) -> float:
-        """About how many more cards the undeclared rivals will draw: their points above a
+        """About how many more cards the undeclared rivals will draw (rival_cards)."""
+        return sum(self.rival_cards.values())
+
+    @cached_property
+    def rival_cards(self) -> dict[int, float]:
+        """Per undeclared rival, about how many more cards it will draw: its points above a
         safe roll (0.9 against ferocity a little higher), at RIVAL_SPEND points a card (they
         look and move as well)."""
-        view, total = self.view, 0.0
+        view, found = self.view, {}
         for j in range(self.game.players):
             if j == self.me or view.seq[j] is not None:
                 continue
@@ -206,8 +219,19 @@ class Table:
                 ),
                 view.points_left[j],
             )
-            total += max(view.points_left[j] - keep, 0) / RIVAL_SPEND
-        return total
+            found[j] = max(view.points_left[j] - keep, 0) / RIVAL_SPEND
+        return found
+
+    def still_drawing(self, seat: int | None) -> bool:
+        """Whether `seat` (None: any rival) will still draw, so that what a look sees now
+        (its hand; the lab, where every overflow lands) will change: a rival with a card's
+        worth of points to spare that drew this round or the last."""
+        if self.view.final_round or not self.rivals_drew:
+            return False
+        cards = self.rival_cards
+        if seat is None:
+            return any(n >= LOOK_AT for n in cards.values())
+        return cards.get(seat, 0.0) >= LOOK_AT
 
     @property
     def rivals_drawing(self) -> bool:
@@ -357,6 +381,7 @@ class Table:
             dice_base=int(options["declare_base"]),
             per_die=int(options["points_per_die"]),
             surcharge=int(options["surcharge"]) if view.caught[me] else 0,
+            penalty=int(options["surcharge"]),
             final=bool(view.final_round),
             drain=not self.rivals_declared,
             declare_chance=1.0 if self.rivals_declared else _rivals_declare(self),
@@ -489,16 +514,23 @@ def declare_now(table: Table) -> bool:
 
 
 def _rivals_declare(table: Table) -> float:
-    """About the chance every undeclared rival still declares (each tries its roll in the
-    rounds to come as ferocity grows), so that a declaration now is ever judged."""
+    """About the chance every undeclared rival still declares, so that a declaration now is
+    ever judged: each is taken to play the gamble as the seat does (declare_now), trying its
+    roll from this round's declaration step on in every round where it is still likely
+    (LAST_GUESS) but would not be a round later (FADE), or every round once the decks are
+    nearly out; rolls only get harder, so the rounds are followed until its roll fades."""
     view, chance = table.view, 1.0
     for j in range(table.game.players):
         if j == table.me or view.seq[j] is not None:
             continue
         miss = 1.0
-        for t in range(1, 4):
+        for t in range(RIVAL_ROUNDS):
             odds = table.roll(view.points_left[j], view.ferocity + GROWTH * t)
-            miss *= 1 - odds if odds >= 0.2 else 1.0
+            if odds < LAST_GUESS:
+                break
+            later = table.roll(view.points_left[j], view.ferocity + GROWTH * (t + 1))
+            if later < FADE or table.cards_left <= 2:
+                miss *= 1 - odds
         chance *= 1 - miss
     return chance
 
@@ -676,6 +708,10 @@ def _finish_picks(
             # every plan needs the track at 10, and a weapon die costs a point
             ranked.append((1.0 + waiting, action, f"weapon track to {view.weapon + 1}"))
             continue
+        if isinstance(action, Briefing | Lab) and table.still_drawing(
+            action.target if isinstance(action, Briefing) else None
+        ):
+            continue  # what it would see is still changing: looked at later, all at once
         if isinstance(action, Lab):
             value = endgame.value_of(table.finish(action.positions), action, cost)
         else:

@@ -10,8 +10,10 @@ be emptied when a rival who will never declare is left (else nobody can end the 
 last draw starts the final round, where the declaration faces ferocity with no further rise
 and needs no buy-free round. Each pick buys the legal action whose remaining plan is worth
 most, or passes when waiting a round is worth more. The dice a plan needs come from this
-round's pool first, then from a typical pool a round; every plan is a greedy pass over a
-handful of sources, so the work is bounded.
+round's pool first, then from a typical pool a round, and from the round after ferocity
+reaches the points left every buy pays the caught surcharge (so a plan bought this round is
+cheaper than the same plan spread over rounds); every plan is a greedy pass over a handful of
+sources, so the work is bounded.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ class Finish:
     pawn: int | None
     dice_base: int
     per_die: int
-    surcharge: int
+    surcharge: int  # what a buy costs extra this round (the seat is caught)
+    penalty: int  # what a buy costs extra once caught: from the round after F reaches P
     final: bool  # the final round: the declaration comes at this round's end
     drain: bool  # the decks must be emptied (a rival will never declare)
     declare_chance: float  # that the seat's declaration is judged without the decks emptied
@@ -85,7 +88,8 @@ class Finish:
 
     def cost(self, looks: list[Look], draws: dict[str, int]) -> tuple[int, int]:
         """(points, rounds) to buy `looks`, the weapon dice and `draws`, looks first: this
-        round's pool, then a typical pool a round."""
+        round's pool, then a typical pool a round; from the round after ferocity (grown
+        GROWTH a round) reaches the points left, every buy pays the caught surcharge."""
         visits = {look.where for look in looks if look.where is not None}
         visits |= {self.deck_district[g] for g, n in draws.items() if n}
         if self.pawn is not None:
@@ -93,15 +97,17 @@ class Finish:
         needs = [("weapon", 1)] * self.weapons + [("move", 2)] * len(visits)
         needs += [(look.kind, look.cost) for look in looks]
         needs += [("draw", 3)] * sum(draws.values())
-        pool, points, rounds = list(self.pool), 0, 1
+        pool, points, rounds, surcharge = list(self.pool), 0, 1, self.surcharge
         for kind, price in needs:
             while True:
                 face = self._take(pool, kind)
                 if face is not None:
                     extra = price - FACE[kind] if kind in ("lab", "brief") else 0
-                    points += (face if kind == "draw" else FACE[kind] + extra) + self.surcharge
+                    points += (face if kind == "draw" else FACE[kind] + extra) + surcharge
                     break
                 rounds, pool = rounds + 1, list(TYPICAL_POOL)
+                if self.ferocity + GROWTH * (rounds - 1) >= self.points - points:
+                    surcharge = self.penalty
                 if rounds > MAX_ROUNDS:
                     return 10**6, rounds
         return points, rounds
@@ -219,9 +225,17 @@ class Finish:
         }
 
     def waited(self) -> Finish:
-        """The finish a round later: ferocity grown, a fresh (typical) pool, eligible again."""
+        """The finish a round later: ferocity grown (the seat caught once it reaches the
+        points), a fresh (typical) pool, eligible again."""
+        ferocity = self.ferocity + GROWTH
+        surcharge = self.penalty if ferocity >= self.points else self.surcharge
         return replace(
-            self, ferocity=self.ferocity + GROWTH, pool=TYPICAL_POOL, eligible=True, final=False
+            self,
+            ferocity=ferocity,
+            pool=TYPICAL_POOL,
+            eligible=True,
+            final=False,
+            surcharge=surcharge,
         )
 
 
