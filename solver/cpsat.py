@@ -197,7 +197,7 @@ class Compiled:
         if deadline is not None:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise SolverTimeout(f"{self._what()}: {task} took more than {QUERY_SECONDS:g} s")
+                raise SolverTimeout(f"{self._what()}: the deadline passed while {task}")
             limit = min(limit, left)
         solver.parameters.max_time_in_seconds = limit
         budget = self.solve_work if cap is None else min(cap, self.solve_work)

@@ -202,7 +202,8 @@ def deduce(
     Raises:
         InvalidInformationSet: `info` is not an information set its game could produce.
         Inconsistent: the observations contradict each other; `.conflict` is a minimal set.
-        SolverTimeout: CP-SAT reached a time limit (solver.cpsat; a safety ceiling).
+        SolverTimeout: CP-SAT reached a time limit (solver.cpsat; a safety ceiling), or
+            `deadline` passed before a first consistent world was found.
     """
     validate(info)
     key = (info, enumeration_limit)
@@ -307,8 +308,8 @@ def _deduce(
     compiled = Compiled(model, knowledge.CPSAT_PARAMETERS, _compiled_before(info))
     _keep_compiled(info, compiled)
     witness = _known_world(knowledge, model, compiled)
-    if witness is None:
-        witness, _ = compiled.solve(finding=True)
+    if witness is None:  # a caller's budget bounds this first solve too
+        witness, _ = compiled.solve(finding=True, deadline=deadline)
     compiled.witness = witness  # a consistent world, for world_set to start from
     compiled.deadline = deadline  # and the budget it should keep
     if witness is None:
