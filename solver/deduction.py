@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from engines import Game, InformationSet, Observation
-from solver.cpsat import Compiled
+from solver.cpsat import Compiled, CoreSearch
 from solver.errors import Inconsistent, NotCertain, NotCounted
 from solver.model import Fact, Model, Value, World
 from solver.sampling import (
@@ -168,6 +168,21 @@ class Deduction:
         if not self.is_certain(fact):
             raise NotCertain(f"{fact} is not certain, so nothing forces it")
         return self._compiled.minimal_core(self._compiled.fact_literals(~fact))
+
+    def explain_search(
+        self, fact: Fact, start: CoreSearch | None = None, solves: int | None = None
+    ) -> CoreSearch:
+        """`explain_sources` a few CP-SAT solves at a time (`Compiled.shrink_core`): at most
+        `solves` from `start`, a search begun by this deduction or by one of an information
+        set this one extends (whose observations it continues: sources are their indices).
+        When `.done`, `.necessary` is the explanation.
+
+        Raises:
+            NotCertain: some consistent world makes `fact` false.
+        """
+        if start is None and not self.is_certain(fact):
+            raise NotCertain(f"{fact} is not certain, so nothing forces it")
+        return self._compiled.shrink_core(self._compiled.fact_literals(~fact), start, solves)
 
     def describe(self, observations: list[Observation]) -> list[str]:
         return [self.game.describe(obs) for obs in observations]

@@ -19,6 +19,7 @@ import numpy as np
 from engines import InformationSet, Observation
 from engines.alibi import SCOPES, TYPES, Alibi, Ask, Subject
 from engines.alibi.questions import listed_subjects, question_words
+from solver.cpsat import CoreSearch
 from solver.deduction import Deduction
 from solver.errors import SolverTimeout
 from solver.games.alibi.chain import HistoryChain, card_id
@@ -29,7 +30,11 @@ from solver.model import Fact
 from solver.sampling import ESTIMATED, Estimate, estimate
 
 SAMPLES = 200
-EXPLAINED = 1  # new explanations per refresh: each is a CP-SAT core, eight or more solves
+EXPLAIN_SOLVES = 3
+"""CP-SAT solves a refresh spends on explanations not yet found. Each solve loads the whole
+model (tens of milliseconds late in a game, however easy its search) and an explanation takes
+one more than it has observations, so a long one is found over a few refreshes, resumed where
+the refresh before stopped, and its fact is shown without reasons until then."""
 RULED_OUT_SHOWN = 6  # cards deduced out of the box, shown per refresh
 SPOKEN_CARDS = 6  # the longest card list a hint suggests asking about
 ODDS_LISTED = 5  # cards named in a type's box odds (the heat map shows them all)
@@ -204,8 +209,8 @@ def known_to_me(pos: Position) -> set[int]:
 def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
     """The box's certain groups and cards, then cards deduced out of it (not those crossed off
     plainly), each with the observations that force it. Explanations cost CP-SAT solves, so a
-    refresh finds at most `EXPLAINED` new ones; the rest were remembered, or wait their turn
-    (shown without reasons until then)."""
+    refresh spends at most `EXPLAIN_SOLVES` solves on new ones; the rest were remembered, or
+    wait their turn (shown without reasons until then)."""
     plain = known_to_me(pos)
     decided: list[tuple[Fact, str, float]] = []
     for fact in deduction.facts:
@@ -224,13 +229,12 @@ def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
     for fact in ruled_out[:RULED_OUT_SHOWN]:
         name = pos.deck.by_id[card_id(fact.args[0])].name
         decided.append((~fact, f"{name} cannot be in the box", 3.0))
-    found, budget = [], EXPLAINED
+    found, budget = [], EXPLAIN_SOLVES
     for fact, text, score in decided:
         sources = remembered(deduction, fact)
         if sources is None and budget > 0:
-            budget -= 1
             try:
-                sources = explain(deduction, fact)
+                sources, budget = _explain_some(deduction, fact, budget)
             except SolverTimeout:  # a safety ceiling on a loaded machine: a later refresh
                 budget = 0  # tries again, and this one shows the fact without its reasons
         reasons = (
@@ -250,12 +254,44 @@ immutable tuples, and callers get new lists. (A CP-SAT search runs outside the l
 threads may find the same explanation at once; both are right, and one is kept.)"""
 _EXPLAINED_LOCK = threading.Lock()
 EXPLAINED_KEPT = 4_096
+_SEARCHES: dict[ExplanationKey, tuple[tuple[Observation, ...], CoreSearch]] = {}
+"""Explanations under way: each search with the observations of the position it began at
+(guarded by `_EXPLAINED_LOCK` too; its values are immutable)."""
 
 
 def forget_explanations() -> None:
-    """Drop every remembered explanation."""
+    """Drop every remembered explanation, and those under way."""
     with _EXPLAINED_LOCK:
         _EXPLAINED.clear()
+        _SEARCHES.clear()
+
+
+def _explain_some(deduction: Deduction, fact: Fact, solves: int) -> tuple[list[int] | None, int]:
+    """`explain`, at most `solves` CP-SAT solves of it: the explanation when it is found
+    (then remembered), and the solves left.
+
+    A search begun at an earlier position of the game resumes here: its observations still
+    force the fact and each one found necessary still is (the argument of `explain`), so it
+    ends where it would have ended there, and the explanation holds from that position on."""
+    key, observations = _key(deduction, fact), deduction.info.observations
+    with _EXPLAINED_LOCK:
+        under_way = _SEARCHES.get(key)
+    began, start = observations, None
+    if under_way is not None and observations[: len(under_way[0])] == under_way[0]:
+        began, start = under_way
+    search = deduction.explain_search(fact, start, solves)
+    left = solves - (search.solves - (start.solves if start is not None else 0))
+    with _EXPLAINED_LOCK:
+        if not search.done:
+            if len(_SEARCHES) >= EXPLAINED_KEPT:
+                _SEARCHES.clear()
+            _SEARCHES[key] = (began, search)
+            return None, left
+        _SEARCHES.pop(key, None)
+        if len(_EXPLAINED) >= EXPLAINED_KEPT:
+            _EXPLAINED.clear()
+        _EXPLAINED[key] = (began, tuple(search.necessary))
+    return search.necessary, left
 
 
 def explain(deduction: Deduction, fact: Fact) -> list[int]:
