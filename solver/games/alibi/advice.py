@@ -30,7 +30,7 @@ from solver.model import Fact
 from solver.sampling import ESTIMATED, Estimate, estimate
 
 SAMPLES = 200
-EXPLAIN_SOLVES = 3
+EXPLAIN_SOLVES = 2
 """CP-SAT solves a refresh spends on explanations not yet found. Each solve loads the whole
 model (tens of milliseconds late in a game, however easy its search) and an explanation takes
 one more than it has observations, so a long one is found over a few refreshes, resumed where
