@@ -197,7 +197,7 @@ class Compiled:
         if deadline is not None:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise SolverTimeout(f"{self._what()}: {task} took more than {QUERY_SECONDS:g} s")
+                raise SolverTimeout(f"{self._what()}: the deadline passed while {task}")
             limit = min(limit, left)
         solver.parameters.max_time_in_seconds = limit
         budget = self.solve_work if cap is None else min(cap, self.solve_work)
@@ -358,16 +358,37 @@ class Compiled:
         Raises:
             SolverTimeout: the solves together took more than QUERY_SECONDS.
         """
+        return self.shrink_core(any_of).necessary
+
+    def shrink_core(
+        self,
+        any_of: Sequence[BoolVar] | None = None,
+        start: CoreSearch | None = None,
+        solves: int | None = None,
+    ) -> CoreSearch:
+        """`minimal_core` a few solves at a time: from `start` (None: the beginning, whose
+        first solve finds a core), at most `solves` solves (None: to the end). Each solve is
+        a model load (tens of milliseconds on a large model) however easy its search, so a
+        caller that wants quick answers spreads a search over several calls; the result is
+        the same as one call's (`CoreSearch.done` when it is minimal).
+
+        Raises:
+            SolverTimeout: one call's solves together took more than QUERY_SECONDS.
+        """
         task = "finding a minimal set of observations that contradict each other"
         if any_of is not None:
             task = "finding a minimal set of observations that force a fact"
         deadline, work = time.monotonic() + QUERY_SECONDS, _Work(QUERY_WORK)
+        left = solves
         with self._lock:
-            world, core = self.solve(None, any_of, deadline, task, work=work)
-            assert world is None, "minimal_core needs an infeasible query"
-            necessary: list[int] = []
-            rest = list(core)
-            while rest:
+            if start is None:
+                world, core = self.solve(None, any_of, deadline, task, work=work)
+                assert world is None, "minimal_core needs an infeasible query"
+                start = CoreSearch((), tuple(core), False, 1)
+                left = None if left is None else left - 1
+            work.unguided = start.unguided
+            necessary, rest, made = list(start.kept), list(start.rest), start.solves
+            while rest and (left is None or left > 0):
                 candidate, rest = rest[0], rest[1:]
                 world, smaller = self.solve(
                     necessary + rest, any_of, deadline, task, work=work, guided=True
@@ -377,7 +398,9 @@ class Compiled:
                     rest = [s for s in rest if s in keep]
                 else:
                     necessary.append(candidate)
-            return sorted(necessary)
+                left = None if left is None else left - 1
+                made += 1
+            return CoreSearch(tuple(necessary), tuple(rest), work.unguided, made)
 
     def enumerate(self, limit: int) -> list[World] | None:
         """Every consistent world, or None if there are more than `limit`.
@@ -466,6 +489,28 @@ class Compiled:
             possible.update(world.items())
             if found is not None:
                 found(world)
+
+
+@dataclass(frozen=True)
+class CoreSearch:
+    """Where a deletion-based core search (`Compiled.shrink_core`) stands: the sources found
+    necessary, in the order found, and those not yet tried; whether its guided solves
+    already gave up (so that a resumed search makes the same solves); the solves so far."""
+
+    kept: tuple[int, ...]
+    rest: tuple[int, ...]
+    unguided: bool
+    solves: int
+
+    @property
+    def done(self) -> bool:
+        return not self.rest
+
+    @property
+    def necessary(self) -> list[int]:
+        """The minimal core, once `done`."""
+        assert self.done, "the core search is not finished"
+        return sorted(self.kept)
 
 
 class _Work:

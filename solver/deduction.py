@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from engines import Game, InformationSet, Observation
-from solver.cpsat import Compiled
+from solver.cpsat import Compiled, CoreSearch
 from solver.errors import Inconsistent, NotCertain, NotCounted
 from solver.model import Fact, Model, Value, World
 from solver.sampling import (
@@ -169,6 +169,21 @@ class Deduction:
             raise NotCertain(f"{fact} is not certain, so nothing forces it")
         return self._compiled.minimal_core(self._compiled.fact_literals(~fact))
 
+    def explain_search(
+        self, fact: Fact, start: CoreSearch | None = None, solves: int | None = None
+    ) -> CoreSearch:
+        """`explain_sources` a few CP-SAT solves at a time (`Compiled.shrink_core`): at most
+        `solves` from `start`, a search begun by this deduction or by one of an information
+        set this one extends (whose observations it continues: sources are their indices).
+        When `.done`, `.necessary` is the explanation.
+
+        Raises:
+            NotCertain: some consistent world makes `fact` false.
+        """
+        if start is None and not self.is_certain(fact):
+            raise NotCertain(f"{fact} is not certain, so nothing forces it")
+        return self._compiled.shrink_core(self._compiled.fact_literals(~fact), start, solves)
+
     def describe(self, observations: list[Observation]) -> list[str]:
         return [self.game.describe(obs) for obs in observations]
 
@@ -202,7 +217,8 @@ def deduce(
     Raises:
         InvalidInformationSet: `info` is not an information set its game could produce.
         Inconsistent: the observations contradict each other; `.conflict` is a minimal set.
-        SolverTimeout: CP-SAT reached a time limit (solver.cpsat; a safety ceiling).
+        SolverTimeout: CP-SAT reached a time limit (solver.cpsat; a safety ceiling), or
+            `deadline` passed before a first consistent world was found.
     """
     validate(info)
     key = (info, enumeration_limit)
@@ -307,8 +323,8 @@ def _deduce(
     compiled = Compiled(model, knowledge.CPSAT_PARAMETERS, _compiled_before(info))
     _keep_compiled(info, compiled)
     witness = _known_world(knowledge, model, compiled)
-    if witness is None:
-        witness, _ = compiled.solve(finding=True)
+    if witness is None:  # a caller's budget bounds this first solve too
+        witness, _ = compiled.solve(finding=True, deadline=deadline)
     compiled.witness = witness  # a consistent world, for world_set to start from
     compiled.deadline = deadline  # and the budget it should keep
     if witness is None:

@@ -7,6 +7,8 @@ the solver, or to the notepad), so that a change in the replay cannot make the t
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engines
@@ -15,6 +17,8 @@ import solver
 from engines import ConfigError, InformationSet
 from engines.alibi import TYPES, Accuse, AlibiState, Ask, Lay, Pass
 from opponents.games.alibi import crossed_off
+from solver.games.alibi.advice import Samples, best_questions
+from solver.search.alibi import Choice, choose
 
 GAME = engines.make("alibi", players=3, deck="small")
 
@@ -113,3 +117,34 @@ def test_solver_bot_is_deterministic_for_a_seed() -> None:
 def test_solver_bot_rejects_bad_options() -> None:
     with pytest.raises(ConfigError, match="time_budget"):
         opponents.make("solver", GAME, 0, time_budget=0)
+
+
+def out_of_time(info: InformationSet, memory: dict) -> Choice:
+    """The solver's choice with a budget that has passed before its deduction starts."""
+    solver.forget()  # nothing remembered: the deduction needs its first solve
+    return choose(info, GAME.legal_actions_for(info), random.Random(0), memory, 1e-9)
+
+
+def test_solver_bot_out_of_time_plays_the_notepad_move() -> None:
+    state = replayed(seed=3, steps=20)
+    info = mover_info(state)
+    assert not any(isinstance(a, Pass | Lay) for a in state.legal_actions()), "a question turn"
+    made = out_of_time(info, {})
+    assert made.why == "out of time" and made.deduction is None
+    assert isinstance(made.move, Ask) and made.move in state.legal_actions()
+    group = made.move.subject.value
+    assert isinstance(group, str)
+    assert len(notepad_left(info)[TYPES.index(GAME.deck.type_of_group(group))]) > 1
+    state = replayed(seed=9, steps=25)
+    assert out_of_time(mover_info(state), {}).move == Accuse(state.box()), "the notepad's box"
+
+
+def test_solver_bot_out_of_time_asks_the_best_question_of_its_last_samples() -> None:
+    state = replayed(seed=3, steps=20)
+    info = mover_info(state)
+    memory: dict = {}
+    made = choose(info, state.legal_actions(), random.Random(0), memory)
+    assert made.why == "ask" and isinstance(memory.get("drawn"), Samples)
+    late = out_of_time(info, memory)
+    assert late.why == "out of time" and late.drawn is memory["drawn"]
+    assert late.move == best_questions(info, None, top=1, drawn=memory["drawn"])[0].ask

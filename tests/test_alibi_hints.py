@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 
 import pytest
 
@@ -54,6 +55,59 @@ def test_remembered_explanations_still_force_their_fact_and_are_minimal() -> Non
                 assert_forces_minimally(d, core, target)
                 verified += 1
     assert verified > 20
+
+
+def test_explanations_found_a_few_solves_at_a_time_across_positions_force_minimally() -> None:
+    """A refresh spends a few solves on explanations and the next resumes the search: the
+    result is the one-go explanation when it stays at one position, and forces its fact
+    minimally at the position where it ends when it began earlier."""
+    advice.forget_explanations()
+    resumed = 0
+    for seed in (3, 4):
+        infos = positions_of_one_seat(seed)[::4]
+        for before, info in pairwise(infos):
+            d, later = solver.deduce(before), solver.deduce(info)
+            for fact in (f for f in d.facts if f.kind == "InBox" and d.is_certain(f)):
+                search = d.explain_search(fact, solves=2)
+                one_go = d.explain_sources(fact)
+                stepped = search
+                while not stepped.done:
+                    stepped = d.explain_search(fact, stepped, solves=1)
+                assert stepped.necessary == one_go
+                if search.done:
+                    continue
+                while not search.done:
+                    search = later.explain_search(fact, search, solves=1)
+                assert_forces_minimally(later, search.necessary, fact)
+                resumed += 1
+    assert resumed >= 3, "searches must span positions"
+
+
+def test_a_refresh_spends_at_most_its_solves_on_new_explanations(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hints explain what they can within `EXPLAIN_SOLVES` and the next refreshes finish it:
+    along a game, every certain fact gets its reasons a few refreshes after it is certain."""
+    advice.forget_explanations()
+    from solver.cpsat import Compiled
+
+    made: list[int] = []
+    shrink = Compiled.shrink_core
+
+    def counted(self: Compiled, *args: object, **kwargs: object) -> object:
+        found = shrink(self, *args, **kwargs)  # type: ignore[arg-type]
+        start = args[1] if len(args) > 1 else kwargs.get("start")
+        made[-1] += found.solves - (start.solves if start is not None else 0)  # type: ignore[union-attr]
+        return found
+
+    monkeypatch.setattr(Compiled, "shrink_core", counted)
+    unexplained = 0
+    for info in positions_of_one_seat(5):
+        made.append(0)
+        shown = [h for h in solver.hints(info) if h.kind == "certain"]
+        assert made[-1] <= advice.EXPLAIN_SOLVES
+        unexplained = sum(not h.because for h in shown)
+    assert shown and sum(made) > 10 and unexplained == 0
 
 
 def test_every_possible_box_card_gets_a_probability_above_zero(

@@ -20,6 +20,7 @@ import engines
 import solver
 from engines import InformationSet, Observation
 from engines.alibi import TYPES, Accuse, AlibiState, Lay
+from solver.errors import SolverTimeout
 from solver.games.alibi import history_of
 from solver.games.alibi.chain import HistoryChain
 from solver.games.alibi.counting import count_histories
@@ -283,20 +284,30 @@ def test_chain_estimates_are_close_to_exact_counts() -> None:
 
 def test_a_passed_deadline_leaves_certainty_exact() -> None:
     """A bot out of time gets what the deduction has: a short chain, and the facts CP-SAT
-    had no time to decide settled later by a solve each, so certain and possible stay exact."""
+    had no time to decide settled later by a solve each, so certain and possible stay exact.
+    With no consistent world known yet, a passed deadline stops the first solve too."""
     import time
 
     state = engines.make("alibi", players=4).new_game(5)
     rng = random.Random(5)
     while state.round < 4:
         state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, Accuse)]))
-    info = state.information_set(0)
-    hurried = solver.deduce(info, about=lambda f: f.kind == "InBox", deadline=time.monotonic())
+    before = state.information_set(0)
+    solver.forget()
+    with pytest.raises(SolverTimeout, match="deadline passed"):
+        solver.deduce(before, about=lambda f: f.kind == "InBox", deadline=time.monotonic())
+    solver.deduce(before, about=lambda f: f.kind == "InBox")  # its chain is kept: the next
+    # position's first world is known, and which cards' holders are impossible is not
+    while len((info := state.information_set(0)).observations) == len(before.observations):
+        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, Accuse)]))
+    added = info.observations[len(before.observations) :]
+    assert all(obs.kind in ("answer", "lay") for obs in added), "the same epoch"
+    hurried = solver.deduce(info, deadline=time.monotonic())
     full = solver.deduce(info)  # after: a remembered full deduction would serve both
     assert not hurried.exact and len(hurried.worlds.records) < len(full.worlds.records)
-    in_box = [f for f in full.facts if f.kind == "InBox"]
-    assert any(not hurried.settled(f) for f in in_box)
-    for fact in in_box:
+    asked = [f for f in full.facts if f.kind in ("InBox", "Holds")]
+    assert any(not hurried.settled(f) for f in asked)
+    for fact in asked:
         assert hurried.possible(fact) == full.possible(fact)
         assert hurried.is_certain(fact) == full.is_certain(fact)
 

@@ -20,10 +20,18 @@ from collections.abc import Sequence
 import numpy as np
 
 from engines import Action, InformationSet
-from engines.alibi import TYPES, Accuse, Alibi, Lay, Pass
+from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Subject
 from engines.alibi.questions import question_words
 from solver.deduction import Deduction, deduce
-from solver.games.alibi.advice import SAMPLES, SPOKEN_CARDS, Question, Samples, best_questions
+from solver.errors import SolverTimeout
+from solver.games.alibi.advice import (
+    SAMPLES,
+    SPOKEN_CARDS,
+    Question,
+    Samples,
+    best_questions,
+    known_to_me,
+)
 from solver.games.alibi.position import parse
 from solver.hints import percent
 from solver.model import Fact
@@ -89,7 +97,12 @@ def choose(
         if isinstance(action, Lay) and set(game.deck.of_group(action.group)) <= cleared:
             made.move, made.why = action, "lay"
             return made
-    d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
+    try:
+        d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
+    except SolverTimeout:
+        if clock.budget is None:
+            raise
+        return _out_of_time(info, game, rng, memory, made)
     made.deduction = d
     box, chance, certain = best_box(game, d)
     made.box, made.chance = box, chance
@@ -150,6 +163,33 @@ def best_box(game: Alibi, d: Deduction) -> tuple[Box, float, bool]:
     return box_of(box), chance, certain
 
 
+def _out_of_time(
+    info: InformationSet, game: Alibi, rng: random.Random, memory: Memory, made: Choice
+) -> Choice:
+    """The move when the budget ran out before the deduction found a consistent history (its
+    first CP-SAT solve is cut off there): the accusation when every type has one card left
+    that I have not crossed off, else the best question on the samples of my last turn, else
+    a question to my left neighbour about the group with the most cards left of a type still
+    open."""
+    pos = parse(info)
+    crossed = {pos.ids[c] for c in known_to_me(pos)} | publicly_cleared(info)
+    left = [[c for c in game.deck.of_type(kind) if c not in crossed] for kind in TYPES]
+    made.why = "out of time"
+    if all(len(cards) == 1 for cards in left):
+        made.move = Accuse(box_of([cards[0] for cards in left]))
+        return made
+    drawn = memory.get("drawn")
+    if isinstance(drawn, Samples):
+        made.question = best_questions(info, None, top=1, drawn=drawn)[0]
+        made.move, made.drawn = made.question.ask, drawn
+        return made
+    open_types = {kind for kind, cards in zip(TYPES, left, strict=True) if len(cards) > 1}
+    groups = [g for g in game.deck.groups if game.deck.type_of_group(g) in open_types]
+    group = max(groups, key=lambda g: sum(c not in crossed for c in game.deck.of_group(g)))
+    made.move = Ask((pos.me + 1) % pos.players, "seen", Subject("group", group))
+    return made
+
+
 def _bar(game: Alibi, info: InformationSet, drawn: Samples, cleared: set[str]) -> float:
     """The chance of being right above which accusing now beats waiting a round."""
     limit = game.options["round_limit"]
@@ -167,11 +207,18 @@ def _pass(
     pos = parse(info)
     held = [c for c in pos.mine[-1] if c not in pos.laid_by]
     drawn = memory.get("drawn")
+    seen = np.zeros(len(pos.ids))  # out of time with nothing drawn: the cleared cards first
     if drawn is None or drawn.pos.epoch != pos.epoch:  # no turn of mine this round
-        d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
-        made.samples = SAMPLES // 3
-        drawn = Samples(pos, d, made.samples, random.Random(rng.randrange(1 << 30)))
-    seen = drawn.seen[(pos.me + 1) % pos.players].mean(axis=0)
+        try:
+            d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
+            made.samples = SAMPLES // 3
+            drawn = Samples(pos, d, made.samples, random.Random(rng.randrange(1 << 30)))
+        except SolverTimeout:
+            if clock.budget is None:
+                raise
+            drawn = None
+    if drawn is not None:
+        seen = drawn.seen[(pos.me + 1) % pos.players].mean(axis=0)
     cleared = {pos.index[c] for c in publicly_cleared(info)}
     score = {c: (c in cleared, seen[c], rng.random()) for c in held}
     ranked = sorted(held, key=score.__getitem__, reverse=True)
@@ -242,6 +289,9 @@ def advise(
         return Advice(made.move, 0.0, text, (Candidate(made.move, 0.0, text),), (), notes)
     if made.why == "lay":
         text = "lays a group everyone already knows is not in the box: points, no information"
+        return Advice(made.move, 0.0, text, (Candidate(made.move, 0.0, text),))
+    if made.why == "out of time":
+        text = "the time budget ran out before the deduction: the notepad's move"
         return Advice(made.move, 0.0, text, (Candidate(made.move, 0.0, text),))
     d = made.deduction
     assert d is not None

@@ -19,17 +19,22 @@ import numpy as np
 from engines import InformationSet, Observation
 from engines.alibi import SCOPES, TYPES, Alibi, Ask, Subject
 from engines.alibi.questions import listed_subjects, question_words
+from solver.cpsat import CoreSearch
 from solver.deduction import Deduction
 from solver.errors import SolverTimeout
 from solver.games.alibi.chain import HistoryChain, card_id
 from solver.games.alibi.counting import CountedHistories
-from solver.games.alibi.position import Position, Trajectory, parse
+from solver.games.alibi.position import Position, parse
 from solver.hints import Hint, percent
 from solver.model import Fact
 from solver.sampling import ESTIMATED, Estimate, estimate
 
 SAMPLES = 200
-EXPLAINED = 1  # new explanations per refresh: each is a CP-SAT core, eight or more solves
+EXPLAIN_SOLVES = 2
+"""CP-SAT solves a refresh spends on explanations not yet found. Each solve loads the whole
+model (tens of milliseconds late in a game, however easy its search) and an explanation takes
+one more than it has observations, so a long one is found over a few refreshes, resumed where
+the refresh before stopped, and its fact is shown without reasons until then."""
 RULED_OUT_SHOWN = 6  # cards deduced out of the box, shown per refresh
 SPOKEN_CARDS = 6  # the longest card list a hint suggests asking about
 ODDS_LISTED = 5  # cards named in a type's box odds (the heat map shows them all)
@@ -49,31 +54,27 @@ class Samples:
         sampler = deduction.worlds
         assert isinstance(sampler, CountedHistories | HistoryChain), "Alibi's own world sets"
         paths = [sampler.sample_paths(rng) for _ in range(n)]
-        e, cards, players = pos.epoch, len(pos.ids), pos.players
-        first = [pos.ids.index(pos.deck.of_type(kind)[0]) for kind in TYPES]
-        box, now = pos.box, [[-1] * cards for _ in range(n)]
-        boxed = [[0] * 4 for _ in range(n)]
-        seen_at: list[list[int]] = [[], [], []]  # seat, sample, card of every "has seen" mark
-        visits: dict[Trajectory, list[int]] = {}  # the seats a path visits (paths recur)
-        for i, sample in enumerate(paths):
-            row = now[i]
-            for c, path in enumerate(sample):
-                if path[0] == box:
-                    boxed[i][pos.kind[c]] = c - first[pos.kind[c]]
-                    continue
-                if len(path) > e:
-                    row[c] = path[e]
-                seats = visits.get(path)
-                if seats is None:
-                    seats = visits[path] = sorted(set(path))
-                for p in seats:
-                    seen_at[0].append(p)
-                    seen_at[1].append(i)
-                    seen_at[2].append(c)
-        self.now = np.array(now, dtype=np.int8).reshape(n, cards)
-        self.seen = np.zeros((players, n, cards), dtype=bool)
-        self.seen[tuple(np.array(axis, dtype=np.intp) for axis in seen_at)] = True
-        self.box = np.array(boxed, dtype=np.int16).reshape(n, 4)
+        e, cards, players, box = pos.epoch, len(pos.ids), pos.players, pos.box
+        # samples share trajectory tuples (records share every card that did not move), so
+        # each distinct tuple is read once and the arrays are gathered by its code
+        flat = [path for sample in paths for path in sample]
+        ids = np.fromiter(map(id, flat), dtype=np.int64, count=len(flat))
+        _, first_of, codes = np.unique(ids, return_index=True, return_inverse=True)
+        distinct = [flat[i] for i in first_of]
+        boxed = np.array([path[0] == box for path in distinct], dtype=bool)
+        here = [-1 if path[0] == box or len(path) <= e else path[e] for path in distinct]
+        visits = np.zeros((len(distinct), players), dtype=bool)
+        for k, path in enumerate(distinct):
+            if path[0] != box:
+                visits[k, list(set(path))] = True
+        codes = codes.reshape(n, cards)
+        self.now = np.array(here, dtype=np.int8)[codes]
+        self.seen = np.ascontiguousarray(visits[codes].transpose(2, 0, 1))
+        in_box = boxed[codes]
+        self.box = np.zeros((n, 4), dtype=np.int16)
+        for k, kind in enumerate(TYPES):
+            of_type = [pos.index[card] for card in pos.deck.of_type(kind)]
+            self.box[:, k] = np.argmax(in_box[:, of_type], axis=1)
         if not pos.seen_sets:
             for card, (seat, _, _) in pos.laid_by.items():
                 self.seen[seat, :, card] = False
@@ -103,7 +104,7 @@ def information(answers: np.ndarray, box: np.ndarray) -> float:
 
 def best_questions(
     info: InformationSet,
-    deduction: Deduction,
+    deduction: Deduction | None,
     samples: int = SAMPLES,
     seed: int = 0,
     top: int = 3,
@@ -116,6 +117,7 @@ def best_questions(
     pos = parse(info)
     game = info.make_game()
     if drawn is None:
+        assert deduction is not None, "samples are drawn from a deduction"
         drawn = Samples(pos, deduction, samples, random.Random(seed))
     single = game.options["single_card_questions"] == "allowed"
     subjects, sets = [], set()
@@ -199,7 +201,7 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     return found
 
 
-def _known_to_me(pos: Position) -> set[int]:
+def known_to_me(pos: Position) -> set[int]:
     """Cards crossed off without deduction: held by me at some time, or laid."""
     return {c for hand in pos.mine for c in hand} | set(pos.laid_by)
 
@@ -207,9 +209,9 @@ def _known_to_me(pos: Position) -> set[int]:
 def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
     """The box's certain groups and cards, then cards deduced out of it (not those crossed off
     plainly), each with the observations that force it. Explanations cost CP-SAT solves, so a
-    refresh finds at most `EXPLAINED` new ones; the rest were remembered, or wait their turn
-    (shown without reasons until then)."""
-    plain = _known_to_me(pos)
+    refresh spends at most `EXPLAIN_SOLVES` solves on new ones; the rest were remembered, or
+    wait their turn (shown without reasons until then)."""
+    plain = known_to_me(pos)
     decided: list[tuple[Fact, str, float]] = []
     for fact in deduction.facts:
         if fact.kind == "BoxGroup" and deduction.is_certain(fact):
@@ -227,13 +229,12 @@ def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
     for fact in ruled_out[:RULED_OUT_SHOWN]:
         name = pos.deck.by_id[card_id(fact.args[0])].name
         decided.append((~fact, f"{name} cannot be in the box", 3.0))
-    found, budget = [], EXPLAINED
+    found, budget = [], EXPLAIN_SOLVES
     for fact, text, score in decided:
         sources = remembered(deduction, fact)
         if sources is None and budget > 0:
-            budget -= 1
             try:
-                sources = explain(deduction, fact)
+                sources, budget = _explain_some(deduction, fact, budget)
             except SolverTimeout:  # a safety ceiling on a loaded machine: a later refresh
                 budget = 0  # tries again, and this one shows the fact without its reasons
         reasons = (
@@ -253,12 +254,44 @@ immutable tuples, and callers get new lists. (A CP-SAT search runs outside the l
 threads may find the same explanation at once; both are right, and one is kept.)"""
 _EXPLAINED_LOCK = threading.Lock()
 EXPLAINED_KEPT = 4_096
+_SEARCHES: dict[ExplanationKey, tuple[tuple[Observation, ...], CoreSearch]] = {}
+"""Explanations under way: each search with the observations of the position it began at
+(guarded by `_EXPLAINED_LOCK` too; its values are immutable)."""
 
 
 def forget_explanations() -> None:
-    """Drop every remembered explanation."""
+    """Drop every remembered explanation, and those under way."""
     with _EXPLAINED_LOCK:
         _EXPLAINED.clear()
+        _SEARCHES.clear()
+
+
+def _explain_some(deduction: Deduction, fact: Fact, solves: int) -> tuple[list[int] | None, int]:
+    """`explain`, at most `solves` CP-SAT solves of it: the explanation when it is found
+    (then remembered), and the solves left.
+
+    A search begun at an earlier position of the game resumes here: its observations still
+    force the fact and each one found necessary still is (the argument of `explain`), so it
+    ends where it would have ended there, and the explanation holds from that position on."""
+    key, observations = _key(deduction, fact), deduction.info.observations
+    with _EXPLAINED_LOCK:
+        under_way = _SEARCHES.get(key)
+    began, start = observations, None
+    if under_way is not None and observations[: len(under_way[0])] == under_way[0]:
+        began, start = under_way
+    search = deduction.explain_search(fact, start, solves)
+    left = solves - (search.solves - (start.solves if start is not None else 0))
+    with _EXPLAINED_LOCK:
+        if not search.done:
+            if len(_SEARCHES) >= EXPLAINED_KEPT:
+                _SEARCHES.clear()
+            _SEARCHES[key] = (began, search)
+            return None, left
+        _SEARCHES.pop(key, None)
+        if len(_EXPLAINED) >= EXPLAINED_KEPT:
+            _EXPLAINED.clear()
+        _EXPLAINED[key] = (began, tuple(search.necessary))
+    return search.necessary, left
 
 
 def explain(deduction: Deduction, fact: Fact) -> list[int]:
@@ -337,7 +370,7 @@ def _box_odds(pos: Position, deduction: Deduction) -> list[Hint]:
 def _card_odds(pos: Position, deduction: Deduction) -> list[Hint]:
     """Where each card I cannot see is most likely to be now."""
     found = []
-    plain = _known_to_me(pos)
+    plain = known_to_me(pos)
     chances: dict[int, list[tuple[Estimate, str, Fact]]] = {}
     for fact in deduction.facts:
         if fact.kind == "Holds" and pos.index[card_id(fact.args[1])] not in plain:

@@ -128,14 +128,7 @@ class Position:
 
     def trajectory_count(self, card: int) -> int:
         """How many trajectories `trajectories(card)` would list, without listing them."""
-        ways = dict.fromkeys(self.steps(card, 0, None), 1)
-        for e in range(1, self.last[card] + 1):
-            after: dict[int, int] = defaultdict(int)
-            for loc, count in ways.items():
-                for nxt in self.steps(card, e, loc):
-                    after[nxt] += count
-            ways = after
-        return sum(ways.values()) + self.may_be_boxed(card)
+        return _counted(self._signature(card))
 
     def trajectories(self, card: int) -> list[Trajectory]:
         """Every trajectory of `card` allowed by my knowledge and the passing rule."""
@@ -150,11 +143,17 @@ class Position:
         signatures (an answer changes none), so listings are shared between refreshes."""
         shown = self.box_seen is not None and card in self.box_seen[0]
         allowed = tuple(self.allowed(card, e) for e in range(self.last[card] + 1))
-        return (self.players, self.me, self.may_be_boxed(card), shown, allowed, self._forced_key)
+        forced = self._forced_until[self.last[card]]
+        return (self.players, self.me, self.may_be_boxed(card), shown, allowed, forced)
 
     @cached_property
-    def _forced_key(self) -> frozenset[tuple[tuple[int, int], bool]]:
-        return frozenset(self.forced.items())
+    def _forced_until(self) -> tuple[frozenset[tuple[tuple[int, int], bool]], ...]:
+        """The forced passes of rounds up to each epoch (all a card in play until then meets):
+        a laid card's signature stays the same in later epochs."""
+        items = self.forced.items()
+        return tuple(
+            frozenset(item for item in items if item[0][0] <= e) for e in range(self.epoch + 1)
+        )
 
     def valid(self, card: int, path: Trajectory) -> bool:
         """Whether `path` is one of `trajectories(card)`, checked without listing them."""
@@ -201,24 +200,52 @@ def _steps(
 @lru_cache(maxsize=1_024)
 def _listed(signature: tuple) -> tuple[Trajectory, ...]:
     """The trajectories of a card with this signature (`Position._signature`), listed once
-    (what `Position.steps` allows, step by step)."""
-    players, me, boxable, shown, allowed, forced_items = signature
-    box, last = players, len(allowed) - 1
-    found: list[Trajectory] = [(box,) * (last + 1)] if boxable else []
+    (what `Position.steps` allows, step by step): the box's first, then the walks."""
+    players, me, boxable, shown, allowed, forced = signature
+    found: tuple[Trajectory, ...] = ((players,) * len(allowed),) if boxable else ()
     if shown:
-        return tuple(found)
-    forced = dict(forced_items)
+        return found
+    return found + _walks(players, me, allowed, forced)
 
-    def extend(prefix: list[int]) -> None:
-        e = len(prefix)
-        if e > last:
-            found.append(tuple(prefix))
-            return
-        for loc in _steps(players, me, forced, allowed[e], e, prefix[-1] if prefix else None):
-            extend([*prefix, loc])
 
-    extend([])
-    return tuple(found)
+@lru_cache(maxsize=4_096)
+def _walks(
+    players: int,
+    me: int,
+    allowed: tuple[frozenset[int] | None, ...],
+    forced: frozenset[tuple[tuple[int, int], bool]],
+) -> tuple[Trajectory, ...]:
+    """The trajectories through seats `allowed` lets a card take, in depth-first order: the
+    walks one epoch shorter (kept, so that the next epoch's listing of a card extends the one
+    before), each followed by its steps."""
+    last = len(allowed) - 1
+    passes = dict(forced)
+    if last == 0:
+        return tuple((loc,) for loc in _steps(players, me, passes, allowed[0], 0, None))
+    earlier = frozenset(item for item in forced if item[0][0] < last)
+    here = allowed[last]
+    return tuple(
+        (*walk, loc)
+        for walk in _walks(players, me, allowed[:-1], earlier)
+        for loc in _steps(players, me, passes, here, last, walk[-1])
+    )
+
+
+@lru_cache(maxsize=4_096)
+def _counted(signature: tuple) -> int:
+    """`len(_listed(signature))`, counted epoch by epoch without listing."""
+    players, me, boxable, shown, allowed, forced = signature
+    if shown:
+        return int(boxable)
+    passes = dict(forced)
+    ways = dict.fromkeys(_steps(players, me, passes, allowed[0], 0, None), 1)
+    for e in range(1, len(allowed)):
+        after: dict[int, int] = defaultdict(int)
+        for loc, count in ways.items():
+            for nxt in _steps(players, me, passes, allowed[e], e, loc):
+                after[nxt] += count
+        ways = after
+    return sum(ways.values()) + boxable
 
 
 @lru_cache(maxsize=1_024)
