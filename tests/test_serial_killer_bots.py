@@ -129,6 +129,11 @@ def test_looks_wait_while_a_rival_still_draws() -> None:
     table = search.Table(state.information_set(0))
     table.view.points_left[1:] = [12, 12]  # 17 dice: below a 0.9 roll against 53
     assert not table.still_drawing(1) and not table.still_drawing(None)
+    # 13 points keep the 0.9 roll against 53 (18 dice); 16 leave 3 to spare, half a card
+    # at RIVAL_SPEND 6 a card: it may still draw; 15 leave a third of a card: it has stopped
+    table = search.Table(state.information_set(0))
+    table.view.points_left[1:] = [16, 15]
+    assert table.still_drawing(1) and not table.still_drawing(2)
     table = search.Table(state.information_set(0))
     table.view.final_round = True
     assert not table.still_drawing(1)

@@ -105,8 +105,9 @@ RIVAL_SPEND = 6
 cards the rivals will still draw."""
 RIVAL_ROUNDS = 12
 """The rounds ahead a rival's declaration is followed (ferocity outgrows any roll by then)."""
-LOOK_AT = 1.0
-"""A rival with this many draws left in it still changes its hand and the lab: looking at
+LOOK_AT = 0.5
+"""A rival with this many draws left in it (half a card: the forecast is rough, and a rival
+that still draws spoils a look bought now) still changes its hand and the lab: looking at
 them waits (in the finish too) until it has stopped."""
 PUSH = 1.0
 """A draw's worth beyond its card: it brings the end (and the judging) a step nearer."""
