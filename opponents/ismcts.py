@@ -80,6 +80,7 @@ class IsmctsBot(SeatedBot):
             action = root.spelling.choose(choice)
             if action is not None:
                 return action
+            root.strings = {}  # the ids chosen are part of the key: the kept keys are stale
 
     def _resample(self, state: Any, player: int) -> Any:
         """A state of the adapter agreeing with what `player` (this seat) knows in `state`."""

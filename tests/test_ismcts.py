@@ -86,3 +86,28 @@ def test_rollouts_draw_chance_during_play() -> None:
     leaf = SleuthState(spiel, world)
     returns = Rollouts(2, random.Random(0), None).evaluate(leaf)
     assert all(value != 0.0 for value in returns)  # ended: each seat won (1/k - 1) or lost
+
+
+def test_an_action_of_several_ids() -> None:
+    """City Killer spells its actions in several ids: ismcts searches once per id, from a
+    root whose key (the information state with the ids chosen so far) must match its
+    resamples' after the first id is chosen."""
+    from collections import Counter
+
+    from sleuth.adapters import Spelling
+
+    game = engines.make("city-killer", residents=8)
+    state, rng = game.new_game(3), random.Random(0)
+
+    def two_choices_twice() -> bool:  # every action two ids or more, each first id twice
+        spelled = Spelling(state).spelled()
+        firsts = Counter(ids[0] for ids in spelled)
+        return min(map(len, spelled)) >= 2 and len(firsts) >= 2 and min(firsts.values()) >= 2
+
+    while not two_choices_twice():
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.to_move
+    action = opponents.make("ismcts", game, seat, seed=3, simulations=6).act(
+        state.information_set(seat)
+    )
+    assert action in state.legal_actions()
