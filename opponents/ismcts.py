@@ -125,7 +125,9 @@ def _search_class() -> type:
 class Rollouts:
     """OpenSpiel's random-rollout evaluator (an `mcts.Evaluator`) on the engine state of
     an adapter state: the mean returns of `rollouts` games played on with uniform legal
-    actions, each stopped after `max_length` actions (None: at the end)."""
+    actions, each stopped after `max_length` actions (None: at the end). Chance is drawn
+    with each action's probabilities, inside the action as `new_game` play draws it
+    (`engines.deal.draw_inline`), not as chance nodes."""
 
     def __init__(self, rollouts: int, rng: random.Random, max_length: int | None) -> None:
         self.rollouts, self.rng, self.max_length = rollouts, rng, max_length
@@ -140,6 +142,8 @@ class Rollouts:
     def evaluate(self, state: Any) -> Any:
         import numpy as np
 
+        from engines.deal import draw_inline
+
         spelling, rng, limit = state.spelling, self.rng, self.max_length
         total = np.zeros(len(spelling.state.game.seats))
         for _ in range(self.rollouts):
@@ -147,15 +151,15 @@ class Rollouts:
             if spelling.prefix:  # a spelled action is under way: finish it uniformly
                 engine.apply_trusted(rng.choice(spelling.completions()))
                 steps += 1
-            while limit is None or steps < limit:  # chance draws in the deal, or in play
-                if engine.is_chance:
-                    outcomes, weights = zip(*engine.chance_outcomes(), strict=True)
-                    engine.apply_chance(rng.choices(outcomes, weights)[0])
-                else:
-                    legal = engine.legal_actions()
-                    if not legal:
-                        break
-                    engine.apply_trusted(rng.choice(legal))
+            while engine.is_chance:  # a deal, or an action's draws, under way
+                outcomes, weights = zip(*engine.chance_outcomes(), strict=True)
+                engine.apply_chance(rng.choices(outcomes, weights)[0])
+            draw_inline(engine, rng)  # play's draws from now on, inside each action
+            while limit is None or steps < limit:
+                legal = engine.legal_actions()
+                if not legal:
+                    break
+                engine.apply_trusted(rng.choice(legal))
                 steps += 1
             total += engine.returns()
         return total / self.rollouts
