@@ -2,9 +2,10 @@
 
 The bot searches the OpenSpiel adapter of the game (sleuth.adapters.openspiel) with
 OpenSpiel's `ISMCTSBot` and random-rollout evaluation; every simulation starts from a whole
-state drawn by `solver.sample_state` from the seat's posterior (one Deduction per move), so
-the tree is keyed on the seat's information set and never sees the true state. Search is
-bounded by work (`simulations`), so the bot is deterministic for a seed.
+state drawn by `solver.sample_state` from the seat's posterior (`solver.states.sampler`: one
+Deduction per move, or a game's own list of worlds), so the tree is keyed on the seat's
+information set and never sees the true state. Search is bounded by work (`simulations`),
+so the bot is deterministic for a seed.
 
 The rollouts are OpenSpiel's `RandomRolloutEvaluator` played on the engine state under the
 adapter (uniform legal actions, `rollout_length` actions at most, the returns where they
@@ -19,6 +20,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engines import Action, ConfigError, Game, InformationSet, Seat
@@ -69,12 +71,10 @@ class IsmctsBot(SeatedBot):
             random_state=np.random.RandomState(seed + 1),
         )
         self.search.set_resampler(self._resample)
-        self._deduced: tuple[InformationSet, Any] | None = None
+        self._sampler: tuple[InformationSet, Callable[[random.Random], Any]] | None = None
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        from solver.states import sample_state
-
-        root = self._wrap(sample_state(info, self.rng, self._deduction(info)))
+        root = self._wrap(self._draws(info)(self.rng))
         while True:
             choice = int(self.search.step(root))
             action = root.spelling.choose(choice)
@@ -84,20 +84,18 @@ class IsmctsBot(SeatedBot):
 
     def _resample(self, state: Any, player: int) -> Any:
         """A state of the adapter agreeing with what `player` (this seat) knows in `state`."""
-        from solver.states import sample_state
-
         info = state.spelling.state.information_set(self.game.seats[player])
-        fresh = self._wrap(sample_state(info, self.rng, self._deduction(info)))
+        fresh = self._wrap(self._draws(info)(self.rng))
         fresh.spelling.prefix = list(state.spelling.prefix)
         return fresh
 
-    def _deduction(self, info: InformationSet) -> Any:
-        """One Deduction per information set (the move's root), reused by every sample."""
-        from solver import deduce
+    def _draws(self, info: InformationSet) -> Callable[[random.Random], Any]:
+        """One sampler per information set (the move's root), reused by every sample."""
+        from solver.states import sampler
 
-        if self._deduced is None or self._deduced[0] != info:
-            self._deduced = (info, deduce(info))
-        return self._deduced[1]
+        if self._sampler is None or self._sampler[0] != info:
+            self._sampler = (info, sampler(info))
+        return self._sampler[1]
 
     def _wrap(self, engine_state: Any) -> Any:
         from sleuth.adapters.openspiel import SleuthState
