@@ -72,20 +72,25 @@ class IsmctsBot(SeatedBot):
         )
         self.search.set_resampler(self._resample)
         self._sampler: tuple[InformationSet, Callable[[random.Random], Any]] | None = None
+        self._root: Any = None
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        root = self._wrap(self._draws(info)(self.rng))
+        draws = self._draws(info)
+        root = self._root = self._wrap(draws(self.rng))
         while True:
             choice = int(self.search.step(root))
             action = root.spelling.choose(choice)
             if action is not None:
                 return action
-            root.strings = {}  # the ids chosen are part of the key: the kept keys are stale
 
     def _resample(self, state: Any, player: int) -> Any:
-        """A state of the adapter agreeing with what `player` (this seat) knows in `state`."""
-        info = state.spelling.state.information_set(self.game.seats[player])
-        fresh = self._wrap(self._draws(info)(self.rng))
+        """A state of the adapter agreeing with what `player` (this seat) knows in `state`
+        (the move's root, whose sampler is kept)."""
+        if state is self._root and self._sampler is not None:
+            draws = self._sampler[1]
+        else:
+            draws = self._draws(state.spelling.state.information_set(self.game.seats[player]))
+        fresh = self._wrap(draws(self.rng))
         fresh.spelling.prefix = list(state.spelling.prefix)
         return fresh
 
@@ -105,11 +110,16 @@ class IsmctsBot(SeatedBot):
 
 @functools.cache
 def _search_class() -> type:
-    """OpenSpiel's `ISMCTSBot` with its UCT value computed by `math` instead of numpy: on
-    scalars numpy's call overhead was a tenth of a simulation's time."""
+    """OpenSpiel's `ISMCTSBot` with its UCT value computed by `math` instead of numpy (on
+    scalars numpy's call overhead was a tenth of a simulation's time), and its nodes keyed
+    by `information_key`."""
     from open_spiel.python.algorithms import ismcts
 
     class Search(ismcts.ISMCTSBot):
+        def get_state_key(self, state: Any) -> tuple[int, str]:
+            player = state.current_player()
+            return player, information_key(state, player)
+
         def _action_value(self, node: Any, child: Any) -> float:
             if self._child_selection_policy != ismcts.ChildSelectionPolicy.UCT:
                 return float(super()._action_value(node, child))
@@ -118,6 +128,29 @@ def _search_class() -> type:
             return float(child.value() + self._uct_c * explore)
 
     return Search
+
+
+def information_key(state: Any, player: int) -> str:
+    """What `player` knows in an adapter state, as text: its observations (each one's JSON
+    and addressees, as the information set holds them), then the ids it has chosen towards
+    its next action. Equal exactly when the information sets and ids are.
+
+    A simulation applies its actions to one state, whose log only grows, so the text is
+    built on from what the same state gave last time: the information state string
+    (`information_set(seat).to_json()`) re-serialised the whole record at every node.
+    """
+    engine = state.spelling.state
+    keys = state.__dict__.setdefault("information_keys", {})
+    log = engine._log  # (observation, addressees) in order: what information_set filters
+    seen, text = keys.get(player, (0, ""))
+    if seen < len(log):
+        seat = engine.game.seats[player]
+        text += "".join(f"{obs._json} {to}\n" for obs, to in log[seen:] if to is None or seat in to)
+        keys[player] = (len(log), text)
+    mover = engine.to_move
+    if mover is not None and engine.game.seat_index(mover) == player and state.spelling.prefix:
+        return f"{text}chosen {state.spelling.prefix}"
+    return text
 
 
 class Rollouts:
@@ -153,11 +186,14 @@ class Rollouts:
                 outcomes, weights = zip(*engine.chance_outcomes(), strict=True)
                 engine.apply_chance(rng.choices(outcomes, weights)[0])
             draw_inline(engine, rng)  # play's draws from now on, inside each action
+            # Bound once (no chance node can come now, so the state keeps its class), and
+            # `random()` scaled rather than `choice`: a rollout step is a few microseconds.
+            legal_of, apply, uniform = engine.legal_actions, engine.apply_trusted, rng.random
             while limit is None or steps < limit:
-                legal = engine.legal_actions()
+                legal = legal_of()
                 if not legal:
                     break
-                engine.apply_trusted(rng.choice(legal))
+                apply(legal[int(uniform() * len(legal))])
                 steps += 1
             total += engine.returns()
         return total / self.rollouts

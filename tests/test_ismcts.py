@@ -111,3 +111,37 @@ def test_an_action_of_several_ids() -> None:
         state.information_set(seat)
     )
     assert action in state.legal_actions()
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("city-killer", {"residents": 8}), ("serial-killer", {"players": 3, "genres": 3})],
+)
+def test_node_keys_are_the_information_states(name: str, options: dict) -> None:
+    """The search keys its nodes by `information_key`, built on from the last key of the
+    same state: over a search's every node (private observations, ids chosen, chance
+    during play) two keys are equal exactly when OpenSpiel's information state strings are."""
+    from opponents.ismcts import _search_class
+    from sleuth.adapters import Spelling
+
+    game = engines.make(name, **options)
+    state, rng = game.new_game(4), random.Random(1)
+    for _ in range(6):
+        state.apply(rng.choice(state.legal_actions()))
+    while len({ids[0] for ids in Spelling(state).spelled()}) < 2:  # a search, not one id
+        state.apply(rng.choice(state.legal_actions()))
+    pairs: set[tuple[tuple[int, str], tuple[int, str]]] = set()
+    search = _search_class()
+    plain = search.__mro__[1].get_state_key
+
+    def both(self: object, node: object) -> tuple[int, str]:
+        key = search.get_state_key(self, node)
+        pairs.add((key, plain(self, node)))
+        return key
+
+    seat = state.to_move
+    bot = opponents.make("ismcts", game, seat, seed=2, simulations=30)
+    bot.search.get_state_key = both.__get__(bot.search)  # type: ignore[method-assign]
+    bot.act(state.information_set(seat))
+    keys, strings = {key for key, _ in pairs}, {string for _, string in pairs}
+    assert len(keys) == len(strings) == len(pairs) > 10
