@@ -56,7 +56,8 @@ class IsmctsBot(SeatedBot):
 
         if not has_sampler(game.name):
             raise ConfigError(f"no ismcts bot for {game.name} yet (no state sampler)")
-        for name, value, low in (("simulations", simulations, 1), ("rollouts", rollouts, 1)):
+        # OpenSpiel's first simulation only expands the root: a choice needs a second.
+        for name, value, low in (("simulations", simulations, 2), ("rollouts", rollouts, 1)):
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ConfigError(f"the ismcts bot's {name} is a whole number from {low}")
         params = {key: value for key, value in game.options.items() if value is not None}

@@ -39,7 +39,7 @@ def test_refusals() -> None:
     with pytest.raises(engines.ConfigError, match="no option"):
         opponents.make("ismcts", game, "lupin", depth=3)
     with pytest.raises(engines.ConfigError, match="simulations"):
-        opponents.make("ismcts", game, "lupin", simulations=0)
+        opponents.make("ismcts", game, "lupin", simulations=1)
 
 
 def test_rollouts_finish_a_spelled_action_and_leave_the_state() -> None:
