@@ -358,9 +358,10 @@ class Rolling(_ChanceNode):
 
 def draw_inline(state: State, rng: random.Random) -> None:
     """From now on `state` draws play's chance from `rng` itself, as `new_game` play does,
-    instead of stopping at chance nodes (a search's random rollouts: a `Rolling` re-applies
-    its action once per outcome, most of a rollout's time in a game of dice). The state's
-    chance nodes so far are kept; its JSON stops listing play's draws."""
+    instead of stopping at chance nodes (a search's simulations and rollouts: a `Rolling`
+    clones the state before every action and re-applies it once per outcome, most of a
+    simulation's time in a game of dice). The state's draws so far are kept in its history;
+    its JSON stops listing play's draws."""
     if state.is_chance:
         raise IllegalAction(f"{state.game.name}: chance draws now; apply chance first")
     state._given = None

@@ -4,8 +4,11 @@ The bot searches the OpenSpiel adapter of the game (sleuth.adapters.openspiel) w
 OpenSpiel's `ISMCTSBot` and random-rollout evaluation; every simulation starts from a whole
 state drawn by `solver.sample_state` from the seat's posterior (`solver.states.sampler`: one
 Deduction per move, or a game's own list of worlds), so the tree is keyed on the seat's
-information set and never sees the true state. Search is bounded by work (`simulations`),
-so the bot is deterministic for a seed.
+information set and never sees the true state. Chance during play (Serial Killer's dice,
+City Killer's draws) is drawn inside each action with its probabilities
+(`engines.deal.draw_inline`), so the tree has no chance nodes: a node is looked up by the
+information set the draw leads to. Search is bounded by work (`simulations`), so the bot is
+deterministic for a seed.
 
 The rollouts are OpenSpiel's `RandomRolloutEvaluator` played on the engine state under the
 adapter (uniform legal actions, `rollout_length` actions at most, the returns where they
@@ -91,7 +94,11 @@ class IsmctsBot(SeatedBot):
             draws = self._sampler[1]
         else:
             draws = self._draws(state.spelling.state.information_set(self.game.seats[player]))
-        fresh = self._wrap(draws(self.rng))
+        from engines.deal import draw_inline
+
+        engine = draws(self.rng)
+        draw_inline(engine, self.rng)  # play's draws inside each action, as in the rollouts
+        fresh = self._wrap(engine)
         fresh.spelling.prefix = list(state.spelling.prefix)
         return fresh
 
