@@ -100,6 +100,8 @@ class IsmctsBot(SeatedBot):
         draw_inline(engine, self.rng)  # play's draws inside each action, as in the rollouts
         fresh = self._wrap(engine)
         fresh.spelling.prefix = list(state.spelling.prefix)
+        information_key(state, player)  # `player` knows the same in both: its text is kept
+        fresh.information_keys = {player: (len(engine._log), state.information_keys[player][1])}
         return fresh
 
     def _draws(self, info: InformationSet) -> Callable[[random.Random], Any]:
