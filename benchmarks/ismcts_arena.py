@@ -118,10 +118,11 @@ def calibrate(game: Game, probe: int, games: int, ratio: float, seed: int) -> in
         )
         if len(points) == 1:
             simulations = max(2, round(probe * target / points[0][1]))
-        elif points[1][0] != points[0][0] and points[1][1] > points[0][1]:
+        elif points[1][0] != points[0][0]:
             (s0, t0), (s1, t1) = points
             slope = (t1 - t0) / (s1 - s0)
-            simulations = max(2, round(s1 + (target - t1) / slope))
+            if slope > 0:  # more simulations took longer, as they should (else keep s1)
+                simulations = max(2, round(s1 + (target - t1) / slope))
     print(f"-> {simulations} simulations for {ratio:g}x the solver's median", flush=True)
     return simulations
 
