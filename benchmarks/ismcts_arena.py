@@ -6,7 +6,8 @@
 First a calibration (unless `--simulations` is given): a few games of solver against ismcts
 at `--probe` simulations, timing every move in CPU seconds (`time.process_time`), then as
 many at the count that would scale ismcts's median move to `--ratio` times the solver's, and
-the simulations a straight line through the two medians puts at that ratio.
+the simulations a straight line through the two medians puts at that ratio (at least 2, the
+fewest with which OpenSpiel's ISMCTS chooses: its first simulation only expands the root).
 
 Then the arena: `--games` games, seats alternated game by game (entry k sits in seat
 (k + i) mod n in game i, as `opponents.arena` rotates), the solver in the even seats of the
@@ -116,11 +117,12 @@ def calibrate(game: Game, probe: int, games: int, ratio: float, seed: int) -> in
             flush=True,
         )
         if len(points) == 1:
-            simulations = max(1, round(probe * target / points[0][1]))
-        elif points[1][0] != points[0][0] and points[1][1] > points[0][1]:
+            simulations = max(2, round(probe * target / points[0][1]))
+        elif points[1][0] != points[0][0]:
             (s0, t0), (s1, t1) = points
             slope = (t1 - t0) / (s1 - s0)
-            simulations = max(1, round(s1 + (target - t1) / slope))
+            if slope > 0:  # more simulations took longer, as they should (else keep s1)
+                simulations = max(2, round(s1 + (target - t1) / slope))
     print(f"-> {simulations} simulations for {ratio:g}x the solver's median", flush=True)
     return simulations
 

@@ -7,7 +7,7 @@ runs; `clone` once per step as search does), then the same game through the Open
 (chance nodes, spelled actions, `legal_actions` + `apply_action`). Then OpenSpiel's Python
 tic_tac_toe and kuhn_poker (and their C++ versions) through the same pyspiel loop. A step is
 one action or chance outcome. `--ismcts N [N ...]` also times the ismcts bot (N simulations a
-move) on Blue Lion and Noir, `--only-ismcts` without the random play.
+move) on Blue Lion and Noir (`--ismcts-games` others), `--only-ismcts` without the random play.
 Wall and CPU (`time.process_time`) seconds are both reported: on a shared machine the CPU
 rate is the one to compare.
 """
@@ -85,10 +85,14 @@ def main() -> None:
         "--ismcts", type=int, nargs="*", default=[], help="also time ismcts at N simulations a move"
     )
     parser.add_argument("--only-ismcts", action="store_true", help="skip random play")
+    parser.add_argument(
+        "--ismcts-games", nargs="+", default=["blue-lion", "noir"], choices=list(GAMES),
+        help="the games --ismcts times",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.only_ismcts:
         for simulations in args.ismcts:
-            for name in ("blue-lion", "noir"):
+            for name in args.ismcts_games:
                 print(ismcts_rate(name, simulations, args.seed))
         return
     rows: list[tuple[str, tuple[float, float, int, int]]] = []
@@ -119,15 +123,19 @@ def main() -> None:
     if args.ismcts:
         print()
     for simulations in args.ismcts:
-        for name in ("blue-lion", "noir"):
+        for name in args.ismcts_games:
             print(ismcts_rate(name, simulations, args.seed))
 
 
 def ismcts_rate(name: str, simulations: int, seed: int) -> str:
-    """Simulations per second of the ismcts bot over the first moves of one game."""
+    """Simulations per second of the ismcts bot over the first moves of one game (after a
+    move of another, so that imports and first-use caches are not counted)."""
     import opponents
 
     game = engines.make(name)
+    warm = game.new_game(seed + 1)
+    seat = warm.to_move
+    opponents.make("ismcts", game, seat, seed=seed, simulations=2).act(warm.information_set(seat))
     state, moves = game.new_game(seed), 0
     bots = {seat: opponents.make("ismcts", game, seat, seed=seed, simulations=simulations)
             for seat in game.seats}  # fmt: skip

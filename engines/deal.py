@@ -354,3 +354,15 @@ class Rolling(_ChanceNode):
         other._actions, other._movers = list(self._actions), list(self._movers)
         other._given = []
         return other
+
+
+def draw_inline(state: State, rng: random.Random) -> None:
+    """From now on `state` draws play's chance from `rng` itself, as `new_game` play does,
+    instead of stopping at chance nodes (a search's simulations and rollouts: a `Rolling`
+    clones the state before every action and re-applies it once per outcome, most of a
+    simulation's time in a game of dice). The state's draws so far are kept in its history;
+    its JSON stops listing play's draws."""
+    if state.is_chance:
+        raise IllegalAction(f"{state.game.name}: chance draws now; apply chance first")
+    state._given = None
+    state._rng, state._rng_shared = rng, False

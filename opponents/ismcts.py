@@ -2,9 +2,13 @@
 
 The bot searches the OpenSpiel adapter of the game (sleuth.adapters.openspiel) with
 OpenSpiel's `ISMCTSBot` and random-rollout evaluation; every simulation starts from a whole
-state drawn by `solver.sample_state` from the seat's posterior (one Deduction per move), so
-the tree is keyed on the seat's information set and never sees the true state. Search is
-bounded by work (`simulations`), so the bot is deterministic for a seed.
+state drawn by `solver.sample_state` from the seat's posterior (`solver.states.sampler`: one
+Deduction per move, or a game's own list of worlds), so the tree is keyed on the seat's
+information set and never sees the true state. Chance during play (Serial Killer's dice,
+City Killer's draws) is drawn inside each action with its probabilities
+(`engines.deal.draw_inline`), so the tree has no chance nodes: a node is looked up by the
+information set the draw leads to. Search is bounded by work (`simulations`), so the bot is
+deterministic for a seed.
 
 The rollouts are OpenSpiel's `RandomRolloutEvaluator` played on the engine state under the
 adapter (uniform legal actions, `rollout_length` actions at most, the returns where they
@@ -19,6 +23,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engines import Action, ConfigError, Game, InformationSet, Seat
@@ -54,7 +59,8 @@ class IsmctsBot(SeatedBot):
 
         if not has_sampler(game.name):
             raise ConfigError(f"no ismcts bot for {game.name} yet (no state sampler)")
-        for name, value, low in (("simulations", simulations, 1), ("rollouts", rollouts, 1)):
+        # OpenSpiel's first simulation only expands the root: a choice needs a second.
+        for name, value, low in (("simulations", simulations, 2), ("rollouts", rollouts, 1)):
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ConfigError(f"the ismcts bot's {name} is a whole number from {low}")
         params = {key: value for key, value in game.options.items() if value is not None}
@@ -69,12 +75,12 @@ class IsmctsBot(SeatedBot):
             random_state=np.random.RandomState(seed + 1),
         )
         self.search.set_resampler(self._resample)
-        self._deduced: tuple[InformationSet, Any] | None = None
+        self._sampler: tuple[InformationSet, Callable[[random.Random], Any]] | None = None
+        self._root: Any = None
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        from solver.states import sample_state
-
-        root = self._wrap(sample_state(info, self.rng, self._deduction(info)))
+        draws = self._draws(info)
+        root = self._root = self._wrap(draws(self.rng))
         while True:
             choice = int(self.search.step(root))
             action = root.spelling.choose(choice)
@@ -82,21 +88,29 @@ class IsmctsBot(SeatedBot):
                 return action
 
     def _resample(self, state: Any, player: int) -> Any:
-        """A state of the adapter agreeing with what `player` (this seat) knows in `state`."""
-        from solver.states import sample_state
+        """A state of the adapter agreeing with what `player` (this seat) knows in `state`
+        (the move's root, whose sampler is kept)."""
+        if state is self._root and self._sampler is not None:
+            draws = self._sampler[1]
+        else:
+            draws = self._draws(state.spelling.state.information_set(self.game.seats[player]))
+        from engines.deal import draw_inline
 
-        info = state.spelling.state.information_set(self.game.seats[player])
-        fresh = self._wrap(sample_state(info, self.rng, self._deduction(info)))
+        engine = draws(self.rng)
+        draw_inline(engine, self.rng)  # play's draws inside each action, as in the rollouts
+        fresh = self._wrap(engine)
         fresh.spelling.prefix = list(state.spelling.prefix)
+        information_key(state, player)  # `player` knows the same in both: its text is kept
+        fresh.information_keys = {player: (len(engine._log), state.information_keys[player][1])}
         return fresh
 
-    def _deduction(self, info: InformationSet) -> Any:
-        """One Deduction per information set (the move's root), reused by every sample."""
-        from solver import deduce
+    def _draws(self, info: InformationSet) -> Callable[[random.Random], Any]:
+        """One sampler per information set (the move's root), reused by every sample."""
+        from solver.states import sampler
 
-        if self._deduced is None or self._deduced[0] != info:
-            self._deduced = (info, deduce(info))
-        return self._deduced[1]
+        if self._sampler is None or self._sampler[0] != info:
+            self._sampler = (info, sampler(info))
+        return self._sampler[1]
 
     def _wrap(self, engine_state: Any) -> Any:
         from sleuth.adapters.openspiel import SleuthState
@@ -106,11 +120,16 @@ class IsmctsBot(SeatedBot):
 
 @functools.cache
 def _search_class() -> type:
-    """OpenSpiel's `ISMCTSBot` with its UCT value computed by `math` instead of numpy: on
-    scalars numpy's call overhead was a tenth of a simulation's time."""
+    """OpenSpiel's `ISMCTSBot` with its UCT value computed by `math` instead of numpy (on
+    scalars numpy's call overhead was a tenth of a simulation's time), and its nodes keyed
+    by `information_key`."""
     from open_spiel.python.algorithms import ismcts
 
     class Search(ismcts.ISMCTSBot):
+        def get_state_key(self, state: Any) -> tuple[int, str]:
+            player = state.current_player()
+            return player, information_key(state, player)
+
         def _action_value(self, node: Any, child: Any) -> float:
             if self._child_selection_policy != ismcts.ChildSelectionPolicy.UCT:
                 return float(super()._action_value(node, child))
@@ -121,10 +140,35 @@ def _search_class() -> type:
     return Search
 
 
+def information_key(state: Any, player: int) -> str:
+    """What `player` knows in an adapter state, as text: its observations (each one's JSON
+    and addressees, as the information set holds them), then the ids it has chosen towards
+    its next action. Equal exactly when the information sets and ids are.
+
+    A simulation applies its actions to one state, whose log only grows, so the text is
+    built on from what the same state gave last time: the information state string
+    (`information_set(seat).to_json()`) re-serialised the whole record at every node.
+    """
+    engine = state.spelling.state
+    keys = state.__dict__.setdefault("information_keys", {})
+    log = engine._log  # (observation, addressees) in order: what information_set filters
+    seen, text = keys.get(player, (0, ""))
+    if seen < len(log):
+        seat = engine.game.seats[player]
+        text += "".join(f"{obs._json} {to}\n" for obs, to in log[seen:] if to is None or seat in to)
+        keys[player] = (len(log), text)
+    mover = engine.to_move
+    if mover is not None and engine.game.seat_index(mover) == player and state.spelling.prefix:
+        return f"{text}chosen {state.spelling.prefix}"
+    return text
+
+
 class Rollouts:
     """OpenSpiel's random-rollout evaluator (an `mcts.Evaluator`) on the engine state of
     an adapter state: the mean returns of `rollouts` games played on with uniform legal
-    actions, each stopped after `max_length` actions (None: at the end)."""
+    actions, each stopped after `max_length` actions (None: at the end). Chance is drawn
+    with each action's probabilities, inside the action as `new_game` play draws it
+    (`engines.deal.draw_inline`), not as chance nodes."""
 
     def __init__(self, rollouts: int, rng: random.Random, max_length: int | None) -> None:
         self.rollouts, self.rng, self.max_length = rollouts, rng, max_length
@@ -139,6 +183,8 @@ class Rollouts:
     def evaluate(self, state: Any) -> Any:
         import numpy as np
 
+        from engines.deal import draw_inline
+
         spelling, rng, limit = state.spelling, self.rng, self.max_length
         total = np.zeros(len(spelling.state.game.seats))
         for _ in range(self.rollouts):
@@ -146,15 +192,18 @@ class Rollouts:
             if spelling.prefix:  # a spelled action is under way: finish it uniformly
                 engine.apply_trusted(rng.choice(spelling.completions()))
                 steps += 1
-            while limit is None or steps < limit:  # chance draws in the deal, or in play
-                if engine.is_chance:
-                    outcomes, weights = zip(*engine.chance_outcomes(), strict=True)
-                    engine.apply_chance(rng.choices(outcomes, weights)[0])
-                else:
-                    legal = engine.legal_actions()
-                    if not legal:
-                        break
-                    engine.apply_trusted(rng.choice(legal))
+            while engine.is_chance:  # a deal, or an action's draws, under way
+                outcomes, weights = zip(*engine.chance_outcomes(), strict=True)
+                engine.apply_chance(rng.choices(outcomes, weights)[0])
+            draw_inline(engine, rng)  # play's draws from now on, inside each action
+            # Bound once (no chance node can come now, so the state keeps its class), and
+            # `random()` scaled rather than `choice`: a rollout step is a few microseconds.
+            legal_of, apply, uniform = engine.legal_actions, engine.apply_trusted, rng.random
+            while limit is None or steps < limit:
+                legal = legal_of()
+                if not legal:
+                    break
+                apply(legal[int(uniform() * len(legal))])
                 steps += 1
             total += engine.returns()
         return total / self.rollouts

@@ -146,3 +146,28 @@ def test_addressees_and_the_public_tensor(name: str) -> None:
         hidden = hidden or any(private)
         assert info.extended().addressees is None  # made by hand: unknown
     assert hidden == (name != "blue-lion"), "Blue Lion alone has no private observation"
+
+
+@pytest.mark.parametrize("name", ["city-killer", "serial-killer"])
+def test_draw_inline(name: str) -> None:
+    """After `draw_inline` a state with explicit chance draws play's chance from the RNG
+    given, as `new_game` play does: no more chance nodes, the same end for the same seed,
+    and every draw still in its history; at a chance node it is refused."""
+    from engines.deal import draw_inline
+
+    state = played(name, 4, 12, explicit=True)
+    while state.is_chance:
+        with pytest.raises(engines.IllegalAction, match="apply chance first"):
+            draw_inline(state, random.Random(0))
+        state.apply_chance(state.chance_outcomes()[0][0])
+    ends = []
+    for _ in range(2):
+        copy, rng = state.clone(), random.Random(9)
+        draw_inline(copy, rng)
+        while not copy.is_over:
+            assert not copy.is_chance
+            copy.apply(rng.choice(copy.legal_actions()))
+        drawn = sum(step.seat is None for step in copy.history())
+        assert drawn > sum(step.seat is None for step in state.history())
+        ends.append((copy.winners, [str(step.value) for step in copy.history()]))
+    assert ends[0] == ends[1]

@@ -39,7 +39,7 @@ def test_refusals() -> None:
     with pytest.raises(engines.ConfigError, match="no option"):
         opponents.make("ismcts", game, "lupin", depth=3)
     with pytest.raises(engines.ConfigError, match="simulations"):
-        opponents.make("ismcts", game, "lupin", simulations=0)
+        opponents.make("ismcts", game, "lupin", simulations=1)
 
 
 def test_rollouts_finish_a_spelled_action_and_leave_the_state() -> None:
@@ -86,3 +86,62 @@ def test_rollouts_draw_chance_during_play() -> None:
     leaf = SleuthState(spiel, world)
     returns = Rollouts(2, random.Random(0), None).evaluate(leaf)
     assert all(value != 0.0 for value in returns)  # ended: each seat won (1/k - 1) or lost
+
+
+def test_an_action_of_several_ids() -> None:
+    """City Killer spells its actions in several ids: ismcts searches once per id, from a
+    root whose key (the information state with the ids chosen so far) must match its
+    resamples' after the first id is chosen."""
+    from collections import Counter
+
+    from sleuth.adapters import Spelling
+
+    game = engines.make("city-killer", residents=8)
+    state, rng = game.new_game(3), random.Random(0)
+
+    def two_choices_twice() -> bool:  # every action two ids or more, each first id twice
+        spelled = Spelling(state).spelled()
+        firsts = Counter(ids[0] for ids in spelled)
+        return min(map(len, spelled)) >= 2 and len(firsts) >= 2 and min(firsts.values()) >= 2
+
+    while not two_choices_twice():
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.to_move
+    action = opponents.make("ismcts", game, seat, seed=3, simulations=6).act(
+        state.information_set(seat)
+    )
+    assert action in state.legal_actions()
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("city-killer", {"residents": 8}), ("serial-killer", {"players": 3, "genres": 3})],
+)
+def test_node_keys_are_the_information_states(name: str, options: dict) -> None:
+    """The search keys its nodes by `information_key`, built on from the last key of the
+    same state: over a search's every node (private observations, ids chosen, chance
+    during play) two keys are equal exactly when OpenSpiel's information state strings are."""
+    from opponents.ismcts import _search_class
+    from sleuth.adapters import Spelling
+
+    game = engines.make(name, **options)
+    state, rng = game.new_game(4), random.Random(1)
+    for _ in range(6):
+        state.apply(rng.choice(state.legal_actions()))
+    while len({ids[0] for ids in Spelling(state).spelled()}) < 2:  # a search, not one id
+        state.apply(rng.choice(state.legal_actions()))
+    pairs: set[tuple[tuple[int, str], tuple[int, str]]] = set()
+    search = _search_class()
+    plain = search.__mro__[1].get_state_key
+
+    def both(self: object, node: object) -> tuple[int, str]:
+        key = search.get_state_key(self, node)
+        pairs.add((key, plain(self, node)))
+        return key
+
+    seat = state.to_move
+    bot = opponents.make("ismcts", game, seat, seed=2, simulations=30)
+    bot.search.get_state_key = both.__get__(bot.search)  # type: ignore[method-assign]
+    bot.act(state.information_set(seat))
+    keys, strings = {key for key, _ in pairs}, {string for _, string in pairs}
+    assert len(keys) == len(strings) == len(pairs) > 10

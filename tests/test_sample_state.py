@@ -109,3 +109,23 @@ def test_options_without_a_sampler_say_so() -> None:
     seat = state.game.seats[0]
     with pytest.raises(engines.ConfigError, match="no state sampler"):
         solver.sample_state(state.information_set(seat), random.Random(0))
+
+
+def test_blue_lion_lists_the_deductions_worlds() -> None:
+    """Blue Lion's sampler lists its worlds without a solve: the same pair assignments as
+    the Deduction's, and its draws replay the record."""
+    from solver.games.blue_lion import pairs_of
+    from solver.sampling import EnumeratedWorlds
+    from solver.states import blue_lion, sampler
+
+    rng = random.Random(2)
+    for state in positions("blue-lion", {"passing": "any-time"}, 8):
+        info = state.information_set(state.game.seats[0])
+        listed = [frozenset(pairs.items()) for pairs in blue_lion.worlds(info)]
+        enumerated = solver.deduce(info).worlds
+        assert isinstance(enumerated, EnumeratedWorlds)
+        deduced = [pairs_of(world) for world in enumerated.worlds]
+        assert len(set(listed)) == len(listed) == len(deduced) > 0
+        assert set(listed) == {frozenset(pairs.items()) for pairs in deduced}
+        draw = sampler(info)
+        assert all(draw(rng).information_set(info.seat) == info for _ in range(3))

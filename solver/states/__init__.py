@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import TYPE_CHECKING, Protocol, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 import engines
 from engines import ConfigError, Game, InformationSet, State
@@ -33,6 +34,17 @@ class StateSampler(Protocol):
     def sample(self, info: InformationSet, deduction: Deduction, rng: random.Random) -> State:
         """A whole state that replays `info` exactly, its hidden part drawn from `deduction`
         (`solver.deduce(info)`)."""
+
+
+@runtime_checkable
+class DirectSampler(Protocol):
+    """A sampler module that also draws an information set's states without a Deduction
+    (Blue Lion lists its consistent worlds itself: `deduce`'s checks and solve were most of
+    a search move's fixed cost)."""
+
+    def sampler(self, info: InformationSet) -> Callable[[random.Random], State]:
+        """Draws from the same posterior as `sample`, for an information set the engine
+        gave (not validated); what every draw shares is made once."""
 
 
 if TYPE_CHECKING:  # mypy checks that every sampler module provides what `StateSampler` declares
@@ -60,13 +72,30 @@ def sample_state(
         ConfigError: the game has no state sampler.
         solver.Inconsistent: `info` contradicts itself.
     """
-    sampler = _sampler(info.game)
-    if sampler is None:
+    return _required(info.game).sample(info, deduction or deduce(info), rng)
+
+
+def sampler(info: InformationSet) -> Callable[[random.Random], State]:
+    """`sample_state(info, rng)` for many draws of one information set (a search's move),
+    with what the draws share made once: the Deduction, or a game's own list of worlds.
+
+    Raises:
+        ConfigError: the game has no state sampler.
+        solver.Inconsistent: `info` contradicts itself.
+    """
+    module = _required(info.game)
+    if isinstance(module, DirectSampler):
+        return module.sampler(info)
+    deduction = deduce(info)
+    return lambda rng: module.sample(info, deduction, rng)
+
+
+def _required(game: str) -> StateSampler:
+    found = _sampler(game)
+    if found is None:
         with_one = [name for name in engines.names() if has_sampler(name)]
-        raise ConfigError(
-            f"{info.game}: no state sampler yet; games with one: {', '.join(with_one)}"
-        )
-    return sampler.sample(info, deduction or deduce(info), rng)
+        raise ConfigError(f"{game}: no state sampler yet; games with one: {', '.join(with_one)}")
+    return found
 
 
 def game_of(info: InformationSet) -> Game:
