@@ -17,7 +17,9 @@ import solver
 from engines import ConfigError, InformationSet
 from engines.alibi import TYPES, Accuse, AlibiState, Ask, Lay, Pass
 from opponents.games.alibi import crossed_off
+from solver.errors import SolverTimeout
 from solver.games.alibi.advice import Samples, best_questions
+from solver.search import alibi as search_alibi
 from solver.search.alibi import Choice, choose
 
 GAME = engines.make("alibi", players=3, deck="small")
@@ -148,3 +150,19 @@ def test_solver_bot_out_of_time_asks_the_best_question_of_its_last_samples() -> 
     late = out_of_time(info, memory)
     assert late.why == "out of time" and late.drawn is memory["drawn"]
     assert late.move == best_questions(info, None, top=1, drawn=memory["drawn"])[0].ask
+
+
+def test_solver_bot_without_budget_plays_on_when_cp_sat_reaches_its_ceiling(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CP-SAT's ceiling is deterministic time, so reaching it with no budget is part of the
+    seed's game: the bot plays the out-of-time move instead of stopping the game."""
+
+    def ceiling(*args: object, **kwargs: object) -> None:
+        raise SolverTimeout("CP-SAT reached its time limit of 30 units of deterministic time")
+
+    state = replayed(seed=3, steps=20)
+    info = mover_info(state)
+    monkeypatch.setattr(search_alibi, "deduce", ceiling)
+    made = choose(info, state.legal_actions(), random.Random(0), {})
+    assert made.why == "out of time" and made.move in state.legal_actions()
