@@ -17,7 +17,8 @@ the calibration depends on the machine. Each bot's seed is `seed * 1000 + k` for
 `seed`, as in `opponents.arena`, so `opponents.arena` with the same lineup and seed plays the
 same games. Win rates carry 95% Wilson intervals; a shared win counts 1/k to each of k
 winners. Move times are medians over every move of the entry, CPU and wall (the machine is
-shared: compare the CPU figures).
+shared: compare the CPU figures). `--workers N` shares the arena's games among N processes;
+every game depends only on its index and seed, so the table does not depend on N.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import argparse
 import json
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import engines
@@ -75,15 +77,38 @@ def play(
     return seat_of, wins, [times[seat] for seat in seat_of]
 
 
+def play_by_name(
+    name: str, options: dict[str, object], simulations: int, index: int, seed: int
+) -> tuple[list[Seat], list[float], list[list[tuple[float, float]]]]:
+    """`play` for a worker process, which rebuilds the game from its name and options."""
+    game = engines.make(name, **options)
+    return play(game, lineup(game, simulations), index, seed)
+
+
 def run(
-    game: Game, simulations: int, games: int, seed: int, report_every: int = 0
+    game: Game,
+    simulations: int,
+    games: int,
+    seed: int,
+    report_every: int = 0,
+    workers: int = 1,
 ) -> dict[tuple[str, Seat | None], Tally]:
-    """`games` games; tallies by (bot name, seat) and (bot name, None) for every seat."""
+    """`games` games; tallies by (bot name, seat) and (bot name, None) for every seat.
+    With `workers` > 1 the games are shared among that many processes; each game depends
+    only on its index and seed, so the table is the same for any number of workers."""
     entries = lineup(game, simulations)
     tallies: dict[tuple[str, Seat | None], Tally] = {}
     began = time.perf_counter()
-    for i in range(games):
-        seat_of, wins, times = play(game, entries, i, seed + i)
+    pool = ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
+    if pool is None:
+        outcomes = (play(game, entries, i, seed + i) for i in range(games))
+    else:
+        name, options = game.name, game.options
+        outcomes = pool.map(
+            play_by_name,
+            *zip(*((name, options, simulations, i, seed + i) for i in range(games)), strict=True),
+        )
+    for i, (seat_of, wins, times) in enumerate(outcomes):
         for k, (name, _) in enumerate(entries):
             for key in ((name, seat_of[k]), (name, None)):
                 tally = tallies.setdefault(key, Tally())
@@ -95,6 +120,8 @@ def run(
             print(f"  {i + 1}/{games} games, {time.perf_counter() - began:.0f} s", flush=True)
             if i + 1 < games:  # the table so far, in case the run is cut short
                 print("\n".join(f"    {row}" for row in table(game, tallies)), flush=True)
+    if pool is not None:
+        pool.shutdown()
     return tallies
 
 
@@ -158,6 +185,9 @@ def main() -> None:
     parser.add_argument("--ratio", type=float, default=10.0, help="ismcts time / solver time")
     parser.add_argument("--probe", type=int, default=50, help="calibration simulations")
     parser.add_argument("--calibration-games", type=int, default=4)
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes for the arena (not the calibration)"
+    )
     args = parser.parse_args()
     options = json.loads(args.options)
     game = engines.make(args.game, **options)
@@ -166,16 +196,24 @@ def main() -> None:
         simulations = calibrate(
             game, args.probe, args.calibration_games, args.ratio, seed=10**6 + args.seed
         )
-    cpu, wall = time.process_time(), time.perf_counter()
-    tallies = run(game, simulations, args.games, args.seed, report_every=max(1, args.games // 10))
-    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    wall = time.perf_counter()
+    tallies = run(
+        game,
+        simulations,
+        args.games,
+        args.seed,
+        report_every=max(1, args.games // 10),
+        workers=args.workers,
+    )
+    wall = time.perf_counter() - wall
+    cpu = sum(sum(tallies[name, None].cpu) for name in ("solver", "ismcts"))
     solver_ms = statistics.median(tallies["solver", None].cpu)
     ismcts_ms = statistics.median(tallies["ismcts", None].cpu)
     print(
         f"\n{args.game} {json.dumps(options)}: solver against ismcts at {simulations} "
         f"simulations, {args.games} games from seed {args.seed}, seats alternated; "
         f"ismcts/solver median CPU a move: {ismcts_ms / solver_ms:.1f}x; "
-        f"{cpu:.0f} s CPU, {wall:.0f} s wall"
+        f"{cpu:.0f} s CPU in moves, {wall:.0f} s wall on {args.workers} worker(s)"
     )
     print("\n".join(table(game, tallies)))
 
