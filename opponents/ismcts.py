@@ -120,9 +120,12 @@ class IsmctsBot(SeatedBot):
 
 @functools.cache
 def _search_class() -> type:
-    """OpenSpiel's `ISMCTSBot` with its UCT value computed by `math` instead of numpy (on
-    scalars numpy's call overhead was a tenth of a simulation's time), and its nodes keyed
-    by `information_key`."""
+    """OpenSpiel's `ISMCTSBot` with its nodes keyed by `information_key`, and the same
+    search done with less overhead: the UCT value computed by `math` instead of numpy (on
+    scalars numpy's call overhead was a tenth of a simulation's time), once per child rather
+    than twice, a node's key made once per visit rather than three times, and the legal ids
+    copied as a list before their shuffle rather than deep-copied. Each override returns
+    what OpenSpiel's method returns and draws the same random numbers."""
     from open_spiel.python.algorithms import ismcts
 
     class Search(ismcts.ISMCTSBot):
@@ -130,12 +133,39 @@ def _search_class() -> type:
             player = state.current_player()
             return player, information_key(state, player)
 
+        def lookup_or_create_node(self, state: Any) -> Any:
+            key = self.get_state_key(state)
+            node = self._nodes.get(key)
+            if node is None:
+                node = ismcts.ISMCTSNode()
+                self._node_pool.append(node)
+                self._nodes[key] = node
+                node.total_visits = ismcts.UNEXPANDED_VISIT_COUNT
+            return node
+
+        def check_expand(self, node: Any, legal_actions: list[int]) -> int:
+            children = node.child_info
+            if not self._allow_inconsistent_action_sets and len(children) == len(legal_actions):
+                return ismcts.pyspiel.INVALID_ACTION
+            shuffled = list(legal_actions)  # ints: what deepcopy made of them
+            self._random_state.shuffle(shuffled)
+            for action in shuffled:
+                if action not in children:
+                    return action
+            return ismcts.pyspiel.INVALID_ACTION
+
         def _action_value(self, node: Any, child: Any) -> float:
             if self._child_selection_policy != ismcts.ChildSelectionPolicy.UCT:
                 return float(super()._action_value(node, child))
             assert child.visits > 0
             explore = math.sqrt(math.log(node.total_visits) / child.visits)
             return float(child.value() + self._uct_c * explore)
+
+        def _select_candidate_actions(self, node: Any) -> list[int]:
+            values = [(action, self._action_value(node, child))
+                      for action, child in node.child_info.items()]  # fmt: skip
+            best = max(value for _, value in values)
+            return [action for action, value in values if value > best - ismcts.TIE_TOLERANCE]
 
     return Search
 

@@ -20,7 +20,7 @@ from engines.blue_lion.actions import (
 )
 from engines.blue_lion.notation import HELP, Notation, observation_text, words
 from engines.blue_lion.rules import ICON_NAMES, ICONS, PAIRS, SEATS, TILES
-from engines.blue_lion.state import BlueLionState
+from engines.blue_lion.state import BlueLionState, listed
 from engines.core import (
     BOOL,
     Action,
@@ -131,6 +131,17 @@ class BlueLion(Game):
             *(Flip(t) for t in TILES),
             *(Return(t, end, f) for t in TILES for end in ENDS for f in flips),
         ]
+
+    def _action_ids(self, action: Action) -> tuple[int, ...]:
+        """Found by identity for the instances `legal_actions` lists (hashing a dataclass
+        cost more than the rest of listing a state's ids); the numbering is the same for
+        every option, so one table serves every game."""
+        found = _IDS.get(id(action))
+        if found is None:
+            found = super()._action_ids(action)
+            if listed(action):
+                _IDS[id(action)] = found
+        return found
 
     @property
     def max_game_length(self) -> int | None:
@@ -335,6 +346,9 @@ def _check_setup(pairs: Mapping[str, frozenset[str]], up: Mapping[str, str], fir
 
 
 _PAIRS = sorted(map(sorted, PAIRS))
+_IDS: dict[int, tuple[int, ...]] = {}
+"""The ids of each listed action instance, by the instance's id (it lives as long as the
+module, so no other object has that id)."""
 _TILE_FEATURES = 9 + 4 + 4
 
 

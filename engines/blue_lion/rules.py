@@ -5,6 +5,7 @@ Pure data and pure functions, shared by the engine, the solver's knowledge model
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations as _pairs_of
@@ -63,17 +64,28 @@ class Combination:
 
 def combinations_in(line: Sequence[str], up: Mapping[str, str]) -> set[Combination]:
     """Every combination showing in `line`, keyed so that a reversed reading is the same."""
+    return combinations_shown(line, "".join(map(up.__getitem__, line)))
+
+
+def combinations_shown(line: Sequence[str], shown: str) -> set[Combination]:
+    """`combinations_in` of a line whose tiles show the faces `shown`, in order."""
     found = set()
-    shown = [up[tile] for tile in line]
-    for i in range(1, len(line) - 1):
-        side = shown[i - 1]
-        if side == shown[i + 1]:  # every pattern reads the same both ways
-            faces = side + shown[i] + side
-            if faces in PATTERNS:
-                a, c = line[i - 1], line[i + 1]
-                left, right = (a, c) if a < c else (c, a)
-                found.add(Combination(left, line[i], right, faces))
+    for i in centres(shown):
+        a, c = line[i - 1], line[i + 1]
+        left, right = (a, c) if a < c else (c, a)
+        found.add(Combination(left, line[i], right, shown[i - 1 : i + 2]))
     return found
+
+
+@functools.cache
+def centres(shown: str) -> tuple[int, ...]:
+    """Where a line showing the faces `shown` has a combination centred (kept: the engine
+    asks after every move, and most lines show none)."""
+    return tuple(
+        i
+        for i in range(1, len(shown) - 1)
+        if shown[i - 1] == shown[i + 1] and shown[i - 1 : i + 2] in PATTERNS  # palindromes
+    )
 
 
 def other_face(pair: frozenset[str], face: str) -> str:

@@ -24,11 +24,14 @@ from engines.blue_lion.actions import (
     Swap,
 )
 from engines.blue_lion.rules import (
+    ICONS,
     PAIRS,
     SEATS,
     TILES,
     Combination,
+    centres,
     combinations_in,
+    combinations_shown,
     other_face,
     swap_pairs,
 )
@@ -115,24 +118,27 @@ class BlueLionState(State):
         return f"<BlueLionState {self.line_text()} scores={self.scores} to_move={self.to_move}>"
 
     # --- legality ------------------------------------------------------------------------
-    def _may_pass(self) -> bool:
-        return not self.passed and (self.phase == 1 or self.game.options["passing"] == "any-time")
+    @property
+    def is_over(self) -> bool:
+        return self.over  # `to_move` is None exactly then
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.over else self._legal_actions()
 
     def _legal_actions(self) -> list[Action]:
-        # Built from the shared instances below (actions are immutable): search lists the
-        # legal actions at every step, and building dataclasses dominated that.
+        # Copies of lists kept by what they depend on, of the shared instances below (actions
+        # are immutable): a rollout lists the legal actions at every step, and building them
+        # (dataclasses first, then filtered lists) dominated that.
         if self.main_done:
-            return [action for tile in self.returning for action in _RETURNS[tile]]
-        actions: list[Action]
+            return list(_returns(tuple(self.returning)))
+        may_pass = not self.passed and (
+            bool(self.pool) or self.game.options["passing"] == "any-time"
+        )
         if self.pool:
-            actions = list(_lays(tuple(self.pool), not self.line))
-        else:
-            last = self.last_main
-            moves = _moves(tuple(self.line), self.game.options["swap_zone"])
-            actions = [action for action in moves if action is not last]
-        if self._may_pass():
-            actions.append(_PASS)
-        return actions
+            return list(_lays(tuple(self.pool), not self.line, may_pass))
+        return list(
+            _phase_two(tuple(self.line), self.game.options["swap_zone"], self.last_main, may_pass)
+        )
 
     def _why_illegal(self, action: Action) -> str:
         if self.main_done and not isinstance(action, Return):
@@ -156,43 +162,55 @@ class BlueLionState(State):
 
     # --- applying ------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
-        assert isinstance(action, _ACTION_TYPES)
+        # The listed instance of the action, its kind and each seat's record of it, found by
+        # identity (hashing a dataclass costs more than the rest of a step): see _LISTED.
+        listed = _LISTED.get(id(action))
+        if listed is None:
+            assert isinstance(action, _ACTION_TYPES)
+            listed = _LISTED[id(_CANONICAL[action])]
+        action, records, kind = listed
         actor = self.current
-        # The listed instance of the action and each seat's record of it, found by identity
-        # (hashing a dataclass costs more than the rest of a step): see _LISTED.
-        listed = _LISTED.get(id(action)) or _LISTED[id(_CANONICAL[action])]
-        self._emit(listed[1][actor])
-        if isinstance(action, Return):
+        self._log.append((records[actor], None))
+        if kind == _RETURN:
+            assert isinstance(action, Return)
             self.returning.remove(action.tile)
             self._place(action.tile, action.end, action.flip)
         else:
-            line, up = list(self.line), dict(self.up)  # what showed before, if it matters
-            self._main(action)
+            line = self.line
+            before = tuple(line), "".join(map(self.up.__getitem__, line))
+            self._main(action, kind)
             self.main_done = True
-            self.last_main = listed[0]  # so legality compares by identity
-            if not isinstance(action, Lay) or self.game.options["phase1_scoring"]:
-                after = self.combinations()
-                if after:  # what the action created: after, less what showed before
-                    self._score(after - combinations_in(line, up), actor)
+            self.last_main = action  # the listed instance, so legality compares by identity
+            if kind != _PASS_KIND and (kind != _LAY or self.game.options["phase1_scoring"]):
+                # What the action created: what shows after, less what showed before (most
+                # lines show nothing: their faces say so without building combinations).
+                shown = "".join(map(self.up.__getitem__, line))
+                if centres(shown):
+                    created = combinations_shown(line, shown) - combinations_shown(*before)
+                    self._score(created, actor)
         if not self.over and not self.returning:
             self._end_turn()
 
-    def _main(self, action: BlueLionAction) -> None:
+    def _main(self, action: BlueLionAction, kind: int) -> None:
         line = self.line
-        if isinstance(action, Lay):
+        if kind == _LAY:
+            assert isinstance(action, Lay)
             self.pool.remove(action.tile)
             self._place(action.tile, action.end or "right", action.flip)
-        elif isinstance(action, Pass):
+        elif kind == _PASS_KIND:
             self.passed = True
-        elif isinstance(action, MoveEnd):
+        elif kind == _MOVE:
+            assert isinstance(action, MoveEnd)
             if line[0] == action.tile:
                 line.append(line.pop(0))
             else:
                 line.insert(0, line.pop())
-        elif isinstance(action, Swap):
+        elif kind == _SWAP:
+            assert isinstance(action, Swap)
             i, j = line.index(action.first), line.index(action.second)
             line[i], line[j] = line[j], line[i]
-        elif isinstance(action, Flip):
+        else:
+            assert isinstance(action, Flip)
             self._flip(action.tile)
 
     def _place(self, tile: str, end: str, flip: bool) -> None:
@@ -205,8 +223,8 @@ class BlueLionState(State):
             self.line.append(tile)
 
     def _flip(self, tile: str) -> None:
-        face = self.up[tile] = self.back(tile)
-        self._emit(Observation("reveal", (("tile", tile), ("face", face))))
+        face = self.up[tile] = _BACKS[self._pairs[tile], self.up[tile]]
+        self._log.append((_REVEALS[tile, face], None))
 
     def _score(self, created: set[Combination], actor: str) -> None:
         """Score what the main action created, set the centres aside, and check for a winner
@@ -232,7 +250,7 @@ class BlueLionState(State):
 
     def _end_turn(self) -> None:
         self.returning, self.aside = self.aside, []
-        self.current = opponent(self.current)
+        self.current = _OPPONENT[self.current]
         self.main_done = False
         self.turns += 1
         limit = self.game.options["turn_limit"]
@@ -373,24 +391,67 @@ _LISTED_ACTIONS: tuple[BlueLionAction, ...] = (
 )
 _CANONICAL: dict[Action, BlueLionAction] = {action: action for action in _LISTED_ACTIONS}
 """The one instance of each action that `_legal_actions` lists."""
-_LISTED: dict[int, tuple[BlueLionAction, dict[str, Observation]]] = {
+_LAY, _RETURN, _PASS_KIND, _MOVE, _SWAP, _FLIP = range(6)
+_KINDS = {Lay: _LAY, Return: _RETURN, Pass: _PASS_KIND, MoveEnd: _MOVE, Swap: _SWAP, Flip: _FLIP}
+_LISTED: dict[int, tuple[BlueLionAction, dict[str, Observation], int]] = {
     id(action): (
         action,
         {seat: Observation.of("act", seat=seat, action=str(action)) for seat in SEATS},
+        _KINDS[type(action)],
     )
     for action in _LISTED_ACTIONS
 }
 """By the id of each listed instance (they live as long as the module, so no other object
-has their id): the instance and each seat's record of playing it (observations are
-immutable, so shared)."""
+has their id): the instance, each seat's record of playing it (observations are immutable,
+so shared) and its kind."""
+
+
+def listed(action: Action) -> bool:
+    """Whether `action` is an instance `legal_actions` lists (one that is known by identity)."""
+    return id(action) in _LISTED
+
+
 _BACKS = {(pair, face): other_face(pair, face) for pair in PAIRS for face in pair}
+_REVEALS = {
+    (tile, face): Observation("reveal", (("tile", tile), ("face", face)))
+    for tile in TILES
+    for face in ICONS
+}
+"""Each tile's record of being turned over to each face (shared, like the records above)."""
+_OPPONENT = {SEATS[0]: SEATS[1], SEATS[1]: SEATS[0]}
 
 
 @functools.cache
-def _lays(pool: tuple[str, ...], first: bool) -> tuple[Lay, ...]:
-    """The lays of the tiles not yet laid, in order (`first`: onto the empty line)."""
+def _returns(returning: tuple[str, ...]) -> tuple[Return, ...]:
+    """The returns of the tiles set aside last turn, in order."""
+    return tuple(action for tile in returning for action in _RETURNS[tile])
+
+
+@functools.cache
+def _lays(pool: tuple[str, ...], first: bool, may_pass: bool) -> tuple[BlueLionAction, ...]:
+    """The lays of the tiles not yet laid, in order (`first`: onto the empty line), then
+    the pass if it may be used."""
     lays = _FIRST_LAYS if first else _LAYS
-    return tuple(lay for tile in pool for lay in lays[tile])
+    return (*(lay for tile in pool for lay in lays[tile]), *((_PASS,) if may_pass else ()))
+
+
+def _phase_two(
+    line: tuple[str, ...], zone: str, last: BlueLionAction | None, may_pass: bool
+) -> tuple[BlueLionAction, ...]:
+    """The phase-2 moves on `line` but the previous player's move `last` (a listed
+    instance, compared by identity), then the pass if it may be used; kept by the id of
+    `last`, which lives as long as the module."""
+    key = (line, zone, id(last), may_pass)
+    found = _PHASE_TWO.get(key)
+    if found is None:
+        moves = [action for action in _moves(line, zone) if action is not last]
+        found = (*moves, *((_PASS,) if may_pass else ()))
+        if last is None or id(last) in _LISTED:
+            _PHASE_TWO[key] = found
+    return found
+
+
+_PHASE_TWO: dict[tuple[tuple[str, ...], str, int, bool], tuple[BlueLionAction, ...]] = {}
 
 
 @functools.cache
