@@ -86,6 +86,9 @@ TABLE_DRAWS = 7
 """About how many cards the whole table draws in a round while the rivals still draw."""
 FINISH_AT = 3
 """The seat plans the finish once the rivals have fewer draws than this left in them."""
+COVER = 0.5
+"""The seat waits for the rivals' draws only while they are forecast to draw at least this
+share of the cards left."""
 FULL_DECK = 1.0
 """A draw's worth for the cards still under it (in a full deck, the ones the rivals leave and
 the seat must draw in the end anyway)."""
@@ -116,6 +119,10 @@ STALL = 1.5
 at least this many times its price: ferocity grows every round the decks stand still."""
 DRAW_COST = 3.5
 """Points a draw costs on average (a 3, or a higher die standing in)."""
+JUDGED = 0.5
+"""With rivals in play, a guess is declared only when it is at least this likely to be
+judged without the seat (the rivals empty the decks or all declare): declared, it buys
+nothing more, so a game nobody else can end runs on until nobody can reach ferocity."""
 FADE = 0.5
 LAST_GUESS = 0.25
 """With rivals still in play, a guess is declared once next round's roll would be less
@@ -237,9 +244,16 @@ class Table:
     @property
     def rivals_drawing(self) -> bool:
         """The rivals will still draw (they have points above a safe roll, and they have
-        drawn lately): their cards can be seen later, all at once, in their hands and the
-        lab."""
-        return not self.view.final_round and self.rival_draws >= 1 and self.rivals_drew
+        drawn lately), a good part of the cards left (COVER): their cards can be seen
+        later, all at once, in their hands and the lab. When they will leave most of the
+        decks, the seat's share of the draws only grows dearer with waiting."""
+        cover = max(1.0, COVER * self.cards_left)
+        return not self.view.final_round and self.rivals_drew and self.rival_cover >= cover
+
+    @cached_property
+    def rival_cover(self) -> float:
+        """About how many cards the rivals that drew lately will still draw."""
+        return sum(n for j, n in self.rival_cards.items() if j in self.drew_lately)
 
     @property
     def standstill(self) -> bool:
@@ -251,12 +265,50 @@ class Table:
     @cached_property
     def rivals_drew(self) -> bool:
         """A rival drew this round or the last (or it is the first round): they do draw."""
+        return bool(self.drew_lately)
+
+    @cached_property
+    def drew_lately(self) -> set[int]:
+        """The rivals that drew this round or the last (every rival in the first round)."""
         rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
         if len(rolls) < 2:
-            return True
-        return any(
-            obs.kind == "draw" and obs["seat"] != self.me for obs in self.observations[rolls[-2] :]
-        )
+            return {j for j in range(self.game.players) if j != self.me}
+        return {
+            int(obs["seat"])
+            for obs in self.observations[rolls[-2] :]
+            if obs.kind == "draw" and obs["seat"] != self.me
+        }
+
+    @cached_property
+    def rivals_ready(self) -> int:
+        """The rounds after this one until the first undeclared rival would declare (its
+        roll likely then and fading a round later), as the seat would: the weapon track
+        must be at 10 by then, or that rival never can, and the decks must be emptied
+        without it. RIVAL_ROUNDS when none will."""
+        view, first = self.view, RIVAL_ROUNDS
+        for j in range(self.game.players):
+            if j == self.me or view.seq[j] is not None:
+                continue
+            for t in range(first):
+                if self.roll(view.points_left[j], view.ferocity + GROWTH * t) < LAST_GUESS:
+                    break
+                if self.roll(view.points_left[j], view.ferocity + GROWTH * (t + 1)) < FADE:
+                    first = t
+                    break
+        return first
+
+    @cached_property
+    def judged(self) -> float:
+        """About the chance a declaration by the seat now is ever judged, the seat buying
+        nothing more: every rival declared, or the rivals that still draw emptying the
+        decks (their forecast draws against the cards left), or every undeclared rival
+        declaring in turn (_rivals_declare). Otherwise the game runs on until nobody can
+        reach ferocity, and all lose."""
+        if self.rivals_declared:
+            return 1.0
+        left = self.cards_left
+        drain = 1.0 if left <= 0 else min(1.0, self.rival_cover / left)
+        return 1 - (1 - drain) * (1 - _rivals_declare(self))
 
     @cached_property
     def draw_reserve(self) -> int:
@@ -385,7 +437,7 @@ class Table:
             penalty=int(options["surcharge"]),
             final=bool(view.final_round),
             drain=not self.rivals_declared,
-            declare_chance=1.0 if self.rivals_declared else _rivals_declare(self),
+            declare_chance=self.judged,
             eligible=not view.bought[me] and view.weapon >= WEAPON_MAX,
         )
 
@@ -428,7 +480,8 @@ def score(table: Table, action: Action) -> Scored:
     if isinstance(action, Weapon):
         if view.weapon >= WEAPON_MAX:
             return Scored(-price, 0.0, "the weapon track is already at 10")
-        urgent = WEAPON_MAX - view.weapon > WEAPON_DICE * max(table.rounds_left - 1, 0)
+        short = WEAPON_MAX - view.weapon
+        urgent = short > WEAPON_DICE * min(max(table.rounds_left - 1, 0), table.rivals_ready)
         if not urgent:
             return Scored(-price, 0.0, "the weapon track can wait: the rivals fill it too")
         gain = URGENT_WEAPON
@@ -508,6 +561,8 @@ def declare_now(table: Table) -> bool:
         return False
     if table.rivals_declared:
         return now >= _waiting(table)
+    if table.judged < JUDGED:
+        return False  # declared, the seat buys nothing more, and nobody else ends the game
     if table.right == 1:
         return table.roll(points, f) > 0.05
     later = table.roll(points, f + GROWTH)
@@ -656,7 +711,7 @@ def _declaration(
         plan = table.finish()
         later = endgame.pass_value(plan)
         now = chance * plan.declare_chance
-        if now >= later:
+        if now > 0 and now >= later:
             return [(now, declare, text), (later, Skip(), "waiting costs more than the gamble")]
         return [(later, Skip(), "wait: " + text + "; the plan is worth more"), (now, declare, text)]
     if declare_now(table):
