@@ -86,9 +86,6 @@ TABLE_DRAWS = 7
 """About how many cards the whole table draws in a round while the rivals still draw."""
 FINISH_AT = 3
 """The seat plans the finish once the rivals have fewer draws than this left in them."""
-COVER = 0.5
-"""The seat waits for the rivals' draws only while they are forecast to draw at least this
-share of the cards left."""
 FULL_DECK = 1.0
 """A draw's worth for the cards still under it (in a full deck, the ones the rivals leave and
 the seat must draw in the end anyway)."""
@@ -244,11 +241,9 @@ class Table:
     @property
     def rivals_drawing(self) -> bool:
         """The rivals will still draw (they have points above a safe roll, and they have
-        drawn lately), a good part of the cards left (COVER): their cards can be seen
-        later, all at once, in their hands and the lab. When they will leave most of the
-        decks, the seat's share of the draws only grows dearer with waiting."""
-        cover = max(1.0, COVER * self.cards_left)
-        return not self.view.final_round and self.rivals_drew and self.rival_cover >= cover
+        drawn lately): their cards can be seen later, all at once, in their hands and the
+        lab."""
+        return not self.view.final_round and self.rival_draws >= 1 and self.rivals_drew
 
     @cached_property
     def rival_cover(self) -> float:
