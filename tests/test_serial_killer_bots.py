@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engines
 import opponents
 import solver
 from engines import ConfigError
-from engines.serial_killer import Declare, SerialKillerState
+from engines.serial_killer import Declare, Investigate, SerialKillerState
 from opponents.games.serial_killer import notepad
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, roll_chance
@@ -176,3 +178,28 @@ def test_a_guess_waits_when_nobody_else_can_end_the_game() -> None:
     table.view.points_left[:] = [10, 0, 10]  # the undeclared rival's roll fades as the seat's
     table.view.seq[1] = 1
     assert table.judged > search.JUDGED and search.declare_now(table)
+
+
+def test_with_no_winning_plan_the_seat_empties_the_decks() -> None:
+    """Seat 0 with 4 points (9 dice cannot make 50) and broke rivals: no plan can win, so
+    rather than pass (and let the game run on until nobody can reach ferocity) it draws, the
+    cheapest die first, bringing the judged end nearer."""
+    for seed in range(20):
+        state = GAME.new_game(seed)
+        assert isinstance(state, SerialKillerState)
+        while state.phase == "place":
+            state.apply(state.legal_actions()[0])
+        if state.to_move != 0 or not state.pool[2]:
+            continue
+        table = search.Table(state.information_set(0))
+        here = table.view.deck_at.get(table.view.pawn[0] or 0)
+        if here is None or table.view.deck_size(here) < 2:
+            continue
+        table.view.points_left[:] = [4, 0, 0]
+        table.view.weapon = 10
+        assert table.finishing
+        ranked = search._picks(table, table.view.legal_actions(), random.Random(0), 0.0, None)
+        best = max(ranked, key=lambda item: item[0])
+        assert best[1] == Investigate(3), best
+        return
+    raise AssertionError("no position with a 3 to draw with")

@@ -86,6 +86,13 @@ TABLE_DRAWS = 7
 """About how many cards the whole table draws in a round while the rivals still draw."""
 FINISH_AT = 3
 """The seat plans the finish once the rivals have fewer draws than this left in them."""
+PACE = 4
+"""The seat waits for the rivals' draws only while they drew, this round and the last, at
+least 1/PACE of the cards left (about the pace that empties the decks before ferocity
+outgrows the rolls)."""
+HOPELESS = 1e-6
+"""A finish plan worth less than this cannot win: the seat then empties the decks, so that
+the game is judged rather than lost by everyone."""
 FULL_DECK = 1.0
 """A draw's worth for the cards still under it (in a full deck, the ones the rivals leave and
 the seat must draw in the end anyway)."""
@@ -241,9 +248,24 @@ class Table:
     @property
     def rivals_drawing(self) -> bool:
         """The rivals will still draw (they have points above a safe roll, and they have
-        drawn lately): their cards can be seen later, all at once, in their hands and the
-        lab."""
-        return not self.view.final_round and self.rival_draws >= 1 and self.rivals_drew
+        drawn lately, at a pace that empties the decks: PACE): their cards can be seen
+        later, all at once, in their hands and the lab. Rivals that draw too slowly leave
+        the seat most of the decks, whose draws only grow dearer with waiting."""
+        if self.view.final_round or self.rival_draws < 1 or not self.rivals_drew:
+            return False
+        return self.recent_draws is None or self.recent_draws * PACE >= self.cards_left
+
+    @cached_property
+    def recent_draws(self) -> int | None:
+        """The cards the rivals drew this round and the last (None in the first round)."""
+        rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
+        if len(rolls) < 2:
+            return None
+        return sum(
+            1
+            for obs in self.observations[rolls[-2] :]
+            if obs.kind == "draw" and obs["seat"] != self.me
+        )
 
     @cached_property
     def rival_cover(self) -> float:
@@ -772,7 +794,34 @@ def _finish_picks(
         ranked.append(
             (value + rng.random() * 1e-12, action, f"the plan after it wins {percent(value)}")
         )
+    if max(value for value, _, _ in ranked) < HOPELESS:
+        ranked += _drain_anyway(table, legal, rng)
     return ranked
+
+
+def _drain_anyway(
+    table: Table, legal: list[Action], rng: random.Random
+) -> list[tuple[float, Action, str]]:
+    """When no plan can win, the draws that bring the end nearer (a move to a deck with cards
+    left when the seat's own is out), the cheapest first: a game that ends is judged
+    (a rival's declaration, or the final round's compulsory attempts), one that runs on
+    ends with everyone losing."""
+    view = table.view
+    here = view.deck_at.get(view.pawn[table.me] or 0)
+    open_here = here is not None and view.deck_size(here) > 1
+    found: list[tuple[float, Action, str]] = []
+    for action in legal:
+        if isinstance(action, Investigate):
+            value = HOPELESS * (1 + 1 / action.face)
+        elif isinstance(action, Move) and not open_here:
+            there = view.deck_at.get(action.district)
+            if there is None or view.deck_size(there) < 2:
+                continue
+            value = HOPELESS
+        else:
+            continue
+        found.append((value + rng.random() * 1e-15, action, "no plan can win: empty the decks"))
+    return found
 
 
 def _threats(table: Table) -> list[str]:
