@@ -794,7 +794,7 @@ def _finish_picks(
         ranked.append(
             (value + rng.random() * 1e-12, action, f"the plan after it wins {percent(value)}")
         )
-    if max(value for value, _, _ in ranked) < HOPELESS:
+    if not view.final_round and max(value for value, _, _ in ranked) < HOPELESS:
         ranked += _drain_anyway(table, legal, rng)
     return ranked
 
