@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engines
 import opponents
 import solver
 from engines import ConfigError
-from engines.serial_killer import Declare, SerialKillerState
+from engines.serial_killer import Declare, Investigate, SerialKillerState
 from opponents.games.serial_killer import notepad
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, roll_chance
@@ -153,3 +155,51 @@ def test_rivals_are_expected_to_declare_when_their_roll_fades() -> None:
     assert abs(search._rivals_declare(table) - roll_chance(15, 50)) < 1e-12
     table.view.points_left[2] = 40
     assert search._rivals_declare(table) == 0.0
+
+
+def test_a_guess_waits_when_nobody_else_can_end_the_game() -> None:
+    """Declared, the seat buys nothing more: a guess at its last likely roll (15 dice
+    against 50) is declared only if the rivals can end the game without it (empty the decks
+    or all declare). A broke rival can do neither; one with points that has not drawn lately
+    will not draw and will not need to declare for many rounds."""
+    state = GAME.new_game(0)
+    assert isinstance(state, SerialKillerState)
+    while state.phase == "place":
+        state.apply(state.legal_actions()[0])
+    while state.round < 3:  # two rounds in which nobody buys anything
+        state.apply(next(a for a in state.legal_actions() if type(a).__name__ in ("Pass", "Skip")))
+    table = search.Table(state.information_set(0))
+    table.view.ferocity, table.view.weapon = 50, 10
+    table.view.points_left[:] = [10, 80, 0]
+    assert table.right < 1 and not table.drew_lately
+    assert table.judged == 0.0 and not search.declare_now(table), "nobody drains or declares"
+    table = search.Table(state.information_set(0))
+    table.view.ferocity, table.view.weapon = 50, 10
+    table.view.points_left[:] = [10, 0, 10]  # the undeclared rival's roll fades as the seat's
+    table.view.seq[1] = 1
+    assert table.judged > search.JUDGED and search.declare_now(table)
+
+
+def test_with_no_winning_plan_the_seat_empties_the_decks() -> None:
+    """Seat 0 with 4 points (9 dice cannot make 50) and broke rivals: no plan can win, so
+    rather than pass (and let the game run on until nobody can reach ferocity) it draws, the
+    cheapest die first, bringing the judged end nearer."""
+    for seed in range(20):
+        state = GAME.new_game(seed)
+        assert isinstance(state, SerialKillerState)
+        while state.phase == "place":
+            state.apply(state.legal_actions()[0])
+        if state.to_move != 0 or not state.pool[2]:
+            continue
+        table = search.Table(state.information_set(0))
+        here = table.view.deck_at.get(table.view.pawn[0] or 0)
+        if here is None or table.view.deck_size(here) < 2:
+            continue
+        table.view.points_left[:] = [4, 0, 0]
+        table.view.weapon = 10
+        assert table.finishing
+        ranked = search._picks(table, table.view.legal_actions(), random.Random(0), 0.0, None)
+        best = max(ranked, key=lambda item: item[0])
+        assert best[1] == Investigate(3), best
+        return
+    raise AssertionError("no position with a 3 to draw with")

@@ -86,6 +86,13 @@ TABLE_DRAWS = 7
 """About how many cards the whole table draws in a round while the rivals still draw."""
 FINISH_AT = 3
 """The seat plans the finish once the rivals have fewer draws than this left in them."""
+PACE = 4
+"""The seat waits for the rivals' draws only while they drew, this round and the last, at
+least 1/PACE of the cards left (about the pace that empties the decks before ferocity
+outgrows the rolls)."""
+HOPELESS = 1e-6
+"""A finish plan worth less than this cannot win: the seat then empties the decks, so that
+the game is judged rather than lost by everyone."""
 FULL_DECK = 1.0
 """A draw's worth for the cards still under it (in a full deck, the ones the rivals leave and
 the seat must draw in the end anyway)."""
@@ -116,6 +123,10 @@ STALL = 1.5
 at least this many times its price: ferocity grows every round the decks stand still."""
 DRAW_COST = 3.5
 """Points a draw costs on average (a 3, or a higher die standing in)."""
+JUDGED = 0.5
+"""With rivals in play, a guess is declared only when it is at least this likely to be
+judged without the seat (the rivals empty the decks or all declare): declared, it buys
+nothing more, so a game nobody else can end runs on until nobody can reach ferocity."""
 FADE = 0.5
 LAST_GUESS = 0.25
 """With rivals still in play, a guess is declared once next round's roll would be less
@@ -237,9 +248,29 @@ class Table:
     @property
     def rivals_drawing(self) -> bool:
         """The rivals will still draw (they have points above a safe roll, and they have
-        drawn lately): their cards can be seen later, all at once, in their hands and the
-        lab."""
-        return not self.view.final_round and self.rival_draws >= 1 and self.rivals_drew
+        drawn lately, at a pace that empties the decks: PACE): their cards can be seen
+        later, all at once, in their hands and the lab. Rivals that draw too slowly leave
+        the seat most of the decks, whose draws only grow dearer with waiting."""
+        if self.view.final_round or self.rival_draws < 1 or not self.rivals_drew:
+            return False
+        return self.recent_draws is None or self.recent_draws * PACE >= self.cards_left
+
+    @cached_property
+    def recent_draws(self) -> int | None:
+        """The cards the rivals drew this round and the last (None in the first round)."""
+        rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
+        if len(rolls) < 2:
+            return None
+        return sum(
+            1
+            for obs in self.observations[rolls[-2] :]
+            if obs.kind == "draw" and obs["seat"] != self.me
+        )
+
+    @cached_property
+    def rival_cover(self) -> float:
+        """About how many cards the rivals that drew lately will still draw."""
+        return sum(n for j, n in self.rival_cards.items() if j in self.drew_lately)
 
     @property
     def standstill(self) -> bool:
@@ -251,12 +282,50 @@ class Table:
     @cached_property
     def rivals_drew(self) -> bool:
         """A rival drew this round or the last (or it is the first round): they do draw."""
+        return bool(self.drew_lately)
+
+    @cached_property
+    def drew_lately(self) -> set[int]:
+        """The rivals that drew this round or the last (every rival in the first round)."""
         rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
         if len(rolls) < 2:
-            return True
-        return any(
-            obs.kind == "draw" and obs["seat"] != self.me for obs in self.observations[rolls[-2] :]
-        )
+            return {j for j in range(self.game.players) if j != self.me}
+        return {
+            int(obs["seat"])
+            for obs in self.observations[rolls[-2] :]
+            if obs.kind == "draw" and obs["seat"] != self.me
+        }
+
+    @cached_property
+    def rivals_ready(self) -> int:
+        """The rounds after this one until the first undeclared rival would declare (its
+        roll likely then and fading a round later), as the seat would: the weapon track
+        must be at 10 by then, or that rival never can, and the decks must be emptied
+        without it. RIVAL_ROUNDS when none will."""
+        view, first = self.view, RIVAL_ROUNDS
+        for j in range(self.game.players):
+            if j == self.me or view.seq[j] is not None:
+                continue
+            for t in range(first):
+                if self.roll(view.points_left[j], view.ferocity + GROWTH * t) < LAST_GUESS:
+                    break
+                if self.roll(view.points_left[j], view.ferocity + GROWTH * (t + 1)) < FADE:
+                    first = t
+                    break
+        return first
+
+    @cached_property
+    def judged(self) -> float:
+        """About the chance a declaration by the seat now is ever judged, the seat buying
+        nothing more: every rival declared, or the rivals that still draw emptying the
+        decks (their forecast draws against the cards left), or every undeclared rival
+        declaring in turn (_rivals_declare). Otherwise the game runs on until nobody can
+        reach ferocity, and all lose."""
+        if self.rivals_declared:
+            return 1.0
+        left = self.cards_left
+        drain = 1.0 if left <= 0 else min(1.0, self.rival_cover / left)
+        return 1 - (1 - drain) * (1 - _rivals_declare(self))
 
     @cached_property
     def draw_reserve(self) -> int:
@@ -385,7 +454,7 @@ class Table:
             penalty=int(options["surcharge"]),
             final=bool(view.final_round),
             drain=not self.rivals_declared,
-            declare_chance=1.0 if self.rivals_declared else _rivals_declare(self),
+            declare_chance=self.judged,
             eligible=not view.bought[me] and view.weapon >= WEAPON_MAX,
         )
 
@@ -428,7 +497,8 @@ def score(table: Table, action: Action) -> Scored:
     if isinstance(action, Weapon):
         if view.weapon >= WEAPON_MAX:
             return Scored(-price, 0.0, "the weapon track is already at 10")
-        urgent = WEAPON_MAX - view.weapon > WEAPON_DICE * max(table.rounds_left - 1, 0)
+        short = WEAPON_MAX - view.weapon
+        urgent = short > WEAPON_DICE * min(max(table.rounds_left - 1, 0), table.rivals_ready)
         if not urgent:
             return Scored(-price, 0.0, "the weapon track can wait: the rivals fill it too")
         gain = URGENT_WEAPON
@@ -508,6 +578,8 @@ def declare_now(table: Table) -> bool:
         return False
     if table.rivals_declared:
         return now >= _waiting(table)
+    if table.judged < JUDGED:
+        return False  # declared, the seat buys nothing more, and nobody else ends the game
     if table.right == 1:
         return table.roll(points, f) > 0.05
     later = table.roll(points, f + GROWTH)
@@ -656,7 +728,7 @@ def _declaration(
         plan = table.finish()
         later = endgame.pass_value(plan)
         now = chance * plan.declare_chance
-        if now >= later:
+        if now > 0 and now >= later:
             return [(now, declare, text), (later, Skip(), "waiting costs more than the gamble")]
         return [(later, Skip(), "wait: " + text + "; the plan is worth more"), (now, declare, text)]
     if declare_now(table):
@@ -722,7 +794,34 @@ def _finish_picks(
         ranked.append(
             (value + rng.random() * 1e-12, action, f"the plan after it wins {percent(value)}")
         )
+    if not view.final_round and max(value for value, _, _ in ranked) < HOPELESS:
+        ranked += _drain_anyway(table, legal, rng)
     return ranked
+
+
+def _drain_anyway(
+    table: Table, legal: list[Action], rng: random.Random
+) -> list[tuple[float, Action, str]]:
+    """When no plan can win, the draws that bring the end nearer (a move to a deck with cards
+    left when the seat's own is out), the cheapest first: a game that ends is judged
+    (a rival's declaration, or the final round's compulsory attempts), one that runs on
+    ends with everyone losing."""
+    view = table.view
+    here = view.deck_at.get(view.pawn[table.me] or 0)
+    open_here = here is not None and view.deck_size(here) > 1
+    found: list[tuple[float, Action, str]] = []
+    for action in legal:
+        if isinstance(action, Investigate):
+            value = HOPELESS * (1 + 1 / action.face)
+        elif isinstance(action, Move) and not open_here:
+            there = view.deck_at.get(action.district)
+            if there is None or view.deck_size(there) < 2:
+                continue
+            value = HOPELESS
+        else:
+            continue
+        found.append((value + rng.random() * 1e-15, action, "no plan can win: empty the decks"))
+    return found
 
 
 def _threats(table: Table) -> list[str]:
