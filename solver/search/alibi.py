@@ -4,18 +4,22 @@ the group is publicly cleared, and an accusation when the box is certain, or ear
 best guess is likelier to win than waiting (an opponent may name the box first).
 
 Its work is fixed (the deduction's chain steps, a number of posterior samples), so a seed
-fixes the move. `time_budget` (seconds, off by default) is a safety ceiling and then the one
-source of non-determinism: the deduction stops at half of it (a shorter chain, facts left
-unsettled taken as uncertain), and when it took a third, questions are scored on a quarter
-of the samples.
+fixes the move. `time_budget` (seconds, off by default) is a hard ceiling on a move and then
+the one source of non-determinism, and only when it is reached: while no deadline has passed
+the work and the move are those without a budget. The notepad's move is ready first (no
+solve); the deduction stops at half the budget (a shorter chain, facts left unsettled taken as
+uncertain), the questions are scored until the whole budget is spent, and whatever is not
+done by then gives way to the best move ready (`Clock`, `_out_of_time`).
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -74,6 +78,7 @@ class Choice:
         self.bar: float | None = None
         self.seen: dict[str, float] = {}  # pass: chance the left neighbour has seen each card
         self.question: Question | None = None
+        self.hurried = False  # whether a deadline of the budget passed (`Clock.hurried`)
 
 
 def choose(
@@ -86,6 +91,15 @@ def choose(
     """The solver's move at `info`; `memory` keeps the posterior samples of this round's
     question for the pass after it (a bot passes the same memory on every move)."""
     clock = Clock(time_budget)
+    with collector_paused(time_budget):
+        made = _choose(info, legal, rng, memory, clock)
+    made.hurried = clock.hurried()
+    return made
+
+
+def _choose(
+    info: InformationSet, legal: Sequence[Action], rng: random.Random, memory: Memory, clock: Clock
+) -> Choice:
     game = info.make_game()
     assert isinstance(game, Alibi)
     made = Choice()
@@ -97,17 +111,20 @@ def choose(
         if isinstance(action, Lay) and set(game.deck.of_group(action.group)) <= cleared:
             made.move, made.why = action, "lay"
             return made
+    ready = Notepad(info, game, cleared)  # the move out of time, ready before any solve
     try:
         d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
     except SolverTimeout:  # the budget, or CP-SAT's deterministic ceiling (`_out_of_time`)
-        return _out_of_time(info, game, rng, memory, made)
+        return _out_of_time(info, ready, memory, made, clock)
     made.deduction = d
     box, chance, certain = best_box(game, d)
     made.box, made.chance = box, chance
     if certain:
         made.move, made.why = Accuse(box), "certain"
         return made
-    made.samples = clock.samples()
+    if clock.late():
+        return _out_of_time(info, ready, memory, made, clock)
+    made.samples = SAMPLES
     drawn = Samples(parse(info), d, made.samples, random.Random(rng.randrange(1 << 30)))
     memory["drawn"] = drawn  # the posterior of this round, for choosing the pass after it
     made.drawn = drawn
@@ -115,26 +132,58 @@ def choose(
     if chance >= made.bar:
         made.move, made.why = Accuse(box), "odds"
         return made
-    made.question = best_questions(info, d, top=1, drawn=drawn)[0]
+    made.question = best_questions(info, d, top=1, drawn=drawn, deadline=clock.deadline)[0]
     made.move, made.why = made.question.ask, "ask"
     return made
 
 
 class Clock:
     """A decision's time budget (None: none, and then every amount of work is fixed): the
-    deduction may use half of it, and questions are scored on fewer samples when it used
-    more than a third."""
+    deduction stops at half of it (`deduced`), the questions are scored until all of it is
+    spent (`deadline`). Until a deadline passes, nothing is cut: the move is the one without
+    a budget."""
 
     def __init__(self, budget: float | None) -> None:
         self.budget = budget
         self.began = time.monotonic()
+        self.deadline = None if budget is None else self.began + budget
         self.deduced = None if budget is None else self.began + budget / 2
 
-    def samples(self) -> int:
-        if self.budget is None:
-            return SAMPLES
-        used = time.monotonic() - self.began
-        return SAMPLES if used < self.budget / 3 else SAMPLES // 4
+    def late(self) -> bool:
+        """Whether the whole budget is spent."""
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def hurried(self) -> bool:
+        """Whether the deduction's deadline passed: only then may the move differ from the
+        one without a budget."""
+        return self.deduced is not None and time.monotonic() >= self.deduced
+
+
+@contextmanager
+def collector_paused(budget: float | None) -> Iterator[None]:
+    """With a time budget, Python's cyclic garbage collector waits until the move is chosen.
+
+    A full collection walks every object of the process (late in a game, 50-120 ms of CPU in
+    a process that plays Alibi, several times that in wall time on a loaded machine) and
+    falls on whichever allocation crosses its threshold, so one falling inside a 0.1 s
+    decision breaks the budget, however finely the work checks its deadline. So the decision
+    runs with the collector paused, and before it returns it collects the youngest
+    generation only (what it allocated itself: a few milliseconds), which also puts the next
+    automatic collection hundreds of allocations away, in the caller's code. The collections
+    of the older generations (every long-lived object of the process) are not saved, only
+    moved: they run in the caller's time between moves (the opponents' turns), which is what
+    a caller that gives a budget asks for. A decision's allocations are bounded by its
+    budget, so the memory held back meanwhile is bounded too. Without a budget nothing
+    changes, and a collector the caller paused stays paused."""
+    if budget is None or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect(0)
+        gc.enable()
 
 
 def chance_of(d: Deduction, fact: Fact) -> float:
@@ -161,32 +210,42 @@ def best_box(game: Alibi, d: Deduction) -> tuple[Box, float, bool]:
     return box_of(box), chance, certain
 
 
+class Notepad:
+    """The move out of time, read off a notepad (the cards I know are not in the box, and the
+    publicly cleared ones) with no solve, so that it is ready before the deduction starts:
+    the accusation when every type has one card left, else a question to my left neighbour
+    about the group with the most cards left of a type still open."""
+
+    def __init__(self, info: InformationSet, game: Alibi, cleared: set[str]) -> None:
+        pos = parse(info)
+        crossed = {pos.ids[c] for c in known_to_me(pos)} | cleared
+        left = [[c for c in game.deck.of_type(kind) if c not in crossed] for kind in TYPES]
+        self.move: Accuse | Ask
+        if all(len(cards) == 1 for cards in left):
+            self.move = Accuse(box_of([cards[0] for cards in left]))
+            return
+        open_types = {kind for kind, cards in zip(TYPES, left, strict=True) if len(cards) > 1}
+        groups = [g for g in game.deck.groups if game.deck.type_of_group(g) in open_types]
+        group = max(groups, key=lambda g: sum(c not in crossed for c in game.deck.of_group(g)))
+        self.move = Ask((pos.me + 1) % pos.players, "seen", Subject("group", group))
+
+
 def _out_of_time(
-    info: InformationSet, game: Alibi, rng: random.Random, memory: Memory, made: Choice
+    info: InformationSet, ready: Notepad, memory: Memory, made: Choice, clock: Clock
 ) -> Choice:
-    """The move when the deduction found no consistent history in time: the budget ran out in
-    its first CP-SAT solve, or, with no budget, that solve reached CP-SAT's ceiling (counted
-    in deterministic time, so a seed still fixes the move; a 400-game arena met it once, and
-    the bot stopped there before). It plays the accusation when every type has one card left
-    that I have not crossed off, else the best question on the samples of my last turn, else
-    a question to my left neighbour about the group with the most cards left of a type still
-    open."""
-    pos = parse(info)
-    crossed = {pos.ids[c] for c in known_to_me(pos)} | publicly_cleared(info)
-    left = [[c for c in game.deck.of_type(kind) if c not in crossed] for kind in TYPES]
+    """The move when the deduction did not finish in time: the budget ran out before it had
+    a consistent history and a chain, or it was done after the whole budget; or, with no
+    budget, its first solve reached CP-SAT's ceiling (counted in deterministic time, so a seed
+    still fixes the move; a 400-game arena met it once, and the bot stopped there before). It
+    plays the notepad's accusation, else the best question on the samples of my last turn
+    (scored within the budget), else the notepad's question."""
     made.why = "out of time"
-    if all(len(cards) == 1 for cards in left):
-        made.move = Accuse(box_of([cards[0] for cards in left]))
-        return made
     drawn = memory.get("drawn")
-    if isinstance(drawn, Samples):
-        made.question = best_questions(info, None, top=1, drawn=drawn)[0]
+    if isinstance(ready.move, Ask) and isinstance(drawn, Samples):
+        made.question = best_questions(info, None, top=1, drawn=drawn, deadline=clock.deadline)[0]
         made.move, made.drawn = made.question.ask, drawn
         return made
-    open_types = {kind for kind, cards in zip(TYPES, left, strict=True) if len(cards) > 1}
-    groups = [g for g in game.deck.groups if game.deck.type_of_group(g) in open_types]
-    group = max(groups, key=lambda g: sum(c not in crossed for c in game.deck.of_group(g)))
-    made.move = Ask((pos.me + 1) % pos.players, "seen", Subject("group", group))
+    made.move = ready.move
     return made
 
 
@@ -209,12 +268,14 @@ def _pass(
     drawn = memory.get("drawn")
     seen = np.zeros(len(pos.ids))  # out of time with nothing drawn: the cleared cards first
     if drawn is None or drawn.pos.epoch != pos.epoch:  # no turn of mine this round
+        drawn = None
         try:
             d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
-            made.samples = SAMPLES // 3
-            drawn = Samples(pos, d, made.samples, random.Random(rng.randrange(1 << 30)))
+            if not clock.late():
+                made.samples = SAMPLES // 3
+                drawn = Samples(pos, d, made.samples, random.Random(rng.randrange(1 << 30)))
         except SolverTimeout:
-            drawn = None
+            pass
     if drawn is not None:
         seen = drawn.seen[(pos.me + 1) % pos.players].mean(axis=0)
     cleared = {pos.index[c] for c in publicly_cleared(info)}
