@@ -23,7 +23,7 @@ from opponents.games.alibi import SolverBot, crossed_off
 from solver.errors import SolverTimeout
 from solver.games.alibi.advice import Samples, best_questions
 from solver.search import alibi as search_alibi
-from solver.search.alibi import Choice, choose, collector_paused
+from solver.search.alibi import LAG, Choice, choose, collector_paused
 
 GAME = engines.make("alibi", players=3, deck="small")
 
@@ -144,18 +144,28 @@ def test_solver_bot_out_of_time_plays_the_notepad_move() -> None:
     assert out_of_time(mover_info(state), {}).move == Accuse(state.box()), "the notepad's box"
 
 
-def test_solver_bot_out_of_time_asks_the_best_question_of_its_last_samples() -> None:
+def test_solver_bot_out_of_time_asks_the_best_question_of_its_last_samples(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Out of time with time left (the deduction's half of the budget spent), the bot scores
+    the questions on the samples of its last turn; with none left, it asks the notepad's."""
     state = replayed(seed=3, steps=20)
     info = mover_info(state)
     memory: dict = {}
     made = choose(info, state.legal_actions(), random.Random(0), memory)
     assert made.why == "ask" and isinstance(memory.get("drawn"), Samples)
-    late = out_of_time(info, memory)
+
+    def deadline_passed(*args: object, **kwargs: object) -> None:
+        raise SolverTimeout("alibi: the deadline passed while building the model")
+
+    monkeypatch.setattr(search_alibi, "deduce", deadline_passed)
+    late = choose(info, state.legal_actions(), random.Random(0), memory, 60.0)
     assert late.why == "out of time" and late.drawn is memory["drawn"]
-    passed = time.monotonic()  # within the budget it scores what it can: here, one player
-    quick = best_questions(info, None, top=1, drawn=memory["drawn"], deadline=passed)[0]
-    assert late.move == quick.ask
-    assert quick.ask.target == min(seat for seat in range(3) if seat != state.to_move)
+    assert late.move == best_questions(info, None, top=1, drawn=memory["drawn"])[0].ask
+    later = out_of_time(info, memory)
+    cleared = search_alibi.publicly_cleared(info)
+    assert later.why == "out of time" and later.drawn is None
+    assert later.move == search_alibi.Notepad(info, GAME, cleared).move != late.move
 
 
 def test_solver_bot_without_budget_plays_on_when_cp_sat_reaches_its_ceiling(
@@ -233,8 +243,9 @@ def test_solver_bot_with_a_budget_it_never_reaches_plays_as_without_one() -> Non
 
 def test_a_budgeted_move_moves_garbage_collection_after_it() -> None:
     """With a budget the collector is paused during the move, and what the move left as
-    cyclic garbage is collected before it returns (the youngest generation only); without
-    one, or when the caller paused the collector, nothing changes."""
+    cyclic garbage is collected before it returns (the youngest generation, and the older
+    ones when the collector fell behind); without one, or when the caller paused the
+    collector, nothing changes."""
 
     class Node:
         pass
@@ -248,6 +259,11 @@ def test_a_budgeted_move_moves_garbage_collection_after_it() -> None:
         del node
         assert ref() is not None, "no collection runs in a budgeted move"
     assert gc.isenabled() and ref() is None
+    every = gc.get_threshold()[1]
+    for _ in range(3 * LAG * every):  # moves with next to no allocation between them: the
+        with collector_paused(0.1):  # collector's own schedule never comes round, so the
+            pass  # moves catch up on the older generations
+    assert gc.get_count()[1] <= LAG * every + 1
     with collector_paused(None):
         assert gc.isenabled()
     gc.disable()

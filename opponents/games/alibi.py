@@ -13,7 +13,7 @@ from solver import Hint
 from solver.games.alibi.model import in_box
 from solver.games.alibi.position import parse
 from solver.search import Memory
-from solver.search.alibi import box_of, choose
+from solver.search.alibi import box_of, choose, collector_paused
 
 
 def crossed_off(info: InformationSet) -> set[str]:
@@ -129,6 +129,10 @@ class SolverBot(SeatedBot):
         """Why the last move: "ask", "odds", "certain", "pass", "lay" or "out of time"."""
         self.hurried = False
         """Whether a deadline of the budget passed during the last move."""
+
+    def act(self, info: InformationSet) -> Action:
+        with collector_paused(self.time_budget):  # from the start: listing the legal moves
+            return super().act(info)  # allocates enough to set off a collection
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         made = choose(info, legal, self.rng, self._memory, self.time_budget)

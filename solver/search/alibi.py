@@ -139,18 +139,18 @@ def _choose(
 
 class Clock:
     """A decision's time budget (None: none, and then every amount of work is fixed): the
-    deduction stops at half of it (`deduced`), the questions are scored until all of it is
-    spent (`deadline`). Until a deadline passes, nothing is cut: the move is the one without
-    a budget."""
+    deduction stops at half of it (`deduced`), the questions are scored until `deadline`,
+    which keeps `RESERVE` of the budget for the step under way when it passes. Until a
+    deadline passes, nothing is cut: the move is the one without a budget."""
 
     def __init__(self, budget: float | None) -> None:
         self.budget = budget
         self.began = time.monotonic()
-        self.deadline = None if budget is None else self.began + budget
+        self.deadline = None if budget is None else self.began + budget * (1 - RESERVE)
         self.deduced = None if budget is None else self.began + budget / 2
 
     def late(self) -> bool:
-        """Whether the whole budget is spent."""
+        """Whether the time for work is spent."""
         return self.deadline is not None and time.monotonic() >= self.deadline
 
     def hurried(self) -> bool:
@@ -159,22 +159,31 @@ class Clock:
         return self.deduced is not None and time.monotonic() >= self.deduced
 
 
+RESERVE = 0.2
+"""The share of a budget left after the last deadline, for the step under way when it passes
+(scoring the questions to one more player, CP-SAT loading the model for a solve the
+deduction began, collecting what the move allocated) and for returning the move. Those steps
+take a few to about 30 ms of CPU late in a full game, and more wall time on a loaded machine."""
+
+
 @contextmanager
 def collector_paused(budget: float | None) -> Iterator[None]:
     """With a time budget, Python's cyclic garbage collector waits until the move is chosen.
 
-    A full collection walks every object of the process (late in a game, 50-120 ms of CPU in
-    a process that plays Alibi, several times that in wall time on a loaded machine) and
-    falls on whichever allocation crosses its threshold, so one falling inside a 0.1 s
-    decision breaks the budget, however finely the work checks its deadline. So the decision
-    runs with the collector paused, and before it returns it collects the youngest
-    generation only (what it allocated itself: a few milliseconds), which also puts the next
-    automatic collection hundreds of allocations away, in the caller's code. The collections
-    of the older generations (every long-lived object of the process) are not saved, only
-    moved: they run in the caller's time between moves (the opponents' turns), which is what
-    a caller that gives a budget asks for. A decision's allocations are bounded by its
-    budget, so the memory held back meanwhile is bounded too. Without a budget nothing
-    changes, and a collector the caller paused stays paused."""
+    A collection of the older generations walks every long-lived object of the process (late
+    in a game, 50-120 ms of CPU in a process that plays Alibi, several times that in wall time
+    on a loaded machine) and falls on whichever allocation crosses its threshold, so one
+    falling inside a 0.1 s move breaks the budget, however finely the work checks its
+    deadline. So the move runs with the collector paused, and before it returns it collects
+    the youngest generation only (what the move allocated: a few milliseconds), which also
+    puts the next automatic collection hundreds of allocations away, in the caller's code.
+    The older generations' collections are not saved, only moved: they run at the caller's
+    allocations between moves (the opponents' turns), which is what a caller that gives a
+    budget asks for. Should the caller allocate too little between moves for the collector
+    to keep its schedule (`LAG` times behind it), the move ends with the collection it
+    missed, so garbage never piles up. A move's allocations are bounded by its budget, so the
+    memory held back meanwhile is bounded too. Without a budget nothing changes, and a
+    collector paused already (by the caller, or by the bot around this call) stays paused."""
     if budget is None or not gc.isenabled():
         yield
         return
@@ -183,7 +192,16 @@ def collector_paused(budget: float | None) -> Iterator[None]:
         yield
     finally:
         gc.collect(0)
+        _, young, old = gc.get_count()  # collections of the generation below, since its own
+        _, every_young, every_old = gc.get_threshold()
+        if young > LAG * every_young:
+            gc.collect(2 if old >= every_old else 1)
         gc.enable()
+
+
+LAG = 4
+"""How far (times its own schedule) a paused collector may fall behind before a move catches
+up on its older generations (`collector_paused`)."""
 
 
 def chance_of(d: Deduction, fact: Fact) -> float:
@@ -238,10 +256,10 @@ def _out_of_time(
     budget, its first solve reached CP-SAT's ceiling (counted in deterministic time, so a seed
     still fixes the move; a 400-game arena met it once, and the bot stopped there before). It
     plays the notepad's accusation, else the best question on the samples of my last turn
-    (scored within the budget), else the notepad's question."""
+    when there is time left to score them, else the notepad's question."""
     made.why = "out of time"
     drawn = memory.get("drawn")
-    if isinstance(ready.move, Ask) and isinstance(drawn, Samples):
+    if isinstance(ready.move, Ask) and isinstance(drawn, Samples) and not clock.late():
         made.question = best_questions(info, None, top=1, drawn=drawn, deadline=clock.deadline)[0]
         made.move, made.drawn = made.question.ask, drawn
         return made
