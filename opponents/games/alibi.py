@@ -108,8 +108,8 @@ class SolverBot(SeatedBot):
     by default) is a hard ceiling on a move, and the one source of non-determinism once it is
     reached: the notepad's move is ready before any solve, the deduction stops at half of it
     and the bot acts on what it has (a shorter chain; a fact CP-SAT had no time to settle
-    counts as uncertain), and when the whole budget is spent it plays the best move ready
-    (`why` is then "out of time"; `hurried` says whether a deadline passed at all). During a
+    counts as uncertain), and when 80% of it is spent it plays the best move ready (`why` is
+    then "out of time"; `hurried` says whether a deadline passed at all). During a
     budgeted move Python's cyclic garbage collector is paused: its collections run after the
     move is returned (`solver.search.alibi.collector_paused` says why). benchmarks/alibi.py
     measures decision times.

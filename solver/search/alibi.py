@@ -8,8 +8,10 @@ fixes the move. `time_budget` (seconds, off by default) is a hard ceiling on a m
 the one source of non-determinism, and only when it is reached: while no deadline has passed
 the work and the move are those without a budget. The notepad's move is ready first (no
 solve); the deduction stops at half the budget (a shorter chain, facts left unsettled taken as
-uncertain), the questions are scored until the whole budget is spent, and whatever is not
-done by then gives way to the best move ready (`Clock`, `_out_of_time`).
+uncertain), the questions are scored until 80% of it is spent (the rest is for the step under
+way then), and whatever is not done by then gives way to the best move ready (`Clock`,
+`_out_of_time`). The garbage collector waits while a budgeted move is chosen
+(`collector_paused`).
 """
 
 from __future__ import annotations
@@ -231,8 +233,10 @@ def best_box(game: Alibi, d: Deduction) -> tuple[Box, float, bool]:
 class Notepad:
     """The move out of time, read off a notepad (the cards I know are not in the box, and the
     publicly cleared ones) with no solve, so that it is ready before the deduction starts:
-    the accusation when every type has one card left, else a question to my left neighbour
-    about the group with the most cards left of a type still open."""
+    the accusation when every type has one card left, else the question about a group of a
+    type still open that I asked longest ago of anyone (never first), about the group with
+    the most cards left, of the player nearest on my left. A question asked again would
+    tell the notepad little new, and an out-of-time bot that kept asking one would stall."""
 
     def __init__(self, info: InformationSet, game: Alibi, cleared: set[str]) -> None:
         pos = parse(info)
@@ -242,10 +246,22 @@ class Notepad:
         if all(len(cards) == 1 for cards in left):
             self.move = Accuse(box_of([cards[0] for cards in left]))
             return
+        asked: dict[tuple[int, tuple[str, ...]], int] = {}  # when I last asked it
+        for k, obs in enumerate(info.observations):
+            if obs.kind == "answer" and obs["asker"] == pos.me and obs["scope"] == "seen":
+                asked[(obs["target"], tuple(obs["cards"]))] = k
         open_types = {kind for kind, cards in zip(TYPES, left, strict=True) if len(cards) > 1}
         groups = [g for g in game.deck.groups if game.deck.type_of_group(g) in open_types]
-        group = max(groups, key=lambda g: sum(c not in crossed for c in game.deck.of_group(g)))
-        self.move = Ask((pos.me + 1) % pos.players, "seen", Subject("group", group))
+        n = pos.players
+        target, group = min(
+            ((target, g) for target in range(n) if target != pos.me for g in groups),
+            key=lambda pair: (
+                asked.get((pair[0], tuple(game.deck.of_group(pair[1]))), -1),
+                -sum(c not in crossed for c in game.deck.of_group(pair[1])),
+                (pair[0] - pos.me) % n,
+            ),
+        )
+        self.move = Ask(target, "seen", Subject("group", group))
 
 
 def _out_of_time(
