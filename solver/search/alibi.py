@@ -21,7 +21,7 @@ import math
 import random
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import numpy as np
 
@@ -233,10 +233,11 @@ def best_box(game: Alibi, d: Deduction) -> tuple[Box, float, bool]:
 class Notepad:
     """The move out of time, read off a notepad (the cards I know are not in the box, and the
     publicly cleared ones) with no solve, so that it is ready before the deduction starts:
-    the accusation when every type has one card left, else the question about a group of a
-    type still open that I asked longest ago of anyone (never first), about the group with
-    the most cards left, of the player nearest on my left. A question asked again would
-    tell the notepad little new, and an out-of-time bot that kept asking one would stall."""
+    the accusation when every type has one card left, else a question about a group of a
+    type still open: of the (player, group) pairs, the one I asked longest ago (one never
+    asked first), then the group with the most cards left, then the player nearest on my
+    left. A question asked again tells the notepad little new, and a bot out of time on
+    every turn that kept asking one stalled."""
 
     def __init__(self, info: InformationSet, game: Alibi, cleared: set[str]) -> None:
         pos = parse(info)
@@ -268,7 +269,7 @@ def _out_of_time(
     info: InformationSet, ready: Notepad, memory: Memory, made: Choice, clock: Clock
 ) -> Choice:
     """The move when the deduction did not finish in time: the budget ran out before it had
-    a consistent history and a chain, or it was done after the whole budget; or, with no
+    a consistent history and a chain, or it was done after the time for work; or, with no
     budget, its first solve reached CP-SAT's ceiling (counted in deterministic time, so a seed
     still fixes the move; a 400-game arena met it once, and the bot stopped there before). It
     plays the notepad's accusation, else the best question on the samples of my last turn
@@ -303,13 +304,11 @@ def _pass(
     seen = np.zeros(len(pos.ids))  # out of time with nothing drawn: the cleared cards first
     if drawn is None or drawn.pos.epoch != pos.epoch:  # no turn of mine this round
         drawn = None
-        try:
+        with suppress(SolverTimeout):  # out of time: the cleared cards first, then by chance
             d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
             if not clock.late():
                 made.samples = SAMPLES // 3
                 drawn = Samples(pos, d, made.samples, random.Random(rng.randrange(1 << 30)))
-        except SolverTimeout:
-            pass
     if drawn is not None:
         seen = drawn.seen[(pos.me + 1) % pos.players].mean(axis=0)
     cleared = {pos.index[c] for c in publicly_cleared(info)}
