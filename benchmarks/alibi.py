@@ -1,7 +1,7 @@
 """Alibi benchmarks: hint-refresh latency by round over whole games (4 and 6 players), the share
 of positions with exact probabilities, calibration of InBox and Holds probabilities, the arena
 of one solver bot against three heuristic bots, and the solver bot's decision time with a
-time budget (wall and process time).
+time budget (wall and process time, how often it ran out of time, garbage collection).
 
     python benchmarks/alibi.py [--latency-games N] [--players 4,6] [--rounds N]
                                [--calibration-games N]
@@ -17,14 +17,17 @@ depends on the machine's load; process time (CPU seconds of this process) much l
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import time
+from collections import Counter
 
 import engines
 import opponents
 import solver
 from engines.alibi import Accuse, AlibiState
+from opponents.games.alibi import SolverBot
 from solver.games.alibi import advice
 
 
@@ -176,22 +179,43 @@ def arena(games: int, workers: int) -> None:
 
 def decisions(budget: float | None, games: int) -> None:
     """The solver bot's decision time (wall and process seconds) with `time_budget=budget`,
-    seat 0 against three heuristic bots, in this process (so process time is its own)."""
+    seat 0 against three heuristic bots, in this process (so process time is its own); how
+    often a deadline passed and the out-of-time move was played; and the time Python's cyclic
+    garbage collector took inside the decisions and in the rest of the games (the bot pauses
+    it while it decides with a budget, so its collections fall between moves)."""
     game = engines.make("alibi", players=4)
-    walls, cpus = [], []
-    for g in range(games):
-        state = game.new_game(seed=100 + g)
-        knobs = {} if budget is None else {"time_budget": budget}
-        bots = {s: opponents.make("heuristic", game, s, seed=g) for s in game.seats}
-        bots[0] = opponents.make("solver", game, 0, seed=g, **knobs)
-        while (seat := state.to_move) is not None:
-            info = state.information_set(seat)
-            began, used = time.perf_counter(), time.process_time()
-            action = bots[seat].act(info)
-            if seat == 0:
-                walls.append(time.perf_counter() - began)
-                cpus.append(time.process_time() - used)
-            state.apply(action)
+    walls, cpus, whys, hurried = [], [], Counter[str](), 0
+    collecting = [0.0, 0.0]  # seconds collecting: in the solver's decisions, elsewhere
+    deciding, began_collecting = [False], [0.0]
+
+    def timed(phase: str, _: dict) -> None:
+        if phase == "start":
+            began_collecting[0] = time.perf_counter()
+        else:
+            collecting[0 if deciding[0] else 1] += time.perf_counter() - began_collecting[0]
+
+    gc.callbacks.append(timed)
+    try:
+        for g in range(games):
+            state = game.new_game(seed=100 + g)
+            knobs = {} if budget is None else {"time_budget": budget}
+            bots = {s: opponents.make("heuristic", game, s, seed=g) for s in game.seats}
+            bots[0] = bot = opponents.make("solver", game, 0, seed=g, **knobs)
+            assert isinstance(bot, SolverBot)
+            while (seat := state.to_move) is not None:
+                info = state.information_set(seat)
+                deciding[0] = seat == 0
+                began, used = time.perf_counter(), time.process_time()
+                action = bots[seat].act(info)
+                if seat == 0:
+                    walls.append(time.perf_counter() - began)
+                    cpus.append(time.process_time() - used)
+                    whys[bot.why] += 1
+                    hurried += bot.hurried
+                deciding[0] = False
+                state.apply(action)
+    finally:
+        gc.callbacks.remove(timed)
 
     def quantiles(times: list[float]) -> str:
         ranked = sorted(times)
@@ -200,6 +224,14 @@ def decisions(budget: float | None, games: int) -> None:
 
     print(f"\nsolver decisions at time_budget={budget}, {games} games, {len(walls)} decisions")
     print(f"wall: {quantiles(walls)}\nprocess: {quantiles(cpus)}")
+    print(
+        f"a deadline passed in {hurried}; moves by reason: "
+        + ", ".join(f"{why} {n}" for why, n in whys.most_common())
+    )
+    print(
+        f"garbage collection: {collecting[0]:.2f} s inside the decisions (of "
+        f"{sum(walls):.2f} s), {collecting[1]:.2f} s in the rest of the games"
+    )
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cached_property
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from engines import Game, InformationSet, Observation
 from solver.cpsat import Compiled, CoreSearch
-from solver.errors import Inconsistent, NotCertain, NotCounted
+from solver.errors import Inconsistent, NotCertain, NotCounted, SolverTimeout
 from solver.model import Fact, Model, Value, World
 from solver.sampling import (
     CountedWorldSet,
@@ -302,6 +303,13 @@ def _known_world(knowledge: Knowledge, model: Model, compiled: Compiled) -> Worl
     return None
 
 
+def _in_time(deadline: float | None, info: InformationSet, task: str) -> None:
+    """Stop between the steps of a deduction once a caller's deadline passed (each step
+    that can take long checks it within too: CP-SAT's solves, a game's counting and chain)."""
+    if deadline is not None and time.monotonic() >= deadline:
+        raise SolverTimeout(f"{info.game}: the deadline passed while {task}")
+
+
 def _deduce(
     info: InformationSet,
     enumeration_limit: int,
@@ -311,7 +319,9 @@ def _deduce(
     from solver.games import knowledge_for
 
     knowledge = knowledge_for(info.game)
+    _in_time(deadline, info, "validating the observations")
     model = knowledge.build(info)
+    _in_time(deadline, info, "building the model")
     counted = _counted(knowledge, model) if deadline is None else None
     if counted is not None and counted.total() > 0:
         # the game's exact counter witnesses every possible literal: no solve is needed
@@ -321,7 +331,8 @@ def _deduce(
             model, lambda: Compiled(model, knowledge.CPSAT_PARAMETERS), counted, possible
         )
     compiled = Compiled(model, knowledge.CPSAT_PARAMETERS, _compiled_before(info))
-    _keep_compiled(info, compiled)
+    _keep_compiled(info, compiled)  # kept even when late: the next position extends it
+    _in_time(deadline, info, "compiling the model")
     witness = _known_world(knowledge, model, compiled)
     if witness is None:  # a caller's budget bounds this first solve too
         witness, _ = compiled.solve(finding=True, deadline=deadline)

@@ -7,7 +7,10 @@ the solver, or to the notepad), so that a change in the replay cannot make the t
 
 from __future__ import annotations
 
+import gc
 import random
+import time
+import weakref
 
 import pytest
 
@@ -16,11 +19,12 @@ import opponents
 import solver
 from engines import ConfigError, InformationSet
 from engines.alibi import TYPES, Accuse, AlibiState, Ask, Lay, Pass
-from opponents.games.alibi import crossed_off
+from opponents.games.alibi import SolverBot, crossed_off
+from solver.cpsat import Compiled
 from solver.errors import SolverTimeout
 from solver.games.alibi.advice import Samples, best_questions
 from solver.search import alibi as search_alibi
-from solver.search.alibi import Choice, choose
+from solver.search.alibi import LAG, Choice, choose, collector_paused
 
 GAME = engines.make("alibi", players=3, deck="small")
 
@@ -141,15 +145,28 @@ def test_solver_bot_out_of_time_plays_the_notepad_move() -> None:
     assert out_of_time(mover_info(state), {}).move == Accuse(state.box()), "the notepad's box"
 
 
-def test_solver_bot_out_of_time_asks_the_best_question_of_its_last_samples() -> None:
+def test_solver_bot_out_of_time_asks_the_best_question_of_its_last_samples(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Out of time with time left (the deduction's half of the budget spent), the bot scores
+    the questions on the samples of its last turn; with none left, it asks the notepad's."""
     state = replayed(seed=3, steps=20)
     info = mover_info(state)
     memory: dict = {}
     made = choose(info, state.legal_actions(), random.Random(0), memory)
     assert made.why == "ask" and isinstance(memory.get("drawn"), Samples)
-    late = out_of_time(info, memory)
+
+    def deadline_passed(*args: object, **kwargs: object) -> None:
+        raise SolverTimeout("alibi: the deadline passed while building the model")
+
+    monkeypatch.setattr(search_alibi, "deduce", deadline_passed)
+    late = choose(info, state.legal_actions(), random.Random(0), memory, 60.0)
     assert late.why == "out of time" and late.drawn is memory["drawn"]
     assert late.move == best_questions(info, None, top=1, drawn=memory["drawn"])[0].ask
+    later = out_of_time(info, memory)
+    cleared = search_alibi.publicly_cleared(info)
+    assert later.why == "out of time" and later.drawn is None
+    assert later.move == search_alibi.Notepad(info, GAME, cleared).move != late.move
 
 
 def test_solver_bot_without_budget_plays_on_when_cp_sat_reaches_its_ceiling(
@@ -166,3 +183,99 @@ def test_solver_bot_without_budget_plays_on_when_cp_sat_reaches_its_ceiling(
     monkeypatch.setattr(search_alibi, "deduce", ceiling)
     made = choose(info, state.legal_actions(), random.Random(0), {})
     assert made.why == "out of time" and made.move in state.legal_actions()
+
+
+FULL = engines.make("alibi", players=4)
+
+
+def full_game_position(seed: int, rounds: int) -> AlibiState:
+    """A full-size 4-player game of random moves (no accusations) before `rounds`' end, at a
+    question turn: past exact counting, so the solver bot runs the chain and CP-SAT."""
+    state, rng = FULL.new_game(seed), random.Random(seed)
+    while state.round < rounds or not any(isinstance(a, Ask) for a in state.legal_actions()):
+        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, Accuse)]))
+    assert isinstance(state, AlibiState)
+    return state
+
+
+def test_solver_bot_keeps_a_short_budget_as_a_hard_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Late in a full game a move takes the solver bot several times 50 ms of work; with
+    `time_budget=0.05` it stops and plays what it has. Its CPU time is at most its wall time,
+    which the deadline bounds, so CPU time tells whether it stopped however loaded the machine
+    (wall time would count the other processes). A bot never searches explanations."""
+
+    def no_explanations(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the solver bot searched an explanation")
+
+    monkeypatch.setattr(Compiled, "shrink_core", no_explanations)
+    state = full_game_position(seed=4, rounds=9)
+    info = mover_info(state)
+    solver.forget()
+    used = time.process_time()
+    free = choose(info, state.legal_actions(), random.Random(0), {})
+    unbounded = time.process_time() - used
+    assert unbounded > 0.3 and free.why in ("ask", "odds", "certain")
+    for budget in (0.05, 0.02):
+        solver.forget()
+        used = time.process_time()
+        made = choose(info, state.legal_actions(), random.Random(0), {}, budget)
+        assert time.process_time() - used < budget + 0.06
+        assert made.hurried and made.move in state.legal_actions()
+
+
+def test_solver_bot_with_a_budget_it_never_reaches_plays_as_without_one() -> None:
+    """Time is only a safety limit: while no deadline passes, the moves (and the chain each
+    deduction keeps for the next, which a budgeted deduction keeps too then) are those of the
+    bot without a budget."""
+    played: dict[float | None, list] = {}
+    for budget in (None, 60.0):
+        solver.forget()
+        state = full_game_position(seed=6, rounds=3)
+        seat = state.to_move
+        assert seat is not None
+        bot = opponents.make("solver", FULL, seat, seed=1, time_budget=budget)
+        others = {s: opponents.make("heuristic", FULL, s, seed=s) for s in FULL.seats}
+        moves = []
+        while len(moves) < 6 and (mover := state.to_move) is not None:
+            action = (bot if mover == seat else others[mover]).act(state.information_set(mover))
+            if mover == seat:
+                assert isinstance(bot, SolverBot) and not bot.hurried
+                moves.append((action, bot.why, bot.samples))
+            state.apply(action)
+        played[budget] = moves
+    assert played[None] == played[60.0]
+    assert {why for _, why, _ in played[None]} >= {"ask", "pass"}
+
+
+def test_a_budgeted_move_moves_garbage_collection_after_it() -> None:
+    """With a budget the collector is paused during the move, and what the move left as
+    cyclic garbage is collected before it returns (the youngest generation, and the older
+    ones when the collector fell behind); without one, or when the caller paused the
+    collector, nothing changes."""
+
+    class Node:
+        pass
+
+    assert gc.isenabled()
+    with collector_paused(0.1):
+        assert not gc.isenabled()
+        node = Node()
+        node.loop = node  # type: ignore[attr-defined]
+        ref = weakref.ref(node)
+        del node
+        assert ref() is not None, "no collection runs in a budgeted move"
+    assert gc.isenabled() and ref() is None
+    every = gc.get_threshold()[1]
+    for _ in range(3 * LAG * every):  # moves with next to no allocation between them: the
+        with collector_paused(0.1):  # collector's own schedule never comes round, so the
+            pass  # moves catch up on the older generations
+    assert gc.get_count()[1] <= LAG * every + 1
+    with collector_paused(None):
+        assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused(0.1):
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

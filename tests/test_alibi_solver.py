@@ -282,11 +282,14 @@ def test_chain_estimates_are_close_to_exact_counts() -> None:
     assert sum(errors) / len(errors) < 0.025 and max(errors) < 0.1
 
 
-def test_a_passed_deadline_leaves_certainty_exact() -> None:
+def test_a_passed_deadline_leaves_certainty_exact(monkeypatch: pytest.MonkeyPatch) -> None:
     """A bot out of time gets what the deduction has: a short chain, and the facts CP-SAT
     had no time to decide settled later by a solve each, so certain and possible stay exact.
-    With no consistent world known yet, a passed deadline stops the first solve too."""
+    With no consistent world known yet, a passed deadline stops the first solve too; before
+    the model is built, the deduction itself."""
     import time
+
+    import solver.deduction
 
     state = engines.make("alibi", players=4).new_game(5)
     rng = random.Random(5)
@@ -302,7 +305,10 @@ def test_a_passed_deadline_leaves_certainty_exact() -> None:
         state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, Accuse)]))
     added = info.observations[len(before.observations) :]
     assert all(obs.kind in ("answer", "lay") for obs in added), "the same epoch"
-    hurried = solver.deduce(info, deadline=time.monotonic())
+    with pytest.raises(SolverTimeout, match="deadline passed while validating"):
+        solver.deduce(info, deadline=time.monotonic())
+    monkeypatch.setattr(solver.deduction, "_in_time", lambda *args: None)  # the deadline
+    hurried = solver.deduce(info, deadline=time.monotonic())  # passes once it is compiled
     full = solver.deduce(info)  # after: a remembered full deduction would serve both
     assert not hurried.exact and len(hurried.worlds.records) < len(full.worlds.records)
     asked = [f for f in full.facts if f.kind in ("InBox", "Holds")]

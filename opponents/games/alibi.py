@@ -13,7 +13,7 @@ from solver import Hint
 from solver.games.alibi.model import in_box
 from solver.games.alibi.position import parse
 from solver.search import Memory
-from solver.search.alibi import box_of, choose
+from solver.search.alibi import box_of, choose, collector_paused
 
 
 def crossed_off(info: InformationSet) -> set[str]:
@@ -105,11 +105,14 @@ class SolverBot(SeatedBot):
 
     Its work is fixed (the deduction's chain steps, a number of posterior samples: `samples`
     says how many the last move drew), so a seed fixes its move. `time_budget` (seconds, off
-    by default) is a safety ceiling and then the one source of non-determinism: the deduction
-    stops at half of it and the bot acts on what it has (a shorter chain; a fact CP-SAT had no
-    time to settle counts as uncertain), and when it took a third, questions are scored on a
-    quarter of the samples. What the budget cannot cut short is the model's compilation and
-    its first consistency solve (benchmarks/alibi.py measures decision times).
+    by default) is a hard ceiling on a move, and the one source of non-determinism once it is
+    reached: the notepad's move is ready before any solve, the deduction stops at half of it
+    and the bot acts on what it has (a shorter chain; a fact CP-SAT had no time to settle
+    counts as uncertain), and when 80% of it is spent it plays the best move ready (`why` is
+    then "out of time"; `hurried` says whether a deadline passed at all). During a
+    budgeted move Python's cyclic garbage collector is paused: its collections run after the
+    move is returned (`solver.search.alibi.collector_paused` says why). benchmarks/alibi.py
+    measures decision times.
     """
 
     game: Alibi
@@ -122,10 +125,18 @@ class SolverBot(SeatedBot):
         self._memory: Memory = {}  # this round's posterior samples, for the pass after it
         self.samples = 0
         """Posterior samples drawn for the last move (its work; 0 when it needed none)."""
+        self.why = ""
+        """Why the last move: "ask", "odds", "certain", "pass", "lay" or "out of time"."""
+        self.hurried = False
+        """Whether a deadline of the budget passed during the last move."""
+
+    def act(self, info: InformationSet) -> Action:
+        with collector_paused(self.time_budget):  # from the start: listing the legal moves
+            return super().act(info)  # allocates enough to set off a collection
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         made = choose(info, legal, self.rng, self._memory, self.time_budget)
-        self.samples = made.samples
+        self.samples, self.why, self.hurried = made.samples, made.why, made.hurried
         assert made.move is not None
         return made.move
 

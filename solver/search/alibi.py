@@ -4,18 +4,24 @@ the group is publicly cleared, and an accusation when the box is certain, or ear
 best guess is likelier to win than waiting (an opponent may name the box first).
 
 Its work is fixed (the deduction's chain steps, a number of posterior samples), so a seed
-fixes the move. `time_budget` (seconds, off by default) is a safety ceiling and then the one
-source of non-determinism: the deduction stops at half of it (a shorter chain, facts left
-unsettled taken as uncertain), and when it took a third, questions are scored on a quarter
-of the samples.
+fixes the move. `time_budget` (seconds, off by default) is a hard ceiling on a move and then
+the one source of non-determinism, and only when it is reached: while no deadline has passed
+the work and the move are those without a budget. The notepad's move is ready first (no
+solve); the deduction stops at half the budget (a shorter chain, facts left unsettled taken as
+uncertain), the questions are scored until 80% of it is spent (the rest is for the step under
+way then), and whatever is not done by then gives way to the best move ready (`Clock`,
+`_out_of_time`). The garbage collector waits while a budgeted move is chosen
+(`collector_paused`).
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 
 import numpy as np
 
@@ -74,6 +80,7 @@ class Choice:
         self.bar: float | None = None
         self.seen: dict[str, float] = {}  # pass: chance the left neighbour has seen each card
         self.question: Question | None = None
+        self.hurried = False  # whether a deadline of the budget passed (`Clock.hurried`)
 
 
 def choose(
@@ -86,6 +93,15 @@ def choose(
     """The solver's move at `info`; `memory` keeps the posterior samples of this round's
     question for the pass after it (a bot passes the same memory on every move)."""
     clock = Clock(time_budget)
+    with collector_paused(time_budget):
+        made = _choose(info, legal, rng, memory, clock)
+    made.hurried = clock.hurried()
+    return made
+
+
+def _choose(
+    info: InformationSet, legal: Sequence[Action], rng: random.Random, memory: Memory, clock: Clock
+) -> Choice:
     game = info.make_game()
     assert isinstance(game, Alibi)
     made = Choice()
@@ -97,17 +113,20 @@ def choose(
         if isinstance(action, Lay) and set(game.deck.of_group(action.group)) <= cleared:
             made.move, made.why = action, "lay"
             return made
+    ready = Notepad(info, game, cleared)  # the move out of time, ready before any solve
     try:
         d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
     except SolverTimeout:  # the budget, or CP-SAT's deterministic ceiling (`_out_of_time`)
-        return _out_of_time(info, game, rng, memory, made)
+        return _out_of_time(info, ready, memory, made, clock)
     made.deduction = d
     box, chance, certain = best_box(game, d)
     made.box, made.chance = box, chance
     if certain:
         made.move, made.why = Accuse(box), "certain"
         return made
-    made.samples = clock.samples()
+    if clock.late():
+        return _out_of_time(info, ready, memory, made, clock)
+    made.samples = SAMPLES
     drawn = Samples(parse(info), d, made.samples, random.Random(rng.randrange(1 << 30)))
     memory["drawn"] = drawn  # the posterior of this round, for choosing the pass after it
     made.drawn = drawn
@@ -115,26 +134,76 @@ def choose(
     if chance >= made.bar:
         made.move, made.why = Accuse(box), "odds"
         return made
-    made.question = best_questions(info, d, top=1, drawn=drawn)[0]
+    made.question = best_questions(info, d, top=1, drawn=drawn, deadline=clock.deadline)[0]
     made.move, made.why = made.question.ask, "ask"
     return made
 
 
 class Clock:
     """A decision's time budget (None: none, and then every amount of work is fixed): the
-    deduction may use half of it, and questions are scored on fewer samples when it used
-    more than a third."""
+    deduction stops at half of it (`deduced`), the questions are scored until `deadline`,
+    which keeps `RESERVE` of the budget for the step under way when it passes. Until a
+    deadline passes, nothing is cut: the move is the one without a budget."""
 
     def __init__(self, budget: float | None) -> None:
         self.budget = budget
         self.began = time.monotonic()
+        self.deadline = None if budget is None else self.began + budget * (1 - RESERVE)
         self.deduced = None if budget is None else self.began + budget / 2
 
-    def samples(self) -> int:
-        if self.budget is None:
-            return SAMPLES
-        used = time.monotonic() - self.began
-        return SAMPLES if used < self.budget / 3 else SAMPLES // 4
+    def late(self) -> bool:
+        """Whether the time for work is spent."""
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def hurried(self) -> bool:
+        """Whether the deduction's deadline passed: only then may the move differ from the
+        one without a budget."""
+        return self.deduced is not None and time.monotonic() >= self.deduced
+
+
+RESERVE = 0.2
+"""The share of a budget left after the last deadline, for the step under way when it passes
+(scoring the questions to one more player, CP-SAT loading the model for a solve the
+deduction began, collecting what the move allocated) and for returning the move. Those steps
+take a few to about 30 ms of CPU late in a full game, and more wall time on a loaded machine."""
+
+
+@contextmanager
+def collector_paused(budget: float | None) -> Iterator[None]:
+    """With a time budget, Python's cyclic garbage collector waits until the move is chosen.
+
+    A collection of the older generations walks every long-lived object of the process (late
+    in a game, 50-120 ms of CPU in a process that plays Alibi, several times that in wall time
+    on a loaded machine) and falls on whichever allocation crosses its threshold, so one
+    falling inside a 0.1 s move breaks the budget, however finely the work checks its
+    deadline. So the move runs with the collector paused, and before it returns it collects
+    the youngest generation only (what the move allocated: a few milliseconds), which also
+    puts the next automatic collection hundreds of allocations away, in the caller's code.
+    The older generations' collections are not saved, only moved: they run at the caller's
+    allocations between moves (the opponents' turns), which is what a caller that gives a
+    budget asks for. Should the caller allocate too little between moves for the collector
+    to keep its schedule (`LAG` times behind it), the move ends with the collection it
+    missed, so garbage never piles up. A move's allocations are bounded by its budget, so the
+    memory held back meanwhile is bounded too. Without a budget nothing changes, and a
+    collector paused already (by the caller, or by the bot around this call) stays paused."""
+    if budget is None or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect(0)
+        _, young, old = gc.get_count()  # collections of the generation below, since its own
+        _, every_young, every_old = gc.get_threshold()
+        if young > LAG * every_young:
+            gc.collect(2 if old >= every_old else 1)
+        gc.enable()
+
+
+LAG = 4
+"""How far (times its own schedule) a paused collector may fall behind before a move catches
+up on its older generations (`collector_paused`)."""
 
 
 def chance_of(d: Deduction, fact: Fact) -> float:
@@ -161,32 +230,57 @@ def best_box(game: Alibi, d: Deduction) -> tuple[Box, float, bool]:
     return box_of(box), chance, certain
 
 
+class Notepad:
+    """The move out of time, read off a notepad (the cards I know are not in the box, and the
+    publicly cleared ones) with no solve, so that it is ready before the deduction starts:
+    the accusation when every type has one card left, else a question about a group of a
+    type still open: of the (player, group) pairs, the one I asked longest ago (one never
+    asked first), then the group with the most cards left, then the player nearest on my
+    left. A question asked again tells the notepad little new, and a bot out of time on
+    every turn that kept asking one stalled."""
+
+    def __init__(self, info: InformationSet, game: Alibi, cleared: set[str]) -> None:
+        pos = parse(info)
+        crossed = {pos.ids[c] for c in known_to_me(pos)} | cleared
+        left = [[c for c in game.deck.of_type(kind) if c not in crossed] for kind in TYPES]
+        self.move: Accuse | Ask
+        if all(len(cards) == 1 for cards in left):
+            self.move = Accuse(box_of([cards[0] for cards in left]))
+            return
+        asked: dict[tuple[int, tuple[str, ...]], int] = {}  # when I last asked it
+        for k, obs in enumerate(info.observations):
+            if obs.kind == "answer" and obs["asker"] == pos.me and obs["scope"] == "seen":
+                asked[(obs["target"], tuple(obs["cards"]))] = k
+        open_types = {kind for kind, cards in zip(TYPES, left, strict=True) if len(cards) > 1}
+        groups = [g for g in game.deck.groups if game.deck.type_of_group(g) in open_types]
+        n = pos.players
+        target, group = min(
+            ((target, g) for target in range(n) if target != pos.me for g in groups),
+            key=lambda pair: (
+                asked.get((pair[0], tuple(game.deck.of_group(pair[1]))), -1),
+                -sum(c not in crossed for c in game.deck.of_group(pair[1])),
+                (pair[0] - pos.me) % n,
+            ),
+        )
+        self.move = Ask(target, "seen", Subject("group", group))
+
+
 def _out_of_time(
-    info: InformationSet, game: Alibi, rng: random.Random, memory: Memory, made: Choice
+    info: InformationSet, ready: Notepad, memory: Memory, made: Choice, clock: Clock
 ) -> Choice:
-    """The move when the deduction found no consistent history in time: the budget ran out in
-    its first CP-SAT solve, or, with no budget, that solve reached CP-SAT's ceiling (counted
-    in deterministic time, so a seed still fixes the move; a 400-game arena met it once, and
-    the bot stopped there before). It plays the accusation when every type has one card left
-    that I have not crossed off, else the best question on the samples of my last turn, else
-    a question to my left neighbour about the group with the most cards left of a type still
-    open."""
-    pos = parse(info)
-    crossed = {pos.ids[c] for c in known_to_me(pos)} | publicly_cleared(info)
-    left = [[c for c in game.deck.of_type(kind) if c not in crossed] for kind in TYPES]
+    """The move when the deduction did not finish in time: the budget ran out before it had
+    a consistent history and a chain, or it was done after the time for work; or, with no
+    budget, its first solve reached CP-SAT's ceiling (counted in deterministic time, so a seed
+    still fixes the move; a 400-game arena met it once, and the bot stopped there before). It
+    plays the notepad's accusation, else the best question on the samples of my last turn
+    when there is time left to score them, else the notepad's question."""
     made.why = "out of time"
-    if all(len(cards) == 1 for cards in left):
-        made.move = Accuse(box_of([cards[0] for cards in left]))
-        return made
     drawn = memory.get("drawn")
-    if isinstance(drawn, Samples):
-        made.question = best_questions(info, None, top=1, drawn=drawn)[0]
+    if isinstance(ready.move, Ask) and isinstance(drawn, Samples) and not clock.late():
+        made.question = best_questions(info, None, top=1, drawn=drawn, deadline=clock.deadline)[0]
         made.move, made.drawn = made.question.ask, drawn
         return made
-    open_types = {kind for kind, cards in zip(TYPES, left, strict=True) if len(cards) > 1}
-    groups = [g for g in game.deck.groups if game.deck.type_of_group(g) in open_types]
-    group = max(groups, key=lambda g: sum(c not in crossed for c in game.deck.of_group(g)))
-    made.move = Ask((pos.me + 1) % pos.players, "seen", Subject("group", group))
+    made.move = ready.move
     return made
 
 
@@ -209,12 +303,12 @@ def _pass(
     drawn = memory.get("drawn")
     seen = np.zeros(len(pos.ids))  # out of time with nothing drawn: the cleared cards first
     if drawn is None or drawn.pos.epoch != pos.epoch:  # no turn of mine this round
-        try:
+        drawn = None
+        with suppress(SolverTimeout):  # out of time: the cleared cards first, then by chance
             d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
-            made.samples = SAMPLES // 3
-            drawn = Samples(pos, d, made.samples, random.Random(rng.randrange(1 << 30)))
-        except SolverTimeout:
-            drawn = None
+            if not clock.late():
+                made.samples = SAMPLES // 3
+                drawn = Samples(pos, d, made.samples, random.Random(rng.randrange(1 << 30)))
     if drawn is not None:
         seen = drawn.seen[(pos.me + 1) % pos.players].mean(axis=0)
     cleared = {pos.index[c] for c in publicly_cleared(info)}

@@ -157,8 +157,9 @@ def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryCha
         pos, model, paths, steps=steps, deadline=compiled.deadline, carried=carried or ()
     )
     chain.explore(compiled)
-    if compiled.deadline is None:  # a run cut short by a budget is never carried on
-        chains.remember(chain)
+    if compiled.deadline is None or time.monotonic() < compiled.deadline:
+        chains.remember(chain)  # a run cut short by a budget is never carried on; one that
+        # finished before it is the run without one (a seed's refreshes stay the same)
     return chain
 
 

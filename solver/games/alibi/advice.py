@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 import threading
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -110,10 +111,13 @@ def best_questions(
     top: int = 3,
     drawn: Samples | None = None,
     max_cards: int | None = None,
+    deadline: float | None = None,
 ) -> list[Question]:
     """The `top` questions with the highest expected information about the box, judged on
     `drawn` (or on `samples` fresh posterior samples). Card lists found by widening have at
-    most `max_cards` cards (a person has to read the list out at the table)."""
+    most `max_cards` cards (a person has to read the list out at the table). Past `deadline`
+    (a `time.monotonic()` instant, a bot's budget), only the questions to the players already
+    scored count (always at least the first), and none is widened."""
     pos = parse(info)
     game = info.make_game()
     if drawn is None:
@@ -130,16 +134,21 @@ def best_questions(
     for q, subject in enumerate(subjects):
         indicator[q, [pos.index[c] for c in subject.cards(pos.deck)]] = True
     kinds = [TYPES.index(pos.deck.by_id[s.cards(pos.deck)[0]].type) for s in subjects]
-    scored = []
-    for target in range(pos.players):
-        if target == pos.me:
-            continue
+    scored: list[tuple[float, int, str, np.ndarray, int, Subject]] = []
+    for target in (seat for seat in range(pos.players) if seat != pos.me):
         for scope in SCOPES:
             answers = drawn.answers(target, scope, indicator)
             for q, subject in enumerate(subjects):
                 gain = information(answers[:, q], drawn.box[:, kinds[q]])
                 scored.append((gain, target, scope, indicator[q], kinds[q], subject))
+        if deadline is not None and time.monotonic() >= deadline:
+            break  # a bot out of time: the questions to the players scored so far
     scored.sort(key=lambda item: -item[0])
+    if deadline is not None and time.monotonic() >= deadline:
+        return [
+            Question(gain, Ask(target, scope, subject))
+            for gain, target, scope, *_, subject in scored[:top]
+        ]
     improved = [_widen(drawn, pos, single, max_cards, *item) for item in scored[:top]]
     improved.sort(key=lambda item: -item.gain)
     return improved

@@ -67,6 +67,7 @@ BLOCK_PATHS = 1_024  # cards with more trajectories stay out of blocks (listing 
 LISTED = 512  # a card's trajectories are kept as a set up to this many
 RECORDS = 1_500
 MIN_RECORDS = 50  # a run cut short by a deadline keeps at least this many
+CHECK_EVERY = 256  # steps between looks at the deadline (a step takes tens of microseconds)
 MAX_RESTARTS = 6
 RESTART_STEPS = 10_000
 PRIOR_WEIGHT = 4.0  # draws a location's prior share is worth against the records (`_shrunk`)
@@ -318,8 +319,9 @@ class HistoryChain:
         for c in block:
             for k in self._coordinates.of(c, self.paths[c]):
                 targets[k] += 1
-        program = layered(targets, options)
-        if program is None:  # too many ways to fill the block: leave it
+        seconds = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        program = layered(targets, options, seconds=seconds)  # past the deadline: None
+        if program is None:  # too many ways to fill the block (or no time): leave it
             return
         compact, _, back, _ = program
         self._move(dict(zip(block, draw(compact, back, self.rng), strict=True)))
@@ -340,8 +342,8 @@ class HistoryChain:
             self._step()
             if i % BLOCK_EVERY == 0:
                 self._block()
-                if self._late():
-                    break
+            if i % CHECK_EVERY == 0 and self._late():
+                break
         every = max(1, (steps - burn) // RECORDS)
         first = len(self.records)
         self._starts.append(first)
