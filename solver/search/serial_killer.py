@@ -256,16 +256,23 @@ class Table:
         return self.recent_draws is None or self.recent_draws * PACE >= self.cards_left
 
     @cached_property
-    def recent_draws(self) -> int | None:
-        """The cards the rivals drew this round and the last (None in the first round)."""
+    def lately_drawn_by(self) -> list[int] | None:
+        """The rival that drew each card drawn this round and the last (None in the first
+        round, which has no round before it)."""
         rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
         if len(rolls) < 2:
             return None
-        return sum(
-            1
+        return [
+            int(obs["seat"])
             for obs in self.observations[rolls[-2] :]
             if obs.kind == "draw" and obs["seat"] != self.me
-        )
+        ]
+
+    @property
+    def recent_draws(self) -> int | None:
+        """The cards the rivals drew this round and the last (None in the first round)."""
+        drawn = self.lately_drawn_by
+        return None if drawn is None else len(drawn)
 
     @cached_property
     def rival_cover(self) -> float:
@@ -287,14 +294,10 @@ class Table:
     @cached_property
     def drew_lately(self) -> set[int]:
         """The rivals that drew this round or the last (every rival in the first round)."""
-        rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
-        if len(rolls) < 2:
+        drawn = self.lately_drawn_by
+        if drawn is None:
             return {j for j in range(self.game.players) if j != self.me}
-        return {
-            int(obs["seat"])
-            for obs in self.observations[rolls[-2] :]
-            if obs.kind == "draw" and obs["seat"] != self.me
-        }
+        return set(drawn)
 
     @cached_property
     def rivals_ready(self) -> int:
