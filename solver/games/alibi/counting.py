@@ -17,16 +17,17 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
+from solver.games.alibi.layers import LayeredCount, count_layers
 from solver.games.alibi.model import at_var, box_var, place, world_from
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 
-MAX_STATES = 1_500
+MAX_STATES = 12_000
 """Give up (and let the chain estimate) when a layer of the program holds more states. Positions
 within exact reach stay far below (about 600 at the first round with 4 players); the ones beyond
 it pass this bound within a few dozen milliseconds, so trying costs little."""
 
-MAX_OPTIONS = 1_000
+MAX_OPTIONS = 100_000
 """Give up before listing when the cards have more trajectories than this in all: such a
 position is far beyond exact reach (the first round with 4 players has about 260, the second
 about 370 and already passes MAX_STATES; from the fourth round on there are over 700, and a
@@ -88,28 +89,17 @@ class CountedHistories:
         self,
         pos: Position,
         model: Model,
-        options: list[list[Step]],
-        layers: list[dict[State, int]],
-        back: list[dict[State, int]],
-        moves: list[dict[State, list[tuple[int, State]]]],
+        options: list[list[Option]],
+        counted: LayeredCount,
+        order: list[int],
     ) -> None:
         self.pos, self.model, self.options = pos, model, options
-        self._back = back
-        self._start = next(iter(layers[0]))
-        self._total = back[0].get(self._start, 0)
+        self._counted, self._order = counted, order
+        self._total = counted.total
         self._tallies: dict[tuple[int, int], dict[int | None, int]] = {}
-        self.weights: list[list[int]] = []  # per card, per option: histories using it
-        for i, found in enumerate(options):
-            counts = [0] * len(found)
-            nxt = back[i + 1]
-            for state, ways in layers[i].items():
-                if state not in back[i]:
-                    continue
-                for j, then in moves[i][state]:
-                    after = nxt.get(then)
-                    if after:
-                        counts[j] += ways * after
-            self.weights.append(counts)
+        self.weights: list[list[int]] = [[] for _ in options]  # per card, per option: histories
+        for weights, card in zip(counted.weights, order, strict=True):
+            self.weights[card] = weights
 
     def total(self) -> int:
         return self._total
@@ -155,10 +145,21 @@ class CountedHistories:
         return self._tallies[key]
 
     def sample_paths(self, rng: random.Random) -> list[Trajectory]:
-        return draw(self.options, self._back, rng)
+        return self.sample_many(1, rng)[0]
+
+    def sample_many(self, n: int, rng: random.Random) -> list[list[Trajectory]]:
+        """`n` uniform samples at once (the program walks all of them a layer at a time)."""
+        paths: list[list[Trajectory]] = [[] for _ in range(n)]
+        chosen = self._counted.sample(n, rng).tolist()
+        for sample, picks in zip(paths, chosen, strict=True):
+            by_card: list[Trajectory] = [()] * len(self.options)
+            for card, j in zip(self._order, picks, strict=True):
+                by_card[card] = self.options[card][j][0]
+            sample.extend(by_card)
+        return paths
 
     def sample(self, n: int, rng: random.Random) -> list[World]:
-        return [world_from(self.pos, self.sample_paths(rng), self.model) for _ in range(n)]
+        return [world_from(self.pos, paths, self.model) for paths in self.sample_many(n, rng)]
 
     def witnessed(self) -> set[tuple[str, Value]]:
         """Every literal of the facts' variables that some consistent history makes true."""
@@ -212,10 +213,27 @@ def count_histories(
     options = sum(pos.trajectory_count(c) for c in range(len(pos.ids)))
     if options > MAX_OPTIONS * max(1, max_states // MAX_STATES):
         return None  # far beyond this state bound (a caller raising it lists more)
-    program = layered(*features(pos), max_states, seconds)
-    if program is None:
+    targets, found = features(pos)
+    order = card_order(pos, found)
+    counted = count_layers(
+        targets, [[coords for _, coords in found[c]] for c in order], max_states, seconds
+    )
+    if counted is None:
         return None
-    return CountedHistories(pos, model, *program)
+    return CountedHistories(pos, model, found, counted, order)
+
+
+def card_order(pos: Position, options: list[list[Option]]) -> list[int]:
+    """The order the program takes the cards in: the settled ones first (they add no state),
+    then by type and by the coordinates they may add to, so that the cards sharing a box slot
+    or an answer come together and its coordinate is open for few layers."""
+
+    def key(card: int) -> tuple:
+        found = options[card]
+        reached = sorted({k for _, coords in found for k in coords})
+        return (len(found) > 1, pos.kind[card], reached)
+
+    return sorted(range(len(options)), key=key)
 
 
 Program = tuple[
