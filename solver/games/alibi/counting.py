@@ -214,26 +214,38 @@ def count_histories(
     if options > MAX_OPTIONS * max(1, max_states // MAX_STATES):
         return None  # far beyond this state bound (a caller raising it lists more)
     targets, found = features(pos)
-    order = card_order(pos, found)
+    order, pool = card_order(pos, found)
     counted = count_layers(
-        targets, [[coords for _, coords in found[c]] for c in order], max_states, seconds
+        targets, [[coords for _, coords in found[c]] for c in order], max_states, seconds, pool
     )
     if counted is None:
         return None
     return CountedHistories(pos, model, found, counted, order)
 
 
-def card_order(pos: Position, options: list[list[Option]]) -> list[int]:
-    """The order the program takes the cards in: the settled ones first (they add no state),
-    then by type and by the coordinates they may add to, so that the cards sharing a box slot
-    or an answer come together and its coordinate is open for few layers."""
+def card_order(pos: Position, options: list[list[Option]]) -> tuple[list[int], int]:
+    """The order the program takes the cards in, and how many of the last ones make its pool
+    (`layers.Pool`): the settled cards first (they add no state), then by type and by the
+    coordinates they may add to, so that cards sharing a box slot or an answer come together
+    and its coordinate is open for few layers; last the largest set of cards whose options
+    (but the box) add to the same coordinates, which the program finishes in closed form."""
+
+    def shared(card: int) -> tuple:
+        return tuple(coords for path, coords in options[card] if path[0] != pos.box)
+
+    unsettled = [c for c in range(len(options)) if len(options[c]) > 1]
+    alike: dict[tuple, list[int]] = defaultdict(list)
+    for card in unsettled:
+        alike[shared(card)].append(card)
+    pool = max(alike.values(), key=len, default=[])
+    pooled = set(pool)
 
     def key(card: int) -> tuple:
         found = options[card]
         reached = sorted({k for _, coords in found for k in coords})
-        return (len(found) > 1, pos.kind[card], reached)
+        return (card in pooled, len(found) > 1, pos.kind[card], reached)
 
-    return sorted(range(len(options)), key=key)
+    return sorted(range(len(options)), key=key), len(pool)
 
 
 Program = tuple[

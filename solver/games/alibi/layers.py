@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from math import prod
+from math import comb, factorial, prod
 
 import numpy as np
 
@@ -100,11 +100,14 @@ class LayeredCount:
         forward: list[np.ndarray],
         primes: tuple[int, ...],
         widths: list[int],
+        closing: Closing | None = None,
     ) -> None:
-        self.primes, self._steps, self.widths = primes, steps, widths
+        self.primes, self._steps, self.widths, self._closing = primes, steps, widths, closing
         p = np.array(primes, dtype=np.int64)[:, None]
         back = [np.ones((len(primes), 1), dtype=np.int64) for _ in forward]  # last: state 0
         approx = [np.ones(1) for _ in forward]
+        if closing is not None:  # the pool's ways to finish from each state
+            back[-1], approx[-1] = closing.ways, closing.approx
         for i in range(len(steps) - 1, -1, -1):
             step, n = steps[i], widths[i]
             later = back[i + 1][:, step.target]
@@ -127,13 +130,15 @@ class LayeredCount:
             starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))[taken]
             summed[:, taken] = np.add.reduceat(ways, starts, axis=1) % p  # below 2**63
             self.weights.append(recombine(summed.T, primes))
+        if closing is not None:
+            self.weights += closing.weights(forward[-1])
 
     def sample(self, n: int, rng: random.Random) -> np.ndarray:
         """`n` uniform choices of one option per card (rows: samples; columns: cards, in the
         program's order), each card taking an option with probability proportional to the
         histories finishing after it."""
         state = np.zeros(n, dtype=np.int64)
-        chosen = np.zeros((n, len(self._steps)), dtype=np.int64)
+        chosen = np.empty((n, len(self._steps)), dtype=np.int64)
         for i, step in enumerate(self._steps):
             first, option, target = step.by_source(self.widths[i])
             begin = first[state]
@@ -155,7 +160,9 @@ class LayeredCount:
                 edge = begin + pick
             chosen[:, i] = option[edge]
             state = target[edge]
-        return chosen
+        if self._closing is None:
+            return chosen
+        return np.concatenate([chosen, self._closing.assign(state, rng)], axis=1)
 
     def _exact_pick(self, i: int, begin: int, count: int, point: int, rng: random.Random) -> int:
         """Which of a state's edges the uniform point (its first 53 bits `point`) falls in,
@@ -178,10 +185,14 @@ def count_layers(
     options: list[list[tuple[int, ...]]],
     max_states: int,
     seconds: float | None = None,
+    pool: int = 0,
 ) -> LayeredCount | None:
     """Choose one option (the coordinates it adds one to) per card so that the coordinates
     sum to `targets`: the exact counts, or None when a layer outgrows `max_states`, time runs
-    out, the states do not fit int64, or nothing meets the targets."""
+    out, the states do not fit int64, or nothing meets the targets.
+
+    The last `pool` cards may form a `Pool` (see there): then they take no layers, the last
+    layer's states are finished in closed form. If they do not, they are layers like others."""
     deadline = float("inf") if seconds is None else time.perf_counter() + seconds
     if not all(options):
         return None
@@ -197,6 +208,9 @@ def count_layers(
         return None
     place = [prod(radix[:k]) for k in range(len(radix))]
     low, high = _bounds(options, len(targets))
+    closed = Pool.of(options[len(options) - pool :], radix, place) if pool else None
+    if closed is not None:
+        options = options[: len(options) - pool]
     p = np.array(primes, dtype=np.int64)[:, None]
     keys = np.array([sum(t * m for t, m in zip(targets, place, strict=True))], dtype=np.int64)
     ways = np.ones((len(primes), 1), dtype=np.int64)
@@ -242,9 +256,12 @@ def count_layers(
         steps.append(Step(len(found), source, option, target))
         forward.append(ways)
         widths.append(len(keys))
-    if keys[0] != 0:
+    if closed is not None:
+        counted = LayeredCount(steps, forward, primes, widths, closed.close(keys, primes))
+    elif keys[0] != 0:
         return None  # the last layer holds the zero state alone, if it is reached
-    counted = LayeredCount(steps, forward, primes, widths)
+    else:
+        counted = LayeredCount(steps, forward, primes, widths)
     return counted if counted.total else None
 
 
@@ -260,3 +277,174 @@ def _bounds(options: list[list[tuple[int, ...]]], width: int) -> tuple[np.ndarra
         high[i, list(some)] += 1
         low[i, list(every)] += 1
     return low, high
+
+
+class Pool:
+    """Cards that differ at most in one option of their own (a box slot): the others, the
+    shared options, are the same coordinates for all of them. Once every other card has
+    chosen, what is left of each coordinate says how many pool cards take each option, when
+    the shared options can be peeled (some coordinate left is touched by one shared option
+    alone, repeatedly); the cards then split in (multinomial) closed form, and the program
+    needs no layer for them. Early rounds' unnamed cards are such a pool: their options are
+    the seats (and, after a pass, being passed on), the same for every card but the box."""
+
+    def __init__(
+        self,
+        cards: list[list[tuple[int, ...]]],
+        shared: list[tuple[int, ...]],
+        own: list[int | None],
+        plan: list[tuple[int, int, list[int]]],
+        radix: list[int],
+        place: list[int],
+    ) -> None:
+        self.cards, self.shared, self.own, self.plan = cards, shared, own, plan
+        self.radix, self.place = radix, place
+        self.slots = sorted({k for k in own if k is not None})
+        self.members = {k: [c for c, mine in enumerate(own) if mine == k] for k in self.slots}
+        self.shared_at = [[found.index(coords) for coords in shared] for found in cards]
+        self.touched = sorted({k for coords in shared for k in coords})
+
+    @classmethod
+    def of(
+        cls, cards: list[list[tuple[int, ...]]], radix: list[int], place: list[int]
+    ) -> Pool | None:
+        """The pool these cards make, or None when they do not make one."""
+        shared = [coords for coords in cards[0] if all(coords in found for found in cards)]
+        touched = {k for coords in shared for k in coords}
+        own: list[int | None] = []
+        for found in cards:
+            rest = [coords for coords in found if coords not in shared]
+            if len(found) != len(set(found)) or len(rest) > 1:
+                return None
+            if rest and (len(rest[0]) != 1 or rest[0][0] in touched):
+                return None
+            own.append(rest[0][0] if rest else None)
+        plan, solved = [], set()
+        while len(solved) < len(shared):  # peel: a coordinate only one open option touches
+            step = next(
+                (
+                    (j, k)
+                    for k in sorted(touched)
+                    for j in [[j for j, c in enumerate(shared) if k in c and j not in solved]]
+                    if len(j) == 1
+                ),
+                None,
+            )
+            if step is None:
+                return None
+            (j,), k = step
+            plan.append((j, k, [i for i in solved if k in shared[i]]))
+            solved.add(j)
+        return cls(cards, shared, own, plan, radix, place)
+
+    def split(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per state: how many pool cards take each shared option, how many each own slot,
+        and whether that split meets every coordinate exactly (else the state is dead)."""
+        left = {k: keys // self.place[k] % self.radix[k] for k in self.touched + self.slots}
+        counts = np.zeros((len(keys), len(self.shared)), dtype=np.int64)
+        for j, k, others in self.plan:
+            counts[:, j] = left[k] - counts[:, others].sum(axis=1)
+        boxed = np.stack([left[k] for k in self.slots], axis=1) if self.slots else counts[:, :0]
+        fits = (counts >= 0).all(axis=1)
+        for k in self.touched:
+            made = counts[:, [j for j, c in enumerate(self.shared) if k in c]].sum(axis=1)
+            fits &= made == left[k]
+        for s, k in enumerate(self.slots):
+            fits &= boxed[:, s] <= len(self.members[k])
+        fits &= counts.sum(axis=1) + boxed.sum(axis=1) == len(self.cards)
+        return counts, boxed, fits
+
+    def close(self, keys: np.ndarray, primes: tuple[int, ...]) -> Closing:
+        return Closing(self, keys, primes)
+
+
+class Closing:
+    """A pool finishing the states of the last layer: the ways from each, every pool card's
+    histories per option (given the forward counts), and uniform splits for samples."""
+
+    def __init__(self, pool: Pool, keys: np.ndarray, primes: tuple[int, ...]) -> None:
+        self.pool, self.primes, self.keys = pool, primes, keys
+        self.counts, self.boxed, fits = pool.split(keys)
+        self.rest = self.counts.sum(axis=1)  # the pool cards on shared options
+        m = len(pool.cards)
+        exact = [float(factorial(k)) for k in range(m + 1)]
+        approx = np.array(exact)[self.rest]
+        for j in range(len(pool.shared)):
+            approx = approx / np.array(exact)[self.counts[:, j]]
+        for s, k in enumerate(pool.slots):
+            g = len(pool.members[k])
+            approx = (
+                approx
+                * np.array([comb(g, b) for b in range(g + 1)] + [0])[
+                    np.minimum(self.boxed[:, s], g + 1)
+                ]
+            )
+        self.approx = np.where(fits, approx, 0.0)
+        rows = []
+        for p in primes:
+            fact = [1] * (m + 1)
+            for k in range(1, m + 1):
+                fact[k] = fact[k - 1] * k % p
+            fact_of = np.array(fact, dtype=np.int64)
+            inverse_of = np.array([pow(f, -1, p) for f in fact], dtype=np.int64)
+            ways = fact_of[self.rest]
+            for j in range(len(pool.shared)):
+                ways = ways * inverse_of[self.counts[:, j]] % p
+            for s, k in enumerate(pool.slots):
+                g, b = len(pool.members[k]), np.minimum(self.boxed[:, s], len(pool.members[k]))
+                ways = ways * fact[g] % p * inverse_of[b] % p * inverse_of[g - b] % p
+            rows.append(np.where(fits, ways, 0))
+        self.ways = np.stack(rows)
+
+    def weights(self, forward: np.ndarray) -> list[list[int]]:
+        """Per pool card, per option: the histories where it takes that option. A card of
+        slot k is boxed in b of its g fellows' histories, and on shared option j in
+        (g - b) / g * n_j / (the pool cards on shared options) of them."""
+        pool, found = self.pool, []
+        by_slot: dict[int | None, list[int]] = {}
+        for c, own in enumerate(pool.own):
+            if own not in by_slot:
+                by_slot[own] = self._weights(forward, own)
+            weights = [0] * len(pool.cards[c])
+            for j, at in enumerate(pool.shared_at[c]):
+                weights[at] = by_slot[own][j]
+            if own is not None:
+                weights[pool.cards[c].index((own,))] = by_slot[own][-1]
+            found.append(weights)
+        return found
+
+    def _weights(self, forward: np.ndarray, own: int | None) -> list[int]:
+        """One card's weights on the shared options (then on its own slot, if it has one)."""
+        pool, m = self.pool, len(self.pool.cards)
+        g = len(pool.members[own]) if own is not None else 1
+        boxed = self.boxed[:, pool.slots.index(own)] if own is not None else 0 * self.rest
+        rows = []
+        for q, p in enumerate(self.primes):
+            inverse = np.array([0] + [pow(k, -1, p) for k in range(1, m + 1)], dtype=np.int64)
+            through = forward[q] * self.ways[q] % p  # histories through each state
+            free = through * ((g - boxed) % p) % p * inverse[g] % p * inverse[self.rest] % p
+            row = [int(np.sum(free * self.counts[:, j] % p) % p) for j in range(len(pool.shared))]
+            if own is not None:
+                row.append(int(np.sum(through * boxed % p * inverse[g] % p) % p))
+            rows.append(row)
+        return recombine(np.array(rows).T, self.primes)
+
+    def assign(self, states: np.ndarray, rng: random.Random) -> np.ndarray:
+        """Each sample's pool cards' options (columns: pool cards), uniform given its last
+        state: the boxed cards of each slot drawn, the rest shuffled into the shared options."""
+        pool = self.pool
+        chosen = np.empty((len(states), len(pool.cards)), dtype=np.int64)
+        for row, state in enumerate(states.tolist()):
+            taken = set()
+            for s, k in enumerate(pool.slots):
+                for c in rng.sample(pool.members[k], int(self.boxed[state, s])):
+                    chosen[row, c] = pool.cards[c].index((k,))
+                    taken.add(c)
+            rest = [c for c in range(len(pool.cards)) if c not in taken]
+            rng.shuffle(rest)
+            at = 0
+            for j, n in enumerate(self.counts[state].tolist()):
+                for c in rest[at : at + n]:
+                    chosen[row, c] = pool.shared_at[c][j]
+                at += n
+        return chosen
