@@ -54,7 +54,11 @@ class Samples:
         self.pos = pos
         sampler = deduction.worlds
         assert isinstance(sampler, CountedHistories | HistoryChain), "Alibi's own world sets"
-        paths = [sampler.sample_paths(rng) for _ in range(n)]
+        paths = (
+            sampler.sample_many(n, rng)  # the counter walks all samples a layer at a time
+            if isinstance(sampler, CountedHistories)
+            else [sampler.sample_paths(rng) for _ in range(n)]
+        )
         e, cards, players, box = pos.epoch, len(pos.ids), pos.players, pos.box
         # samples share trajectory tuples (records share every card that did not move), so
         # each distinct tuple is read once and the arrays are gathered by its code

@@ -8,6 +8,10 @@ hand capacities, pass counts, box slots and the answers' running counts). States
 longer meet a target with the cards left are pruned. The forward counts times the backward counts
 give every card's exact trajectory marginals; walking the backward counts samples uniformly.
 Later sizes need no coordinate: the deal sizes and pass counts imply them.
+
+`count_histories` runs the program a layer at a time with exact modular counts (`layers`), the
+cards no answer names finished in closed form; `layered`, the same program over dictionaries,
+serves the chain's small blocks of cards.
 """
 
 from __future__ import annotations
@@ -23,15 +27,18 @@ from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 
 MAX_STATES = 12_000
-"""Give up (and let the chain estimate) when a layer of the program holds more states. Positions
-within exact reach stay far below (about 600 at the first round with 4 players); the ones beyond
-it pass this bound within a few dozen milliseconds, so trying costs little."""
+"""Give up (and let the chain estimate) when a layer of the program holds more states. With the
+pool finished in closed form (`layers.Pool`) the first three rounds with 4 players and the first
+two with 6 stay below (a few thousand states at the widest, under 0.1 s); the positions beyond
+pass this bound within a few dozen milliseconds, so trying costs little."""
 
-MAX_OPTIONS = 100_000
+MAX_OPTIONS = 3_000
 """Give up before listing when the cards have more trajectories than this in all: such a
-position is far beyond exact reach (the first round with 4 players has about 260, the second
-about 370 and already passes MAX_STATES; from the fourth round on there are over 700, and a
-failed try there costs up to a third of a second)."""
+position is far beyond exact reach (the fifth round with 6 players has about 2,800; from the
+fourth round with 4 players on, a failed try costs about 10 ms)."""
+
+BLOCK_STATES = 1_500
+"""The bound of `layered`, the dictionary program the chain runs on its blocks of cards."""
 
 State = int  # the targets still to meet, one bit field per coordinate (see `layered`)
 Option = tuple[Trajectory, tuple[int, ...]]  # a trajectory and the coordinates it adds to
@@ -259,7 +266,7 @@ Program = tuple[
 def layered(
     targets: list[int],
     options: list[list[Option]],
-    max_states: int = MAX_STATES,
+    max_states: int = BLOCK_STATES,
     seconds: float | None = None,
 ) -> Program | None:
     """The dynamic program choosing one option per card so that the coordinates they add to

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
+from itertools import product
 from math import comb, factorial, prod
 
 import numpy as np
@@ -104,8 +107,8 @@ class LayeredCount:
     ) -> None:
         self.primes, self._steps, self.widths, self._closing = primes, steps, widths, closing
         p = np.array(primes, dtype=np.int64)[:, None]
-        back = [np.ones((len(primes), 1), dtype=np.int64) for _ in forward]  # last: state 0
-        approx = [np.ones(1) for _ in forward]
+        back: list[np.ndarray] = [np.ones((len(primes), 1), dtype=np.int64) for _ in forward]
+        approx: list[np.ndarray] = [np.ones(1) for _ in forward]  # the last layer: state 0
         if closing is not None:  # the pool's ways to finish from each state
             back[-1], approx[-1] = closing.ways, closing.approx
         for i in range(len(steps) - 1, -1, -1):
@@ -149,14 +152,9 @@ class LayeredCount:
             else:
                 offsets = np.arange(widest)
                 edges = np.minimum(begin[:, None] + offsets, len(target) - 1)
-                weight = np.where(offsets < counts[:, None], self._approx[i + 1][target[edges]], 0)
-                bounds = np.cumsum(weight, axis=1)
-                points = [rng.getrandbits(53) for _ in range(n)]
-                at = np.array(points, dtype=np.float64) / 2.0**53 * bounds[:, -1]
-                pick = np.minimum((bounds <= at[:, None]).sum(axis=1), counts - 1)
-                near = np.abs(bounds[:, :-1] - at[:, None]) <= NEAR * bounds[:, -1:]
-                for k in np.flatnonzero(near.any(axis=1)).tolist():
-                    pick[k] = self._exact_pick(i, int(begin[k]), int(counts[k]), points[k], rng)
+                children = target[edges]
+                weight = np.where(offsets < counts[:, None], self._approx[i + 1][children], 0)
+                pick = choose(weight, partial(self._ways, i + 1, children, counts), rng)
                 edge = begin + pick
             chosen[:, i] = option[edge]
             state = target[edge]
@@ -164,20 +162,37 @@ class LayeredCount:
             return chosen
         return np.concatenate([chosen, self._closing.assign(state, rng)], axis=1)
 
-    def _exact_pick(self, i: int, begin: int, count: int, point: int, rng: random.Random) -> int:
-        """Which of a state's edges the uniform point (its first 53 bits `point`) falls in,
-        by exact counts, drawing further bits while a boundary lies within the bits drawn."""
-        _, _, target = self._steps[i].by_source(self.widths[i])
-        ways = recombine(self._back[i + 1][:, target[begin : begin + count]].T, self.primes)
-        whole = sum(ways)
-        bounds = [sum(ways[: j + 1]) for j in range(count)]
-        bits = 53
-        while True:  # the point lies in [point, point + 1) / 2**bits of the whole
-            low, high = point * whole, (point + 1) * whole
-            inside = [b for b in bounds if low < b << bits < high]
-            if not inside:
-                return next(j for j, b in enumerate(bounds) if b << bits >= high)
-            point, bits = 2 * point + rng.getrandbits(1), bits + 1
+    def _ways(self, layer: int, children: np.ndarray, counts: np.ndarray, row: int) -> list[int]:
+        """The exact ways to finish from one sample's children states (for `choose`)."""
+        return recombine(self._back[layer][:, children[row, : counts[row]]].T, self.primes)
+
+
+def choose(weight: np.ndarray, exact: Callable[[int], list[int]], rng: random.Random) -> np.ndarray:
+    """Per row, a column drawn with probability proportional to its exact weight: a 53-bit
+    uniform point decides by the floating-point `weight` (rows of zeros padded to the right)
+    unless it falls near a boundary; then `exact(row)` gives that row's exact integers and
+    further bits are drawn while a boundary lies within the bits drawn."""
+    bounds = np.cumsum(weight, axis=1)
+    points = [rng.getrandbits(53) for _ in range(len(weight))]
+    at = np.array(points, dtype=np.float64) / 2.0**53 * bounds[:, -1]
+    pick = (bounds <= at[:, None]).sum(axis=1)
+    near = np.abs(bounds[:, :-1] - at[:, None]) <= NEAR * bounds[:, -1:]
+    for row in np.flatnonzero(near.any(axis=1) | (pick >= weight.shape[1])).tolist():
+        pick[row] = _exact_choice(exact(row), points[row], rng)
+    return pick
+
+
+def _exact_choice(ways: list[int], point: int, rng: random.Random) -> int:
+    """Which of `ways` a uniform point in [0, 1) falls in, its first 53 bits being `point`."""
+    whole, bounds = sum(ways), list[int]()
+    for w in ways:
+        bounds.append(w + (bounds[-1] if bounds else 0))
+    bits = 53
+    while True:  # the point lies in [point, point + 1) / 2**bits of the whole
+        low, high = point * whole, (point + 1) * whole
+        if not any(low < b << bits < high for b in bounds):
+            return next(j for j, b in enumerate(bounds) if b << bits >= high)
+        point, bits = 2 * point + rng.getrandbits(1), bits + 1
 
 
 def count_layers(
@@ -282,23 +297,28 @@ def _bounds(options: list[list[tuple[int, ...]]], width: int) -> tuple[np.ndarra
 class Pool:
     """Cards that differ at most in one option of their own (a box slot): the others, the
     shared options, are the same coordinates for all of them. Once every other card has
-    chosen, what is left of each coordinate says how many pool cards take each option, when
-    the shared options can be peeled (some coordinate left is touched by one shared option
-    alone, repeatedly); the cards then split in (multinomial) closed form, and the program
-    needs no layer for them. Early rounds' unnamed cards are such a pool: their options are
-    the seats (and, after a pass, being passed on), the same for every card but the box."""
+    chosen, what is left of each coordinate says how many pool cards take each option: peel
+    the shared options (a coordinate left that one open option alone touches gives its
+    count), and where none peels, enumerate the count of the option with the fewest possible
+    values (at most `MAX_SPLITS` ways in all). Each such split of the pool is a multinomial
+    number of histories, so the program needs no layer for the pool's cards. The unnamed
+    cards of early rounds make a pool: their options are the seats and the passes they may
+    take, the same for every card but for its type's box slot."""
 
     def __init__(
         self,
         cards: list[list[tuple[int, ...]]],
         shared: list[tuple[int, ...]],
         own: list[int | None],
+        free: list[tuple[int, int]],
         plan: list[tuple[int, int, list[int]]],
         radix: list[int],
         place: list[int],
     ) -> None:
         self.cards, self.shared, self.own, self.plan = cards, shared, own, plan
         self.radix, self.place = radix, place
+        self.free = [j for j, _ in free]
+        self.combos = list(product(*(range(most + 1) for _, most in free)))
         self.slots = sorted({k for k in own if k is not None})
         self.members = {k: [c for c, mine in enumerate(own) if mine == k] for k in self.slots}
         self.shared_at = [[found.index(coords) for coords in shared] for found in cards]
@@ -319,82 +339,105 @@ class Pool:
             if rest and (len(rest[0]) != 1 or rest[0][0] in touched):
                 return None
             own.append(rest[0][0] if rest else None)
-        plan, solved = [], set()
-        while len(solved) < len(shared):  # peel: a coordinate only one open option touches
-            step = next(
+        free: list[tuple[int, int]] = []
+        plan: list[tuple[int, int, list[int]]] = []
+        solved: set[int] = set()
+        while len(solved) < len(shared):
+            peeled = next(
                 (
-                    (j, k)
+                    (only[0], k)
                     for k in sorted(touched)
-                    for j in [[j for j, c in enumerate(shared) if k in c and j not in solved]]
-                    if len(j) == 1
+                    for only in [[j for j, c in enumerate(shared) if k in c and j not in solved]]
+                    if len(only) == 1
                 ),
                 None,
             )
-            if step is None:
-                return None
-            (j,), k = step
-            plan.append((j, k, [i for i in solved if k in shared[i]]))
+            if peeled is not None:
+                j, k = peeled
+                plan.append((j, k, [i for i in solved if k in shared[i]]))
+            else:  # enumerate the open option with the fewest possible counts
+                most, j = min(
+                    (min(len(cards), *(radix[k] - 1 for k in shared[j])), j)
+                    for j in range(len(shared))
+                    if j not in solved
+                )
+                free.append((j, most))
+                if prod(m + 1 for _, m in free) > MAX_SPLITS:
+                    return None
             solved.add(j)
-        return cls(cards, shared, own, plan, radix, place)
+        return cls(cards, shared, own, free, plan, radix, place)
 
-    def split(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per state: how many pool cards take each shared option, how many each own slot,
-        and whether that split meets every coordinate exactly (else the state is dead)."""
-        left = {k: keys // self.place[k] % self.radix[k] for k in self.touched + self.slots}
-        counts = np.zeros((len(keys), len(self.shared)), dtype=np.int64)
+    def split(
+        self, left: dict[int, np.ndarray], combo: tuple[int, ...]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Per state (`left`: what is left of each coordinate): how many pool cards take
+        each shared option, with the enumerated ones at `combo`, and whether that meets
+        every coordinate exactly."""
+        states = len(next(iter(left.values())))
+        counts = np.zeros((states, len(self.shared)), dtype=np.int64)
+        counts[:, self.free] = combo
         for j, k, others in self.plan:
             counts[:, j] = left[k] - counts[:, others].sum(axis=1)
-        boxed = np.stack([left[k] for k in self.slots], axis=1) if self.slots else counts[:, :0]
         fits = (counts >= 0).all(axis=1)
         for k in self.touched:
             made = counts[:, [j for j, c in enumerate(self.shared) if k in c]].sum(axis=1)
             fits &= made == left[k]
-        for s, k in enumerate(self.slots):
-            fits &= boxed[:, s] <= len(self.members[k])
-        fits &= counts.sum(axis=1) + boxed.sum(axis=1) == len(self.cards)
-        return counts, boxed, fits
+        boxed = sum((left[k] for k in self.slots), np.zeros(states, dtype=np.int64))
+        fits &= counts.sum(axis=1) + boxed == len(self.cards)
+        for k in self.slots:
+            fits &= left[k] <= len(self.members[k])
+        return counts, fits
 
     def close(self, keys: np.ndarray, primes: tuple[int, ...]) -> Closing:
         return Closing(self, keys, primes)
 
 
+MAX_SPLITS = 64
+"""The most combinations of enumerated option counts a pool may have (each costs a pass over
+the last layer)."""
+
+
 class Closing:
-    """A pool finishing the states of the last layer: the ways from each, every pool card's
-    histories per option (given the forward counts), and uniform splits for samples."""
+    """A pool finishing the states of the last layer: the ways from each (summed over the
+    enumerated splits), every pool card's histories per option (given the forward counts),
+    and uniform splits for samples."""
 
     def __init__(self, pool: Pool, keys: np.ndarray, primes: tuple[int, ...]) -> None:
-        self.pool, self.primes, self.keys = pool, primes, keys
-        self.counts, self.boxed, fits = pool.split(keys)
-        self.rest = self.counts.sum(axis=1)  # the pool cards on shared options
+        self.pool, self.primes = pool, primes
+        left = {k: keys // pool.place[k] % pool.radix[k] for k in pool.touched + pool.slots}
+        self.boxed = [np.minimum(left[k], len(pool.members[k])) for k in pool.slots]
+        self.splits = [pool.split(left, combo) for combo in pool.combos]
         m = len(pool.cards)
-        exact = [float(factorial(k)) for k in range(m + 1)]
-        approx = np.array(exact)[self.rest]
-        for j in range(len(pool.shared)):
-            approx = approx / np.array(exact)[self.counts[:, j]]
-        for s, k in enumerate(pool.slots):
-            g = len(pool.members[k])
-            approx = (
-                approx
-                * np.array([comb(g, b) for b in range(g + 1)] + [0])[
-                    np.minimum(self.boxed[:, s], g + 1)
-                ]
-            )
-        self.approx = np.where(fits, approx, 0.0)
-        rows = []
-        for p in primes:
-            fact = [1] * (m + 1)
-            for k in range(1, m + 1):
-                fact[k] = fact[k - 1] * k % p
-            fact_of = np.array(fact, dtype=np.int64)
-            inverse_of = np.array([pow(f, -1, p) for f in fact], dtype=np.int64)
-            ways = fact_of[self.rest]
+        factorials = np.array([float(factorial(k)) for k in range(m + 1)])
+        self._approx, self._ways = [], []  # per split
+        for counts, fits in self.splits:
+            approx = factorials[counts.sum(axis=1)]
             for j in range(len(pool.shared)):
-                ways = ways * inverse_of[self.counts[:, j]] % p
-            for s, k in enumerate(pool.slots):
-                g, b = len(pool.members[k]), np.minimum(self.boxed[:, s], len(pool.members[k]))
-                ways = ways * fact[g] % p * inverse_of[b] % p * inverse_of[g - b] % p
-            rows.append(np.where(fits, ways, 0))
-        self.ways = np.stack(rows)
+                approx = approx / factorials[counts[:, j]]
+            for k, boxed in zip(pool.slots, self.boxed, strict=True):
+                approx = (
+                    approx
+                    * np.array([float(comb(len(pool.members[k]), b)) for b in range(m + 1)])[boxed]
+                )
+            self._approx.append(np.where(fits, approx, 0.0))
+            rows = []
+            for p in primes:
+                fact = [1] * (m + 1)
+                for k in range(1, m + 1):
+                    fact[k] = fact[k - 1] * k % p
+                fact_of = np.array(fact, dtype=np.int64)
+                inverse_of = np.array([pow(f, -1, p) for f in fact], dtype=np.int64)
+                ways = fact_of[counts.sum(axis=1)]
+                for j in range(len(pool.shared)):
+                    ways = ways * inverse_of[counts[:, j]] % p
+                for k, boxed in zip(pool.slots, self.boxed, strict=True):
+                    g = len(pool.members[k])
+                    ways = ways * fact[g] % p * inverse_of[boxed] % p * inverse_of[g - boxed] % p
+                rows.append(np.where(fits, ways, 0))
+            self._ways.append(np.stack(rows))
+        column = np.array(primes, dtype=np.int64)[:, None]
+        self.ways = sum(self._ways, np.zeros_like(self._ways[0])) % column
+        self.approx = sum(self._approx, np.zeros_like(self._approx[0]))
 
     def weights(self, forward: np.ndarray) -> list[list[int]]:
         """Per pool card, per option: the histories where it takes that option. A card of
@@ -417,34 +460,49 @@ class Closing:
         """One card's weights on the shared options (then on its own slot, if it has one)."""
         pool, m = self.pool, len(self.pool.cards)
         g = len(pool.members[own]) if own is not None else 1
-        boxed = self.boxed[:, pool.slots.index(own)] if own is not None else 0 * self.rest
+        boxed = self.boxed[pool.slots.index(own)] if own is not None else 0
         rows = []
         for q, p in enumerate(self.primes):
             inverse = np.array([0] + [pow(k, -1, p) for k in range(1, m + 1)], dtype=np.int64)
-            through = forward[q] * self.ways[q] % p  # histories through each state
-            free = through * ((g - boxed) % p) % p * inverse[g] % p * inverse[self.rest] % p
-            row = [int(np.sum(free * self.counts[:, j] % p) % p) for j in range(len(pool.shared))]
-            if own is not None:
-                row.append(int(np.sum(through * boxed % p * inverse[g] % p) % p))
-            rows.append(row)
+            row = [0] * (len(pool.shared) + (own is not None))
+            for (counts, _), ways in zip(self.splits, self._ways, strict=True):
+                through = forward[q] * ways[q] % p  # histories through each state and split
+                rest = inverse[counts.sum(axis=1)]
+                free = through * ((g - boxed) % p) % p * inverse[g] % p * rest % p
+                for j in range(len(pool.shared)):
+                    row[j] += int(np.sum(free * counts[:, j] % p))
+                if own is not None:
+                    row[-1] += int(np.sum(through * boxed % p * inverse[g] % p))
+            rows.append([w % p for w in row])
         return recombine(np.array(rows).T, self.primes)
 
     def assign(self, states: np.ndarray, rng: random.Random) -> np.ndarray:
         """Each sample's pool cards' options (columns: pool cards), uniform given its last
-        state: the boxed cards of each slot drawn, the rest shuffled into the shared options."""
+        state: a split drawn by its ways, the boxed cards of each slot drawn, the rest
+        shuffled into the shared options."""
         pool = self.pool
+        if len(self.splits) == 1:
+            split = np.zeros(len(states), dtype=np.int64)
+        else:
+            weight = np.stack([approx[states] for approx in self._approx], axis=1)
+            split = choose(weight, partial(self._exact, states), rng)
         chosen = np.empty((len(states), len(pool.cards)), dtype=np.int64)
-        for row, state in enumerate(states.tolist()):
+        for row, (state, s) in enumerate(zip(states.tolist(), split.tolist(), strict=True)):
             taken = set()
-            for s, k in enumerate(pool.slots):
-                for c in rng.sample(pool.members[k], int(self.boxed[state, s])):
+            for k, boxed in zip(pool.slots, self.boxed, strict=True):
+                for c in rng.sample(pool.members[k], int(boxed[state])):
                     chosen[row, c] = pool.cards[c].index((k,))
                     taken.add(c)
             rest = [c for c in range(len(pool.cards)) if c not in taken]
             rng.shuffle(rest)
             at = 0
-            for j, n in enumerate(self.counts[state].tolist()):
+            for j, n in enumerate(self.splits[s][0][state].tolist()):
                 for c in rest[at : at + n]:
                     chosen[row, c] = pool.shared_at[c][j]
                 at += n
         return chosen
+
+    def _exact(self, states: np.ndarray, row: int) -> list[int]:
+        """The exact ways of each split from one sample's state (for `choose`)."""
+        ways = np.stack([w[:, states[row]] for w in self._ways], axis=1)
+        return recombine(ways.T, self.primes)
