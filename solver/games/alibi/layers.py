@@ -44,7 +44,8 @@ PRIMES = (
 """The largest primes below 2**31, enough for 496 bits of count."""
 
 KEY_BITS = 62
-"""A state's mixed-radix integer must stay below 2**KEY_BITS (int64, with room to subtract)."""
+"""A state's mixed-radix integer must stay below 2**KEY_BITS (int64, with room to subtract);
+also the most coordinates one card may reach (a bit mask each)."""
 
 NEAR = 1e-9
 """A sampled point this close (relative) to a boundary between options is decided exactly:
@@ -195,6 +196,47 @@ def _exact_choice(ways: list[int], point: int, rng: random.Random) -> int:
         point, bits = 2 * point + rng.getrandbits(1), bits + 1
 
 
+class Encoding:
+    """How a layer's states are integers: the coordinates some card before has touched and
+    some card after will (the live ones) in mixed radix, the others left out as constants
+    (their target before their first card, zero after their last). So the integer holds only
+    the answers and box slots open at that layer, however many there are in all."""
+
+    def __init__(self, live: list[int], targets: list[int]) -> None:
+        self.targets = targets
+        self.radix = {k: targets[k] + 1 for k in live}
+        self.place = dict(
+            zip(
+                live,
+                [prod(targets[j] + 1 for j in live[:n]) for n in range(len(live))],
+                strict=True,
+            )
+        )
+
+    def bits(self) -> int:
+        """The bits of the largest state integer (plus one)."""
+        return prod(self.radix.values()).bit_length()
+
+    def value(self, keys: np.ndarray, k: int) -> np.ndarray:
+        """Coordinate `k` of every state (a constant when it is not live)."""
+        if k in self.place:
+            return keys // self.place[k] % self.radix[k]
+        return np.full(len(keys), self.targets[k], dtype=np.int64)
+
+    def moved(self, live: list[int], keys: np.ndarray) -> tuple[Encoding, np.ndarray]:
+        """The states in the encoding holding `live`: those coordinates just born start at
+        their targets, those dead (zero) are dropped."""
+        new = Encoding(live, self.targets)
+        moved = np.zeros(len(keys), dtype=np.int64)
+        for k in live:
+            moved += (
+                self.value(keys, k) * new.place[k]
+                if k in self.place
+                else self.targets[k] * new.place[k]
+            )
+        return new, moved
+
+
 def count_layers(
     targets: list[int],
     options: list[list[tuple[int, ...]]],
@@ -218,19 +260,29 @@ def count_layers(
     targets = [targets[k] for k in used]
     options = [[tuple(compact[k] for k in coords) for coords in found] for found in options]
     primes = moduli(prod(len(found) for found in options))
-    radix = [t + 1 for t in targets]
-    if primes is None or prod(radix) >= 1 << KEY_BITS:
+    if primes is None:
         return None
-    place = [prod(radix[:k]) for k in range(len(radix))]
     low, high = _bounds(options, len(targets))
-    closed = Pool.of(options[len(options) - pool :], radix, place) if pool else None
+    closed = Pool.of(options[len(options) - pool :], targets) if pool else None
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for i, found in enumerate(options):
+        for k in {k for coords in found for k in coords}:
+            first.setdefault(k, i)
+            last[k] = i
     if closed is not None:
         options = options[: len(options) - pool]
     p = np.array(primes, dtype=np.int64)[:, None]
-    keys = np.array([sum(t * m for t, m in zip(targets, place, strict=True))], dtype=np.int64)
+    encoding = Encoding([], targets)
+    keys = np.zeros(1, dtype=np.int64)
     ways = np.ones((len(primes), 1), dtype=np.int64)
     forward, steps, widths = [ways], [], [1]
     for i, found in enumerate(options):
+        if any(k not in encoding.place for coords in found for k in coords):
+            encoding, keys = encoding.moved([k for k in first if first[k] <= i <= last[k]], keys)
+            if encoding.bits() > KEY_BITS:
+                return None
+        place, radix = encoding.place, encoding.radix
         drops = np.array([sum(place[k] for k in coords) for coords in found], dtype=np.int64)
         if len(found) == 1:  # a settled card: every state moves by the same amount
             every = np.arange(len(keys))
@@ -272,7 +324,8 @@ def count_layers(
         forward.append(ways)
         widths.append(len(keys))
     if closed is not None:
-        counted = LayeredCount(steps, forward, primes, widths, closed.close(keys, primes))
+        left = {k: encoding.value(keys, k) for k in closed.touched + closed.slots}
+        counted = LayeredCount(steps, forward, primes, widths, Closing(closed, left, primes))
     elif keys[0] != 0:
         return None  # the last layer holds the zero state alone, if it is reached
     else:
@@ -312,11 +365,8 @@ class Pool:
         own: list[int | None],
         free: list[tuple[int, int]],
         plan: list[tuple[int, int, list[int]]],
-        radix: list[int],
-        place: list[int],
     ) -> None:
         self.cards, self.shared, self.own, self.plan = cards, shared, own, plan
-        self.radix, self.place = radix, place
         self.free = [j for j, _ in free]
         self.combos = list(product(*(range(most + 1) for _, most in free)))
         self.slots = sorted({k for k in own if k is not None})
@@ -325,9 +375,7 @@ class Pool:
         self.touched = sorted({k for coords in shared for k in coords})
 
     @classmethod
-    def of(
-        cls, cards: list[list[tuple[int, ...]]], radix: list[int], place: list[int]
-    ) -> Pool | None:
+    def of(cls, cards: list[list[tuple[int, ...]]], targets: list[int]) -> Pool | None:
         """The pool these cards make, or None when they do not make one."""
         shared = [coords for coords in cards[0] if all(coords in found for found in cards)]
         touched = {k for coords in shared for k in coords}
@@ -357,7 +405,7 @@ class Pool:
                 plan.append((j, k, [i for i in solved if k in shared[i]]))
             else:  # enumerate the open option with the fewest possible counts
                 most, j = min(
-                    (min(len(cards), *(radix[k] - 1 for k in shared[j])), j)
+                    (min(len(cards), *(targets[k] for k in shared[j])), j)
                     for j in range(len(shared))
                     if j not in solved
                 )
@@ -365,7 +413,7 @@ class Pool:
                 if prod(m + 1 for _, m in free) > MAX_SPLITS:
                     return None
             solved.add(j)
-        return cls(cards, shared, own, free, plan, radix, place)
+        return cls(cards, shared, own, free, plan)
 
     def split(
         self, left: dict[int, np.ndarray], combo: tuple[int, ...]
@@ -386,10 +434,8 @@ class Pool:
         fits &= counts.sum(axis=1) + boxed == len(self.cards)
         for k in self.slots:
             fits &= left[k] <= len(self.members[k])
+        counts[~fits] = 0  # dead states count nothing (and index the tables safely)
         return counts, fits
-
-    def close(self, keys: np.ndarray, primes: tuple[int, ...]) -> Closing:
-        return Closing(self, keys, primes)
 
 
 MAX_SPLITS = 64
@@ -402,9 +448,8 @@ class Closing:
     enumerated splits), every pool card's histories per option (given the forward counts),
     and uniform splits for samples."""
 
-    def __init__(self, pool: Pool, keys: np.ndarray, primes: tuple[int, ...]) -> None:
+    def __init__(self, pool: Pool, left: dict[int, np.ndarray], primes: tuple[int, ...]) -> None:
         self.pool, self.primes = pool, primes
-        left = {k: keys // pool.place[k] % pool.radix[k] for k in pool.touched + pool.slots}
         self.boxed = [np.minimum(left[k], len(pool.members[k])) for k in pool.slots]
         self.splits = [pool.split(left, combo) for combo in pool.combos]
         m = len(pool.cards)
