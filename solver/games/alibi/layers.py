@@ -47,6 +47,10 @@ KEY_BITS = 62
 """A state's mixed-radix integer must stay below 2**KEY_BITS (int64, with room to subtract);
 also the most coordinates one card may reach (a bit mask each)."""
 
+ROUNDING = 1e-6
+"""A bound on the relative error of the floating-point count of histories (it is about 1e-13:
+each of a few thousand additions of positive numbers errs by at most 2**-53)."""
+
 NEAR = 1e-9
 """A sampled point this close (relative) to a boundary between options is decided exactly:
 the floating-point weights are far more accurate (about 1e-13), so elsewhere they decide as
@@ -213,27 +217,21 @@ class Encoding:
             )
         )
 
-    def bits(self) -> int:
-        """The bits of the largest state integer (plus one)."""
-        return prod(self.radix.values()).bit_length()
-
     def value(self, keys: np.ndarray, k: int) -> np.ndarray:
         """Coordinate `k` of every state (a constant when it is not live)."""
         if k in self.place:
             return keys // self.place[k] % self.radix[k]
         return np.full(len(keys), self.targets[k], dtype=np.int64)
 
-    def moved(self, live: list[int], keys: np.ndarray) -> tuple[Encoding, np.ndarray]:
+    def moved(self, live: list[int], keys: np.ndarray) -> tuple[Encoding, np.ndarray] | None:
         """The states in the encoding holding `live`: those coordinates just born start at
-        their targets, those dead (zero) are dropped."""
+        their targets, those dead (zero) are dropped. None when the integers outgrow int64."""
         new = Encoding(live, self.targets)
+        if prod(new.radix.values()).bit_length() > KEY_BITS:
+            return None
         moved = np.zeros(len(keys), dtype=np.int64)
         for k in live:
-            moved += (
-                self.value(keys, k) * new.place[k]
-                if k in self.place
-                else self.targets[k] * new.place[k]
-            )
+            moved += (self.value(keys, k) if k in self.place else self.targets[k]) * new.place[k]
         return new, moved
 
 
@@ -259,9 +257,6 @@ def count_layers(
     compact = {k: i for i, k in enumerate(used)}
     targets = [targets[k] for k in used]
     options = [[tuple(compact[k] for k in coords) for coords in found] for found in options]
-    primes = moduli(prod(len(found) for found in options))
-    if primes is None:
-        return None
     low, high = _bounds(options, len(targets))
     closed = Pool.of(options[len(options) - pool :], targets) if pool else None
     first: dict[int, int] = {}
@@ -272,23 +267,23 @@ def count_layers(
             last[k] = i
     if closed is not None:
         options = options[: len(options) - pool]
-    p = np.array(primes, dtype=np.int64)[:, None]
     encoding = Encoding([], targets)
     keys = np.zeros(1, dtype=np.int64)
-    ways = np.ones((len(primes), 1), dtype=np.int64)
-    forward, steps, widths = [ways], [], [1]
+    flow: np.ndarray = np.ones(1)  # the ways to reach each state, in floating point
+    steps: list[Step] = []
+    widths = [1]
     for i, found in enumerate(options):
         if any(k not in encoding.place for coords in found for k in coords):
-            encoding, keys = encoding.moved([k for k in first if first[k] <= i <= last[k]], keys)
-            if encoding.bits() > KEY_BITS:
+            moved = encoding.moved([k for k in first if first[k] <= i <= last[k]], keys)
+            if moved is None:
                 return None
+            encoding, keys = moved
         place, radix = encoding.place, encoding.radix
         drops = np.array([sum(place[k] for k in coords) for coords in found], dtype=np.int64)
         if len(found) == 1:  # a settled card: every state moves by the same amount
             every = np.arange(len(keys))
             steps.append(Step(1, every, np.zeros(len(keys), dtype=np.int64), every))
             keys = keys - drops[0]
-            forward.append(ways)
             widths.append(len(keys))
             continue
         reach = sorted({k for coords in found for k in coords})
@@ -316,21 +311,35 @@ def count_layers(
         keys = ranked[new]
         if not 0 < len(keys) <= max_states or time.perf_counter() > deadline:
             return None
-        ways = np.stack([np.bincount(target, row, len(keys)) for row in ways[:, source]]).astype(
-            np.int64
-        )  # at most one edge per option reaches a state: the float sums are exact
-        ways %= p
+        flow = np.bincount(target, flow[source], len(keys))
         steps.append(Step(len(found), source, option, target))
-        forward.append(ways)
         widths.append(len(keys))
+    closing = None
     if closed is not None:
-        left = {k: encoding.value(keys, k) for k in closed.touched + closed.slots}
-        counted = LayeredCount(steps, forward, primes, widths, Closing(closed, left, primes))
-    elif keys[0] != 0:
-        return None  # the last layer holds the zero state alone, if it is reached
+        closing = Closing(
+            closed, {k: encoding.value(keys, k) for k in closed.touched + closed.slots}
+        )
+        estimate = float(flow @ closing.approx)
     else:
-        counted = LayeredCount(steps, forward, primes, widths)
-    return counted if counted.total else None
+        estimate = float(flow[0]) if keys[0] == 0 else 0.0  # the zero state alone, if reached
+    primes = moduli(int(estimate * (1 + ROUNDING)) + 1)  # every count recombined is at most
+    if not estimate or primes is None:  # the total, and the estimate's error is far smaller
+        return None
+    p = np.array(primes, dtype=np.int64)[:, None]
+    ways = np.ones((len(primes), 1), dtype=np.int64)
+    forward = [ways]
+    for i, step in enumerate(steps):
+        if step.options > 1:
+            ways = np.stack(
+                [np.bincount(step.target, row, widths[i + 1]) for row in ways[:, step.source]]
+            )
+            ways = ways.astype(np.int64) % p  # at most one edge per option reaches a state:
+        forward.append(ways)  # the float sums are exact
+    if closing is not None:
+        closing.count(primes)
+    counted = LayeredCount(steps, forward, primes, widths, closing)
+    assert counted.total, "the floating-point estimate found histories"
+    return counted
 
 
 def _bounds(options: list[list[tuple[int, ...]]], width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -448,23 +457,28 @@ class Closing:
     enumerated splits), every pool card's histories per option (given the forward counts),
     and uniform splits for samples."""
 
-    def __init__(self, pool: Pool, left: dict[int, np.ndarray], primes: tuple[int, ...]) -> None:
-        self.pool, self.primes = pool, primes
+    def __init__(self, pool: Pool, left: dict[int, np.ndarray]) -> None:
+        self.pool = pool
         self.boxed = [np.minimum(left[k], len(pool.members[k])) for k in pool.slots]
         self.splits = [pool.split(left, combo) for combo in pool.combos]
         m = len(pool.cards)
         factorials = np.array([float(factorial(k)) for k in range(m + 1)])
-        self._approx, self._ways = [], []  # per split
+        self._approx: list[np.ndarray] = []  # per split
         for counts, fits in self.splits:
             approx = factorials[counts.sum(axis=1)]
             for j in range(len(pool.shared)):
                 approx = approx / factorials[counts[:, j]]
             for k, boxed in zip(pool.slots, self.boxed, strict=True):
-                approx = (
-                    approx
-                    * np.array([float(comb(len(pool.members[k]), b)) for b in range(m + 1)])[boxed]
-                )
+                g = len(pool.members[k])
+                approx = approx * np.array([float(comb(g, b)) for b in range(m + 1)])[boxed]
             self._approx.append(np.where(fits, approx, 0.0))
+        self.approx = sum(self._approx, np.zeros(len(self.splits[0][0])))
+
+    def count(self, primes: tuple[int, ...]) -> None:
+        """The ways from each state (and of each split) modulo `primes`."""
+        pool, m = self.pool, len(self.pool.cards)
+        self.primes, self._ways = primes, []
+        for counts, fits in self.splits:
             rows = []
             for p in primes:
                 fact = [1] * (m + 1)
@@ -482,7 +496,6 @@ class Closing:
             self._ways.append(np.stack(rows))
         column = np.array(primes, dtype=np.int64)[:, None]
         self.ways = sum(self._ways, np.zeros_like(self._ways[0])) % column
-        self.approx = sum(self._approx, np.zeros_like(self._approx[0]))
 
     def weights(self, forward: np.ndarray) -> list[list[int]]:
         """Per pool card, per option: the histories where it takes that option. A card of
