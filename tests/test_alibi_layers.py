@@ -123,6 +123,12 @@ def test_no_history_gives_none() -> None:
     assert layers.count_layers([3], [[(0,)], [(0,)]], 10**6) is None
     assert layers.count_layers([2, 0], [[(0,), (1,)], [(0,), (1,)]], 10**6, pool=2) is not None
     assert layers.count_layers([1, 2], [[(0,), (1,)], [(0,), (1,)]], 10**6, pool=2) is None
+    settled_too_many = [[(0,)], [(0,), (1,)], [(0,), (1,)]]
+    assert layers.count_layers([0, 2], settled_too_many, 10**6, pool=2) is None
+    assert layers.count_layers([1, 1], settled_too_many, 10**6, pool=2) is None
+    for targets, total in (([1, 2], 1), ([2, 1], 2)):
+        counted = layers.count_layers(targets, settled_too_many, 10**6, pool=2)
+        assert counted is not None and counted.total == total
 
 
 def test_recombination_is_exact_beyond_int64() -> None:

@@ -1,14 +1,19 @@
 """The counting program of `counting`, run a whole layer at a time with numpy, counts kept
 exact modulo a few primes.
 
-A layer is the sorted array of states (the targets still to meet, as one mixed-radix integer)
-after some cards. Each card's options subtract fixed numbers, so a layer's successors are one
-array per option, each still sorted; merging them and summing the ways into each distinct
-state is one stable sort (its runs are already sorted) and one reduction. Counts outgrow
-int64, so the program runs modulo primes below 2**31 (a product of two residues fits int64,
-and a float64 sum of a few residues stays exact), and the Chinese remainder theorem rebuilds
-each count as a Python int: the count of histories is below the product of the cards' option
-counts, so primes whose product exceeds that bound leave no ambiguity.
+A layer is the sorted array of states (the targets still to meet, as one mixed-radix integer
+of the coordinates open at that layer: `Encoding`) after some cards. Each card's options
+subtract fixed numbers, so a layer's successors are one array per option, each still sorted;
+merging them and summing the ways into each distinct state is one stable sort (its runs are
+already sorted) and one reduction. The cards no answer names are alike (`Pool`): they take no
+layers, the last layer's states are finished in closed form.
+
+Counts outgrow int64, so the program runs modulo primes below 2**31 (a product of two residues
+fits int64, and a float64 sum of a few residues stays exact), and the Chinese remainder theorem
+rebuilds each count as a Python int. Every count rebuilt is at most the number of histories,
+which a floating-point pass estimates to far better than `ROUNDING`: primes whose product
+exceeds that bound leave no ambiguity. Samples are drawn with the floating-point counts, and
+exactly (`choose`) where a point falls near a boundary.
 """
 
 from __future__ import annotations
@@ -88,6 +93,11 @@ class Step:
     target: np.ndarray
     _by_source: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
+    def settles(self, states: int) -> bool:
+        """Whether the card is settled and every state takes it: then state s goes to state
+        s (the successors of one option stay in order), and the counts pass unchanged."""
+        return self.options == 1 and len(self.source) == states
+
     def by_source(self, states: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The edges state by state: each state's first edge (and one past the last), and
         every edge's option and target in that order (kept once made: samples reuse them)."""
@@ -118,6 +128,9 @@ class LayeredCount:
             back[-1], approx[-1] = closing.ways, closing.approx
         for i in range(len(steps) - 1, -1, -1):
             step, n = steps[i], widths[i]
+            if step.settles(n):
+                back[i], approx[i] = back[i + 1], approx[i + 1]
+                continue
             later = back[i + 1][:, step.target]
             back[i] = np.stack([np.bincount(step.source, row, n) for row in later]).astype(
                 np.int64
@@ -280,12 +293,6 @@ def count_layers(
             encoding, keys = moved
         place, radix = encoding.place, encoding.radix
         drops = np.array([sum(place[k] for k in coords) for coords in found], dtype=np.int64)
-        if len(found) == 1:  # a settled card: every state moves by the same amount
-            every = np.arange(len(keys))
-            steps.append(Step(1, every, np.zeros(len(keys), dtype=np.int64), every))
-            keys = keys - drops[0]
-            widths.append(len(keys))
-            continue
         reach = sorted({k for coords in found for k in coords})
         if len(reach) > KEY_BITS:
             return None
@@ -329,7 +336,7 @@ def count_layers(
     ways = np.ones((len(primes), 1), dtype=np.int64)
     forward = [ways]
     for i, step in enumerate(steps):
-        if step.options > 1:
+        if not step.settles(widths[i]):
             ways = np.stack(
                 [np.bincount(step.target, row, widths[i + 1]) for row in ways[:, step.source]]
             )
