@@ -228,3 +228,21 @@ def test_counter_equals_the_dictionary_program_on_small_deck_positions() -> None
         compared += 1
         pooled += counted._counted._closing is not None
     assert compared >= 20 and pooled >= 10, (compared, pooled)
+
+
+def test_a_pools_splits_exact_ways_sum_to_its_ways_from_each_state() -> None:
+    """What a sample near a boundary between splits decides by: each split's exact ways
+    from a state, which must add up to the pool's ways from it."""
+    options = [[(0,), (1,)]] + [two_passes() for _ in range(4)]
+    counted = layers.count_layers([3, 1, 1, 1, 1, 0, 1, 0, 1], options, 10**6, pool=4)
+    assert counted is not None and counted._closing is not None
+    closing = counted._closing
+    assert len(closing.splits) > 1
+    states = np.arange(closing.states)
+    for state in states.tolist():
+        ways = closing._exact(states, state)
+        assert len(ways) == len(closing.splits)
+        assert (
+            sum(ways) == layers.recombine(closing.ways[:, state : state + 1].T, closing.primes)[0]
+        )
+    assert sum(sum(closing._exact(states, s)) for s in states.tolist()) > 0

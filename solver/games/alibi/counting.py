@@ -26,16 +26,17 @@ from solver.games.alibi.model import at_var, box_var, place, world_from
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 
-MAX_STATES = 12_000
+MAX_STATES = 20_000
 """Give up (and let the chain estimate) when a layer of the program holds more states. With the
 pool finished in closed form (`layers.Pool`) the first three rounds with 4 players and the first
-two with 6 stay below (a few thousand states at the widest, under 0.1 s); the positions beyond
-pass this bound within a few dozen milliseconds, so trying costs little."""
+two with 6 mostly stay below (a few thousand states, under 0.1 s even at the bound); positions
+beyond pass the bound within a few dozen milliseconds, so trying costs little."""
 
-MAX_OPTIONS = 3_000
+MAX_OPTIONS = 1_000
 """Give up before listing when the cards have more trajectories than this in all: such a
-position is far beyond exact reach (the fifth round with 6 players has about 2,800; from the
-fourth round with 4 players on, a failed try costs about 10 ms)."""
+position is far beyond exact reach (the third round with 6 players has about 1,100, the sixth
+with 4 about 1,200). Below, the fourth and fifth rounds with 4 players (700 to 1,000) are
+tried in vain, at about 20 ms a try."""
 
 BLOCK_STATES = 1_500
 """The bound of `layered`, the dictionary program the chain runs on its blocks of cards."""

@@ -462,84 +462,93 @@ the last layer)."""
 class Closing:
     """A pool finishing the states of the last layer: the ways from each (summed over the
     enumerated splits), every pool card's histories per option (given the forward counts),
-    and uniform splits for samples."""
+    and uniform splits for samples. Each split is kept only at the states it fits."""
 
     def __init__(self, pool: Pool, left: dict[int, np.ndarray]) -> None:
         self.pool = pool
+        self.states = len(next(iter(left.values())))
         self.boxed = [np.minimum(left[k], len(pool.members[k])) for k in pool.slots]
-        self.splits = [pool.split(left, combo) for combo in pool.combos]
+        self.splits: list[tuple[np.ndarray, np.ndarray]] = []  # per split: states, counts
+        for combo in pool.combos:
+            counts, fits = pool.split(left, combo)
+            rows = np.flatnonzero(fits)
+            self.splits.append((rows, counts[rows]))
         m = len(pool.cards)
         factorials = np.array([float(factorial(k)) for k in range(m + 1)])
-        self._approx: list[np.ndarray] = []  # per split
-        for counts, fits in self.splits:
-            approx = factorials[counts.sum(axis=1)]
+        chosen = np.ones(self.states)
+        for k, boxed in zip(pool.slots, self.boxed, strict=True):  # which cards are boxed
+            g = len(pool.members[k])
+            chosen = chosen * np.array([float(comb(g, b)) for b in range(m + 1)])[boxed]
+        self._approx: list[np.ndarray] = []  # per split, at every state
+        for rows, counts in self.splits:
+            approx = chosen[rows] * factorials[counts.sum(axis=1)]
             for j in range(len(pool.shared)):
                 approx = approx / factorials[counts[:, j]]
-            for k, boxed in zip(pool.slots, self.boxed, strict=True):
-                g = len(pool.members[k])
-                approx = approx * np.array([float(comb(g, b)) for b in range(m + 1)])[boxed]
-            self._approx.append(np.where(fits, approx, 0.0))
-        self.approx = sum(self._approx, np.zeros(len(self.splits[0][0])))
+            dense = np.zeros(self.states)
+            dense[rows] = approx
+            self._approx.append(dense)
+        self.approx = sum(self._approx, np.zeros(self.states))
 
     def count(self, primes: tuple[int, ...]) -> None:
         """The ways from each state (and of each split) modulo `primes`."""
         pool, m = self.pool, len(self.pool.cards)
-        self.primes, self._ways = primes, []
-        for counts, fits in self.splits:
-            rows = []
-            for p in primes:
-                fact = [1] * (m + 1)
-                for k in range(1, m + 1):
-                    fact[k] = fact[k - 1] * k % p
-                fact_of = np.array(fact, dtype=np.int64)
-                inverse_of = np.array([pow(f, -1, p) for f in fact], dtype=np.int64)
-                ways = fact_of[counts.sum(axis=1)]
-                for j in range(len(pool.shared)):
-                    ways = ways * inverse_of[counts[:, j]] % p
-                for k, boxed in zip(pool.slots, self.boxed, strict=True):
-                    g = len(pool.members[k])
-                    ways = ways * fact[g] % p * inverse_of[boxed] % p * inverse_of[g - boxed] % p
-                rows.append(np.where(fits, ways, 0))
-            self._ways.append(np.stack(rows))
-        column = np.array(primes, dtype=np.int64)[:, None]
-        self.ways = sum(self._ways, np.zeros_like(self._ways[0])) % column
+        p = np.array(primes, dtype=np.int64)[:, None]
+        fact = [[1] * (m + 1) for _ in primes]  # per prime: k! and its inverse, k up to m
+        for row, q in zip(fact, primes, strict=True):
+            for k in range(1, m + 1):
+                row[k] = row[k - 1] * k % q
+        inverse = [[pow(f, -1, q) for f in row] for row, q in zip(fact, primes, strict=True)]
+        fact_of, inverse_of = np.array(fact, dtype=np.int64), np.array(inverse, dtype=np.int64)
+        chosen = np.ones((len(primes), self.states), dtype=np.int64)
+        for k, boxed in zip(pool.slots, self.boxed, strict=True):  # which cards are boxed
+            g = len(pool.members[k])
+            chosen = chosen * fact_of[:, g : g + 1] % p * inverse_of[:, boxed] % p
+            chosen = chosen * inverse_of[:, g - boxed] % p
+        self.primes = primes
+        self._ways: list[np.ndarray] = []  # per split, at its states
+        self.ways = np.zeros((len(primes), self.states), dtype=np.int64)
+        for rows, counts in self.splits:
+            ways = chosen[:, rows] * fact_of[:, counts.sum(axis=1)] % p
+            for j in range(len(pool.shared)):
+                ways = ways * inverse_of[:, counts[:, j]] % p
+            self._ways.append(ways)
+            self.ways[:, rows] += ways
+        self.ways %= p
 
     def weights(self, forward: np.ndarray) -> list[list[int]]:
         """Per pool card, per option: the histories where it takes that option. A card of
         slot k is boxed in b of its g fellows' histories, and on shared option j in
         (g - b) / g * n_j / (the pool cards on shared options) of them."""
-        pool, found = self.pool, []
-        by_slot: dict[int | None, list[int]] = {}
-        for c, own in enumerate(pool.own):
-            if own not in by_slot:
-                by_slot[own] = self._weights(forward, own)
-            weights = [0] * len(pool.cards[c])
-            for j, at in enumerate(pool.shared_at[c]):
-                weights[at] = by_slot[own][j]
-            if own is not None:
-                weights[pool.cards[c].index((own,))] = by_slot[own][-1]
-            found.append(weights)
-        return found
-
-    def _weights(self, forward: np.ndarray, own: int | None) -> list[int]:
-        """One card's weights on the shared options (then on its own slot, if it has one)."""
         pool, m = self.pool, len(self.pool.cards)
-        g = len(pool.members[own]) if own is not None else 1
-        boxed = self.boxed[pool.slots.index(own)] if own is not None else 0
-        rows = []
-        for q, p in enumerate(self.primes):
-            inverse = np.array([0] + [pow(k, -1, p) for k in range(1, m + 1)], dtype=np.int64)
-            row = [0] * (len(pool.shared) + (own is not None))
-            for (counts, _), ways in zip(self.splits, self._ways, strict=True):
-                through = forward[q] * ways[q] % p  # histories through each state and split
-                rest = inverse[counts.sum(axis=1)]
-                free = through * ((g - boxed) % p) % p * inverse[g] % p * rest % p
-                for j in range(len(pool.shared)):
-                    row[j] += int(np.sum(free * counts[:, j] % p))
-                if own is not None:
-                    row[-1] += int(np.sum(through * boxed % p * inverse[g] % p))
-            rows.append([w % p for w in row])
-        return recombine(np.array(rows).T, self.primes)
+        p = np.array(self.primes, dtype=np.int64)[:, None]
+        inverse = np.array(
+            [[0] + [pow(k, -1, q) for k in range(1, m + 1)] for q in self.primes], dtype=np.int64
+        )  # per prime, the inverses of 1..m
+        sums: dict[int | None, np.ndarray] = {}  # by own slot: per prime, per option
+        for (rows, counts), ways in zip(self.splits, self._ways, strict=True):
+            through = forward[:, rows] * ways % p  # histories through each state and split
+            spread = through * inverse[:, counts.sum(axis=1)] % p
+            for own in dict.fromkeys(pool.own):
+                if own is None:
+                    free, boxed = spread, None
+                else:
+                    g, boxed = len(pool.members[own]), self.boxed[pool.slots.index(own)][rows]
+                    free = spread * (g - boxed) % p * inverse[:, g : g + 1] % p
+                found = free @ counts  # residues times counts up to m: no overflow
+                if boxed is not None:
+                    own_sum = (through * boxed % p * inverse[:, g : g + 1] % p).sum(axis=1)
+                    found = np.concatenate([found, own_sum[:, None]], axis=1)
+                sums[own] = (sums[own] + found) % p if own in sums else found % p
+        by_slot = {own: recombine(found.T, self.primes) for own, found in sums.items()}
+        weights = []
+        for c, own in enumerate(pool.own):
+            card = [0] * len(pool.cards[c])
+            for j, at in enumerate(pool.shared_at[c]):
+                card[at] = by_slot[own][j]
+            if own is not None:
+                card[pool.cards[c].index((own,))] = by_slot[own][-1]
+            weights.append(card)
+        return weights
 
     def assign(self, states: np.ndarray, rng: random.Random) -> np.ndarray:
         """Each sample's pool cards' options (columns: pool cards), uniform given its last
@@ -560,8 +569,9 @@ class Closing:
                     taken.add(c)
             rest = [c for c in range(len(pool.cards)) if c not in taken]
             rng.shuffle(rest)
+            rows, counts = self.splits[s]
             at = 0
-            for j, n in enumerate(self.splits[s][0][state].tolist()):
+            for j, n in enumerate(counts[np.searchsorted(rows, state)].tolist()):
                 for c in rest[at : at + n]:
                     chosen[row, c] = pool.shared_at[c][j]
                 at += n
@@ -569,5 +579,9 @@ class Closing:
 
     def _exact(self, states: np.ndarray, row: int) -> list[int]:
         """The exact ways of each split from one sample's state (for `choose`)."""
-        ways = np.stack([w[:, states[row]] for w in self._ways], axis=1)
-        return recombine(ways.T, self.primes)
+        state, found = int(states[row]), []
+        for (rows, _), ways in zip(self.splits, self._ways, strict=True):
+            at = int(np.searchsorted(rows, state))
+            fits = at < len(rows) and rows[at] == state
+            found.append(recombine(ways[:, at : at + 1].T, self.primes)[0] if fits else 0)
+        return found
