@@ -29,8 +29,9 @@ from solver.model import Fact, Model, Value, World
 MAX_STATES = 20_000
 """Give up (and let the chain estimate) when a layer of the program holds more states. With the
 pool finished in closed form (`layers.Pool`) the first three rounds with 4 players and the first
-two with 6 mostly stay below (a few thousand states, under 0.1 s even at the bound); positions
-beyond pass the bound within a few dozen milliseconds, so trying costs little."""
+two with 6 mostly stay below (a few thousand states and a few dozen milliseconds, about 0.1 s
+of CPU near the bound); positions beyond pass the bound within about 20 ms, so trying costs
+little."""
 
 MAX_OPTIONS = 1_000
 """Give up before listing when the cards have more trajectories than this in all: such a
@@ -212,7 +213,8 @@ def _makes(pos: Position, fact: Fact, card: int, path: Trajectory) -> bool:
 def count_histories(
     pos: Position, model: Model, max_states: int = MAX_STATES, seconds: float | None = None
 ) -> CountedHistories | None:
-    """The exact count, or None when a layer outgrows `max_states` (or time runs out).
+    """The exact count, or None when a layer outgrows `max_states` (or time runs out, or the
+    states outgrow int64 integers).
 
     By default only the state bound decides, so the same position always gets the same kind
     of answer whatever the machine's load; `seconds` adds a wall-clock bound for callers that
