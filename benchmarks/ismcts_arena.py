@@ -46,6 +46,7 @@ class Tally:
     wins: float = 0.0
     cpu: list[float] = field(default_factory=list)
     wall: list[float] = field(default_factory=list)
+    summaries: list[dict[str, object]] = field(default_factory=list)
 
 
 def lineup(game: Game, simulations: int) -> list[tuple[str, dict[str, object]]]:
@@ -54,11 +55,13 @@ def lineup(game: Game, simulations: int) -> list[tuple[str, dict[str, object]]]:
     return [("solver", {}) if k % 2 == 0 else ismcts for k in range(len(game.seats))]
 
 
-def play(
-    game: Game, entries: list[tuple[str, dict[str, object]]], index: int, seed: int
-) -> tuple[list[Seat], list[float], list[list[tuple[float, float]]]]:
+Played = tuple[list[Seat], list[float], list[list[tuple[float, float]]], list[dict[str, object]]]
+
+
+def play(game: Game, entries: list[tuple[str, dict[str, object]]], index: int, seed: int) -> Played:
     """One game (entry k in seat (k + index) mod n): each entry's seat, its share of the
-    win, and the (CPU, wall) seconds of each of its moves."""
+    win, the (CPU, wall) seconds of each of its moves, and what `State.summary` says of
+    its seat."""
     seats = game.seats
     seat_of = [seats[(k + index) % len(seats)] for k in range(len(entries))]
     bots = {
@@ -74,12 +77,13 @@ def play(
         state.apply(action)
     share = 1 / len(state.winners) if state.winners else 0.0
     wins = [share if seat in state.winners else 0.0 for seat in seat_of]
-    return seat_of, wins, [times[seat] for seat in seat_of]
+    summaries = [dict(state.summary(seat)) for seat in seat_of]
+    return seat_of, wins, [times[seat] for seat in seat_of], summaries
 
 
 def play_by_name(
     name: str, options: dict[str, object], simulations: int, index: int, seed: int
-) -> tuple[list[Seat], list[float], list[list[tuple[float, float]]]]:
+) -> Played:
     """`play` for a worker process, which rebuilds the game from its name and options."""
     game = engines.make(name, **options)
     return play(game, lineup(game, simulations), index, seed)
@@ -108,7 +112,7 @@ def run(
             play_by_name,
             *zip(*((name, options, simulations, i, seed + i) for i in range(games)), strict=True),
         )
-    for i, (seat_of, wins, times) in enumerate(outcomes):
+    for i, (seat_of, wins, times, summaries) in enumerate(outcomes):
         for k, (name, _) in enumerate(entries):
             for key in ((name, seat_of[k]), (name, None)):
                 tally = tallies.setdefault(key, Tally())
@@ -116,6 +120,7 @@ def run(
                 tally.wins += wins[k]
                 tally.cpu += [cpu for cpu, _ in times[k]]
                 tally.wall += [wall for _, wall in times[k]]
+                tally.summaries.append(summaries[k])
         if report_every and (i + 1) % report_every == 0:
             print(f"  {i + 1}/{games} games, {time.perf_counter() - began:.0f} s", flush=True)
             if i + 1 < games:  # the table so far, in case the run is cut short
@@ -175,6 +180,26 @@ def table(game: Game, tallies: dict[tuple[str, Seat | None], Tally]) -> list[str
     return rows
 
 
+def how_games_went(tallies: dict[tuple[str, Seat | None], Tally]) -> list[str]:
+    """Per bot, over all its seat-games, how often each yes/no fact of the game's
+    `State.summary` held (for example Serial Killer's `killer_won`): what a table of wins
+    alone leaves out when games can end with no winner."""
+    lines = []
+    for name in ("solver", "ismcts"):
+        tally = tallies.get((name, None))
+        if tally is None:
+            continue
+        counts: dict[str, int] = {}
+        for summary in tally.summaries:
+            for key, value in summary.items():
+                if isinstance(value, bool):
+                    counts[key] = counts.get(key, 0) + value
+        if counts:
+            facts = ", ".join(f"{key} {k}/{tally.games}" for key, k in counts.items())
+            lines.append(f"{name}: {facts}")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("game", choices=GAMES)
@@ -216,6 +241,8 @@ def main() -> None:
         f"{cpu:.0f} s CPU in moves, {wall:.0f} s wall on {args.workers} worker(s)"
     )
     print("\n".join(table(game, tallies)))
+    if went := how_games_went(tallies):
+        print("\nhow the games went (State.summary), per seat-game:\n" + "\n".join(went))
 
 
 if __name__ == "__main__":
