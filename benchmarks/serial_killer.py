@@ -203,6 +203,7 @@ def arena(games: int, workers: int, seed: int) -> None:
     declared = sum(bool(s.get("declared")) for s in ends)
     right = sum(bool(s.get("correct")) for s in ends)
     print(f"arena: the solver declared in {declared} games, rightly in {right}")
+    print("arena: the solver's losses: " + losses(result))
     moves = sorted(t for record in result.records for t in record.times[0])
     if moves:
         p95 = moves[min(len(moves) - 1, int(0.95 * len(moves)))]
@@ -210,6 +211,25 @@ def arena(games: int, workers: int, seed: int) -> None:
             f"arena: solver move median {statistics.median(moves) * 1000:.1f} ms wall, "
             f"p95 {p95 * 1000:.1f} ms, over {len(moves)} moves"
         )
+
+
+def losses(result: opponents.ArenaResult) -> str:
+    """Why the solver (entry 0) lost each game it lost, from its own end-of-game summary."""
+    kinds: dict[str, int] = {}
+    for record in result.records:
+        if record.wins[0]:
+            continue
+        end = record.summaries[0]
+        if end.get("nobody_reached"):
+            kind = "all lose, the solver declared" if end.get("declared") else "all lose"
+        elif not end.get("killer_won"):
+            kind = "a rival won"
+        elif end.get("declared"):
+            kind = "the killer won, the solver's declaration wrong"
+        else:
+            kind = "the killer won, no roll of the solver's made it"
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return "; ".join(f"{kind} {n}" for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
 
 
 def main() -> None:
