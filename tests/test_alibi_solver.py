@@ -371,9 +371,14 @@ def test_records_carried_to_the_next_position_are_exactly_those_that_fit() -> No
             carried = chains.carry(chain, now)
             if carried is None:
                 continue
-            kept = {r for run in carried for r in run}
+            kept = {r for run in carried.runs for r in run}
             for record in set(chain.records):
                 assert (record in kept) <= fits(now, record)
             assert all(fits(now, record) for record in kept)
+            assert sum(map(len, carried.runs)) <= chains.CARRIED_MAX
+            boxed = {
+                c for r in chain.records if fits(now, r) for c, p in enumerate(r) if p[0] == now.box
+            }
+            assert carried.boxed == boxed
             checked += len(kept) > 0
     assert checked >= 3
