@@ -114,12 +114,14 @@ def _carried(pos: Position) -> Carried | None:
     if before is None:
         return None
     if before.pos.info == pos.info:
-        return Carried([before.records], frozenset(before._ever_boxed))
+        return Carried([before.records], frozenset(), [])  # only its runs are read
     key = (id(before), pos.info)
     with _CARRIED_LOCK:
         if key in _CARRIED:
             return _CARRIED[key]
     carried = chains.carry(before, pos)
+    for history in carried.spare if carried is not None else ():
+        witnesses.keep(pos, history)
     with _CARRIED_LOCK:
         _CARRIED[key] = carried
         while len(_CARRIED) > 2:
