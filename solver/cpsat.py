@@ -465,7 +465,7 @@ class Compiled:
         self,
         witnesses: Iterable[World],
         variables: Collection[str] | None = None,
-        found: Callable[[World], Iterable[tuple[str, Value]]] | None = None,
+        found: Callable[[World], None] | None = None,
         stop: float | None = None,
     ) -> tuple[set[tuple[str, Value]], set[str]]:
         """The backbone by solution elimination: every (var, value) some consistent world has.
@@ -474,8 +474,7 @@ class Compiled:
         literal holds" either finds a new witness or proves all the rest impossible at once.
         Literals already proven impossible (`impossible`) are not asked about again. With
         `variables`, only their literals are decided (the others may be missing). Each new
-        witness is passed to `found`, which may answer with more literals it knows possible (a
-        sampler walking on from the witness).
+        witness is passed to `found` (a sampler may want to start there).
 
         Returns the possible literals and the variables left undecided: none, unless `stop` (a
         `time.monotonic` instant, a caller's budget) passed first; those variables' literals
@@ -516,7 +515,7 @@ class Compiled:
                 return possible, set()
             possible.update(world.items())
             if found is not None:
-                possible.update(found(world))
+                found(world)
 
 
 @dataclass(frozen=True)

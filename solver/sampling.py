@@ -83,9 +83,8 @@ class LearningWorldSet(Protocol):
     """A world set that keeps the consistent worlds CP-SAT finds for it (Alibi keeps them
     to witness the same facts at the next refresh)."""
 
-    def reached(self, world: World) -> Iterable[tuple[str, Value]]:
-        """A consistent world `deduce` found while deciding what is possible; returns more
-        (variable, value) literals known possible from it (or none)."""
+    def reached(self, world: World) -> None:
+        """A consistent world `deduce` found while deciding what is possible."""
 
 
 @runtime_checkable

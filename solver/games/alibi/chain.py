@@ -71,8 +71,6 @@ MIN_RECORDS = 50  # a run cut short by a deadline keeps at least this many
 CHECK_EVERY = 256  # steps between looks at the deadline (a step takes tens of microseconds)
 MAX_RESTARTS = 6
 RESTART_STEPS = 10_000
-WALK_STEPS = 6_000  # swaps walked from each history CP-SAT finds for `deduce` (`reached`)
-WALK_SEED = 1
 PRIOR_WEIGHT = 4.0  # draws a location's prior share is worth against the records (`_shrunk`)
 
 
@@ -191,44 +189,10 @@ class HistoryChain:
             witnesses.keep(pos, tuple(paths))
             self.restart(paths, RESTART_STEPS)
 
-    def reached(self, world: World) -> set[tuple[str, Value]]:
+    def reached(self, world: World) -> None:
         """A consistent world CP-SAT found (`deduce` finding what the records never showed):
-        kept to witness the same facts at the next refresh (`witnesses`), and walked on from
-        for `WALK_STEPS` swaps, whose histories witness more literals (each CP-SAT solve that
-        `deduce` spares costs more than the walk: it loads the whole model)."""
-        paths = paths_of(self.pos, world)
-        witnesses.keep(self.pos, tuple(paths))
-        return self._walk(paths, WALK_STEPS)
-
-    def _walk(self, start: list[Trajectory], steps: int) -> set[tuple[str, Value]]:
-        """The box and current-location literals of the histories `steps` swaps from `start`
-        visit: a walk apart from the runs, which leaves the chain's state and random stream
-        as they were (its own stream starts from the same seed each time)."""
-        kept = self.paths, self._boxed, self._random
-        self.paths = [tuple(path) for path in start]
-        self._boxed = [0] * 4
-        for c, path in enumerate(self.paths):
-            if path[0] == self.pos.box:
-                self._boxed[self.pos.kind[c]] = c
-        self._random = random.Random(WALK_SEED).random
-        visited: dict[int, set[Trajectory]] = defaultdict(set)
-        for c, path in enumerate(self.paths):
-            visited[c].add(path)
-        try:
-            for _ in range(steps):
-                new = self._propose()
-                if new is not None and self._fits(new):
-                    for card, path in new.items():
-                        self.paths[card] = path
-                        visited[card].add(path)
-                        if path[0] == self.pos.box:
-                            self._boxed[self.pos.kind[card]] = card
-        finally:
-            self.paths, self._boxed, self._random = kept
-        found: set[tuple[str, Value]] = set()
-        for c, paths in visited.items():
-            found |= _literals(self.pos, c, list(paths))
-        return found
+        kept to witness the same facts at the next refresh (`witnesses`)."""
+        witnesses.keep(self.pos, tuple(paths_of(self.pos, world)))
 
     def restart(self, start: list[Trajectory], steps: int) -> None:
         """Run on from another consistent history and pool the records."""
@@ -304,16 +268,13 @@ class HistoryChain:
     def _step(self) -> None:
         new = self._propose()
         self.proposed += 1
-        if new is not None and self._fits(new):
-            self._move(new)
-
-    def _fits(self, new: dict[int, Trajectory]) -> bool:
-        """Whether the history with `new` trajectories is consistent (given this one is)."""
+        if new is None:
+            return
         paths_ok = self._paths_ok
         for card, path in new.items():
             listed = paths_ok[card]
             if (path not in listed) if listed is not None else not self.pos.valid(card, path):
-                return False
+                return
         touched = {k for card in new for k in self._of_card.get(card, ())}
         counted = self.pos.counted
         for k in touched:
@@ -324,8 +285,8 @@ class HistoryChain:
                 if card in answer.cards
             )
             if delta:
-                return False
-        return True
+                return
+        self._move(new)
 
     def _move(self, new: dict[int, Trajectory]) -> None:
         for card, path in new.items():
