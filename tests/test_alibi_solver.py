@@ -393,29 +393,6 @@ def test_records_carried_to_the_next_position_are_exactly_those_that_fit() -> No
     assert checked >= 3
 
 
-def test_a_walk_from_a_found_history_witnesses_only_possible_literals() -> None:
-    """`HistoryChain.reached` walks on from a history CP-SAT found: every literal the walk
-    reports is possible (the exact counter's witnesses), it reports more than the history
-    alone shows, and the chain's own state and random stream are as before."""
-    from solver.games.alibi.model import world_from
-
-    walked = 0
-    for info, state in positions(12, seed=700, rounds=3):
-        pos, model = parse(info), build(info)
-        counted = count_histories(pos, model, max_states=10**6, seconds=120)
-        if counted is None:
-            continue
-        _, start = history_of(state)
-        chain = HistoryChain(pos, model, start, seed=2, steps=2_000)
-        paths, stream = list(chain.paths), chain.rng.getstate()
-        found = chain.reached(world_from(pos, start, model))
-        assert found <= set(counted.witnessed())
-        assert chain.paths == paths and chain.rng.getstate() == stream
-        alone = {lit for c, path in enumerate(start) for lit in _literals(pos, c, [path])}
-        walked += len(found) > len(alone)
-    assert walked >= 3
-
-
 def test_satisfiable_answers_as_solve_and_worlds_give_every_variable_a_value() -> None:
     """`Compiled.satisfiable` (no world read) says what `solve` says, with the same core, and
     the world `solve` reads off the solution vector gives each model variable one of its
