@@ -114,14 +114,12 @@ def _carried(pos: Position) -> Carried | None:
     if before is None:
         return None
     if before.pos.info == pos.info:
-        return Carried([before.records], frozenset(), [])  # only its runs are read
+        return Carried([before.records], frozenset(before._ever_boxed))
     key = (id(before), pos.info)
     with _CARRIED_LOCK:
         if key in _CARRIED:
             return _CARRIED[key]
     carried = chains.carry(before, pos)
-    for history in carried.spare if carried is not None else ():
-        witnesses.keep(pos, history)
     with _CARRIED_LOCK:
         _CARRIED[key] = carried
         while len(_CARRIED) > 2:

@@ -145,11 +145,7 @@ class HistoryChain:
             )
             for k in range(4)
         ]
-        self._ever_boxed = set(self._boxed)
-        self._carried_literals = carried.literals if carried is not None else frozenset()
-        for name, value in self._carried_literals:
-            if name.startswith("box:"):
-                self._ever_boxed.add(pos.index[card_id(value)])
+        self._ever_boxed = set(self._boxed) | set(carried.boxed if carried is not None else ())
         self.carried = len(self.records)  # records carried from the position before
         self.starts = 1
         self.accepted = self.proposed = 0
@@ -480,7 +476,6 @@ class HistoryChain:
             found |= _literals(pos, c, self._paths_of(c)[1])
         for c in self._ever_boxed:
             found.add((box_var(TYPES[pos.kind[c]]), pos.ids[c]))
-        found |= self._carried_literals
         for history in witnesses.kept(pos):
             for c, path in enumerate(history):
                 found |= _literals(pos, c, [path])
@@ -493,10 +488,6 @@ chain for `CARRIED_STEPS` only, from the last carried record and with no burn-in
 records already follow the new posterior, and so does the run's start."""
 CARRIED_STEPS = STEPS // 3 - STEPS // 15  # as many records, as far apart, as a third of STEPS
 CARRIED_RUN = 50  # a carried run keeps its records only if this many still fit
-CARRIED_MAX = 3 * RECORDS
-"""At most this many records are carried, the latest runs' (`carry`): records pile up over
-the refreshes of an epoch, and every query of the chain reads them all, while the runs before
-add little to the latest ones (each carried run started where the one before ended)."""
 
 _LAST: OrderedDict[tuple, HistoryChain] = OrderedDict()
 """The last chain of each of the last few seats' games (a module cache, oldest first, guarded
@@ -533,20 +524,16 @@ def forget() -> None:
 
 class Carried(NamedTuple):
     """What a chain hands on to the next position (`carry`): runs of its records that fit it,
-    the box and current-location literals of every record that fits (carried or not), which
-    witness those literals possible, and a few records left out that witness literals the runs
-    do not (kept by `witnesses`, so that later refreshes still find them)."""
+    and the cards some fitting record has in the box."""
 
     runs: list[list[tuple[Trajectory, ...]]]
-    literals: frozenset[tuple[str, Value]]
-    spare: list[tuple[Trajectory, ...]]
+    boxed: frozenset[int]
 
 
 def carry(chain: HistoryChain, pos: Position) -> Carried | None:
     """The records of `chain` (of an earlier position of the same epoch) that are consistent
-    with `pos`, run by run (the latest runs, up to `CARRIED_MAX` records), and the literals
-    all of them witness (with records left out that witness what the runs do not); or None
-    when `pos` adds more than answers and sets.
+    with `pos`, run by run, and the box cards of all that fit; or None when `pos` adds more
+    than answers and sets.
 
     Records were consistent with the earlier position, so only what the new observations add
     needs checking: each new answer's count, and each newly laid card in its layer's hand.
@@ -571,29 +558,18 @@ def carry(chain: HistoryChain, pos: Position) -> Carried | None:
             table = np.array([pos.counted(answer, path) for path in paths], dtype=np.int64)
             counted += table[codes]
         fits &= counted == answer.value
-    runs: list[list[tuple[Trajectory, ...]]] = []
-    in_runs = np.zeros(len(chain.records), dtype=bool)
-    bounds = list(pairwise([*chain._starts, len(chain.records)]))
-    for a, b in reversed(bounds):  # the latest runs first, up to CARRIED_MAX records
-        kept = np.flatnonzero(fits[a:b]) + a
-        if len(kept) < CARRIED_RUN:
-            continue
-        if in_runs.sum() + len(kept) > CARRIED_MAX:
-            break
-        runs.insert(0, [chain.records[i] for i in kept])
-        in_runs[kept] = True
-    left = fits & ~in_runs
-    literals: set[tuple[str, Value]] = set()
-    spare: set[int] = set()
-    for c in range(len(pos.ids)):
-        codes, paths = chain._paths_of(c)
-        literals |= _literals(pos, c, [paths[k] for k in np.unique(codes[in_runs])])
-        for k in np.unique(codes[left]):
-            new = _literals(pos, c, [paths[k]]) - literals
-            if new:
-                literals |= new
-                spare.add(int(np.argmax(left & (codes == k))))
-    return Carried(runs, frozenset(literals), [chain.records[i] for i in sorted(spare)])
+    runs = []
+    for a, b in pairwise([*chain._starts, len(chain.records)]):
+        run = [chain.records[i] for i in np.flatnonzero(fits[a:b]) + a]
+        if len(run) >= CARRIED_RUN:
+            runs.append(run)
+    boxed = frozenset(
+        c
+        for c in range(len(pos.ids))
+        if pos.may_be_boxed(c)
+        and (fits & (chain._locations(c, 0)[chain._paths_of(c)[0]] == pos.box)).any()
+    )
+    return Carried(runs, boxed)
 
 
 def _draws(states: np.ndarray, starts: Sequence[int]) -> float:
