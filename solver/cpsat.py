@@ -28,8 +28,10 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import compress
 from types import MappingProxyType
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from solver.errors import SolverTimeout
@@ -241,19 +243,16 @@ class Compiled:
         return status
 
     def _world(self, solver: cp_model.CpSolver | cp_model.CpSolverSolutionCallback) -> World:
-        """The solution as a world, read off the solution vector by variable index."""
-        solution = list(solver.response_proto.solution)
-        found: dict[str, Value] = {}
-        for name, values in self._layout:
-            found[name] = next(value for value, i in values if solution[i])
-        return found
+        """The solution as a world, read off the solution vector in one vectorised step: the
+        literals that are true, one per variable, are its (variable, value) pairs."""
+        solution = np.fromiter(solver.response_proto.solution, dtype=np.int8)
+        pairs, at = self._layout
+        return dict(compress(pairs, solution[at].tolist()))
 
     @cached_property
-    def _layout(self) -> list[tuple[str, list[tuple[Value, int]]]]:
-        return [
-            (v.name, [(value, self._index[(v.name, value)]) for value in v.domain])
-            for v in self.model.variables
-        ]
+    def _layout(self) -> tuple[list[tuple[str, Value]], np.ndarray]:
+        """Every (variable, value) pair and the index of its literal, in one order."""
+        return list(self._index), np.fromiter(self._index.values(), dtype=np.int64)
 
     @contextmanager
     def _query(
@@ -325,29 +324,57 @@ class Compiled:
                 instant) passed, or `work` ran out.
         """
         with self._lock, self._query(sources, any_of):
-            if guided and not finding and self._guided and not (work and work.unguided):
-                for preferred in [any_of, None] if many else [None]:
-                    solver = self._solver(deadline, task, True, work, GUIDED_WORK)
-                    with self._preferring(preferred):
-                        status = solver.solve(self.cp)
-                    _charge(work, solver)
-                    if status != cp_model.UNKNOWN or _stopped_by_clock(solver):
-                        return self._answer(solver, self._status(solver, status, task))
-                if work is not None:  # the order does not suit this position: the query's
-                    work.unguided = True  # other solves search on their own at once
-            solver = self._solver(deadline, task, finding, work)
-            status = solver.solve(self.cp)
-            _charge(work, solver)
-            return self._answer(solver, self._status(solver, status, task))
+            solver, status = self._search(any_of, deadline, task, finding, work, guided, many)
+            if status in _FEASIBLE:
+                return self._world(solver), []
+            return None, self._core(solver)
 
-    def _answer(
-        self, solver: cp_model.CpSolver, status: cp_model.CpSolverStatus
-    ) -> tuple[World | None, list[int]]:
-        if status in _FEASIBLE:
-            return self._world(solver), []
+    def satisfiable(
+        self,
+        sources: Iterable[int] | None = None,
+        any_of: Sequence[BoolVar] | None = None,
+        deadline: float | None = None,
+        task: str = "checking that the observations are consistent",
+        work: _Work | None = None,
+        guided: bool = False,
+    ) -> tuple[bool, list[int]]:
+        """`solve` for a caller that needs no world: whether there is one, else a core.
+        Reading a world off a large model's solution costs milliseconds a solve."""
+        with self._lock, self._query(sources, any_of):
+            solver, status = self._search(any_of, deadline, task, False, work, guided, False)
+            return (True, []) if status in _FEASIBLE else (False, self._core(solver))
+
+    def _search(
+        self,
+        any_of: Sequence[BoolVar] | None,
+        deadline: float | None,
+        task: str,
+        finding: bool,
+        work: _Work | None,
+        guided: bool,
+        many: bool,
+    ) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus]:
+        """One query's search, the model set up by the caller (`solve`'s arguments)."""
+        if guided and not finding and self._guided and not (work and work.unguided):
+            for preferred in [any_of, None] if many else [None]:
+                solver = self._solver(deadline, task, True, work, GUIDED_WORK)
+                with self._preferring(preferred):
+                    status = solver.solve(self.cp)
+                _charge(work, solver)
+                if status != cp_model.UNKNOWN or _stopped_by_clock(solver):
+                    return solver, self._status(solver, status, task)
+            if work is not None:  # the order does not suit this position: the query's
+                work.unguided = True  # other solves search on their own at once
+        solver = self._solver(deadline, task, finding, work)
+        status = solver.solve(self.cp)
+        _charge(work, solver)
+        return solver, self._status(solver, status, task)
+
+    def _core(self, solver: cp_model.CpSolver) -> list[int]:
+        """The enabled sources an infeasible solve found sufficient for its infeasibility."""
         by_index = {lit.index: source for source, lit in self.enable.items()}
         found = solver.sufficient_assumptions_for_infeasibility()
-        return None, sorted(by_index[i] for i in found if i in by_index)
+        return sorted(by_index[i] for i in found if i in by_index)
 
     def minimal_core(self, any_of: Sequence[BoolVar] | None = None) -> list[int]:
         """A minimal set of sources that, with `any_of`, is infeasible (deletion-based).
@@ -382,18 +409,18 @@ class Compiled:
         left = solves
         with self._lock:
             if start is None:
-                world, core = self.solve(None, any_of, deadline, task, work=work)
-                assert world is None, "minimal_core needs an infeasible query"
+                feasible, core = self.satisfiable(None, any_of, deadline, task, work=work)
+                assert not feasible, "minimal_core needs an infeasible query"
                 start = CoreSearch((), tuple(core), False, 1)
                 left = None if left is None else left - 1
             work.unguided = start.unguided
             necessary, rest, made = list(start.kept), list(start.rest), start.solves
             while rest and (left is None or left > 0):
                 candidate, rest = rest[0], rest[1:]
-                world, smaller = self.solve(
+                feasible, smaller = self.satisfiable(
                     necessary + rest, any_of, deadline, task, work=work, guided=True
                 )
-                if world is None:
+                if not feasible:
                     keep = set(smaller)
                     rest = [s for s in rest if s in keep]
                 else:

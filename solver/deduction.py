@@ -96,9 +96,7 @@ class Deduction:
         """Whether some consistent world makes `fact` true."""
         if not self.settled(fact):
             literals = self._compiled.fact_literals(fact)
-            return (
-                self._compiled.solve(None, literals, task=f"deciding whether {fact}")[0] is not None
-            )
+            return self._compiled.satisfiable(None, literals, task=f"deciding whether {fact}")[0]
         return any((fact.var, value) in self._possible for value in self._values(fact))
 
     def is_certain(self, fact: Fact) -> bool:

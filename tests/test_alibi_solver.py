@@ -371,9 +371,36 @@ def test_records_carried_to_the_next_position_are_exactly_those_that_fit() -> No
             carried = chains.carry(chain, now)
             if carried is None:
                 continue
-            kept = {r for run in carried for r in run}
+            kept = {r for run in carried.runs for r in run}
             for record in set(chain.records):
                 assert (record in kept) <= fits(now, record)
             assert all(fits(now, record) for record in kept)
+            boxed = {
+                c for r in chain.records if fits(now, r) for c, p in enumerate(r) if p[0] == now.box
+            }
+            assert carried.boxed == boxed
             checked += len(kept) > 0
     assert checked >= 3
+
+
+def test_satisfiable_answers_as_solve_and_worlds_give_every_variable_a_value() -> None:
+    """`Compiled.satisfiable` (no world read) says what `solve` says, with the same core, and
+    the world `solve` reads off the solution vector gives each model variable one of its
+    values, the true history's where the history is forced."""
+    from solver.cpsat import Compiled
+    from solver.games.alibi import CPSAT_PARAMETERS
+
+    asked = 0
+    for info, _ in positions(6, seed=40, rounds=3):
+        model = build(info)
+        compiled = Compiled(model, CPSAT_PARAMETERS)
+        world = compiled.solve()[0]
+        assert world is not None and set(world) == {v.name for v in model.variables}
+        assert all(world[v.name] in v.domain for v in model.variables)
+        for fact in model.facts:
+            literals = compiled.fact_literals(~fact)
+            feasible, core = compiled.satisfiable(None, literals)
+            found, found_core = compiled.solve(None, literals)
+            assert feasible == (found is not None) and core == found_core
+            asked += not feasible
+    assert asked >= 3

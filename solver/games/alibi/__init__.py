@@ -22,7 +22,7 @@ from solver.cpsat import Compiled
 from solver.games.alibi import chain as chains
 from solver.games.alibi import witnesses
 from solver.games.alibi.advice import forget_explanations, hints
-from solver.games.alibi.chain import HistoryChain
+from solver.games.alibi.chain import Carried, HistoryChain
 from solver.games.alibi.counting import CountedHistories, count_histories
 from solver.games.alibi.model import BOX, at_var, build, paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory, parse, validate
@@ -102,19 +102,19 @@ def known_world(model: Model, compiled: Compiled) -> World | None:
     same position's chain."""
     pos = parse(model.info)
     carried = _carried(pos)
-    if not carried:
+    if carried is None or not carried.runs:
         return None
-    return world_from(pos, list(carried[-1][-1]), model)
+    return world_from(pos, list(carried.runs[-1][-1]), model)
 
 
-def _carried(pos: Position) -> list[list[tuple[Trajectory, ...]]] | None:
+def _carried(pos: Position) -> Carried | None:
     """The records of the kept chain that fit `pos` (all of them for the same position),
     by run; computed once per position (`known_world`, then `world_set`)."""
     before = chains.previous(pos)
     if before is None:
         return None
     if before.pos.info == pos.info:
-        return [before.records]
+        return Carried([before.records], frozenset(before._ever_boxed))
     key = (id(before), pos.info)
     with _CARRIED_LOCK:
         if key in _CARRIED:
@@ -127,7 +127,7 @@ def _carried(pos: Position) -> list[list[tuple[Trajectory, ...]]] | None:
     return carried
 
 
-_CARRIED: dict[tuple[int, InformationSet], list[list[tuple[Trajectory, ...]]] | None] = {}
+_CARRIED: dict[tuple[int, InformationSet], Carried | None] = {}
 """The last two positions' carried records (a module cache guarded by `_CARRIED_LOCK`, keyed
 by the kept chain's identity and the position; its values are only read once made)."""
 _CARRIED_LOCK = threading.Lock()
@@ -149,12 +149,11 @@ def world_set(model: Model, compiled: Compiled) -> CountedHistories | HistoryCha
     _rule_out_moves(pos, compiled)
     start = compiled.witness if compiled.witness is not None else compiled.solve()[0]
     assert start is not None, "deduce checks consistency first"
-    paths = paths_of(pos, start)
-    steps = chains.STEPS
-    if carried and sum(map(len, carried)) >= chains.CARRIED_ENOUGH:
-        paths, steps = list(carried[-1][-1]), chains.STEPS // 3
+    paths, steps, burn = paths_of(pos, start), chains.STEPS, None
+    if carried is not None and sum(map(len, carried.runs)) >= chains.CARRIED_ENOUGH:
+        paths, steps, burn = list(carried.runs[-1][-1]), chains.CARRIED_STEPS, 0
     chain = HistoryChain(
-        pos, model, paths, steps=steps, deadline=compiled.deadline, carried=carried or ()
+        pos, model, paths, steps=steps, deadline=compiled.deadline, carried=carried, burn=burn
     )
     chain.explore(compiled)
     if compiled.deadline is None or time.monotonic() < compiled.deadline:

@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from itertools import pairwise
 from operator import itemgetter
+from typing import NamedTuple
 
 import numpy as np
 
@@ -88,10 +89,12 @@ class HistoryChain:
         seed: int = 0,
         steps: int = STEPS,
         deadline: float | None = None,
-        carried: Sequence[Sequence[tuple[Trajectory, ...]]] = (),
+        carried: Carried | None = None,
+        burn: int | None = None,
     ) -> None:
-        """Runs of `steps` from `start`; `carried` are runs of records already consistent
-        with `pos` (from the chain of the position before, `carry`), pooled first."""
+        """Runs of `steps` from `start`, the first `burn` of them (a fifth by default) not
+        recorded; `carried` holds runs of records already consistent with `pos` (from the
+        chain of the position before, `carry`), pooled first."""
         self.pos, self.model = pos, model
         self.deadline = deadline  # a caller's budget (time.monotonic): runs stop short there
         self.rng = random.Random(seed)
@@ -115,7 +118,7 @@ class HistoryChain:
                 self._boxed[pos.kind[c]] = c
         self.records: list[tuple[Trajectory, ...]] = []
         self._starts: list[int] = []  # the first record of each run
-        for run in carried:
+        for run in carried.runs if carried is not None else ():
             self._starts.append(len(self.records))
             self.records += run
         self._columns: dict[int, tuple[np.ndarray, list[Trajectory]]] = {}
@@ -142,18 +145,11 @@ class HistoryChain:
             )
             for k in range(4)
         ]
-        self._ever_boxed = set(self._boxed)
-        if carried:
-            box = pos.box
-            self._ever_boxed |= {
-                c
-                for c in range(n_cards)
-                if pos.may_be_boxed(c) and any(record[c][0] == box for record in self.records)
-            }
+        self._ever_boxed = set(self._boxed) | set(carried.boxed if carried is not None else ())
         self.carried = len(self.records)  # records carried from the position before
         self.starts = 1
         self.accepted = self.proposed = 0
-        self._run(steps)
+        self._run(steps, burn)
 
     def explore(self, compiled: Compiled) -> None:
         """Run on from a history CP-SAT finds with a box card no run has held, while some
@@ -334,10 +330,11 @@ class HistoryChain:
     def _late(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
-    def _run(self, steps: int) -> None:
-        """`steps` steps, a fifth of them burn-in, keeping `RECORDS` evenly spaced states;
-        past the deadline the run stops early (keeping at least `MIN_RECORDS`)."""
-        burn = steps // 5
+    def _run(self, steps: int, burn: int | None = None) -> None:
+        """`steps` steps, the first `burn` of them (a fifth by default) burn-in, keeping
+        `RECORDS` evenly spaced states; past the deadline the run stops early (keeping at
+        least `MIN_RECORDS`)."""
+        burn = steps // 5 if burn is None else burn
         for i in range(burn):
             self._step()
             if i % BLOCK_EVERY == 0:
@@ -487,7 +484,9 @@ class HistoryChain:
 
 CARRIED_ENOUGH = 300
 """With at least this many records carried from the position before, a refresh runs the
-chain for a third of `STEPS` only: the carried records already follow the new posterior."""
+chain for `CARRIED_STEPS` only, from the last carried record and with no burn-in: the carried
+records already follow the new posterior, and so does the run's start."""
+CARRIED_STEPS = STEPS // 3 - STEPS // 15  # as many records, as far apart, as a third of STEPS
 CARRIED_RUN = 50  # a carried run keeps its records only if this many still fit
 
 _LAST: OrderedDict[tuple, HistoryChain] = OrderedDict()
@@ -523,9 +522,18 @@ def forget() -> None:
         _LAST.clear()
 
 
-def carry(chain: HistoryChain, pos: Position) -> list[list[tuple[Trajectory, ...]]] | None:
+class Carried(NamedTuple):
+    """What a chain hands on to the next position (`carry`): runs of its records that fit it,
+    and the cards some fitting record has in the box."""
+
+    runs: list[list[tuple[Trajectory, ...]]]
+    boxed: frozenset[int]
+
+
+def carry(chain: HistoryChain, pos: Position) -> Carried | None:
     """The records of `chain` (of an earlier position of the same epoch) that are consistent
-    with `pos`, run by run, or None when `pos` adds more than answers and sets.
+    with `pos`, run by run, and the box cards of all that fit; or None when `pos` adds more
+    than answers and sets.
 
     Records were consistent with the earlier position, so only what the new observations add
     needs checking: each new answer's count, and each newly laid card in its layer's hand.
@@ -540,7 +548,7 @@ def carry(chain: HistoryChain, pos: Position) -> list[list[tuple[Trajectory, ...
     fits = np.ones(len(chain.records), dtype=bool)
     for card, (seat, epoch, source) in pos.laid_by.items():
         if source >= start:
-            fits &= chain._locations(card, epoch) == seat
+            fits &= chain._locations(card, epoch)[chain._paths_of(card)[0]] == seat
     for answer in pos.answers:
         if answer.source < start:
             continue
@@ -555,7 +563,13 @@ def carry(chain: HistoryChain, pos: Position) -> list[list[tuple[Trajectory, ...
         run = [chain.records[i] for i in np.flatnonzero(fits[a:b]) + a]
         if len(run) >= CARRIED_RUN:
             runs.append(run)
-    return runs
+    boxed = frozenset(
+        c
+        for c in range(len(pos.ids))
+        if pos.may_be_boxed(c)
+        and (fits & (chain._locations(c, 0)[chain._paths_of(c)[0]] == pos.box)).any()
+    )
+    return Carried(runs, boxed)
 
 
 def _draws(states: np.ndarray, starts: Sequence[int]) -> float:
