@@ -477,11 +477,11 @@ class Compiled:
         witness is passed to `found` (a sampler may want to start there).
 
         Returns the possible literals and the variables left undecided: none, unless `stop` (a
-        `time.monotonic` instant, a caller's budget) passed first; those variables' literals
-        may then be missing from the set though possible.
-
-        Raises:
-            SolverTimeout: the solves together took more than QUERY_SECONDS.
+        `time.monotonic` instant, a caller's budget) passed first, or the solves reached a
+        limit (`QUERY_WORK` together, `SOLVE_WORK` one, or the clock's safety nets); those
+        variables' literals may then be missing from the set though possible, and a caller
+        decides them one fact at a time when asked (`Deduction.possible`). A hard position
+        thus costs more solves later instead of failing the whole deduction.
         """
         task = "deciding which facts are possible"
         deadline, work = time.monotonic() + QUERY_SECONDS, _Work(QUERY_WORK)
@@ -507,8 +507,6 @@ class Compiled:
                     many=True,
                 )
             except SolverTimeout:
-                if until == deadline or work.left <= 0:
-                    raise
                 return possible, {name for name, _ in unknown}
             if world is None:
                 self.impossible.update(unknown)

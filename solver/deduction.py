@@ -88,7 +88,8 @@ class Deduction:
 
     def settled(self, fact: Fact) -> bool:
         """Whether `possible(fact)` and `is_certain(fact)` are known without another solve
-        (false for facts left open by `deduce`'s `about` or passed `deadline`): a bot out of
+        (false for facts left open by `deduce`'s `about`, a passed `deadline`, or a possibility
+        query that reached its work ceiling): a bot out of
         time may treat an unsettled fact as uncertain and act on its estimate."""
         return self._decided is None or fact.var in self._decided
 
@@ -370,7 +371,7 @@ def _deduce(
         else:
             found = worlds.reached if isinstance(worlds, LearningWorldSet) else None
             possible, undecided = compiled.possible_literals(witnesses, decided, found, deadline)
-            if undecided:  # the budget ran out: those are decided when asked
+            if undecided:  # the budget or a work ceiling ran out: decided when asked
                 everything = decided if decided is not None else {v.name for v in model.variables}
                 decided = frozenset(everything) - undecided
     return Deduction(model, compiled, worlds, possible, decided)

@@ -112,6 +112,28 @@ def test_possible_on_undecided_facts_leaves_the_model_unchanged() -> None:
     assert model_size(d) == before
 
 
+def test_a_possibility_query_past_its_work_ceiling_leaves_facts_to_decide_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hard position whose possibility query reaches `QUERY_WORK` still deduces: the facts
+    it left open are decided one at a time, with the same answers as a full deduction."""
+    import solver.cpsat
+
+    info = played(engines.make("alibi", players=4), 2, 30, 0)
+    solver.forget()
+    full = solver.deduce(info)
+    solver.forget()
+    monkeypatch.setattr(solver.cpsat, "QUERY_WORK", 1e-9)
+    starved = solver.deduce(info)
+    assert not any(starved.settled(fact) for fact in starved.facts)
+    certain, impossible = full.certain(), full.impossible()
+    assert certain and impossible
+    for fact in [*full.facts[::8], *certain[:10], *impossible[:10]]:
+        assert starved.possible(fact) == full.possible(fact)
+        assert starved.is_certain(fact) == full.is_certain(fact)
+    solver.forget()
+
+
 def test_enumeration_counts_the_same_worlds_after_queries() -> None:
     info = played(BLUE_LION, 0, 0, "lupin")
     d = solver.deduce(info)
