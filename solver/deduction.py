@@ -89,8 +89,8 @@ class Deduction:
     def settled(self, fact: Fact) -> bool:
         """Whether `possible(fact)` and `is_certain(fact)` are known without another solve
         (false for facts left open by `deduce`'s `about`, a passed `deadline`, or a possibility
-        query that reached its work ceiling): a bot out of
-        time may treat an unsettled fact as uncertain and act on its estimate."""
+        query that reached its work ceiling): a bot out of time may treat an unsettled fact
+        as uncertain and act on its estimate."""
         return self._decided is None or fact.var in self._decided
 
     def possible(self, fact: Fact) -> bool:
