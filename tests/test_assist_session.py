@@ -3,10 +3,8 @@ contradictions are kept and blamed, every change survives reopening (and SIGKILL
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sqlite3
-import sys
 from itertools import pairwise
 from pathlib import Path
 
@@ -21,13 +19,9 @@ from sleuth.assist.levels import _certainty
 from sleuth.assist.terminal import Notebook
 from sleuth.assist.transcribe import random_game, typed_lines
 from sleuth.cli import main
+from tests import benchmark_scripts
 
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("assist_bench", ROOT / "benchmarks" / "assist.py")
-assert _spec is not None and _spec.loader is not None
-bench = importlib.util.module_from_spec(_spec)
-sys.modules["assist_bench"] = bench  # dataclasses look their module up there
-_spec.loader.exec_module(bench)
+bench = benchmark_scripts.load("assist", "assist_bench")
 
 
 def _events(directory: Path, name: str) -> int:

@@ -3,22 +3,8 @@ solver lost is put down to one cause read from its own end-of-game summary."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 from opponents import ArenaResult, GameRecord
-
-
-def load_benchmark() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "serial_killer.py"
-    spec = importlib.util.spec_from_file_location("serial_killer_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["serial_killer_benchmark"] = module
-    spec.loader.exec_module(module)
-    return module
+from tests import benchmark_scripts
 
 
 def record(index: int, won: bool, **solver: object) -> GameRecord:
@@ -46,7 +32,7 @@ def test_each_lost_game_has_one_cause() -> None:
         record(6, False, declared=True, correct=False),
     ]
     result = ArenaResult("serial-killer", (0, 1), ["solver", "heuristic"], records)
-    assert load_benchmark().losses(result) == (
+    assert benchmark_scripts.load("serial_killer", "serial_killer_benchmark").losses(result) == (
         "the killer won, the solver's declaration wrong 2; "
         "the killer won, no roll of the solver's made it 1; all lose 1; "
         "all lose, the solver declared 1; a rival won 1"

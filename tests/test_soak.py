@@ -3,27 +3,12 @@ find nothing, and count what it tried, so that its long runs stay trustworthy.""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
 import engines
+from tests import benchmark_scripts
 
-
-def load_soak() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
-    spec = importlib.util.spec_from_file_location("soak", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["soak"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-soak = load_soak()
+soak = benchmark_scripts.load("soak", "soak")
 
 
 @pytest.mark.parametrize("name", engines.names())

@@ -114,7 +114,7 @@ def _carried(pos: Position) -> Carried | None:
     if before is None:
         return None
     if before.pos.info == pos.info:
-        return Carried([before.records], frozenset(before._ever_boxed))
+        return before.as_carried()
     key = (id(before), pos.info)
     with _CARRIED_LOCK:
         if key in _CARRIED:

@@ -467,6 +467,11 @@ class HistoryChain:
         """One record's trajectories, drawn uniformly from the records."""
         return list(rng.choice(self.records))
 
+    def as_carried(self) -> Carried:
+        """All the records and every box card a run held, for another refresh of the same
+        position (which needs no `carry` check)."""
+        return Carried([self.records], frozenset(self._ever_boxed))
+
     def witnessed(self) -> set[tuple[str, Value]]:
         """The box and current-location literals of the records, of every box card a run
         held, and of the histories kept from earlier refreshes that still fit."""
