@@ -37,3 +37,30 @@ def test_each_lost_game_has_one_cause() -> None:
         "the killer won, no roll of the solver's made it 1; all lose 1; "
         "all lose, the solver declared 1; a rival won 1"
     )
+
+
+def test_the_sweep_table_counts_games_by_the_cards_left_when_the_sweep_began() -> None:
+    """A game's sweep begins in the first round in which the solver spent at least SWEEP
+    points; a game is counted once, in the band of the cards left then, and as caught when
+    ferocity had reached the solver's points."""
+    sweep = benchmark_scripts.load("serial_killer_sweep", "serial_killer_sweep_benchmark")
+    Round, Game = sweep.Round, sweep.Game
+
+    def game(won: bool, *rounds: tuple[int, int, int]) -> object:
+        return Game(won, tuple(Round(n, *r) for n, r in enumerate(rounds, 1)), {})
+
+    games = [
+        game(True, (20, 80, 60), (5, 78, 68), (0, 40, 75)),  # spent 2, then 38 with 5 left
+        game(False, (12, 80, 66), (3, 60, 74)),  # 20 with 12 left
+        game(False, (9, 74, 74), (2, 50, 82)),  # caught: ferocity 74 against 74 points
+        game(False, (30, 80, 55), (25, 79, 60)),  # never spent 8 in a round
+    ]
+    assert sweep.sweep_start(games[0]) == Round(2, 5, 78, 68)
+    assert sweep.sweep_table(games) == [
+        "5-6 cards left: won 1 of 1 (100%)",
+        "8-9 cards left: won 0 of 1 (0%)",
+        "10-35 cards left: won 0 of 1 (0%)",
+        "not caught when it began: won 1 of 2 (50%)",
+        "caught when it began: won 0 of 1 (0%)",
+        "no sweep: won 0 of 1",
+    ]
