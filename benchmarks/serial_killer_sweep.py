@@ -97,9 +97,8 @@ def sweep_table(games: list[Game]) -> list[str]:
         band = [g for g in games if (s := sweep_start(g)) and low <= s.cards_left <= high]
         if band:
             wins = sum(g.won for g in band)
-            rows.append(
-                f"{low}-{high} cards left: won {wins} of {len(band)} ({wins / len(band):.0%})"
-            )
+            cards = f"{low}" if low == high else f"{low}-{high}"
+            rows.append(f"{cards} cards left: won {wins} of {len(band)} ({wins / len(band):.0%})")
     for caught in (False, True):
         group = [g for g in games if (s := sweep_start(g)) and (s.ferocity >= s.points) == caught]
         if group:
