@@ -67,8 +67,9 @@ def play(index: int, seed: int) -> Game:
     spending: Counter[str] = Counter()
     while (seat := state.to_move) is not None:
         if state.round >= 1 and (not rounds or rounds[-1].number != state.round):
-            left = sum(state.deck_size(g) - 1 for g in game.parts.genre_ids)
-            rounds.append(Round(state.round, left, state.points_left[me], state.ferocity))
+            rounds.append(
+                Round(state.round, state.cards_left(), state.points_left[me], state.ferocity)
+            )
         assert isinstance(seat, int)
         action = bots[seat].act(state.information_set(seat))
         before = state.points_left[seat]

@@ -180,6 +180,11 @@ class SerialKillerState(State):
     def deck_size(self, genre: str) -> int:
         return len(self._decks[genre])
 
+    def cards_left(self) -> int:
+        """Drawable cards left in all decks (each deck's bottom card is never drawn); with
+        the default end trigger the final round begins when it reaches 0 (§6)."""
+        return sum(len(deck) - 1 for deck in self._decks.values())
+
     def hand(self, seat: int) -> list[str]:
         """The cards `seat` holds (the truth; bots and the solver never call this)."""
         return list(self._hands[seat])

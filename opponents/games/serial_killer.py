@@ -82,11 +82,6 @@ def _profile(candidates: dict[str, list[str]], rng: random.Random) -> tuple[str,
     return tuple(rng.choice(cards) for cards in candidates.values())
 
 
-def _cards_left(view: SerialKillerState) -> int:
-    """Drawable cards left in all decks."""
-    return sum(view.deck_size(g) - 1 for g in view.game.parts.genre_ids)
-
-
 def _affordable(view: SerialKillerState, seat: int, action: Action) -> bool:
     """Whether buying keeps a good chance of out-rolling next round's ferocity."""
     after = view.dice_for(seat) - view.cost(seat, action) // view.game.options["points_per_die"]
@@ -124,7 +119,7 @@ class HeuristicBot(SeatedBot):
     def _ready(view: SerialKillerState, unknown: dict[str, int], me: int) -> bool:
         """Ready to declare: the profile is certain, the decks are nearly out, or the roll
         is likely now and would not be a round later (waiting only loses)."""
-        if all(n == 1 for n in unknown.values()) or _cards_left(view) <= 2:
+        if all(n == 1 for n in unknown.values()) or view.cards_left() <= 2:
             return True
         dice = view.dice_for(me)
         return (

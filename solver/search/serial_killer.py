@@ -171,7 +171,7 @@ class Table:
 
     @property
     def cards_left(self) -> int:
-        return sum(self.view.deck_size(g) - 1 for g in self.game.parts.genre_ids)
+        return self.view.cards_left()
 
     @property
     def rivals_declared(self) -> bool:
