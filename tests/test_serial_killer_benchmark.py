@@ -64,3 +64,29 @@ def test_the_sweep_table_counts_games_by_the_cards_left_when_the_sweep_began() -
         "caught when it began: won 0 of 1 (0%)",
         "no sweep: won 0 of 1",
     ]
+
+
+def test_the_pace_table_counts_games_by_the_cards_left_at_the_start_of_round_five() -> None:
+    """A game is counted in the band of the cards left when round PACE_ROUND began, with the
+    solver's points then; a game over sooner is counted apart."""
+    sweep = benchmark_scripts.load("serial_killer_sweep", "serial_killer_sweep_benchmark")
+    Round, Game = sweep.Round, sweep.Game
+
+    def game(won: bool, *left_points: tuple[int, int]) -> object:
+        rounds = (
+            Round(n, left, points, 50 + 5 * n) for n, (left, points) in enumerate(left_points, 1)
+        )
+        return Game(won, tuple(rounds), {})
+
+    full = [(35, 80), (25, 80), (17, 80), (10, 79)]
+    games = [
+        game(True, *full, (4, 72)),
+        game(False, *full, (5, 68)),
+        game(False, *full, (12, 77), (9, 60)),
+        game(False, (35, 80), (20, 80), (3, 80)),  # the rivals emptied the decks by round 3
+    ]
+    assert sweep.pace_table(games) == [
+        "0-5 cards left: won 1 of 2 (50%); the solver held 70 points",
+        "12-35 cards left: won 0 of 1 (0%); the solver held 77 points",
+        "over before round 5: won 0 of 1",
+    ]
