@@ -98,24 +98,30 @@ PACE_ROUND = 5
 PACE_BANDS = ((0, 5), (6, 8), (9, 11), (12, 35))
 
 
+def band_name(low: int, high: int) -> str:
+    """A band of card counts by its ends (one count by itself)."""
+    return f"{low}" if low == high else f"{low}-{high}"
+
+
+def won_of(games: list[Game]) -> str:
+    """How many of `games` the solver won, as a count and a share."""
+    wins = sum(g.won for g in games)
+    return f"won {wins} of {len(games)} ({wins / len(games):.0%})"
+
+
 def sweep_table(games: list[Game]) -> list[str]:
     """Rows of the win rate by cards left when the sweep began, and by whether the solver
     was caught then (ferocity at or above its points: every buy of that round costs more)."""
     rows = []
+    started = [(g, s) for g in games if (s := sweep_start(g)) is not None]
     for low, high in BANDS:
-        band = [g for g in games if (s := sweep_start(g)) and low <= s.cards_left <= high]
+        band = [g for g, s in started if low <= s.cards_left <= high]
         if band:
-            wins = sum(g.won for g in band)
-            cards = f"{low}" if low == high else f"{low}-{high}"
-            rows.append(f"{cards} cards left: won {wins} of {len(band)} ({wins / len(band):.0%})")
+            rows.append(f"{band_name(low, high)} cards left: {won_of(band)}")
     for caught in (False, True):
-        group = [g for g in games if (s := sweep_start(g)) and (s.ferocity >= s.points) == caught]
+        group = [g for g, s in started if (s.ferocity >= s.points) == caught]
         if group:
-            wins = sum(g.won for g in group)
-            rows.append(
-                f"{'caught' if caught else 'not caught'} when it began: won {wins} of "
-                f"{len(group)} ({wins / len(group):.0%})"
-            )
+            rows.append(f"{'caught' if caught else 'not caught'} when it began: {won_of(group)}")
     never = [g for g in games if sweep_start(g) is None]
     rows.append(f"no sweep: won {sum(g.won for g in never)} of {len(never)}")
     return rows
@@ -125,21 +131,16 @@ def pace_table(games: list[Game]) -> list[str]:
     """Rows of the win rate by cards left at the start of round PACE_ROUND, and the solver's
     points then."""
     rows = []
+    reached = [(g, r) for g in games for r in g.rounds if r.number == PACE_ROUND]
     for low, high in PACE_BANDS:
-        band = [
-            (g, r)
-            for g in games
-            for r in g.rounds
-            if r.number == PACE_ROUND and low <= r.cards_left <= high
-        ]
+        band = [(g, r) for g, r in reached if low <= r.cards_left <= high]
         if band:
-            wins = sum(g.won for g, _ in band)
             points = sum(r.points for _, r in band) / len(band)
             rows.append(
-                f"{low}-{high} cards left: won {wins} of {len(band)} ({wins / len(band):.0%}); "
+                f"{band_name(low, high)} cards left: {won_of([g for g, _ in band])}; "
                 f"the solver held {points:.0f} points"
             )
-    early = [g for g in games if all(r.number < PACE_ROUND for r in g.rounds)]
+    early = [g for g in games if all(r.number != PACE_ROUND for r in g.rounds)]
     rows.append(f"over before round {PACE_ROUND}: won {sum(g.won for g in early)} of {len(early)}")
     return rows
 
