@@ -12,14 +12,16 @@ and needs no buy-free round. Each pick buys the legal action whose remaining pla
 most, or passes when waiting a round is worth more. The dice a plan needs come from this
 round's pool first, then from a typical pool a round, and from the round after ferocity
 reaches the points left every buy pays the caught surcharge (so a plan bought this round is
-cheaper than the same plan spread over rounds); every plan is a greedy pass over a handful of
-sources, so the work is bounded.
+cheaper than the same plan spread over rounds). The best plan is found among every set of
+sources when they are few, else by a local search, so the work is bounded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from itertools import combinations, product
+from math import prod
 
 from engines import Action
 from engines.serial_killer import Briefing, Investigate, Lab, Move, Weapon
@@ -34,6 +36,9 @@ TYPICAL_POOL = (2, 2, 2, 2, 2, 2)
 a draw takes the cheapest face left (a 3, else a 4, 5 or 6)."""
 MAX_ROUNDS = 6
 """The rounds a plan may take (ferocity outgrows any longer one)."""
+EXHAUSTIVE = 4096
+"""Plans (sets of looks times draw counts) tried one by one when there are at most this
+many; beyond, a local search (Finish._local_search)."""
 FACE = {"weapon": 1, "move": 2, "brief": 4, "lab": 6}
 
 
@@ -86,17 +91,33 @@ class Finish:
             chance /= max(k - found, 1.0)
         return chance
 
-    def cost(self, looks: list[Look], draws: dict[str, int]) -> tuple[int, int]:
+    def cost(
+        self,
+        looks: list[Look],
+        draws: dict[str, int],
+        memo: dict[tuple[object, ...], tuple[int, int]] | None = None,
+    ) -> tuple[int, int]:
         """(points, rounds) to buy `looks`, the weapon dice and `draws`, looks first: this
         round's pool, then a typical pool a round; from the round after ferocity (grown
-        GROWTH a round) reaches the points left, every buy pays the caught surcharge."""
+        GROWTH a round) reaches the points left, every buy pays the caught surcharge.
+        `memo` keeps the answers of one search: they depend only on the looks, the number
+        of moves and the number of draws."""
         visits = {look.where for look in looks if look.where is not None}
         visits |= {self.deck_district[g] for g, n in draws.items() if n}
         if self.pawn is not None:
             visits.discard(self.pawn)
-        needs = [("weapon", 1)] * self.weapons + [("move", 2)] * len(visits)
+        key = (tuple(map(id, looks)), len(visits), sum(draws.values()))
+        if memo is not None and key in memo:
+            return memo[key]
+        found = self._cost(looks, len(visits), sum(draws.values()))
+        if memo is not None:
+            memo[key] = found
+        return found
+
+    def _cost(self, looks: list[Look], moves: int, drawn: int) -> tuple[int, int]:
+        needs = [("weapon", 1)] * self.weapons + [("move", 2)] * moves
         needs += [(look.kind, look.cost) for look in looks]
-        needs += [("draw", 3)] * sum(draws.values())
+        needs += [("draw", 3)] * drawn
         pool, points, rounds, surcharge = list(self.pool), 0, 1, self.surcharge
         for kind, price in needs:
             while True:
@@ -122,11 +143,17 @@ class Finish:
                 return face
         return None
 
-    def plan_value(self, looks: list[Look], draws: dict[str, int], declare_after: bool) -> float:
+    def plan_value(
+        self,
+        looks: list[Look],
+        draws: dict[str, int],
+        declare_after: bool,
+        costs: dict[tuple[object, ...], tuple[int, int]] | None = None,
+    ) -> float:
         """J of buying `looks` and `draws` and then declaring: at the final round's end when
         the draws empty the decks (ferocity as it will be then), else in the round after the
-        last buy."""
-        points, rounds = self.cost(looks, draws)
+        last buy. `costs`: a memo of Finish.cost shared by one search."""
+        points, rounds = self.cost(looks, draws, costs)
         if points > self.points:
             return 0.0
         drawn: int = sum(draws.values())
@@ -156,36 +183,65 @@ class Finish:
         return self.right(looks, draws) * self.roll(self.points - points, ferocity)
 
     def best(self) -> float:
-        """The best plan's J: the drain (every draw, the looks worth their points) and, when
-        the seat's declaration ends the game, any plan of looks and draws (greedy)."""
-        full = dict(self.deck_left)
-        value = self._greedy(full, fixed_draws=True)
+        """The best plan's J: the drain (every draw, with whichever looks are worth their
+        points) and, when the seat's declaration ends the game, any plan of looks and
+        draws (_best_partial)."""
+        costs: dict[tuple[object, ...], tuple[int, int]] = {}
+        value = max(
+            self.plan_value(list(looks), self.deck_left, True, costs)
+            for looks in _subsets(self.looks)
+        )
         if self.declare_chance > 0 and not self.final:
-            value = max(value, self._greedy({g: 0 for g in self.deck_left}, fixed_draws=False))
+            value = max(value, self._best_partial(costs))
         return value
 
-    def _greedy(self, draws: dict[str, int], fixed_draws: bool) -> float:
-        looks: list[Look] = []
-        draws = dict(draws)
-        best = self.plan_value(looks, draws, True)
+    def _best_partial(self, costs: dict[tuple[object, ...], tuple[int, int]]) -> float:
+        """The best plan of looks and some draws: every combination when there are at most
+        EXHAUSTIVE, else a local search. No genre is drawn beyond its candidates less one
+        (a further card rules nothing out); the drain is the plan that draws them all."""
+        caps = {g: min(n, max(self.candidates[g] - 1, 0)) for g, n in self.deck_left.items()}
+        genres = [g for g, cap in caps.items() if cap]
+        if 2 ** len(self.looks) * prod(caps[g] + 1 for g in genres) > EXHAUSTIVE:
+            return self._local_search({g: caps[g] for g in genres}, costs)
+        return max(
+            self.plan_value(list(looks), dict(zip(genres, counts, strict=True)), True, costs)
+            for looks in _subsets(self.looks)
+            for counts in product(*(range(caps[g] + 1) for g in genres))
+        )
+
+    def _local_search(
+        self, caps: dict[str, int], costs: dict[tuple[object, ...], tuple[int, int]]
+    ) -> float:
+        """From the empty plan, the best single or paired change (a look added or dropped, a
+        genre's draws set to another count) while one improves J: a plan whose first step
+        alone does not pay (a move to a deck, then its draws) is still found."""
+        looks: tuple[Look, ...] = ()
+        draws = {g: 0 for g in caps}
+        best = self.plan_value([], draws, True, costs)
         while True:
-            options: list[tuple[list[Look], dict[str, int]]] = []
-            for look in self.looks:
-                if look not in looks:
-                    options.append(([*looks, look], draws))
-            if not fixed_draws:  # one more card of a deck, or the rest of it
-                for genre, n in draws.items():
-                    if n < self.deck_left[genre]:
-                        options.append((looks, {**draws, genre: n + 1}))
-                    if n + 1 < self.deck_left[genre]:
-                        options.append((looks, {**draws, genre: self.deck_left[genre]}))
-            scored = [(self.plan_value(a, b, True), a, b) for a, b in options]
-            if not scored:
-                return best
-            value, a, b = max(scored, key=lambda s: s[0])
+            near = list(self._changes(looks, draws, caps))
+            near += [pair for a, b in list(near) for pair in self._changes(a, b, caps)]
+            value, looks_after, draws_after = max(
+                ((self.plan_value(list(a), b, True, costs), a, b) for a, b in near),
+                key=lambda scored: scored[0],
+                default=(best, looks, draws),
+            )
             if value <= best:
                 return best
-            best, looks, draws = value, a, b
+            best, looks, draws = value, looks_after, draws_after
+
+    def _changes(
+        self, looks: tuple[Look, ...], draws: dict[str, int], caps: dict[str, int]
+    ) -> Iterator[tuple[tuple[Look, ...], dict[str, int]]]:
+        """The plans one change away from (looks, draws); looks keep their order in
+        self.looks, so a set of looks is always costed the same way."""
+        for look in self.looks:
+            chosen = {id(x) for x in looks} ^ {id(look)}
+            yield tuple(x for x in self.looks if id(x) in chosen), draws
+        for genre, n in draws.items():
+            for m in range(caps[genre] + 1):
+                if m != n:
+                    yield looks, {**draws, genre: m}
 
     # --- the position after one buy -------------------------------------------------------
     def after(self, action: Action, cost: int) -> Finish | None:
@@ -237,6 +293,12 @@ class Finish:
             final=False,
             surcharge=surcharge,
         )
+
+
+def _subsets(looks: tuple[Look, ...]) -> Iterator[tuple[Look, ...]]:
+    """Every set of `looks`, each in their order."""
+    for size in range(len(looks) + 1):
+        yield from combinations(looks, size)
 
 
 def _face(action: Action) -> int:
