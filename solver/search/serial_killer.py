@@ -21,11 +21,11 @@ overflow lands, would change). A plan that leaves the decks to the rivals counts
 declare: each is expected to try its roll as the seat would, while it is likely and fading.
 
 The declaration is the gamble: declared, the player buys nothing more. With every rival
-declared, the solver's declaration ends the game, so it declares as soon as more rounds of
-looking are worth less than the ferocity they cost; otherwise it waits for the final round
-(where it must) unless its roll is about to fade for good. Every legal action is scored once,
-so a seed gives the same move on any machine; `time_budget` (off by default) is only a
-safety ceiling.
+declared, the solver's declaration ends the game, so the finish planner declares as soon as
+its best plan of more looking is worth less than the gamble; with rivals in play the seat
+waits for the final round (where it must) unless its roll is about to fade for good. Every
+legal action is scored once, so a seed gives the same move on any machine; `time_budget`
+(off by default) is only a safety ceiling.
 """
 
 from __future__ import annotations
@@ -103,10 +103,6 @@ WEAPON_DICE = 3
 """The weapon dice a round can be counted on for, when the track must still reach 10."""
 LAST_KEEP = 0.2
 """The roll (against ferocity now) a draw that keeps the game going may spend down to."""
-BUYS_PER_ROUND = 5
-"""The buys a lone player can count on in a round (15 dice, but few of each face)."""
-MAX_ROUNDS = 6
-"""The rounds ahead the declaration gamble looks (with every rival declared)."""
 RIVAL_SPEND = 6
 """Points a rival spends for each card drawn (with its moves and looks), to forecast how many
 cards the rivals will still draw."""
@@ -356,32 +352,6 @@ class Table:
             if j != self.me
         )
 
-    @property
-    def push(self) -> float:
-        """What a draw is worth beyond its card: the game is judged only once the decks are
-        out (or every rival has declared), and every round until then raises ferocity."""
-        if self.view.final_round or self.rivals_declared:
-            return 0.0
-        return PUSH
-
-    @property
-    def end_in_view(self) -> bool:
-        """The declaration that ends the game is the seat's next (the final round, or every
-        rival declared): a buy's price is then exactly what it takes from that roll."""
-        return self.view.final_round or self.rivals_declared
-
-    def roll_cost(self, cost: int) -> float:
-        """log(roll now / roll after paying `cost`), against the ferocity of the seat's
-        next declaration: this round's in the final round, next round's otherwise (a buy
-        forfeits this round's declaration)."""
-        view = self.view
-        points = view.points_left[self.me]
-        f = view.ferocity + (0 if view.final_round else GROWTH)
-        before, after = self.roll(points, f), self.roll(points - cost, f)
-        if after <= 0:
-            return math.inf
-        return log(before / after)
-
     @cached_property
     def last_floor(self) -> int:
         """The points kept when the seat must draw for the game to go on (else ferocity
@@ -468,22 +438,19 @@ class Table:
 
 
 def score(table: Table, action: Action) -> Scored:
-    """The net value of buying `action` now (positive: worth its points)."""
+    """The net value of buying `action` now (positive: worth its points), while the game goes
+    on: the final round, and every rival declared, are the finish planner's."""
     view, me = table.view, table.me
     cost = view.cost(me, action)
     points = view.points_left[me]
-    if table.end_in_view and not isinstance(action, Weapon):
-        price = table.roll_cost(cost)  # exact: the declaration's roll with these points
-        if price == math.inf:
-            return Scored(-1.0, 0.0, "leaves no chance to out-roll the ferocity")
     draws = isinstance(action, Investigate | Weapon) or (
         isinstance(action, Move) and view.deck_at.get(action.district) is not None
     )
     needed = table.draw_reserve > 0 or table.standstill  # else the rivals draw or declare
-    floor = table.last_floor if draws and table.push > 0 and needed else table.floor
-    if points - cost < floor and not isinstance(action, Weapon) and not table.end_in_view:
+    floor = table.last_floor if draws and needed else table.floor
+    if points - cost < floor and not isinstance(action, Weapon):
         return Scored(-1.0, 0.0, f"spends into the {floor} points kept for the roll")
-    if not draws and not table.end_in_view and points - cost < table.floor + table.draw_reserve:
+    if not draws and points - cost < table.floor + table.draw_reserve:
         return Scored(
             -1.0, 0.0, f"spends into the {table.draw_reserve} points kept for the last draws"
         )
@@ -516,15 +483,15 @@ def score(table: Table, action: Action) -> Scored:
                 "wait: the rivals are still drawing, and what they draw is seen later for "
                 "less, in their hands and the lab",
             )
-        if not table.end_in_view and action.face > SUBSTITUTE_MAX:
+        if action.face > SUBSTITUTE_MAX:
             return Scored(-price, 0.0, f"a {action.face} is too dear a draw while the game goes on")
         genre = view.deck_at[view.pawn[me] or 0]
         last = table.cards_left == 1  # this draw starts the final round
-        gain = table.gain({genre: 1.0}) + (0.0 if last else table.push)
-        if not table.end_in_view:  # a full deck is one the rivals leave: its cards fall to me
-            size = len(view.game.parts.by_genre[genre].cards)
-            gain += FULL_DECK * (view.deck_size(genre) - 2) / max(size - 2, 1)
-        if table.standstill and table.push:
+        gain = table.gain({genre: 1.0}) + (0.0 if last else PUSH)
+        # a full deck is one the rivals leave: its cards fall to me
+        size = len(view.game.parts.by_genre[genre].cards)
+        gain += FULL_DECK * (view.deck_size(genre) - 2) / max(size - 2, 1)
+        if table.standstill:
             gain = max(gain, STALL * price)
         if last and gain <= price:
             return Scored(
@@ -573,14 +540,12 @@ def _move(table: Table, action: Move, price: float) -> Scored:
 
 
 def declare_now(table: Table) -> bool:
-    """Whether to declare at this round's declaration step (or stay eligible for it)."""
+    """Whether to declare at this round's declaration step (or stay eligible for it) while
+    rivals are in play; the finish planner decides once they have all declared."""
     view, me = table.view, table.me
     points, f = view.points_left[me], view.ferocity
-    now = table.right * table.roll(points, f)
-    if now <= 0:
+    if table.right * table.roll(points, f) <= 0:
         return False
-    if table.rivals_declared:
-        return now >= _waiting(table)
     if table.judged < JUDGED:
         return False  # declared, the seat buys nothing more, and nobody else ends the game
     if table.right == 1:
@@ -609,57 +574,6 @@ def _rivals_declare(table: Table) -> float:
                 miss *= 1 - odds
         chance *= 1 - miss
     return chance
-
-
-def _waiting(table: Table) -> float:
-    """The best J from rounds more of looking and drawing: every source (a lab view, each
-    rival's hand with a move to it, the draws left in each deck with a move to it) taken in
-    order of gain per point while it raises J, BUYS_PER_ROUND a round, against ferocity
-    GROWTH higher each round."""
-    view, me = table.view, table.me
-    items: list[tuple[float, int]] = []
-    if view.lab_genres:
-        items.append((table.look_gain(Lab(())), 6))
-    for j in range(view.game.players):
-        if j == me:
-            continue
-        target = None if view.game.options["briefing_scope"] == "all" else j
-        saved = view.pawn[me]
-        view.pawn[me] = view.pawn[j]
-        try:
-            gain = table.look_gain(Briefing(target))
-        finally:
-            view.pawn[me] = saved
-        items.append((gain, 4 if view.pawn[j] == saved else 6))
-    here = view.deck_at.get(view.pawn[me] or 0)
-    for genre, cards in table.candidates.items():
-        count = min(view.deck_size(genre) - 1, len(cards) - 1)
-        draws = _draws(table, genre, count, 3)
-        if draws and genre != here:
-            draws[0] = (draws[0][0], 5)  # the move there first
-        items += draws
-    items = sorted((i for i in items if i[0] > 0), key=lambda i: -i[0] / i[1])
-    points, gain, spent = view.points_left[me], 0.0, 0
-    best = 0.0
-    for rounds in range(1, MAX_ROUNDS + 1):
-        taken = 0
-        while items and taken < BUYS_PER_ROUND:
-            g, c = items[0]
-            if spent + c > points:
-                break
-            items.pop(0)
-            gain, spent, taken = gain + g, spent + c, taken + 1
-        right = min(1.0, table.right * math.exp(gain))
-        best = max(best, right * table.roll(points - spent, view.ferocity + GROWTH * rounds))
-        if not items or taken == 0:
-            break
-    return best
-
-
-def _draws(table: Table, genre: str, count: int, cost: int) -> list[tuple[float, int]]:
-    """The log-gains of `count` draws of `genre` in a row, each at `cost`."""
-    k = len(table.candidates[genre])
-    return [(log((k - i) / (k - i - 1)), cost) for i in range(count) if k - i > 1]
 
 
 def advise(
