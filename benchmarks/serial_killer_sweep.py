@@ -122,7 +122,8 @@ def sweep_table(games: list[Game]) -> list[str]:
         group = [g for g, s in started if (s.ferocity >= s.points) == caught]
         if group:
             rows.append(f"{'caught' if caught else 'not caught'} when it began: {won_of(group)}")
-    never = [g for g in games if sweep_start(g) is None]
+    swept = {id(g) for g, _ in started}
+    never = [g for g in games if id(g) not in swept]
     rows.append(f"no sweep: won {sum(g.won for g in never)} of {len(never)}")
     return rows
 

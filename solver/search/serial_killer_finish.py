@@ -95,23 +95,23 @@ class Finish:
         self,
         looks: list[Look],
         draws: dict[str, int],
-        memo: dict[tuple[object, ...], tuple[int, int]] | None = None,
+        costs: dict[tuple[object, ...], tuple[int, int]] | None = None,
     ) -> tuple[int, int]:
         """(points, rounds) to buy `looks`, the weapon dice and `draws`, looks first: this
         round's pool, then a typical pool a round; from the round after ferocity (grown
         GROWTH a round) reaches the points left, every buy pays the caught surcharge.
-        `memo` keeps the answers of one search: they depend only on the looks, the number
+        `costs` keeps the answers of one search: they depend only on the looks, the number
         of moves and the number of draws."""
         visits = {look.where for look in looks if look.where is not None}
         visits |= {self.deck_district[g] for g, n in draws.items() if n}
         if self.pawn is not None:
             visits.discard(self.pawn)
         key = (tuple(map(id, looks)), len(visits), sum(draws.values()))
-        if memo is not None and key in memo:
-            return memo[key]
+        if costs is not None and key in costs:
+            return costs[key]
         found = self._cost(looks, len(visits), sum(draws.values()))
-        if memo is not None:
-            memo[key] = found
+        if costs is not None:
+            costs[key] = found
         return found
 
     def _cost(self, looks: list[Look], moves: int, drawn: int) -> tuple[int, int]:
