@@ -33,7 +33,6 @@ def finish(**changes: object) -> Finish:
         "surcharge": 0,
         "penalty": 0,
         "final": False,
-        "drain": True,
         "declare_chance": 0.0,
         "eligible": True,
     }
@@ -45,18 +44,18 @@ def test_the_drain_this_round_faces_ferocity_as_it_is() -> None:
     """Two 3s empty deck A, the lab view sees the B card: certain, and the final round has no
     ferocity rise, so J is the roll with 30 - 12 points against 80."""
     plan = finish()
-    assert abs(plan.plan_value(list(plan.looks), {"A": 2}, True) - roll_chance(23, 80)) < 1e-12
+    assert abs(plan.plan_value(list(plan.looks), {"A": 2}) - roll_chance(23, 80)) < 1e-12
     assert abs(plan.best() - max(roll_chance(23, 80), roll_chance(29, 80) / 2)) < 1e-12
 
 
 def test_without_the_lab_view_the_profile_is_a_coin_toss() -> None:
     plan = finish()
-    assert abs(plan.plan_value([], {"A": 2}, True) - roll_chance(29, 80) / 2) < 1e-12
+    assert abs(plan.plan_value([], {"A": 2}) - roll_chance(29, 80) / 2) < 1e-12
 
 
 def test_a_plan_that_leaves_a_rival_who_never_declares_is_worth_nothing() -> None:
     """Undrained decks with the rivals undeclared: nobody ends the game."""
-    assert finish().plan_value(list(finish().looks), {"A": 1}, True) == 0.0
+    assert finish().plan_value(list(finish().looks), {"A": 1}) == 0.0
 
 
 def test_the_weapon_track_must_reach_ten_before_the_final_round() -> None:
@@ -83,7 +82,7 @@ def test_passing_waits_a_round_of_ferocity() -> None:
 
 
 def test_a_plan_beyond_the_points_is_worth_nothing() -> None:
-    assert finish(points=10).plan_value(list(finish().looks), {"A": 2}, True) == 0.0
+    assert finish(points=10).plan_value(list(finish().looks), {"A": 2}) == 0.0
 
 
 def test_a_plan_over_rounds_pays_the_surcharge_once_ferocity_reaches_the_points() -> None:
@@ -133,12 +132,12 @@ def brute_best(plan: Finish) -> float:
     """The best plan by trying them all: the drain with any looks and, when the seat's
     declaration ends the game, any looks with any number of draws from each deck."""
     sets = [list(c) for n in range(len(plan.looks) + 1) for c in combinations(plan.looks, n)]
-    values = [plan.plan_value(looks, plan.deck_left, True) for looks in sets]
+    values = [plan.plan_value(looks, plan.deck_left) for looks in sets]
     if plan.declare_chance > 0 and not plan.final:
         genres = list(plan.deck_left)
         for counts in product(*(range(plan.deck_left[g] + 1) for g in genres)):
             draws = dict(zip(genres, counts, strict=True))
-            values += [plan.plan_value(looks, draws, True) for looks in sets]
+            values += [plan.plan_value(looks, draws) for looks in sets]
     return max(values)
 
 

@@ -426,7 +426,6 @@ class Table:
             surcharge=int(options["surcharge"]) if view.caught[me] else 0,
             penalty=int(options["surcharge"]),
             final=bool(view.final_round),
-            drain=not self.rivals_declared,
             declare_chance=self.judged,
             eligible=not view.bought[me] and view.weapon >= WEAPON_MAX,
         )

@@ -72,7 +72,6 @@ class Finish:
     surcharge: int  # what a buy costs extra this round (the seat is caught)
     penalty: int  # what a buy costs extra once caught: from the round after F reaches P
     final: bool  # the final round: the declaration comes at this round's end
-    drain: bool  # the decks must be emptied (a rival will never declare)
     declare_chance: float  # that the seat's declaration is judged without the decks emptied
     # (1 once every rival has declared; else the chance the rivals still succeed in theirs)
     eligible: bool  # the seat may still declare at this round's end (bought nothing)
@@ -147,7 +146,6 @@ class Finish:
         self,
         looks: list[Look],
         draws: dict[str, int],
-        declare_after: bool,
         costs: dict[tuple[object, ...], tuple[int, int]] | None = None,
     ) -> float:
         """J of buying `looks` and `draws` and then declaring: at the final round's end when
@@ -165,7 +163,7 @@ class Finish:
             ferocity = self.ferocity
         elif empties and remaining:
             ferocity = self.ferocity + GROWTH * (rounds - 1)
-        elif declare_after and self.declare_chance > 0:
+        elif self.declare_chance > 0:
             nothing = not looks and not drawn and not self.weapons
             if nothing:
                 ferocity = self.ferocity if self.eligible else self.ferocity + GROWTH
@@ -178,8 +176,6 @@ class Finish:
             )
         else:
             return 0.0
-        if self.weapons and not empties and not self.final:
-            return 0.0
         return self.right(looks, draws) * self.roll(self.points - points, ferocity)
 
     def best(self) -> float:
@@ -188,8 +184,7 @@ class Finish:
         draws (_best_partial)."""
         costs: dict[tuple[object, ...], tuple[int, int]] = {}
         value = max(
-            self.plan_value(list(looks), self.deck_left, True, costs)
-            for looks in _subsets(self.looks)
+            self.plan_value(list(looks), self.deck_left, costs) for looks in _subsets(self.looks)
         )
         if self.declare_chance > 0 and not self.final:
             value = max(value, self._best_partial(costs))
@@ -204,7 +199,7 @@ class Finish:
         if 2 ** len(self.looks) * prod(caps[g] + 1 for g in genres) > EXHAUSTIVE:
             return self._local_search({g: caps[g] for g in genres}, costs)
         return max(
-            self.plan_value(list(looks), dict(zip(genres, counts, strict=True)), True, costs)
+            self.plan_value(list(looks), dict(zip(genres, counts, strict=True)), costs)
             for looks in _subsets(self.looks)
             for counts in product(*(range(caps[g] + 1) for g in genres))
         )
@@ -217,12 +212,12 @@ class Finish:
         alone does not pay (a move to a deck, then its draws) is still found."""
         looks: tuple[Look, ...] = ()
         draws = {g: 0 for g in caps}
-        best = self.plan_value([], draws, True, costs)
+        best = self.plan_value([], draws, costs)
         while True:
             near = list(self._changes(looks, draws, caps))
             near += [pair for a, b in list(near) for pair in self._changes(a, b, caps)]
             value, looks_after, draws_after = max(
-                ((self.plan_value(list(a), b, True, costs), a, b) for a, b in near),
+                ((self.plan_value(list(a), b, costs), a, b) for a, b in near),
                 key=lambda scored: scored[0],
                 default=(best, looks, draws),
             )
