@@ -150,33 +150,29 @@ class Finish:
     ) -> float:
         """J of buying `looks` and `draws` and then declaring: at the final round's end when
         the draws empty the decks (ferocity as it will be then), else in the round after the
-        last buy. `costs`: a memo of Finish.cost shared by one search."""
+        last buy, judged only with the chance the rivals end the game (declare_chance).
+        `costs`: a memo of Finish.cost shared by one search."""
         points, rounds = self.cost(looks, draws, costs)
         if points > self.points:
             return 0.0
-        drawn: int = sum(draws.values())
-        remaining: int = sum(self.deck_left.values())
-        empties = drawn == remaining
+        drawn = sum(draws.values())
+        remaining = sum(self.deck_left.values())
+        judged = 1.0
         if self.final:
             if rounds > 1 or self.weapons:
                 return 0.0
             ferocity = self.ferocity
-        elif empties and remaining:
+        elif drawn == remaining and remaining:
             ferocity = self.ferocity + GROWTH * (rounds - 1)
         elif self.declare_chance > 0:
-            nothing = not looks and not drawn and not self.weapons
-            if nothing:
+            judged = self.declare_chance
+            if not looks and not drawn and not self.weapons:
                 ferocity = self.ferocity if self.eligible else self.ferocity + GROWTH
             else:
                 ferocity = self.ferocity + GROWTH * rounds
-            return (
-                self.declare_chance
-                * self.right(looks, draws)
-                * self.roll(self.points - points, ferocity)
-            )
         else:
             return 0.0
-        return self.right(looks, draws) * self.roll(self.points - points, ferocity)
+        return judged * self.right(looks, draws) * self.roll(self.points - points, ferocity)
 
     def best(self) -> float:
         """The best plan's J: the drain (every draw, with whichever looks are worth their
