@@ -204,6 +204,8 @@ def arena(games: int, workers: int, seed: int) -> None:
     right = sum(bool(s.get("correct")) for s in ends)
     print(f"arena: the solver declared in {declared} games, rightly in {right}")
     print("arena: the solver's losses: " + losses(result))
+    first = [first_player(seed + record.index) for record in result.records]
+    print("arena: the solver's wins by its place in the turn order: " + by_turn(result, first))
     moves = sorted(t for record in result.records for t in record.times[0])
     if moves:
         p95 = moves[min(len(moves) - 1, int(0.95 * len(moves)))]
@@ -230,6 +232,31 @@ def losses(result: opponents.ArenaResult) -> str:
             kind = "the killer won, no roll of the solver's made it"
         kinds[kind] = kinds.get(kind, 0) + 1
     return "; ".join(f"{kind} {n}" for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+
+
+def first_player(seed: int) -> int:
+    """The first player of the game the arena plays with `seed` (its deal decides it)."""
+    state = GAME.new_game(seed)
+    assert isinstance(state, SerialKillerState)
+    return state.first_player
+
+
+def by_turn(result: opponents.ArenaResult, first_players: list[int]) -> str:
+    """The solver's (entry 0's) wins by its place in the turn order (0: the first player,
+    who buys, passes and declares before the others each round), `first_players[k]` being
+    game k's first player; neither bot claims the first-player die, so the place holds
+    for the whole game."""
+    players = len(result.seats)
+    games, wins = [0] * players, [0.0] * players
+    for record, first in zip(result.records, first_players, strict=True):
+        place = (int(record.seats[0]) - first) % players
+        games[place] += 1
+        wins[place] += record.wins[0]
+    return "; ".join(
+        f"{place}: {wins[place]:g}/{games[place]}"
+        + (f" ({wins[place] / games[place]:.1%})" if games[place] else "")
+        for place in range(players)
+    )
 
 
 def main() -> None:

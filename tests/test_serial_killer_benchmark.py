@@ -90,3 +90,16 @@ def test_the_pace_table_counts_games_by_the_cards_left_at_the_start_of_round_fiv
         "12-35 cards left: won 0 of 1 (0%); the solver held 77 points",
         "over before round 5: won 0 of 1",
     ]
+
+
+def test_wins_are_counted_by_the_solvers_place_in_the_turn_order() -> None:
+    """Place 0 is the first player; the solver's seat counts from the game's first player."""
+    records = [
+        record(0, True),  # seat 0, first player 0: place 0
+        record(1, False),  # seat 0, first player 1: place 1
+        record(2, True),  # seat 0, first player 1: place 1
+    ]
+    result = ArenaResult("serial-killer", (0, 1), ["solver", "heuristic"], records)
+    benchmark = benchmark_scripts.load("serial_killer", "serial_killer_benchmark")
+    assert benchmark.by_turn(result, [0, 1, 1]) == "0: 1/1 (100.0%); 1: 1/2 (50.0%)"
+    assert benchmark.by_turn(result, [0, 0, 0]) == "0: 2/3 (66.7%); 1: 0/0"
