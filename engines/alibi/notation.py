@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from engines.alibi.deck import TYPES, Deck
 from engines.alibi.questions import SCOPES, Subject
 from engines.alibi.state import set_points
-from engines.core import InvalidObservation, Observation, quote
+from engines.core import InvalidObservation, Observation, is_int, quote
 from engines.notation import AmbiguousName, Vocabulary, read_int
 
 if TYPE_CHECKING:
@@ -242,9 +242,57 @@ def dealt_sizes(table: Table) -> list[int]:
     return hand_sizes(len(table.deck.ids) - len(TYPES), table.players, table.dealer)
 
 
+_FOLDED: dict[str, tuple[str, ...]] = {
+    "seating": ("dealer",), "deal": ("cards",), "hands": ("round", "sizes"),
+    "lay": ("seat", "group", "cards", "points"), "answer": (), "accuse": ("seat", "cards"),
+    "choose_pass": ("seat",), "pass": ("giver", "receiver", "count"), "choose_solution": ("seat",),
+    "box": ("cards",), "solution": ("seat", "points"), "end": (),
+}  # fmt: skip
+"""Each kind of observation and the fields `Table.read` takes from it."""
+_SEAT_FIELDS = ("dealer", "start", "seat", "giver", "receiver", "asker", "target")
+_NUMBER_FIELDS = ("players", "round", "turn", "count", "points", "answer")
+
+
+def _unreadable(obs: Observation, first: bool, players: int) -> str | None:
+    """Why `Table.read` cannot fold `obs` (an earlier observation handed to the parser), or
+    None: a kind of this game, the fields it reads present, each field of its type."""
+    if obs.kind not in _FOLDED:
+        return f"{quote(obs.kind)} is not a kind of observation of alibi"
+    if first != (obs.kind == "seating"):
+        return "the record starts with the seating, and has it once"
+    missing = [name for name in _FOLDED[obs.kind] if name not in dict(obs.fields)]
+    if missing:
+        return f"{obs.kind} has no {', '.join(missing)}"
+    for name, value in obs.fields:
+        if name in _SEAT_FIELDS and not (is_int(value) and 0 <= value < players):
+            return f"{name} is not a seat from 0 to {players - 1}: {quote(value)}"
+        if name in _NUMBER_FIELDS and not is_int(value):
+            return f"{name} is not a whole number: {quote(value)}"
+        if name == "cards" and not _all(value, str):
+            return f"cards is not a list of card names: {quote(value)}"
+        if name == "sizes" and not (_all(value, int) and len(value) == players):
+            return f"sizes is not {players} hand sizes: {quote(value)}"
+        if name == "group" and not isinstance(value, str):
+            return f"group is not a name: {quote(value)}"
+    return None
+
+
+def _all(value: object, kind: type) -> bool:
+    """Whether `value` is a tuple of `kind` (bools are not ints here)."""
+    return isinstance(value, tuple) and all(
+        isinstance(item, kind) and not isinstance(item, bool) for item in value
+    )
+
+
 def table_of(game: Alibi, seat: int, before: tuple[Observation, ...]) -> Table:
+    """The table `before` leaves, each observation checked as it is folded."""
     table = Table(game, seat)
-    for obs in before:
+    for i, obs in enumerate(before):
+        problem = _unreadable(obs, i == 0, game.players)
+        if problem is not None:
+            raise InvalidObservation(
+                f"before[{i}] is not an observation of this alibi game: {problem}"
+            )
         table.read(obs)
     return table
 

@@ -677,7 +677,13 @@ def parse_entry(
 ) -> tuple[Observation, ...]:
     """The observation one typed line records (see `help_lines` for the forms)."""
     try:
-        obs = Reader(game, seat, before).read(text)
+        reader = Reader(game, seat, before)
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+        raise InvalidObservation(
+            f"{game.name}: the observations before this line are not a City Killer record"
+        ) from None
+    try:
+        obs = reader.read(text)
     except InvalidObservation as error:
         raise InvalidObservation(f"{game.name}: {error}") from None
     except IndexError:
