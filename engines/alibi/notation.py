@@ -260,7 +260,8 @@ def _unreadable(obs: Observation, first: bool, players: int) -> str | None:
         return f"{quote(obs.kind)} is not a kind of observation of alibi"
     if first != (obs.kind == "seating"):
         return "the record starts with the seating, and has it once"
-    missing = [name for name in _FOLDED[obs.kind] if name not in dict(obs.fields)]
+    names = {name for name, _ in obs.fields}
+    missing = [name for name in _FOLDED[obs.kind] if name not in names]
     if missing:
         return f"{obs.kind} has no {', '.join(missing)}"
     for name, value in obs.fields:
@@ -285,14 +286,8 @@ def _all(value: object, kind: type) -> bool:
 
 
 def table_of(game: Alibi, seat: int, before: tuple[Observation, ...]) -> Table:
-    """The table `before` leaves, each observation checked as it is folded."""
     table = Table(game, seat)
-    for i, obs in enumerate(before):
-        problem = _unreadable(obs, i == 0, game.players)
-        if problem is not None:
-            raise InvalidObservation(
-                f"before[{i}] is not an observation of this alibi game: {problem}"
-            )
+    for obs in before:
         table.read(obs)
     return table
 
@@ -315,6 +310,20 @@ class Notation:
             "group": Vocabulary("group", deck.groups),
             "detail": Vocabulary("detail", deck.details),
         }
+        self._readable: tuple[Observation, ...] = ()  # the last `before` found readable
+
+    def check_before(self, before: tuple[Observation, ...]) -> None:
+        """Refuse a `before` that `Table.read` cannot fold. The observations checked for the
+        last line are skipped: the next line usually comes after them."""
+        known = self._readable
+        start = len(known) if before[: len(known)] == known else 0
+        for i in range(start, len(before)):
+            problem = _unreadable(before[i], i == 0, self.game.players)
+            if problem is not None:
+                raise InvalidObservation(
+                    f"before[{i}] is not an observation of this alibi game: {problem}"
+                )
+        self._readable = before
 
     def words(self) -> list[str]:
         """What Tab completes: the kinds of entry, verbs, scopes, and every name."""
@@ -328,6 +337,7 @@ class Notation:
         words = words_of(text)
         if not words:
             raise InvalidObservation(f"{quote(text)} has no words; type 'help' for the forms")
+        self.check_before(before)
         table = table_of(self.game, seat, before)
         first = words[0]
         if first in ("me", "i") or first.isdigit():
