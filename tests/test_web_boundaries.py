@@ -5,10 +5,14 @@ keeps what was typed. The app runs in this process (benchmarks/notebook_fuzz.py'
 from __future__ import annotations
 
 import html
+import os
+import random
 import re
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import markupsafe
 import pytest
@@ -147,6 +151,9 @@ NEW_SESSIONS = [
     ([("game", "noir"), ("seat", "killer"), ("name", "safe")], 400, "already a session"),
     ([("game", "alibi"), ("players", "²"), ("seat", "0"), ("name", "t")], 400, "players"),
     ([("game", "alibi"), ("players", "1e999"), ("seat", "0"), ("name", "t")], 400, "players"),
+    ([("game", "alibi"), ("players", "9" * 99), ("seat", "0"), ("name", "t")], 400, "players"),
+    # more digits than int() reads (4300): json.loads raised a bare ValueError (found by the fuzz)
+    ([("game", "alibi"), ("players", "9" * 5000), ("seat", "0"), ("name", "t")], 413, "too long"),
 ]
 
 
@@ -187,3 +194,134 @@ def test_a_change_from_another_site_gets_nothing_but_the_refusal(browser, tmp_pa
     assert reply.status == 403 and "another site" in reply.text
     assert browser.csrf not in reply.text and LINE not in reply.text
     assert stored(tmp_path) == before
+
+
+# --- the parameter fuzz: every route, hostile values, a valid token ---------------------------
+FUZZ_REQUESTS = 400
+HOSTILE = ("", " ", "0", "-1", "+1", "1.0", "1e3", "1e999", "0x1", " 1", "1 ", "NaN", "null",
+           "true", "[]", "{}", "99999999999999999999", "1" * 5000, *UNICODE_DIGITS, "\x00",
+           "a\x00b", "\x01\x1b[31m", "\r\n", "\u202e", "\ufffd", "é" * 60, "x" * 101, "x" * 2001,
+           "<b>&amp;\"'", "../..", ".hidden", "%00")  # fmt: skip
+ALPHABET = "0123456789 -+.,:abcxyzKQ²①\uff13٣\x00\x07\x1b\r\n\t\u202e\ufffdé中🂡<&\"'%="
+RAW = (b"\xff", b"\xc3", b"%ff", b"%c3%28", b"\x00", b"&&", b"=", b"%", b"+")
+
+
+def fuzz_seed() -> int:
+    """A new seed each run, or SLEUTH_FUZZ_SEED's to replay one."""
+    return int(os.environ.get("SLEUTH_FUZZ_SEED") or random.SystemRandom().randrange(2**32))
+
+
+@dataclass
+class Hostile:
+    """One request of the parameter fuzz; `clean` when the page can read its form (one UTF-8
+    form, each key once, from this site), so that a refusal must show the form again."""
+
+    method: str
+    path: str
+    fields: list[tuple[str, str]]
+    body: bytes | None = None
+    headers: list[tuple[bytes, bytes]] | None = None
+    clean: bool = True
+
+
+def hostile_value(rng: random.Random, plausible: list[str]) -> str:
+    roll = rng.random()
+    if roll < 0.35 and plausible:
+        return rng.choice(plausible)
+    if roll < 0.75:
+        return rng.choice(HOSTILE)
+    return "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(1, 30)))
+
+
+def hostile_request(rng: random.Random, version: int, entries: int, csrf: str) -> Hostile:
+    lines = blue_lion_lines()[2:4]
+    plausible = {
+        "version": [str(version)] * 3 + [str(version - 1)],
+        "number": [str(n) for n in range(entries + 2)],
+        "text": [*lines, LINE],
+        "level": ["facts", "odds", "advice"],
+        "game": engines.names(),
+        "seat": ["0", "1", "2", "killer", "detective"],
+        "players": ["3", "4", "5"],
+        "name": ["table", "t.2", "safe"],
+        "why": ["1", "2"], "v": [str(version)], "all": ["1"],
+        "pick-deal": ["a b c"], "pick-first": ["0"],
+    }  # fmt: skip
+    kind = rng.choice(["change", "change", "change", "new", "view", "choose", "version", "list"])
+    if kind == "change":
+        op = rng.choice(["add", "add", "edit", "insert", "delete", "undo", "level", "nope"])
+        method, path = "POST", f"/s/safe/{op}"
+        keys = ["version", "number", "text", "level"]
+    elif kind == "new":
+        method, path = "POST", "/new"
+        keys = ["game", "seat", "name", "level", "players", "pick-deal"]
+    elif kind == "view":
+        method, path, keys = "GET", "/s/safe", ["why", "v", "all"]
+    elif kind == "choose":
+        method, path, keys = "GET", "/new", ["game", "players", "seat", "pick-first"]
+    else:
+        name = quote(hostile_value(rng, ["safe"]), safe="")
+        method, path, keys = "GET", f"/s/{name}" + ("/version" if kind == "version" else ""), []
+    fields = [(key, hostile_value(rng, plausible.get(key, []))) for key in keys
+              if rng.random() < 0.8]  # fmt: skip
+    if method == "POST" and rng.random() < 0.9:
+        fields.insert(0, ("csrf", csrf))  # mostly valid, so that the request reaches its handler
+    if rng.random() < 0.1:
+        fields.append((hostile_value(rng, ["x", "text"]), hostile_value(rng, [])))
+    request = Hostile(method, path, fields)
+    if method == "GET":
+        request.path += "?" + urlencode(fields)
+        return request
+    if rng.random() < 0.1 and fields:
+        fields.append(rng.choice(fields))  # a key sent twice
+    request.body = fuzz.form_body(fields)
+    if rng.random() < 0.1:
+        at = rng.randrange(len(request.body) + 1)
+        request.body = request.body[:at] + rng.choice(RAW) + request.body[at:]
+    length = str(len(request.body)).encode()
+    if rng.random() < 0.05:
+        length = hostile_value(rng, []).encode("utf-8")
+    request.headers = [(b"content-length", length)]
+    if rng.random() < 0.05:
+        request.headers.append((b"origin", rng.choice([b"http://evil.example", b"null", b"\xff"])))
+    readable = fuzz.form_body(fields) == request.body and length == str(len(request.body)).encode()
+    request.clean = readable and len(dict(fields)) == len(fields) and request.headers[1:] == []
+    return request
+
+
+def test_hostile_parameters_on_every_route_get_a_refusal_and_change_nothing(
+    browser, tmp_path: Path
+) -> None:
+    seed = fuzz_seed()
+    rng = random.Random(seed)
+    before = stored(tmp_path)
+    statuses: Counter[int] = Counter()
+    for number in range(FUZZ_REQUESTS):
+        request = hostile_request(rng, before[0], len(before[1]), browser.csrf)
+        replay = f"SLEUTH_FUZZ_SEED={seed} replays; request {number}: {request!s:.3000}"
+        if request.method == "GET":
+            reply = browser.get(request.path)
+        else:
+            assert request.body is not None
+            reply = browser.post(request.path, request.body, request.headers)
+        statuses[reply.status] += 1
+        assert reply.status < 500, f"{replay}\n{reply.text[-2000:]}"
+        now = stored(tmp_path)
+        if request.path.startswith("/s/safe/") and reply.status != 303:
+            assert now == before, f"a refused change changed the session: {replay}"
+        assert "Traceback" not in reply.text, replay
+        if request.method == "POST" and reply.status != 303 and request.clean:
+            refused_with_the_form(request, reply.text, replay)
+        before = now
+    assert statuses[303] > 0 and sum(statuses.values()) == FUZZ_REQUESTS, (seed, statuses)
+
+
+def refused_with_the_form(request: Hostile, page: str, replay: str) -> None:
+    """A refused form the page could read is shown again: the message, the text kept."""
+    sent = dict(request.fields)
+    if request.path == "/new":
+        assert "refused: " in page and kept(page, sent.get("name", "")), replay
+    elif request.path.rsplit("/", 1)[1] in ("add", "edit", "insert"):
+        assert 'id="refused"' in page and kept(page, sent.get("text", "")), replay
+    elif not request.path.endswith("/nope"):
+        assert 'id="refused"' in page and 'id="entry"' in page, replay

@@ -224,9 +224,10 @@ def options_of(name: str, chosen: dict[str, str]) -> dict[str, JsonValue]:
 
 
 def _value(text: str) -> JsonValue:
+    """`text` read as JSON, else as itself: the option's check then says what it allows."""
     try:
         value: JsonValue = json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or a number of more digits than int() reads (4300)
         return text
     return value
 
