@@ -668,17 +668,39 @@ class Game(ABC):
 
         Raises:
             InvalidObservation: not text, empty, not this game's notation, a name that is not
-                one (with "did you mean"), or something `seat` cannot have seen.
+                one (with "did you mean"), or something `seat` cannot have seen; or `before`
+                is not a sequence of Observations this game could have made.
             ConfigError: `seat` is not a seat of this game.
         """
         seat = self.check_seat(seat)
+        before = self._observations_before(before)
         if not isinstance(text, str):
             raise InvalidObservation(
                 f"{self.name}: an entry is text, not {type(text).__name__} {quote(text)}"
             )
         if not text.strip():
             raise InvalidObservation(f"{self.name}: the entry is empty; type what you saw")
-        return self._parse_entry(text.strip(), seat, tuple(before))
+        return self._parse_entry(text.strip(), seat, before)
+
+    def _observations_before(self, before: object) -> tuple[Observation, ...]:
+        """`before` as a tuple, checked here so that no game's reader meets a wrong type."""
+        if isinstance(before, InformationSet):
+            raise InvalidObservation(
+                f"{self.name}: `before` is the observations of an information set, not the "
+                "set itself: pass info.observations"
+            )
+        if not isinstance(before, list | tuple):
+            raise InvalidObservation(
+                f"{self.name}: `before` is a list or tuple of engines.Observation, not "
+                f"{type(before).__name__} {quote(before)}"
+            )
+        for i, item in enumerate(before):
+            if not isinstance(item, Observation):
+                raise InvalidObservation(
+                    f"{self.name}: before[{i}] is {type(item).__name__} {quote(item)}, not an "
+                    "engines.Observation"
+                )
+        return tuple(before)
 
     def parse_observation(
         self, text: object, seat: object, before: Sequence[Observation] = ()

@@ -79,13 +79,19 @@ class Vocabulary:
         return f"; the {self.what}s are {examples}{', ...' if len(self.names) > 4 else ''}"
 
 
+def _digits_within(typed: str, high: int) -> bool:
+    """Whether `typed` is ASCII digits, no more of them (after leading zeros) than `high` has:
+    `int` reads other digits too (٣, fullwidth ones) and refuses more than 4300 of them."""
+    return bool(re.fullmatch(r"[0-9]+", typed)) and len(typed.lstrip("0")) <= len(str(high))
+
+
 def read_int(typed: str, what: str, low: int, high: int) -> int:
     """A whole number from `low` to `high` written as digits.
 
     Raises:
         InvalidObservation: anything else, quoting it.
     """
-    if not re.fullmatch(r"[0-9]+", typed) or not low <= int(typed) <= high:
+    if not _digits_within(typed, high) or not low <= int(typed) <= high:
         raise InvalidObservation(
             f"{what} must be a number from {low} to {high}, not {quote(typed)}"
         )

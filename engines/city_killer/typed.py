@@ -33,7 +33,7 @@ from engines.city_killer.rules import (
     SEATS,
 )
 from engines.core import InvalidAction, InvalidObservation, JsonValue, Observation, quote
-from engines.notation import Vocabulary
+from engines.notation import Vocabulary, read_int
 
 if TYPE_CHECKING:
     from engines.city_killer.game import CityKiller
@@ -99,6 +99,8 @@ ENDS = {
     "wrong": ((KILLER,), "the detective's accusation was wrong"),
     "refused": ((DETECTIVE,), "the killer refused a second time"),
 }
+MAX_NUMBER = 999
+"""The largest round, scene, cost or pile size a line may hold (every one is far smaller)."""
 PILES = ("detective-deck", "killer-deck", "evidence")
 QUESTION_SOURCES = ("interrogate", "diner", "testimony")
 
@@ -249,9 +251,7 @@ class Reader:
         return list(found)
 
     def number(self, word: str, what: str) -> int:
-        if not word.isdigit():
-            raise InvalidObservation(f"{what} is a whole number, not {quote(word)}")
-        return int(word)
+        return read_int(word, what, 0, MAX_NUMBER)
 
     def question(self, word: str) -> tuple[str, str]:
         """attr:value, or a value alone when only one attribute has it."""
@@ -288,10 +288,8 @@ class Reader:
     def read(self, text: str) -> Observation:
         words = text.split()
         head = words[0].lower()
-        if head.rstrip(":") in SEATS and len(words) > 1:
-            if words[1].lower() == "takes":
-                return self.takes(head.rstrip(":"), words[2:])
-            return self.act(head.rstrip(":"), text.split(None, 1)[1].lstrip(": "))
+        if head.rstrip(":") in SEATS:
+            return self.seat_line(head.rstrip(":"), words[1:])
         if len(words) > 1 and words[1].lower() in ("answered", "answers", "said"):
             return self.answer(self.names.read(words[0]), words[2:])
         if head not in HEADS:
@@ -301,7 +299,9 @@ class Reader:
                 raise InvalidObservation(
                     f"{error}; or a resident's answer (Vera answered yes); type help for the forms"
                 ) from None
-        method = getattr(self, "line_" + head.rstrip(":").replace("-", "_"))
+        if head.rstrip(":") in SEATS:
+            return self.seat_line(head.rstrip(":"), words[1:])
+        method = getattr(self, "line_" + head.replace("-", "_"))
         found: Observation = method(words[1:])
         return found
 
@@ -374,6 +374,19 @@ class Reader:
 
     def line_declined(self, words: list[str]) -> Observation:
         return Observation.of("declined", name=self.names.read(self.one(words, "declined NAME")))
+
+    def seat_line(self, seat: str, words: list[str]) -> Observation:
+        """A line that starts with a seat (its keyword shortened, maybe): a move it made, or a
+        card it took unseen."""
+        if words and words[0].lower() == "takes":
+            return self.takes(seat, words[1:])
+        move = " ".join(words).lstrip(": ")
+        if not move:
+            raise InvalidObservation(
+                f"after {seat}: comes the move as the game printed it ({seat}: MOVE), or "
+                f"{seat} takes card"
+            )
+        return self.act(seat, move)
 
     def act(self, seat: str, move: str) -> Observation:
         if move.endswith(" ?") and move.split()[0] in ("identity", "allies", "keep"):

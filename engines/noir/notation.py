@@ -361,6 +361,11 @@ def parse_entry(
             "noir: the observations before this line are not a Noir record"
         ) from None
     words = tokens(text.replace("/", " / ").replace("!", " ! ").replace("?", " ? "))
+    if not words:
+        raise InvalidObservation(
+            f"noir: {quote(text)} has no words (commas and semicolons only separate them); "
+            f"an entry starts with a seat or one of {', '.join(KINDS)}"
+        )
     said = words[0].lower() if words[0].lower() in SEATS else None
     if said is not None:
         words = words[1:]

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engines.core import InvalidObservation, JsonValue, Observation, quote
-from engines.notation import Vocabulary, tokens
+from engines.notation import Vocabulary, read_int, tokens
 from engines.serial_killer.cards import COLOURS
 
 if TYPE_CHECKING:
@@ -129,6 +129,34 @@ def observation_text(obs: Observation) -> str:
     raise InvalidObservation(f"serial-killer: no typed form for {kind!r}")
 
 
+FORMS = {
+    "setup": "setup PLAYERS FIRST GENRE@DISTRICT ...",
+    "place": "place PLAYER DISTRICT",
+    "roll": "roll N N N N N N (how many dice show 1, 2, ... 6)",
+    "relocate": "relocate PLAYER DISTRICT",
+    "pass": "pass PLAYER",
+    "end_pick": "end_pick PLAYER",
+    "skip": "skip PLAYER",
+    "buy": "buy PLAYER FACE ACTION cost N points N [weapon W] [to D] [targets C+C|none] "
+    "[positions P+P|none]",
+    "draw": "draw PLAYER GENRE DISTRICT left N",
+    "drew": "drew CARD",
+    "lab": "lab PLAYER [GENRE] POSITION",
+    "discarded": "discarded CARD POSITION",
+    "pollution": "pollution DIE [rotates POSITION]",
+    "saw": "saw PLAYER CARD ...",
+    "lab-view": "lab-view POSITION:CARD ...",
+    "committed": "committed CARD ...",
+    "attempt": "attempt PLAYER DICE dice TOTAL vs FEROCITY success SEQ|fail",
+    "round-end": "round-end ROUND unused N hunted N ferocity N caught PLAYER+PLAYER|none "
+    "first PLAYER",
+    "end": "end REASON profile CARD ... winner PLAYER|killer [declared PLAYER:SEQ:CARD+CARD ...]",
+}
+"""The form of each kind of entry, by its first word, for the messages that refuse a line."""
+LARGEST = 9999
+"""The largest number any entry holds (a total of dice, a ferocity: a few hundred at most)."""
+
+
 class Notation:
     """Reads the typed forms of one configured game."""
 
@@ -138,30 +166,8 @@ class Notation:
         self.colours = Vocabulary("player", COLOURS[: game.players])
         self.genres = Vocabulary("genre", parts.genre_ids)
         self.cards = Vocabulary("card", parts.ids)
-        self.kinds = Vocabulary(
-            "kind of entry",
-            (
-                "setup",
-                "place",
-                "roll",
-                "relocate",
-                "pass",
-                "end_pick",
-                "skip",
-                "buy",
-                "draw",
-                "drew",
-                "lab",
-                "discarded",
-                "pollution",
-                "saw",
-                "lab-view",
-                "committed",
-                "attempt",
-                "round-end",
-                "end",
-            ),
-        )
+        self.kinds = Vocabulary("kind of entry", tuple(FORMS))
+        self.reasons = Vocabulary("reason", tuple(REASONS))
 
     def words(self) -> list[str]:
         actions = ["weapon", "move", "investigate", "briefing", "first", "lab", "cost", "points"]
@@ -178,39 +184,59 @@ class Notation:
         ]
 
     def seat(self, word: str) -> int:
-        if word.isdigit() and int(word) < self.game.players:
-            return int(word)
+        """A player by colour or by seat number."""
+        if word.isascii() and word.isdecimal():
+            return read_int(word, "a seat number", 0, self.game.players - 1)
         return COLOURS.index(self.colours.read(word))
+
+    def seats(self, word: str) -> list[int]:
+        """Players joined by "+", or none."""
+        return [] if word.lower() == "none" else [self.seat(w) for w in word.split("+")]
+
+    @staticmethod
+    def number(word: str, what: str = "a number") -> int:
+        return read_int(word, what, 0, LARGEST)
 
     def parse(self, text: str, seat: int, before: Sequence[Observation]) -> tuple[Observation, ...]:
         words = tokens(text)
-        try:
-            return (self._parse(words, seat, before),)
-        except (IndexError, ValueError) as error:
-            if isinstance(error, InvalidObservation):
-                raise
+        if not words:
             raise InvalidObservation(
-                f"serial-killer: cannot read {quote(text)}; the forms are: "
-                + "; ".join(form for form, _ in HELP)
+                f"serial-killer: {quote(text)} has no words; an entry starts with one of "
+                + ", ".join(FORMS)
+            )
+        try:
+            kind = self.kinds.read(words[0])
+        except InvalidObservation as error:
+            raise InvalidObservation(f"serial-killer: {quote(text)}: {error}") from None
+        try:
+            return (self._parse(kind, words[1:], seat, before),)
+        except InvalidObservation as error:
+            raise InvalidObservation(
+                f"serial-killer: {quote(text)}: {error}; the form is {FORMS[kind]}"
+            ) from None
+        except IndexError:  # a word the form needs is missing
+            raise InvalidObservation(
+                f"serial-killer: {quote(text)} is cut short; the form is {FORMS[kind]}"
             ) from None
 
-    def _parse(self, words: list[str], me: int, before: Sequence[Observation]) -> Observation:
-        kind = self.kinds.read(words[0])
-        rest = words[1:]
-        of = Observation.of
+    def _parse(
+        self, kind: str, rest: list[str], me: int, before: Sequence[Observation]
+    ) -> Observation:
+        of, number = Observation.of, self.number
         if kind == "setup":
             decks = []
             size = self.game.options["traits_per_genre"]
             for item in rest[2:]:
                 genre, _, district = item.partition("@")
-                decks.append([self.genres.read(genre), int(district), size])
-            return of("setup", players=int(rest[0]), first_player=self.seat(rest[1]), decks=decks)
+                decks.append([self.genres.read(genre), number(district, "a district"), size])
+            players = number(rest[0], "the number of players")
+            return of("setup", players=players, first_player=self.seat(rest[1]), decks=decks)
         if kind in ("place", "relocate"):
-            return of(kind, seat=self.seat(rest[0]), district=int(rest[1]))
+            return of(kind, seat=self.seat(rest[0]), district=number(rest[1], "a district"))
         if kind == "roll":
-            counts = [int(w) for w in rest]
+            counts = [number(w, "a count of dice") for w in rest]
             if len(counts) != 6 or sum(counts) != 15:
-                raise InvalidObservation("serial-killer: a roll is six counts summing to 15")
+                raise InvalidObservation("a roll is six counts summing to 15")
             rolls = sum(obs.kind == "roll" for obs in before)
             bonus = self.game.options["uniform_roll_bonus"] if max(counts) == 15 else 0
             return of("roll", round=rolls + 1, counts=counts, bonus=bonus)
@@ -222,94 +248,134 @@ class Notation:
             return of(
                 "draw",
                 seat=self.seat(rest[0]),
-                district=int(rest[2]),
+                district=number(rest[2], "a district"),
                 genre=self.genres.read(rest[1]),
-                deck_size=int(rest[4]),
+                deck_size=number(rest[4], "a deck size"),
             )
         if kind == "drew":
             return of("see_draw", seat=me, card=self.cards.read(rest[0]))
         if kind == "lab":
             fields: dict[str, JsonValue] = {"seat": self.seat(rest[0])}
-            fields["position"] = int(rest[-1])
+            fields["position"] = number(rest[-1], "a lab position")
             if len(rest) == 3:
                 fields["genre"] = self.genres.read(rest[1])
             return of("lab_place", **fields)
         if kind == "discarded":
-            return of("see_discard", seat=me, card=self.cards.read(rest[0]), position=int(rest[1]))
+            card, position = self.cards.read(rest[0]), number(rest[1], "a lab position")
+            return of("see_discard", seat=me, card=card, position=position)
         if kind == "pollution":
-            turned = int(rest[2]) if len(rest) > 2 else None
-            return of("pollution", die=int(rest[0]), position=turned)
+            turned = number(rest[2], "a position") if len(rest) > 2 else None
+            return of("pollution", die=number(rest[0], "the die"), position=turned)
         if kind == "saw":
             cards = sorted(self.cards.read_all(rest[1:]))
             return of("see_hand", seat=me, target=self.seat(rest[0]), cards=cards)
         if kind == "lab-view":
             pairs = [w.partition(":") for w in rest]
-            return of("see_lab", seat=me, cards=[[int(p), self.cards.read(c)] for p, _, c in pairs])
+            seen = [[number(p, "a lab position"), self.cards.read(c)] for p, _, c in pairs]
+            return of("see_lab", seat=me, cards=seen)
         if kind == "committed":
             return of("declaration", seat=me, profile=list(self.cards.read_all(rest)))
         if kind == "attempt":
-            success = rest[6] == "success"  # red 85 dice 290 vs 50 success 1
-            return of(
-                "attempt",
-                seat=self.seat(rest[0]),
-                dice=int(rest[1]),
-                total=int(rest[3]),
-                ferocity=int(rest[5]),
-                success=success,
-                seq=int(rest[7]) if success else None,
-            )
+            return self._attempt(rest)
         if kind == "round-end":
-            named = dict(zip(rest[1::2], rest[2::2], strict=False))
-            caught = (
-                set()
-                if named["caught"] == "none"
-                else {COLOURS[self.seat(w)] for w in named["caught"].split("+")}
-            )
-            return of(
-                "round_end",
-                round=int(rest[0]),
-                unused=int(named["unused"]),
-                hunted=int(named["hunted"]),
-                ferocity=int(named["ferocity"]),
-                caught=[COLOURS[s] in caught for s in range(self.game.players)],
-                first_player=self.seat(named["first"]),
-            )
+            return self._round_end(rest)
         return self._end(rest)
 
+    def _attempt(self, rest: list[str]) -> Observation:
+        """red 85 dice 290 vs 50 success 1 (or fail)."""
+        success = rest[6].lower() == "success"
+        if not success and rest[6].lower() != "fail":
+            raise InvalidObservation(f"the attempt ends success SEQ or fail, not {quote(rest[6])}")
+        return Observation.of(
+            "attempt",
+            seat=self.seat(rest[0]),
+            dice=self.number(rest[1], "the dice"),
+            total=self.number(rest[3], "the total"),
+            ferocity=self.number(rest[5], "the ferocity"),
+            success=success,
+            seq=self.number(rest[7], "the order of success") if success else None,
+        )
+
+    def _round_end(self, rest: list[str]) -> Observation:
+        keys = ("unused", "hunted", "ferocity", "caught", "first")
+        named = _named(rest[1:], keys, keys)
+        caught = self.seats(named["caught"])
+        return Observation.of(
+            "round_end",
+            round=self.number(rest[0], "the round"),
+            unused=self.number(named["unused"], "the unused dice"),
+            hunted=self.number(named["hunted"], "the hunted"),
+            ferocity=self.number(named["ferocity"], "the ferocity"),
+            caught=[s in caught for s in range(self.game.players)],
+            first_player=self.seat(named["first"]),
+        )
+
     def _buy(self, rest: list[str]) -> Observation:
+        named = _named(rest[3:], ("cost", "points", "weapon", "to", "targets", "positions"),
+                       ("cost", "points"))  # fmt: skip
         fields: dict[str, JsonValue] = {
             "seat": self.seat(rest[0]),
-            "face": int(rest[1]),
+            "face": self.number(rest[1], "the face"),
             "action": rest[2].lower(),
-            "cost": int(rest[4]),
-            "points": int(rest[6]),
+            "cost": self.number(named["cost"], "the cost"),
+            "points": self.number(named["points"], "the points"),
         }
-        extras = dict(zip(rest[7::2], rest[8::2], strict=False))
-        if "weapon" in extras:
-            fields["weapon"] = int(extras["weapon"])
-        if "to" in extras:
-            fields["district"] = int(extras["to"])
-        if "targets" in extras:
-            named = extras["targets"]
-            fields["targets"] = [] if named == "none" else [self.seat(w) for w in named.split("+")]
-        if "positions" in extras:
-            named = extras["positions"]
-            fields["positions"] = [] if named == "none" else [int(p) for p in named.split("+")]
+        if "weapon" in named:
+            fields["weapon"] = self.number(named["weapon"], "the weapon")
+        if "to" in named:
+            fields["district"] = self.number(named["to"], "a district")
+        if "targets" in named:
+            fields["targets"] = self.seats(named["targets"])
+        if "positions" in named:
+            positions = named["positions"]
+            fields["positions"] = (
+                []
+                if positions.lower() == "none"
+                else [self.number(p, "a lab position") for p in positions.split("+")]
+            )
         return Observation.of("buy", **fields)
 
     def _end(self, rest: list[str]) -> Observation:
-        reason = REASONS[rest[0].lower()]
-        at = rest.index("winner")
+        reason = REASONS[self.reasons.read(rest[0])]
+        lowered = [word.lower() for word in rest]
+        if rest[1].lower() != "profile" or "winner" not in lowered:
+            raise InvalidObservation("expected profile CARD ... winner PLAYER|killer")
+        at = lowered.index("winner")
         profile = [self.cards.read(c) for c in rest[2:at]]
         winner = rest[at + 1]
         winners = [] if winner.lower() == "killer" else [self.seat(winner)]
         declarations = []
-        if len(rest) > at + 2 and rest[at + 2] == "declared":
-            for item in rest[at + 3 :]:
-                who, seq, cards = item.split(":")
-                declarations.append(
-                    [self.seat(who), int(seq), [self.cards.read(c) for c in cards.split("+")]]
-                )
+        if len(rest) > at + 2:
+            if lowered[at + 2] != "declared":
+                raise InvalidObservation(f"expected declared after the winner, not {rest[at + 2]}")
+            declarations = [self._declared(item) for item in rest[at + 3 :]]
         return Observation.of(
             "end", reason=reason, profile=profile, declarations=declarations, winners=winners
         )
+
+    def _declared(self, item: str) -> list[JsonValue]:
+        """PLAYER:SEQ:CARD+CARD+..., one declaration."""
+        parts = item.split(":")
+        if len(parts) != 3:
+            raise InvalidObservation(f"a declaration is PLAYER:SEQ:CARD+CARD+..., not {item}")
+        who, seq, cards = parts
+        return [self.seat(who), self.number(seq), [self.cards.read(c) for c in cards.split("+")]]
+
+
+def _named(words: list[str], keys: Sequence[str], required: Sequence[str]) -> dict[str, str]:
+    """The values of `KEY VALUE` pairs, each key one of `keys`, given once; every one of
+    `required` present."""
+    if len(words) % 2:
+        raise InvalidObservation(f"expected KEY VALUE pairs with the keys {', '.join(keys)}")
+    named: dict[str, str] = {}
+    for key, value in zip(words[::2], words[1::2], strict=True):
+        key = key.lower()
+        if key not in keys or key in named:
+            raise InvalidObservation(
+                f"{quote(key)} is not a key here (or given twice); the keys are {', '.join(keys)}"
+            )
+        named[key] = value
+    missing = [key for key in required if key not in named]
+    if missing:
+        raise InvalidObservation(f"missing {', '.join(missing)}")
+    return named
