@@ -325,3 +325,43 @@ def refused_with_the_form(request: Hostile, page: str, replay: str) -> None:
         assert 'id="refused"' in page and kept(page, sent.get("text", "")), replay
     elif not request.path.endswith("/nope"):
         assert 'id="refused"' in page and 'id="entry"' in page, replay
+
+
+# --- the notebook fuzz (benchmarks/notebook_fuzz.py), a few lines of it ----------------------
+FUZZ_LINES = 20
+
+
+@pytest.mark.parametrize("name", sorted(fuzz.GAMES))
+def test_the_notebook_fuzz_finds_nothing_in_a_few_lines(name: str, tmp_path: Path) -> None:
+    """Random and mutated lines at a random position of the first seat, through Session.add
+    and the page's add: only refusals that change nothing (issue 42's must-show, small)."""
+    seed = fuzz_seed()
+    seat = engines.make(name, **fuzz.GAMES[name]).seats[0]
+    browser = fuzz.Browser(tmp_path)
+    try:
+        tally = fuzz.Fuzz(name, seat, seed, tmp_path, browser).run(FUZZ_LINES, positions=1)
+    finally:
+        browser.close()
+    replay = f"SLEUTH_FUZZ_SEED={seed} replays (or notebook_fuzz.py --seed {seed} --game {name})"
+    assert tally.failures == [], f"{replay}:\n" + "\n".join(tally.failures)
+    assert tally.accepted + tally.refused == FUZZ_LINES, replay
+    assert sum(tally.web.values()) == FUZZ_LINES and tally.web[303] == tally.accepted, replay
+
+
+def test_the_notebook_fuzz_counts_a_crash_and_a_500(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def crash(*args: object) -> None:
+        raise KeyError("broken on purpose")
+
+    monkeypatch.setattr(fuzz, "position", lambda *args: fuzz.Position(0, 0, ()))
+    monkeypatch.setattr(engines.game_class("blue-lion"), "parse_entry", crash)
+    browser = fuzz.Browser(tmp_path)
+    try:
+        tally = fuzz.Fuzz("blue-lion", "lupin", 0, tmp_path, browser).run(3, positions=1)
+    finally:
+        browser.close()
+    assert (tally.crashes, tally.web[500], len(tally.failures)) == (3, 3, 6)
+    assert "KeyError" in tally.failures[0] and "answered 500" in tally.failures[1]
+    total = fuzz.table([tally], web=True).splitlines()[-1].split()
+    assert total == ["total", "1", "0", "0", "3", "6", "500:3"]  # positions ... web statuses

@@ -10,8 +10,11 @@ on the thread that made them, and two tabs' changes never interleave. Security:
   Origin of this server), else 403;
 - every change carries the session version it was made on; a stale one is refused (409) with
   the session as it is now and the typed text kept in the box;
-- names, numbers and texts are checked before use, bodies are limited in size, and an
-  unexpected error shows a generic page (the traceback goes to the server's log only).
+- names, numbers (ASCII digits only) and texts are checked before use, bodies are limited in
+  size, and an unexpected error shows a generic page (the traceback goes to the server's log
+  only);
+- a refused change or new session (a SleuthError, a bad field, a stale CSRF token) shows its
+  page again with the message and what was typed, and stores nothing.
 """
 
 from __future__ import annotations
