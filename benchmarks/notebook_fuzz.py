@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,7 @@ GAMES: dict[str, dict[str, JsonValue]] = {
 """The games fuzzed, with their options."""
 POSITIONS = 4
 """Positions per game and seat: the lines are shared among them."""
+SCRATCH = Path("/dev/shm")
 Field = tuple[str, str]
 
 
@@ -292,41 +293,54 @@ def _snapshot(session: Session) -> tuple[int, list[str], engines.InformationSet]
 
 
 # --- the command ----------------------------------------------------------------------------
-def fuzz_game(name: str, lines: int, positions: int, seed: int, web: bool) -> list[Tally]:
-    """Each seat of game `name`: `lines` lines over `positions` positions."""
+def fuzz_game(
+    name: str, lines: int, positions: int, seed: int, web: bool, report: Callable[[Tally], None]
+) -> list[Tally]:
+    """Each seat of game `name`: `lines` lines over `positions` positions, each seat's tally
+    `report`ed as it is done. The sessions live in memory where it can (/dev/shm): each
+    change is committed to SQLite, and the disk's syncs would be most of the time."""
     tallies = []
-    with tempfile.TemporaryDirectory() as directory:
+    with tempfile.TemporaryDirectory(dir=SCRATCH if SCRATCH.is_dir() else None) as directory:
         browser = Browser(directory) if web else None
         try:
             for seat in engines.make(name, **GAMES[name]).seats:
                 fuzz = Fuzz(name, seat, seed, Path(directory), browser)
                 tallies.append(fuzz.run(lines, positions))
+                report(tallies[-1])
         finally:
             if browser is not None:
                 browser.close()
     return tallies
 
 
+def header(web: bool) -> str:
+    head = f"{'game':<14}{'seat':<10}{'positions':>10}{'accepted':>10}{'refused':>10}{'crashes':>9}"
+    return head + f"{'failures':>10}" + ("  web statuses" if web else "")
+
+
+def row(tally: Tally, web: bool) -> str:
+    text = f"{tally.game:<14}{tally.seat[:9]:<10}{tally.positions:>10}{tally.accepted:>10}"
+    text += f"{tally.refused:>10}{tally.crashes:>9}{len(tally.failures):>10}"
+    if web:
+        text += "  " + " ".join(f"{status}:{n}" for status, n in sorted(tally.web.items()))
+    return text
+
+
+def total(tallies: Sequence[Tally]) -> Tally:
+    summed = Tally("total", "")
+    for tally in tallies:
+        summed.positions += tally.positions
+        summed.accepted += tally.accepted
+        summed.refused += tally.refused
+        summed.crashes += tally.crashes
+        summed.web.update(tally.web)
+        summed.failures += tally.failures
+    return summed
+
+
 def table(tallies: Sequence[Tally], web: bool) -> str:
     """One row per game and seat, and the total."""
-    head = f"{'game':<14}{'seat':<10}{'positions':>10}{'accepted':>10}{'refused':>10}{'crashes':>9}"
-    head += f"{'failures':>10}" + ("  web statuses" if web else "")
-    rows = [head]
-    total = Tally("total", "")
-    for tally in [*tallies, total]:
-        row = f"{tally.game:<14}{tally.seat[:9]:<10}{tally.positions:>10}{tally.accepted:>10}"
-        row += f"{tally.refused:>10}{tally.crashes:>9}{len(tally.failures):>10}"
-        if web:
-            row += "  " + " ".join(f"{s}:{n}" for s, n in sorted(tally.web.items()))
-        rows.append(row)
-        if tally is not total:
-            total.positions += tally.positions
-            total.accepted += tally.accepted
-            total.refused += tally.refused
-            total.crashes += tally.crashes
-            total.web.update(tally.web)
-            total.failures += tally.failures
-    return "\n".join(rows)
+    return "\n".join([header(web), *(row(t, web) for t in [*tallies, total(tallies)])])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -342,10 +356,12 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{args.positions} positions{', also through the web page' if args.web else ''}",
           flush=True)  # fmt: skip
     started = time.perf_counter()
+    print(header(args.web), flush=True)
     tallies = []
     for name in args.game or GAMES:
-        tallies += fuzz_game(name, args.lines, args.positions, seed, args.web)
-    print(table(tallies, args.web))
+        tallies += fuzz_game(name, args.lines, args.positions, seed, args.web,
+                             lambda tally: print(row(tally, args.web), flush=True))  # fmt: skip
+    print(row(total(tallies), args.web))
     failures = [failure for tally in tallies for failure in tally.failures]
     for failure in failures[:50]:
         print(failure)
