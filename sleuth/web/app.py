@@ -10,8 +10,11 @@ on the thread that made them, and two tabs' changes never interleave. Security:
   Origin of this server), else 403;
 - every change carries the session version it was made on; a stale one is refused (409) with
   the session as it is now and the typed text kept in the box;
-- names, numbers and texts are checked before use, bodies are limited in size, and an
-  unexpected error shows a generic page (the traceback goes to the server's log only).
+- names, numbers (ASCII digits only) and texts are checked before use, bodies are limited in
+  size, and an unexpected error shows a generic page (the traceback goes to the server's log
+  only);
+- a refused change or new session (a SleuthError, a bad field, a stale CSRF token) shows its
+  page again with the message and what was typed, and stores nothing.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from engines import SleuthError
-from sleuth.assist import Session, SessionError, StaleSession
+from sleuth.assist import DEFAULT_LEVEL, Session, SessionError, StaleSession
 from sleuth.assist.store import check_name
 from sleuth.web import pages
 
@@ -50,13 +53,17 @@ MAX_FIELD = 100
 """Characters any other field may have (names, options, numbers)."""
 TOKEN_COOKIE = "sleuth_token"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+NOT_OURS = (
+    "this change did not come from a page of this notebook (or its page is from before the "
+    "server restarted), so it was not made: make it again from this page"
+)
 OPS = ("add", "edit", "insert", "delete", "undo", "level")
 
 T = TypeVar("T")
 
 
-class Refused(Exception):
-    """A request the app answers with an error page: its status and a message for people."""
+class Refused(SleuthError):
+    """A request the app refuses: its status and a message for people."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
@@ -130,10 +137,18 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
         )
 
     async def form(request: Request) -> dict[str, str]:
-        """The POSTed form, checked: size, CSRF token, origin; each field once."""
+        """The POSTed form, read: its size, its encoding, each field once, and the Origin of
+        this server when the browser sends one (a foreign page gets nothing more). The CSRF
+        token and the fields' lengths are `check_form`'s, so a refusal of those can show the
+        page again with what was typed."""
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            raise Refused(413, f"the form is too large (at most {MAX_BODY} bytes)")
+        if length is not None:
+            size = _whole_number(length, digits=18)
+            if size is None:
+                raise Refused(400, f"the Content-Length header {length[:MAX_FIELD]!r} is not "
+                                   "a number of bytes")  # fmt: skip
+            if size > MAX_BODY:
+                raise Refused(413, f"the form is too large (at most {MAX_BODY} bytes)")
         body = b""
         async for chunk in request.stream():
             body += chunk
@@ -148,20 +163,21 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
             if key in fields:
                 raise Refused(400, f"the field {key[:MAX_FIELD]!r} is sent twice")
             fields[key] = value
-        origin = request.headers.get("origin")
         own = f"{request.url.scheme}://{request.url.netloc}"
-        sent = fields.get("csrf", "")
-        if not hmac.compare_digest(sent.encode(), csrf.encode()) or origin not in (None, own):
-            raise Refused(
-                403,
-                "this change did not come from a page of this notebook (or the page is from "
-                "before the server restarted): reload the page and make it again",
-            )
+        origin = request.headers.get("origin")
+        if origin not in (None, own):
+            raise Refused(403, f"this change came from another site ({origin[:MAX_FIELD]!r}), "
+                               "not from a page of this notebook, so it was not made")  # fmt: skip
+        return fields
+
+    def check_form(fields: dict[str, str]) -> None:
+        """Refuse a form without this server's CSRF token, or with a field too long."""
+        if not hmac.compare_digest(fields.get("csrf", "").encode(), csrf.encode()):
+            raise Refused(403, NOT_OURS)
         for key, value in fields.items():
             limit = MAX_TEXT if key == "text" else MAX_FIELD
             if len(value) > limit:
                 raise Refused(413, f"the field {key[:MAX_FIELD]!r} is too long (at most {limit})")
-        return fields
 
     async def sessions(request: Request) -> Response:
         records = await run(notebooks.stored)
@@ -177,33 +193,34 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
 
     async def new_session(request: Request) -> Response:
         fields = await form(request)
-        fields.pop("csrf", None)
-        game = fields.pop("game", "")
-        seat = fields.pop("seat", "")
-        name = fields.pop("name", "").strip() or None
-        level = fields.pop("level", "odds")
+        chosen = {key: value for key, value in fields.items() if key != "csrf"}
+        game = chosen.pop("game", "")
+        seat = chosen.pop("seat", "")
+        name = chosen.pop("name", "")
+        level = chosen.pop("level", DEFAULT_LEVEL)
         try:
-            session = await run(notebooks.new, game, seat, name, level, fields)
+            check_form(fields)
+            session = await run(notebooks.new, game, seat, name.strip() or None, level, chosen)
         except SleuthError as error:
-            context = {**pages.new_page(game, {**fields, "seat": seat}), "refused": str(error)}
-            return page(request, "new.html", context, 400)
+            typed = {**chosen, "seat": seat, "name": name, "level": level}
+            context = {**pages.new_page(game, typed), "refused": str(error)}
+            return page(request, "new.html", context, _status(error))
         return RedirectResponse(f"/s/{session.name}", status_code=303)
 
     async def session_view(request: Request) -> Response:
         name = request.path_params["name"]
         query = request.query_params
-        why = query.get("why", "")
+        why = _whole_number(query.get("why", ""))
         seen = query.get("v", "")
 
         def build() -> dict:
             session = notebooks.get(name)
-            asked = int(why) if why.isdigit() and len(why) < 6 else None
-            stale = asked is not None and seen != str(session.version)
+            stale = why is not None and seen != str(session.version)
             context = pages.session_page(
-                session, all_hints=query.get("all") == "1", why=None if stale else asked
+                session, all_hints=query.get("all") == "1", why=None if stale else why
             )
             message = "the hints changed since that page: here they are now" if stale else None
-            return {**context, "refused": message, "typed": ""}
+            return {**context, "refused": message, **NOTHING_TYPED}
 
         return page(request, "session.html", await run(build))
 
@@ -218,38 +235,16 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
         if op not in OPS:
             raise Refused(404, f"there is no change {op[:MAX_FIELD]!r}")
         fields = await form(request)
-        text = fields.get("text", "")
 
         def apply() -> tuple[int, dict | None]:
             session = notebooks.get(name)
             try:
-                if op == "level":
-                    session.level = fields.get("level", "")
-                    return 303, None
-                version = fields.get("version", "")
-                if version != str(session.version):
-                    raise StaleSession(
-                        "this page was out of date: the session was changed elsewhere (another "
-                        "tab or the terminal) since it was shown, so your change was not made; "
-                        "here is the session now, redo the change if it still applies"
-                    )
-                if op == "add":
-                    session.add(text)
-                elif op == "undo":
-                    session.undo()
-                else:
-                    number = _number(fields.get("number", ""), len(session.entries) + 1)
-                    if op == "edit":
-                        session.edit(number, text)
-                    elif op == "insert":
-                        session.insert(number, text)
-                    else:
-                        session.delete(number)
+                check_form(fields)
+                _make_change(session, op, fields)
             except SleuthError as error:
-                status = 409 if isinstance(error, StaleSession) else 400
                 context = pages.session_page(session)
-                return status, {**context, "refused": str(error), "typed": text, "op": op,
-                                "number": fields.get("number", "")}  # fmt: skip
+                return _status(error), {**context, "refused": str(error),
+                                        **_typed(session, op, fields)}  # fmt: skip
             return 303, None
 
         status, context = await run(apply)
@@ -336,7 +331,64 @@ def _headers(response: Response) -> Response:
     return response
 
 
+def _status(error: SleuthError) -> int:
+    """The status a refused form is answered with (the page is shown again all the same)."""
+    if isinstance(error, Refused):
+        return error.status
+    return 409 if isinstance(error, StaleSession) else 400
+
+
+def _make_change(session: Session, op: str, fields: dict[str, str]) -> None:
+    """Make change `op` of the session page's forms, or raise the SleuthError refusing it."""
+    if op == "level":
+        session.level = fields.get("level", "")
+        return
+    if fields.get("version", "") != str(session.version):
+        raise StaleSession(
+            "this page was out of date: the session was changed elsewhere (another tab or the "
+            "terminal) since it was shown, so your change was not made; here is the session "
+            "now, redo the change if it still applies"
+        )
+    text = fields.get("text", "")
+    if op == "add":
+        session.add(text)
+    elif op == "undo":
+        session.undo()
+    elif op == "insert":
+        session.insert(_number(fields.get("number", ""), len(session.entries) + 1), text)
+    elif op == "edit":
+        session.edit(_number(fields.get("number", ""), len(session.entries)), text)
+    else:
+        session.delete(_number(fields.get("number", ""), len(session.entries)))
+
+
+NOTHING_TYPED = {"typed": "", "typed_in": "add", "open_entry": None}
+"""A page that is no answer to a refused change: an empty add box, every entry closed."""
+
+
+def _typed(session: Session, op: str, fields: dict[str, str]) -> dict[str, Any]:
+    """Where the page answering a refused change shows what was typed, so it is never lost:
+    in the edit or insert box of the entry the form named (opened) when there is one, else
+    in the add box."""
+    number = _whole_number(fields.get("number", ""))
+    named = number if number is not None and 1 <= number <= len(session.entries) else None
+    text = fields.get("text", "") if op in ("add", "edit", "insert") else ""
+    typed_in = op if op in ("edit", "insert") and named is not None else "add"
+    return {"typed": text, "typed_in": typed_in, "open_entry": named}
+
+
+def _whole_number(text: str, digits: int = 6) -> int | None:
+    """`text` as a whole number when it is 1 to `digits` ASCII digits, else None. ASCII only:
+    str.isdigit() is also true of '²' and '①', which int() refuses (issue 42, finding 7)."""
+    if 0 < len(text) <= digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def _number(text: str, last: int) -> int:
-    if not text.isdigit() or len(text) > 6:
+    """The entry number a form names; SessionError unless it is one (whether that entry
+    exists is the session's to say)."""
+    number = _whole_number(text)
+    if number is None:
         raise SessionError(f"expected an entry number from 1 to {last}, not {text[:20]!r}")
-    return int(text)
+    return number

@@ -12,7 +12,7 @@ from typing import Any
 import engines
 from engines import ConfigError, Game
 from engines.core import JsonValue
-from sleuth.assist import LEVELS, Session, SessionRecord, setup
+from sleuth.assist import DEFAULT_LEVEL, LEVELS, Session, SessionRecord, setup
 from sleuth.web.boards import board, start_board
 
 SHOWN_HINTS = 12
@@ -99,7 +99,8 @@ def list_page(records: list[SessionRecord]) -> dict:
 
 def new_page(game_name: str | None, chosen: dict[str, str]) -> dict:
     """The new-session form for `game_name` (default the first game), its option pickers
-    set to `chosen` (text as submitted) or their defaults, and the seats those options give."""
+    set to `chosen` (text as submitted) or their defaults, and the seats those options give;
+    the name and hint level as `chosen` has them (a refused form shows them again)."""
     names = engines.names()
     name = game_name if game_name in names else names[0]
     cls = engines.game_class(name)
@@ -140,7 +141,9 @@ def new_page(game_name: str | None, chosen: dict[str, str]) -> dict:
                         and not p["several"]]
                        + [(f"{p['field']}:{v}", "on") for p in picks if p["reload"]
                           and p["several"] for v in p["picked"]],
-            "levels": LEVELS}  # fmt: skip
+            "levels": LEVELS, "name": chosen.get("name", ""),
+            "level": chosen.get("level") if chosen.get("level") in LEVELS
+                     else DEFAULT_LEVEL}  # fmt: skip
 
 
 def _blocks(picks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -221,9 +224,10 @@ def options_of(name: str, chosen: dict[str, str]) -> dict[str, JsonValue]:
 
 
 def _value(text: str) -> JsonValue:
+    """`text` read as JSON, else as itself: the option's check then says what it allows."""
     try:
         value: JsonValue = json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or a number of more digits than int() reads (4300)
         return text
     return value
 
