@@ -18,7 +18,8 @@ A *failure* is any of:
 The mutations are drawn by hypothesis (generation only, no shrinking: the harness counts, it
 does not stop at the first failure). Each failure is kept with what reproduces it: the game's
 options and seed, the step, and the mutated input (cut to a few hundred characters).
-The exit status is 1 when anything failed.
+The run prints its seed first (`--seed N` replays it) and the peak memory last; the exit
+status is 1 when anything failed.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import contextlib
 import dataclasses
 import json
 import random
+import resource
 import signal
 import statistics
 import sys
@@ -180,6 +182,9 @@ def unreachable_because(state: State) -> str | None:
     and the state's own truth must be one of the worlds that information set allows (CP-SAT,
     with the true world pinned). A loaded state whose record contradicts its hidden cards, or
     an edited log, fails here even when every field is well-formed.
+
+    A hidden quantity the game has not decided yet is left free: its truth is no value of its
+    variable (City Killer's identity and allies are '' until the killer chooses them).
     """
     knowledge = knowledge_for(state.game.name)
     truth = knowledge.world_of(state)
@@ -190,12 +195,10 @@ def unreachable_because(state: State) -> str | None:
         except SleuthError as error:
             return f"{seat}'s record is not one the game produces: {describe_error(error)}"
         model = knowledge.build(info)
-        names = {variable.name for variable in model.variables}
+        domains = {variable.name: variable.domain for variable in model.variables}
+        decided = [member(n, [v]) for n, v in truth.items() if v in domains.get(n, ())]
         pinned = Model(
-            info,
-            list(model.variables),
-            list(model.constraints) + [member(n, [v]) for n, v in truth.items() if n in names],
-            base=model.base,
+            info, list(model.variables), list(model.constraints) + decided, base=model.base
         )
         if Compiled(pinned).solve()[0] is None:
             return f"{seat}'s observations contradict the state's hidden truth"
@@ -700,6 +703,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     names = args.game or engines.names()
+    print(f"soak seed {args.seed} (replay: --seed {args.seed})", flush=True)
     print("| engine | phase | tries | failures | outcomes | wall time | detail |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     failed = 0
@@ -718,7 +722,16 @@ def main(argv: list[str] | None = None) -> int:
         for what in kept:
             print(" -", what)
     print(f"\n{failed} failures")
+    print(peak_memory())
     return 1 if failed else 0
+
+
+def peak_memory() -> str:
+    """The peak resident memory of this process and of its largest worker (ru_maxrss, which
+    Linux counts in KiB)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return f"peak memory: {own / 1024:.0f} MB here, {workers / 1024:.0f} MB in the largest worker"
 
 
 if __name__ == "__main__":

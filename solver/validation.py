@@ -21,7 +21,7 @@ from typing import NoReturn
 
 import engines
 from engines import ConfigError, Game, InformationSet, InvalidInformationSet, Observation
-from engines.core import quote
+from engines.core import is_int, quote
 
 
 def validate(info: object) -> InformationSet:
@@ -31,7 +31,7 @@ def validate(info: object) -> InformationSet:
         InvalidInformationSet: naming what is wrong and what is allowed.
     """
     with _VALIDATED_LOCK:  # this very object passed (an equal one may differ in types: 1.0)
-        if any(info is seen for seen in _VALIDATED):
+        if any(info is seen for seen in _VALIDATED.values()):
             return info  # type: ignore[return-value]
     if not isinstance(info, InformationSet):
         raise InvalidInformationSet(
@@ -50,20 +50,21 @@ def validate(info: object) -> InformationSet:
         )
     for index, obs in enumerate(info.observations):
         _check_observation(info.game, index, obs)
-    with _VALIDATED_LOCK:  # the shape is sound, so `info` hashes and equal means the same
-        if info in _VALIDATED:
+    key = repr(info)  # the shape is sound: plain data, whose repr tells True from 1
+    with _VALIDATED_LOCK:
+        if key in _VALIDATED:
             return info
     from solver.games import knowledge_for
 
     knowledge_for(info.game).validate(info)  # every knowledge module defines it
     with _VALIDATED_LOCK:
-        _VALIDATED[info] = None
+        _VALIDATED[key] = info
         while len(_VALIDATED) > VALIDATED_KEPT:
             _VALIDATED.popitem(last=False)
     return info
 
 
-_VALIDATED: OrderedDict[InformationSet, None] = OrderedDict()  # oldest first
+_VALIDATED: OrderedDict[str, InformationSet] = OrderedDict()  # by repr, oldest first
 _VALIDATED_LOCK = threading.Lock()
 VALIDATED_KEPT = 8
 """Information sets that passed their game's check lately: deduce, hints and the assistant
@@ -173,8 +174,32 @@ class Checker:
     def number(self, index: int, field: str, low: int, high: int) -> int:
         """The field's value, a whole number from `low` to `high`."""
         value = self.info.observations[index].get(field)
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        if not is_int(value) or not low <= value <= high:
             self.fail(index, field, value, f"a whole number from {low} to {high}")
+        return value
+
+    def optional_number(self, index: int, field: str, low: int, high: int) -> int | None:
+        """The field's value, None or a whole number from `low` to `high`."""
+        if self.info.observations[index].get(field) is None:
+            return None
+        return self.number(index, field, low, high)
+
+    def numbers(self, index: int, field: str, low: int, high: int, count: int) -> tuple[int, ...]:
+        """The field's value, a tuple of `count` whole numbers from `low` to `high`."""
+        value = self.info.observations[index].get(field)
+        if not (
+            isinstance(value, tuple)
+            and len(value) == count
+            and all(is_int(item) and low <= item <= high for item in value)
+        ):
+            self.fail(index, field, value, f"{count} whole numbers from {low} to {high}")
+        return value
+
+    def flag(self, index: int, field: str) -> bool:
+        """The field's value, True or False."""
+        value = self.info.observations[index].get(field)
+        if not isinstance(value, bool):
+            self.fail(index, field, value, "True or False")
         return value
 
     def text(self, index: int, field: str) -> str:

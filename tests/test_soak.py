@@ -1,7 +1,12 @@
 """The soak harness (benchmarks/soak.py) on a few games and mutations per engine: it must run,
-find nothing, and count what it tried, so that its long runs stay trustworthy."""
+find nothing, and count what it tried, so that its long runs stay trustworthy.
+
+Besides the pinned seed 0, each run mutates at a fresh seed, printed with the command that
+replays it, so that CI keeps exploring new inputs."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -9,6 +14,10 @@ import engines
 from tests import benchmark_scripts
 
 soak = benchmark_scripts.load("soak", "soak")
+
+FRESH_SEED = random.SystemRandom().randrange(1, 10**6)
+FRESH_MUTATIONS = 15
+"""Mutations per kind per engine at the fresh seed (225 in all)."""
 
 
 @pytest.mark.parametrize("name", engines.names())
@@ -25,6 +34,20 @@ def test_mutations_raise_only_sleuth_errors(name: str, phase: str) -> None:
     tally = run(name, 25, 0)
     assert tally.failures == [] and tally.tries == 25
     assert sum(tally.outcomes.values()) == 25
+
+
+@pytest.mark.parametrize("phase", ["json", "actions", "info"])
+@pytest.mark.parametrize("name", engines.names())
+def test_mutations_at_a_fresh_seed_raise_only_sleuth_errors(name: str, phase: str) -> None:
+    replay = (
+        f"soak seed {FRESH_SEED}; replay with: python benchmarks/soak.py --game {name} "
+        f"--only {phase} --mutations {FRESH_MUTATIONS} --workers 1 --seed {FRESH_SEED}"
+    )
+    print(replay)
+    run = {"json": soak.soak_json, "actions": soak.soak_actions, "info": soak.soak_info}[phase]
+    tally = run(name, FRESH_MUTATIONS, FRESH_SEED * 1000)  # the harness's first worker's seed
+    assert tally.failures == [], f"{replay}\n" + "\n".join(tally.failures)
+    assert tally.tries == FRESH_MUTATIONS
 
 
 def test_a_broken_invariant_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -52,6 +52,7 @@ from engines.serial_killer.state import (
     HAND_LIMIT,
     WEAPON_MAX,
     ChanceExhausted,
+    Recorded,
     SerialKillerState,
 )
 
@@ -642,7 +643,7 @@ def describe(game: SerialKiller, obs: Observation) -> str:
     return f"{kind}: {dict(obs.fields)}"
 
 
-def _dice_with_total(count: int, total: int) -> list[int]:
+def _dice_with_total(count: int, total: int) -> tuple[int, ...]:
     """Some `count` dice summing to `total` (a view needs the sum, not the faces)."""
     dice = [1] * count
     rest = total - count
@@ -650,30 +651,42 @@ def _dice_with_total(count: int, total: int) -> list[int]:
         step = min(FACES - 1, rest)
         dice[i] += step
         rest -= step
-    return dice
+    return tuple(dice)
+
+
+def _recorded_chance(observations: tuple[Observation, ...]) -> list[Recorded]:
+    """The chance outcomes the observations record, in order, each with its source."""
+    script: list[Recorded] = []
+    for index, obs in enumerate(observations):
+        source = f"observation {index} ({obs.kind})"
+        if obs.kind == "roll":
+            faces = tuple(f for f, k in enumerate(obs["counts"], 1) for _ in range(k))
+            script.append(Recorded(source, DICE, faces))
+        elif obs.kind == "relocate":
+            script.append(Recorded(source, None, (obs["district"],)))
+        elif obs.kind == "pollution":
+            script.append(Recorded(source, 1, (obs["die"],)))
+        elif obs.kind == "attempt":
+            dice = _dice_with_total(obs["dice"], obs["total"])
+            script.append(Recorded(source, len(dice), dice))
+    return script
 
 
 def replay(
     game: SerialKiller, observations: tuple[Observation, ...], me: int, strict: bool = False
 ) -> SerialKillerState:
     """A state following `observations` (seat `me`'s), with placeholder hidden cards; with
-    `strict`, each action is checked as `apply` checks it (IllegalAction if it is not legal)."""
+    `strict`, each action is checked as `apply` checks it (IllegalAction if it is not legal,
+    or if a recorded chance outcome is not the roll the rules make there).
+
+    The observations must have passed the solver's check of each field's type and range
+    (`solver.validation.validate` does it first): the replay allocates what they say."""
     setup = observations[0]
     decks = {g: [f"{g}.?"] * size for g, _, size in setup["decks"]}
     districts = {g: d for g, d, _ in setup["decks"]}
     view = SerialKillerState(game, random.Random(0), decks, districts, setup["first_player"])
     view._emit(setup)
-    script: list[Any] = []
-    for obs in observations:
-        if obs.kind == "roll":
-            script.append([f for f, k in enumerate(obs["counts"], 1) for _ in range(k)])
-        elif obs.kind == "relocate":
-            script.append(obs["district"])
-        elif obs.kind == "pollution":
-            script.append([obs["die"]])
-        elif obs.kind == "attempt":
-            script.append(_dice_with_total(obs["dice"], obs["total"]))
-    view._script = script
+    view._script = _recorded_chance(observations)
     own_draws = [obs["card"] for obs in observations if obs.kind == "see_draw"]
     own_discards = [obs["card"] for obs in observations if obs.kind == "see_discard"]
     placeholder = tuple(f"{g}.?" for g in game.parts.genre_ids)
@@ -700,13 +713,12 @@ def replay(
             else:
                 genre = obs.get("genre")
                 hand = view._hands[seat]
-                card = next((c for c in hand if c == f"{genre}.?"), hand[0])
+                card = next((c for c in hand if c == f"{genre}.?"), hand[0] if hand else "?")
             action = Discard(card)
         elif kind == "buy":
             action = _bought(view, obs)
             if isinstance(action, Investigate) and obs["seat"] == me and own_draws:
-                genre = view.deck_at[view.pawn[me] or 0]
-                view._decks[genre][0] = own_draws.pop(0)
+                _put_on_top(view, me, own_draws.pop(0))
         if action is not None:
             reason = view._illegal_reason(action) if strict and not view.is_over else None
             if strict and (reason is not None or view.is_over):
@@ -726,6 +738,13 @@ def replay(
             seen.update(card for _, card in obs["cards"])
     view._seen[me] = seen
     return view
+
+
+def _put_on_top(view: SerialKillerState, me: int, card: str) -> None:
+    """The card `me` draws next is `card` (no deck in its district: the buy is illegal)."""
+    genre = view.deck_at.get(view.pawn[me] or 0)
+    if genre is not None:
+        view._decks[genre][0] = card
 
 
 def action_of(state: SerialKillerState, obs: Observation) -> Action | None:
@@ -761,4 +780,5 @@ def _bought(view: SerialKillerState, obs: Observation) -> Action:
         return Briefing(targets[0])
     if kind == "first":
         return First()
-    return Lab(tuple(p for p in obs["positions"] if view.rotated[p - 1]))
+    rotated = {p for p, turned in enumerate(view.rotated, 1) if turned}
+    return Lab(tuple(p for p in obs["positions"] if p in rotated))

@@ -21,11 +21,12 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
+from dataclasses import dataclass
 from itertools import combinations, product
 from math import prod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engines.core import Action, JsonValue, Observation, Seat, State
+from engines.core import Action, IllegalAction, JsonValue, Observation, Seat, State
 from engines.serial_killer.actions import (
     Briefing,
     Declare,
@@ -76,6 +77,20 @@ class ChanceExhausted(Exception):
         self.what = what
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """A chance outcome a view replays, with the observation that recorded it: `dice` dice
+    (`outcome` their faces) or a relocation (`dice` None, `outcome` the district alone)."""
+
+    source: str
+    dice: int | None
+    outcome: tuple[int, ...]
+
+    @property
+    def what(self) -> str:
+        return "a relocation" if self.dice is None else f"{self.dice} dice"
+
+
 class SerialKillerState(State):
     game: SerialKiller
     may_end_unwon = True  # the killer wins when no declaration is right
@@ -123,7 +138,7 @@ class SerialKillerState(State):
         self.queue: list[int] = []  # pawns still to place, or declarers still to decide
         self.end_reason = ""
         self._winners: tuple[int, ...] = ()
-        self._script: list[Any] | None = None  # a view's recorded chance outcomes
+        self._script: list[Recorded] | None = None  # a view's recorded chance outcomes
         self.waiting_for = ""  # a view whose record stops before a chance outcome: which
         self.queue = self.order()
 
@@ -131,11 +146,7 @@ class SerialKillerState(State):
     def _dice(self, n: int, what: str = "the dice") -> list[int]:
         """`n` dice, each a chance node (`State._chance_draw`: the RNG's `randint(1, 6)`)."""
         if self._script is not None:
-            if not self._script:
-                raise ChanceExhausted(what)
-            dice = self._script.pop(0)
-            assert len(dice) == n
-            return list(dice)
+            return list(self._recorded(what, n).outcome)
         return [int(self._chance_draw(FACE_OUTCOMES)) for _ in range(n)]
 
     def _total(self, n: int) -> int:
@@ -149,12 +160,30 @@ class SerialKillerState(State):
 
         return int(self._chance_draw(outcomes, weights=weights, sample=roll))
 
+    def _recorded(self, what: str, dice: int | None) -> Recorded:
+        """A view's next recorded chance outcome, which must be what the rules roll now:
+        `dice` dice, or a relocation (None).
+
+        Raises:
+            ChanceExhausted: the record stops before this roll.
+            IllegalAction: the record shows another roll here.
+        """
+        assert self._script is not None
+        if not self._script:
+            raise ChanceExhausted(what)
+        recorded: Recorded = self._script.pop(0)
+        if recorded.dice != dice:
+            rolled = "a relocation" if dice is None else f"{dice} dice"
+            raise IllegalAction(
+                f"the rules roll {what} here ({rolled}); {recorded.source} records {recorded.what}"
+            )
+        return recorded
+
     def _relocation(self) -> int:
         """A relocation die: Central Park with probability `central_park_prob`, else 1-6."""
         if self._script is not None:
-            if not self._script:
-                raise ChanceExhausted("a relocation")
-            return int(self._script.pop(0))
+            (district,) = self._recorded("a relocation", None).outcome
+            return district
         p = self.game.options["central_park_prob"]
 
         def relocate(rng: random.Random) -> int:

@@ -423,8 +423,12 @@ def facts(names: tuple[str, ...], figurant: bool) -> tuple[Fact, ...]:
 
 
 def world_of(state: State) -> World:
+    """The truth; what the game has not decided yet is '', no value of its variable: the
+    killer's identity (and with it the figurant) until he chooses it, the allies until he
+    picks them."""
     assert isinstance(state, CityKillerState)
-    return {K: state._identity, M: state._motive, G: state._allies, F: state._figurant or NONE}
+    figurant = state._figurant or (NONE if state._identity else "")
+    return {K: state._identity, M: state._motive, G: state._allies, F: figurant}
 
 
 def world_set(model: Model, compiled: Compiled) -> TensorWorlds:

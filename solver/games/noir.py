@@ -57,7 +57,7 @@ from engines import (
 )
 from engines.core import JsonValue, quote
 from engines.noir import Grid, Noir, NoirState, adjacent, collapsed, neighbours, shifted
-from engines.noir.notation import Record
+from engines.noir.notation import END_REASONS, END_WINNERS, Record, end_word
 from engines.noir.rules import HAND, INSPECTOR, KILLER, LINES, block, suspects
 from solver.deduction import Deduction
 from solver.hints import Hint, percent
@@ -688,6 +688,19 @@ class _Validator:
             raise self.fail(index, "the option kill_canvas is off: no canvas on a kill")
         if kind == "end" and obs["reason"] == CAUGHT and not self.kills:
             raise self.fail(index, "the inspector was killed, but no kill was seen")
+        if kind == "end":
+            self.check_end(index, obs)
+
+    def check_end(self, index: int, obs: Observation) -> None:
+        """The reason is one the engine gives, and the winners the ones it names for it."""
+        word = end_word(str(obs["reason"]))
+        if word is None:
+            reasons = ", ".join(map(repr, END_REASONS.values()))
+            raise self.fail(index, f"field 'reason' cannot be {quote(obs['reason'])}: {reasons}")
+        if tuple(obs["winners"]) != END_WINNERS[word]:
+            raise self.fail(
+                index, f"field 'winners' must be {list(END_WINNERS[word])} when {obs['reason']}"
+            )
 
     def follow(self, index: int, obs: Observation) -> None:
         """Keep the public record (grid, dead, kills) and the inspector's own hand."""

@@ -408,6 +408,8 @@ KINDS: dict[str, tuple[str, ...]] = {
 }
 
 
+MOST_POINTS = 10**6
+"""A bound on any seat's points, far above what a game scores."""
 HEAD = ("seating", "deal", "hands")
 HEAD_WAITING = ("the seating", "the seat's deal", "the hand sizes after the deal")
 
@@ -640,12 +642,15 @@ class _Validator:
         self._seat(index, "seat")
         self._four(index)
         self.check.number(index, "correct", 0, len(TYPES))
-        self.check.number(index, "points", 0, 10**6)
+        self.check.number(index, "points", 0, MOST_POINTS)
 
     def _end(self, index: int) -> None:
         self.check.choice(index, "reason", ("accusation", "round limit"))
-        self.check.items(index, "winners", self.seats, None, "seats")
-        for name in ("set_points", "totals"):
-            value = self.info.observations[index][name]
-            if not (isinstance(value, tuple) and len(value) == self.players):
-                self.check.fail(index, name, value, f"{self.players} whole numbers")
+        winners = self.check.items(index, "winners", self.seats, range(1, self.players + 1))
+        self.check.numbers(index, "set_points", 0, MOST_POINTS, self.players)
+        totals = self.check.numbers(index, "totals", 0, MOST_POINTS, self.players)
+        if self.info.make_game().options["end_variant"] == "first-accuser":
+            return  # the winner may be the right accuser, whatever the totals
+        best = tuple(seat for seat in self.seats if totals[seat] == max(totals))
+        if tuple(sorted(winners)) != best:  # type: ignore[type-var]
+            self.check.fail(index, "winners", winners, f"the seats with the best total: {best}")
