@@ -199,3 +199,19 @@ def test_finding_9_every_refusal_is_a_sleuth_error() -> None:
             for bad in (10**30, -1, True, "x", ((),), None):
                 with contextlib.suppress(SleuthError):  # anything else fails the test
                     solver.deduce(edited(info, obs.kind, name, bad))
+
+
+def test_a_record_typed_up_to_the_seats_own_declaration_is_incomplete_not_refused() -> None:
+    """The notebook fuzz found the seat's own sealed declaration, typed last, refused as
+    "the game shows nothing more here": the replay applied the declaration only at the
+    attempt after it. It is a true beginning that waits for the declaration dice."""
+    info = finished("serial-killer", 4, players=3)
+    cuts = [
+        index + 1
+        for index, obs in enumerate(info.observations)
+        if obs.kind == "declaration" and obs["seat"] == info.seat
+    ]
+    assert cuts, "seed 4 no longer has the seat declare; pick a game where it does"
+    prefix = InformationSet(info.game, info.options, info.seat, info.observations[: cuts[0]])
+    with pytest.raises(engines.IncompleteInformationSet, match="declaration dice"):
+        solver.deduce(prefix)

@@ -701,9 +701,11 @@ def replay(
             action = End()
         elif kind == "skip":
             action = Skip()
+        elif kind == "declaration":  # the seat's own, which it alone sees before the roll
+            action = Declare(tuple(obs["profile"]))
         elif kind == "attempt":
             mine = obs["seat"] == me and index and observations[index - 1].kind == "declaration"
-            action = Declare(tuple(observations[index - 1]["profile"]) if mine else placeholder)
+            action = None if mine else Declare(placeholder)
         elif kind == "lab_place":
             seat = obs["seat"]
             if seat == me and own_discards:
