@@ -142,7 +142,7 @@ class Store:
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(SCHEMA)
                 self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            _write_marker(self.path)
+            write_marker(self.path)
         except SessionError:
             self._db.close()
             raise
@@ -239,7 +239,7 @@ class Store:
         if row is None:
             return None
         try:
-            return _record(*row)
+            return read_record(*row)
         except (ValueError, TypeError) as error:  # a JSON field that no longer parses
             raise damaged(self.path, f"session {name!r} cannot be read: {error}") from None
 
@@ -284,10 +284,14 @@ class Store:
             self._db.execute("COMMIT")
 
 
-def _record(
+def read_record(
     name: str, game: str, options: str, seat: str, level: str, created: str, events: int
 ) -> SessionRecord:
-    """A session's header from its stored row (options and seat are JSON)."""
+    """A session's header from its stored row (options and seat are JSON).
+
+    Raises:
+        ValueError, TypeError: a field is not what the store writes (a damaged row).
+    """
     pairs = tuple((key, freeze(value)) for key, value in json.loads(options))
     return SessionRecord(name, game, pairs, json.loads(seat), level, created, events)
 
@@ -340,7 +344,7 @@ def keep_copy(path: Path) -> Path:
     for earlier in sorted(path.parent.glob(f"{path.name}.damaged-*")):
         if not earlier.name.endswith(("-wal", "-shm")) and _same_files(earlier, path):
             return earlier
-    kept = _unused_name(path.with_name(f"{path.name}.damaged-{_stamp()}"))
+    kept = unused_copy_name(path)
     try:
         for suffix in ("", "-wal", "-shm"):
             source = Path(f"{path}{suffix}")
@@ -363,16 +367,17 @@ def _same_files(copy: Path, original: Path) -> bool:
     return True
 
 
-def _unused_name(path: Path) -> Path:
-    """`path`, or `path-2`, `path-3`... : the first that names no file."""
-    candidate, number = path, 1
+def unused_copy_name(path: Path) -> Path:
+    """`<name>.damaged-<time>` beside `path`, with `-2`, `-3`... added if that names a file."""
+    first = path.with_name(f"{path.name}.damaged-{_stamp()}")
+    candidate, number = first, 1
     while candidate.exists():
         number += 1
-        candidate = path.with_name(f"{path.name}-{number}")
+        candidate = first.with_name(f"{first.name}-{number}")
     return candidate
 
 
-def _write_marker(path: Path) -> None:
+def write_marker(path: Path) -> None:
     """Record beside the database that a store was made here (once; cheap to look for)."""
     marker = path.with_name(MARKER_NAME)
     if marker.exists():
