@@ -104,6 +104,11 @@ def still_on_disk(directory: Path, damaged: bytes) -> bool:
     return any(path.is_file() and path.read_bytes() == damaged for path in candidates)
 
 
+def sleuth_environment() -> dict[str, str]:
+    """The environment a `python -m sleuth.cli` subprocess finds this checkout's sleuth in."""
+    return {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
+
+
 def sleuth(directory: Path, *args: str) -> tuple[int, str]:
     """Run `sleuth assist ARGS --dir DIRECTORY` with stdin closed: exit status, all output."""
     done = subprocess.run(
@@ -111,7 +116,7 @@ def sleuth(directory: Path, *args: str) -> tuple[int, str]:
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"},
+        env=sleuth_environment(),
         timeout=300,
         check=False,
     )
