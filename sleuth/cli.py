@@ -97,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="the notebook for a game at a real table: type what you saw, see what follows",
         description="Type what your seat saw and heard; see what is certain, how likely each "
         "hidden possibility is, and what to ask or do. Every entry is saved at once.",
+        epilog="A damaged sessions file is never read from, written over or replaced: sleuth "
+        "keeps a copy of it beside it (sessions.sqlite3.damaged-TIME), says so in one line and "
+        "exits with status 3; --salvage then recovers what SQLite can still read.",
     )
     assist.add_argument("game", nargs="?", default=None, help=game_help + " for a new session")
     assist.add_argument("--seat", default=None, help="your seat (default: the first)")
@@ -115,6 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--list", action="store_true", help="list the saved sessions")
     which.add_argument("--resume", metavar="NAME", help="go on with a saved session")
     which.add_argument("--export", metavar="NAME", help="print a session's information set (JSON)")
+    which.add_argument(
+        "--salvage",
+        action="store_true",
+        help="recover the sessions SQLite can still read from a damaged sessions file into a "
+        "fresh store (the damaged file is moved aside, not deleted)",
+    )
     _add_game_options(assist)
 
     serve = commands.add_parser(
