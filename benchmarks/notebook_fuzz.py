@@ -8,13 +8,13 @@ back, and a refusal changes nothing.
 
 For each game (Alibi at 4 players, the others at their defaults) and each seat: sessions at
 several positions (the seat's observations of a random game, typed up to a random cut), and
-at each the lines of `tests/typed_lines.py` (a line of the real game the notebook refuses is
-noted as "true refused", and the position ends before it). A line is accepted (then undone,
-so the position stays), refused (a SleuthError; the entries and version must be as before)
-or a crash (anything else, kept with what replays it). Through the web (`--web`), each line
-is POSTed to the add of the page in this process: any status of 500 or more is a failure,
-and a refused add must leave the stored session as it was and show the page with the text
-kept.
+at each the lines of `tests/typed_lines.py` (a line of the real game that the notebook refuses
+while the position is typed is a failure: the notebook turned away the truth). A line is
+accepted (then undone, so the position stays), refused (a SleuthError; the entries and version
+must be as before) or a crash (anything else, kept with what replays it). Through the web
+(`--web`), each line is POSTed to the add of the page in this process: any status of 500 or
+more is a failure, and a refused add must leave the stored session as it was and show the
+page with the text kept.
 """
 
 from __future__ import annotations
@@ -180,8 +180,6 @@ class Tally:
     crashes: int = 0
     web: Counter[int] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)
-    true_refused: list[str] = field(default_factory=list)
-    """Lines of the real games the notebook refused (no crash: a defect to report)."""
 
 
 def position(game: engines.Game, seat: Seat, rng: random.Random) -> Position:
@@ -219,14 +217,14 @@ class Fuzz:
         return self.tally
 
     def start(self, start: Position) -> Session:
-        """A session typed to `start`; a line of the real game refused is noted (the
+        """A session typed to `start`; a line of the real game refused is a failure (the
         position then ends before it)."""
         session = Session.new(self.name, self.seat, dir=self.directory, **GAMES[self.name])
         for number, line in enumerate(start.lines, start=1):
             try:
                 session.add(line)
             except SleuthError as error:
-                self.tally.true_refused.append(
+                self.tally.failures.append(
                     f"line {number} of random game {start.game_seed} ({line!r}) is refused: "
                     f"{error!s:.300} (seed {self.seed}, {self.name} seat {self.seat!r})"
                 )
@@ -319,14 +317,13 @@ def fuzz_game(
 
 def header(web: bool) -> str:
     head = f"{'game':<14}{'seat':<10}{'positions':>10}{'accepted':>10}{'refused':>10}{'crashes':>9}"
-    head += f"{'failures':>10}{'true refused':>14}"
+    head += f"{'failures':>10}"
     return head + ("  web statuses" if web else "")
 
 
 def row(tally: Tally, web: bool) -> str:
     text = f"{tally.game:<14}{tally.seat[:9]:<10}{tally.positions:>10}{tally.accepted:>10}"
     text += f"{tally.refused:>10}{tally.crashes:>9}{len(tally.failures):>10}"
-    text += f"{len(tally.true_refused):>14}"
     if web:
         text += "  " + " ".join(f"{status}:{n}" for status, n in sorted(tally.web.items()))
     return text
@@ -341,7 +338,6 @@ def total(tallies: Sequence[Tally]) -> Tally:
         summed.crashes += tally.crashes
         summed.web.update(tally.web)
         summed.failures += tally.failures
-        summed.true_refused += tally.true_refused
     return summed
 
 
@@ -369,8 +365,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         tallies += fuzz_game(name, args.lines, args.positions, seed, args.web,
                              lambda tally: print(row(tally, args.web), flush=True))  # fmt: skip
     print(row(total(tallies), args.web))
-    for refused in [line for tally in tallies for line in tally.true_refused][:20]:
-        print(f"note: {refused}")
     failures = [failure for tally in tallies for failure in tally.failures]
     for failure in failures[:50]:
         print(failure)
