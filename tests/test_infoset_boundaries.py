@@ -215,3 +215,28 @@ def test_a_record_typed_up_to_the_seats_own_declaration_is_incomplete_not_refuse
     prefix = InformationSet(info.game, info.options, info.seat, info.observations[: cuts[0]])
     with pytest.raises(engines.IncompleteInformationSet, match="declaration dice"):
         solver.deduce(prefix)
+
+
+def test_a_refused_serial_killer_record_names_the_first_refused_observation() -> None:
+    """The refusal names the first observation the rules refuse, found by bisecting the
+    prefixes; here checked against replaying every prefix in turn, for a pass duplicated at
+    each of a dozen places of a whole game."""
+    from engines import IllegalAction
+    from engines.serial_killer.game import replay
+
+    info = finished("serial-killer", 4, players=3)
+    game = info.make_game()
+    passes = [i for i, obs in enumerate(info.observations) if obs.kind == "pass"]
+    for at in passes[:: max(1, len(passes) // 12)]:
+        doubled = (*info.observations[: at + 1], *info.observations[at:])
+        first = None
+        for end in range(1, len(doubled) + 1):
+            try:
+                replay(game, doubled[:end], info.seat, strict=True)  # type: ignore[arg-type]
+            except IllegalAction:
+                first = end - 1
+                break
+        if first is None:
+            continue  # the doubled pass happened to be legal there
+        record = InformationSet(info.game, info.options, info.seat, doubled)
+        assert f"observation {first} (" in refusal(record)
