@@ -365,3 +365,21 @@ def test_the_notebook_fuzz_counts_a_crash_and_a_500(
     assert "KeyError" in tally.failures[0] and "answered 500" in tally.failures[1]
     total = fuzz.table([tally], web=True).splitlines()[-1].split()
     assert total == ["total", "1", "0", "0", "3", "6", "500:3"]  # positions ... web
+
+
+def test_a_damaged_sessions_file_is_a_503_naming_the_file_and_the_salvage(
+    tmp_path: Path,
+) -> None:
+    session = Session.new("blue-lion", dir=tmp_path, name="safe", entries=blue_lion_lines()[:2])
+    session.close()
+    database = tmp_path / "sessions.sqlite3"
+    with database.open("r+b") as file:
+        file.write(b"not SQLite at all")
+    browser = fuzz.Browser(tmp_path)
+    try:
+        answer = browser.get("/s/safe")
+    finally:
+        browser.close()
+    assert answer.status == 503
+    assert "is damaged" in answer.text and "--salvage" in answer.text
+    assert database.read_bytes().startswith(b"not SQLite at all")  # left as it was found

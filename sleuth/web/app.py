@@ -41,7 +41,7 @@ from starlette.templating import Jinja2Templates
 
 from engines import SleuthError
 from sleuth.assist import DEFAULT_LEVEL, Session, SessionError, StaleSession
-from sleuth.assist.store import check_name
+from sleuth.assist.store import DamagedStore, check_name
 from sleuth.web import pages
 
 HERE = Path(__file__).resolve().parent
@@ -256,7 +256,7 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
         if isinstance(error, Refused):
             status, message = error.status, error.message
         elif isinstance(error, SleuthError):
-            status, message = 404 if isinstance(error, SessionError) else 400, str(error)
+            status, message = _error_status(error), str(error)
         elif isinstance(error, HTTPException):
             status = error.status_code
             message = "there is no page here" if status == 404 else str(error.detail)
@@ -392,3 +392,12 @@ def _number(text: str, last: int) -> int:
     if number is None:
         raise SessionError(f"expected an entry number from 1 to {last}, not {text[:20]!r}")
     return number
+
+
+def _error_status(error: SleuthError) -> int:
+    """A damaged sessions file is the server's trouble (503, with the message naming the file
+    and the salvage command); another session error is a page not found; the rest is a bad
+    request."""
+    if isinstance(error, DamagedStore):
+        return 503
+    return 404 if isinstance(error, SessionError) else 400
