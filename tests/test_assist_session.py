@@ -305,3 +305,30 @@ def test_a_mistyped_noir_shift_is_named_with_the_entries_it_made_contradict(tmp_
     assert all(n < max(conflict.entries) for n in conflict.read_with)
     session.edit(17, lines[16])
     assert session.conflict is None
+
+
+def test_hints_are_computed_once_per_reading_and_level(tmp_path, monkeypatch) -> None:
+    """A page shown again after a refused line asks for the same hints: they are kept until
+    the record changes, and a change gives the hints a fresh session gives."""
+    import sleuth.assist.session as session_module
+
+    computed: list[str] = []
+    real = session_module.hints_at
+
+    def counted(level, usable, deduction):
+        computed.append(level)
+        return real(level, usable, deduction)
+
+    monkeypatch.setattr(session_module, "hints_at", counted)
+    game = engines.make("blue-lion")
+    lines = typed_lines(game, random_game(game, 3).information_set(game.seats[0]))
+    session = Session.new("blue-lion", dir=tmp_path, name="kept", entries=lines[:10])
+    first = session.hints()
+    assert first, "the record should be complete enough for hints"
+    with pytest.raises(SleuthError):
+        session.add("this is no entry")
+    assert session.hints() == first and session.hints("certain") == session.hints("certain")
+    assert computed == ["odds", "certain"]
+    session.add(lines[10])
+    fresh = Session.new("blue-lion", dir=tmp_path, name="fresh", entries=lines[:11])
+    assert session.hints() == fresh.hints() and len(computed) == 4

@@ -127,6 +127,8 @@ class Session:
         self._entries = self._read(self._history[-1], [])
         self._record = self._info(self._entries)  # one object per change: validated once
         self._reading: Reading | None = None
+        self._hints_for: Reading | None = None  # the reading `_hints` were computed for
+        self._hints: dict[str, list[solver.Hint]] = {}
 
     # --- making and finding sessions -------------------------------------------------------
     @classmethod
@@ -316,11 +318,18 @@ class Session:
         return self.reading().deduction
 
     def hints(self, level: str | None = None) -> list[solver.Hint]:
-        """Hints at `level` (default: the session's) for the usable record, best first."""
+        """Hints at `level` (default: the session's) for the usable record, best first;
+        computed once per reading and level, since a page shown again after a refused line
+        (or reloaded) asks for the same hints, which can take a few hundred milliseconds."""
         reading = self.reading()
         if reading.usable is None or reading.deduction is None:
             return []
-        return hints_at(check_level(level or self._level), reading.usable, reading.deduction)
+        level = check_level(level or self._level)
+        if self._hints_for is not reading:
+            self._hints_for, self._hints = reading, {}
+        if level not in self._hints:
+            self._hints[level] = hints_at(level, reading.usable, reading.deduction)
+        return list(self._hints[level])
 
     def explain(self, fact: solver.Fact) -> list[int]:
         """The numbers of the entries that together force `fact` (minimal).
