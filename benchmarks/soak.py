@@ -192,6 +192,12 @@ def unreachable_because(state: State) -> str | None:
         info = state.information_set(seat)
         try:
             validate(info)
+        except engines.IncompleteInformationSet as error:
+            if state.to_move == seat:  # nobody else is about to show it what it waits for
+                return f"{seat}'s record stops where it is to move: {describe_error(error)}"
+            info = complete_beginning(info)  # another seat's choice will end the wait
+            if info is None:
+                return f"{seat}'s record has no complete beginning: {describe_error(error)}"
         except SleuthError as error:
             return f"{seat}'s record is not one the game produces: {describe_error(error)}"
         model = knowledge.build(info)
@@ -202,6 +208,19 @@ def unreachable_because(state: State) -> str | None:
         )
         if Compiled(pinned).solve()[0] is None:
             return f"{seat}'s observations contradict the state's hidden truth"
+    return None
+
+
+def complete_beginning(info: InformationSet) -> InformationSet | None:
+    """The longest beginning of `info` that validates as complete, or None: a record that
+    waits on another seat's choice (a City Killer question the killer is to answer) is a true
+    beginning, and its complete part must still fit the state's truth."""
+    observations = info.observations
+    for end in range(len(observations) - 1, 0, -1):
+        beginning = dataclasses.replace(info, observations=observations[:end])
+        with contextlib.suppress(engines.IncompleteInformationSet):
+            validate(beginning)
+            return beginning
     return None
 
 

@@ -66,3 +66,20 @@ def test_a_bare_exception_from_the_solver_is_counted(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(soak.solver, "deduce", crash)
     tally = soak.soak_info("noir", 5, 0)
     assert tally.failure_count == 5 and "KeyError" in tally.failures[0]
+
+
+def test_a_record_waiting_on_another_seats_choice_is_reachable() -> None:
+    """City Killer with the killer to pick the witness (or the answer): the detective's record
+    is a true beginning (it waits for that choice), which the check of accepted states took for
+    an unreachable state (soak seed 31, 10,000 JSON mutations)."""
+    from solver.validation import validate
+
+    state = soak.play_to(engines.make("city-killer"), 0, 11)
+    assert state.to_move == "killer"
+    with pytest.raises(engines.IncompleteInformationSet, match="the record stops before"):
+        validate(state.information_set("detective"))
+    assert soak.unreachable_because(state) is None
+    cut = soak.complete_beginning(state.information_set("detective"))
+    assert cut is not None and len(cut.observations) < len(
+        state.information_set("detective").observations
+    )
