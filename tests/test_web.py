@@ -40,13 +40,15 @@ if not CHROMIUM.exists():
 class Server:
     """`sleuth serve` in a subprocess, on a free port of 127.0.0.1 unless told otherwise."""
 
-    def __init__(self, directory: Path, host: str = "127.0.0.1") -> None:
+    def __init__(self, directory: Path, host: str = "127.0.0.1", fault: str = "") -> None:
+        """`fault`: Python run in the server before it starts (a bug planted for a test)."""
         self.directory = directory
+        start = f"{fault}\nfrom sleuth.cli import main\nraise SystemExit(main(sys.argv[1:]))"
         self.process = subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "sleuth.cli",
+                "-c",
+                f"import sys\n{start}",
                 "serve",
                 "--port",
                 "0",
@@ -435,19 +437,33 @@ def test_tokens_forged_posts_bad_names_and_oversized_fields_are_refused(tmp_path
         assert Session.open("safe", tmp_path).version == 1  # nothing refused was stored
         status, text = post("/s/safe/add", f"csrf={csrf}&version=1&text={line}")
         assert status == 303 and Session.open("safe", tmp_path).version == 2
-        # a database broken by hand: a generic page, the traceback only in the server's log
+        # a row broken by hand is damage: 503, naming the session, the kept copy and the
+        # salvage command; no traceback on the page
         db = sqlite3.connect(tmp_path / "sessions.sqlite3")
         db.execute("INSERT INTO sessions VALUES ('broken', 'noir', 'not json', '0', 'odds', 'x')")
         db.commit()
         db.close()
         status, text, _ = _request(f"{server.url}/s/broken", headers={"Cookie": cookie})
         bodies.append(text)
-        assert status == 500 and "something went wrong" in text
+        assert status == 503 and "&#39;broken&#39; cannot be read" in text, text
+        assert "damaged-" in text and "--salvage" in text
     finally:
-        err = server.stop()
+        server.stop()
     for text in bodies:
         assert "Traceback" not in text and 'File "' not in text and "JSONDecodeError" not in text
-    assert "JSONDecodeError" in err  # the broken row's traceback: in the log, not the page
+
+
+def test_a_bug_in_the_server_is_a_generic_500_page_and_a_traceback_in_its_log(tmp_path) -> None:
+    Session.new("blue-lion", dir=tmp_path, name="safe").close()
+    bug = "import sleuth.assist.session as s\ns.Session.hints = lambda *a, **k: {}['secret']"
+    server = Server(tmp_path, fault=bug)
+    try:
+        status, text, _ = _request(f"{server.url}/s/safe")
+    finally:
+        err = server.stop()
+    assert status == 500 and "something went wrong" in text and "entries are safe" in text
+    assert "Traceback" not in text and "secret" not in text and "KeyError" not in text
+    assert "Traceback" in err and "KeyError: 'secret'" in err
 
 
 def test_serve_has_help_and_a_busy_port_is_one_line(capsys, tmp_path) -> None:
