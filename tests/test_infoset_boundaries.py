@@ -240,3 +240,19 @@ def test_a_refused_serial_killer_record_names_the_first_refused_observation() ->
             continue  # the doubled pass happened to be legal there
         record = InformationSet(info.game, info.options, info.seat, doubled)
         assert f"observation {first} (" in refusal(record)
+
+
+def test_a_drawn_card_of_another_genre_than_its_deck_is_refused() -> None:
+    """Soak seed 7 (10,000 information-set mutations): a see_draw naming a WPN card after a
+    draw from the MO deck was put on top of that deck by the replay, and the CP-SAT model then
+    met a token with no such trait (KeyError)."""
+    info = serial_killer_record()
+    index = next(i for i, obs in enumerate(info.observations) if obs.kind == "see_draw")
+    genre = info.observations[index - 1]["genre"]
+    other = next(g for g in ("AGE", "WPN") if g != genre)
+    observations = list(info.observations)
+    observations[index] = Observation("see_draw", (("seat", 0), ("card", f"{other}.1")))
+    forged = InformationSet(info.game, info.options, info.seat, tuple(observations))
+    message = refusal(forged)
+    assert f"observation {index} (see_draw): card cannot be '{other}.1'" in message
+    assert f"a {genre} card" in message

@@ -275,7 +275,14 @@ class _FieldChecks:
         self.check.number(index, "deck_size", 1, size - 1)
 
     def _see_draw(self, index: int) -> None:
-        self.check.choice(index, "card", self.parts.ids)
+        """The card is one of the deck the draw just before it names (the replay puts it on
+        top of that deck, so a card of another genre would otherwise pass)."""
+        card = self.check.choice(index, "card", self.parts.ids)
+        before = self.check.info.observations[index - 1] if index else None
+        if before is not None and before.kind == "draw":
+            genre = before["genre"]
+            if str(card).partition(".")[0] != genre:
+                self.check.fail(index, "card", card, f"a {genre} card (the deck drawn from)")
 
     def _lab_place(self, index: int) -> None:
         self.check.choice(index, "position", self.lab_positions)
