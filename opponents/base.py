@@ -103,8 +103,11 @@ class RandomBot(SeatedBot):
 class GameBots(Protocol):
     """What a game's bots module (`opponents.games.<its engine's package>`) provides."""
 
+    BOTS: tuple[str, ...]
+    """The bots `make` builds ("heuristic" and "solver" everywhere; some games have more)."""
+
     def make(self, name: str, game: Any, seat: Seat, rng: random.Random, **options: Any) -> Bot:
-        """Its "heuristic" or "solver" bot for `seat` (options checked, ConfigError if bad)."""
+        """Its `name` bot (one of BOTS) for `seat` (options checked, ConfigError if bad)."""
 
     def notepad(self, info: InformationSet) -> list[Hint]:
         """What a careful person with pen and paper has crossed off at `info`, as hints of kind
@@ -121,12 +124,15 @@ if TYPE_CHECKING:  # mypy checks that every bots module provides what `GameBots`
 
     _BOTS: tuple[GameBots, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
 
-BOT_NAMES = ("random", "heuristic", "solver", "ismcts")
+BOT_NAMES = ("random", "heuristic", "careful", "solver", "ismcts")
+"""Every bot kind of any game: "random" and "ismcts" play every game, the others those whose
+bots module lists them (Serial Killer alone has "careful")."""
 
 
 def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: object) -> Bot:
-    """A bot for `seat` of `game`: "random", "heuristic", "solver" or "ismcts" (OpenSpiel's
-    information-set MCTS over states `solver.sample_state` draws; needs sleuth[openspiel]).
+    """A bot for `seat` of `game`: "random", "heuristic", "solver", "careful" (Serial Killer
+    only: a sensible person's play) or "ismcts" (OpenSpiel's information-set MCTS over states
+    `solver.sample_state` draws; needs sleuth[openspiel]).
 
     Args:
         name: the bot's kind.
@@ -157,8 +163,9 @@ def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: 
     if not isinstance(name, str) or name not in BOT_NAMES:
         raise ConfigError(f"unknown bot {quote(name)}; bots: {', '.join(BOT_NAMES)}")
     module = game_bots(game.name)
-    if module is None:
-        raise ConfigError(f"no {name} bot for {game.name} yet; try 'random'")
+    if module is None or name not in module.BOTS:
+        kinds = ", ".join(("random", *(module.BOTS if module else ()), "ismcts"))
+        raise ConfigError(f"no {name} bot for {game.name}; its bots: {kinds}")
     return module.make(name, game, seat, rng, **options)
 
 

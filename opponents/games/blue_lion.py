@@ -166,6 +166,10 @@ class SolverBot(SeatedBot):
         return move
 
 
+BOTS = ("heuristic", "solver")
+"""The bots `make` builds for this game."""
+
+
 def make(name: str, game: BlueLion, seat: Seat, rng: random.Random, **options: Any) -> Bot:
     """The `name` bot; option values are checked by the bot's constructor."""
     if name == "heuristic":

@@ -191,6 +191,10 @@ class SolverBot(SeatedBot):
         return choose(info, legal, self.rng, self.time_budget, self.game)[0]
 
 
+BOTS = ("heuristic", "solver")
+"""The bots `make` builds for this game."""
+
+
 def make(name: str, game: CityKiller, seat: Seat, rng: random.Random, **options: Any) -> Bot:
     """The `name` bot ("heuristic" or "solver"); option values are checked by the bot."""
     if name == "heuristic":

@@ -286,6 +286,10 @@ def adjacent_or_same(grid: Grid, a: str, b: str) -> bool:
     return a == b or adjacent(grid, a, b)
 
 
+BOTS = ("heuristic", "solver")
+"""The bots `make` builds for this game."""
+
+
 def make(name: str, game: Noir, seat: Seat, rng: random.Random, **options: Any) -> Bot:
     """The `name` bot; option values are checked by the bot's constructor."""
     if name == "heuristic":

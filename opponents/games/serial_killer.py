@@ -24,6 +24,7 @@ from engines.serial_killer import (
     replay,
 )
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
+from opponents.games.serial_killer_careful import CarefulBot
 from solver import Hint
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, roll_chance
@@ -179,11 +180,18 @@ class SolverBot(SeatedBot):
         return search.advise(info, legal, self.rng, {}, time_budget=self.time_budget).move
 
 
+BOTS = ("heuristic", "careful", "solver")
+"""The bots `make` builds for this game."""
+
+
 def make(name: str, game: SerialKiller, seat: Seat, rng: random.Random, **options: Any) -> Bot:
     """The `name` bot; option values are checked by the bot's constructor."""
     if name == "heuristic":
         check_options(name, options, ())
         return HeuristicBot(game, seat, rng)
+    if name == "careful":
+        check_options(name, options, ())
+        return CarefulBot(game, seat, rng)
     check_options(name, options, ("time_budget",))
     if not game.options["genre_public"]:
         raise ConfigError(
