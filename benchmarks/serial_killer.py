@@ -1,17 +1,25 @@
 """Serial Killer benchmarks: exactness against the brute force, hint latency, bot move time,
-calibration of the profile probabilities, and the arena.
+calibration of the profile probabilities, the arena, the race lineups and the oracle table.
 
     python benchmarks/serial_killer.py [--exact 300] [--positions 60] [--advice 200]
                                        [--calibration 750] [--games 400] [--workers 2]
-                                       [--seed 0]
-                                       [--skip exact,latency,advice,calibration,arena]
+                                       [--seed 0] [--race-games 200]
+                                       [--skip exact,latency,advice,calibration,arena,
+                                               lineups,oracle]
 
 Targets (issue 13): zero mismatches against the brute force; per-genre profile probabilities
 calibrated within 0.02 (ECE) over at least 5,000 queries from full-size 4-player games;
 hint refresh median <= 20 ms; solver move median <= 1 s; the advised move is the solver
 bot's (same seed); one solver against three heuristics (4 players, seats rotated) wins at
 least 40% of 400 games.
-"""
+
+Issue 36: the lineups (solver or careful against heuristics or carefuls, and tables of four
+of a kind) and the oracle table (the solver, the solver with the true profile swapped into
+its declarations, and a rush oracle that knows the profile, each against three heuristics on
+the same seeds), each under both readings of the collective loss: the seed's literal one
+(nobody can reach ferocity: everyone loses) and `unreachable_scope=undeclared`,
+`unreachable_outcome=reveal` (only undeclared players count, and the declarations made are
+judged)."""
 
 from __future__ import annotations
 
@@ -20,6 +28,8 @@ import random
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -27,8 +37,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engines
 import opponents
 import solver
-from engines import InformationSet
-from engines.serial_killer import SerialKillerState
+from engines import Action, InformationSet
+from engines.serial_killer import (
+    WEAPON_MAX,
+    Declare,
+    Discard,
+    Investigate,
+    Move,
+    Pass,
+    Place,
+    SerialKiller,
+    SerialKillerState,
+    Skip,
+    Weapon,
+    replay,
+)
+from engines.serial_killer.actions import face_of
+from opponents.arena import wilson
+from opponents.base import SeatedBot
+from opponents.games.serial_killer import SolverBot
 from tests.serial_killer_brute_force import fact_counts, positions
 
 GAME = engines.make("serial-killer", players=4)
@@ -259,6 +286,176 @@ def by_turn(result: opponents.ArenaResult, first_players: list[int]) -> str:
     )
 
 
+READINGS: dict[str, dict[str, object]] = {
+    "literal": {},
+    "undeclared/reveal": {"unreachable_scope": "undeclared", "unreachable_outcome": "reveal"},
+}
+"""The two readings of the collective loss: the seed's (nobody, declared or not, can reach
+ferocity: everyone loses, the default) and the other (only the undeclared count, and the
+declarations already made are judged)."""
+LINEUPS = (
+    ("solver", "heuristic", "heuristic", "heuristic"),
+    ("solver", "careful", "careful", "careful"),
+    ("careful", "heuristic", "heuristic", "heuristic"),
+    ("solver", "solver", "solver", "solver"),
+    ("careful", "careful", "careful", "careful"),
+    ("heuristic", "heuristic", "heuristic", "heuristic"),
+)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One game as the race tables count it: entry 0's share of the win, whether any seat
+    won, and how a game nobody won ended."""
+
+    first: float
+    anyone: bool
+    all_lose: bool
+
+
+def race_row(label: str, reading: str, outcomes: list[Outcome]) -> str:
+    """One table row: entry 0's wins with the 95% interval, games some seat won, the
+    killer's share and the all-lose share."""
+    n = len(outcomes)
+    first = sum(o.first for o in outcomes)
+    low, high = wilson(first, n)
+    anyone = sum(o.anyone for o in outcomes)
+    all_lose = sum(not o.anyone and o.all_lose for o in outcomes)
+    killer = n - anyone - all_lose
+    return (
+        f"| {label} | {reading} | {n} | {first:g} ({first / n:.1%}, 95% {low:.1%}-{high:.1%}) "
+        f"| {anyone / n:.1%} | {killer / n:.1%} | {all_lose / n:.1%} |"
+    )
+
+
+RACE_HEADER = (
+    "| lineup | collective loss | games | entry 0 wins | some seat wins | killer | all lose |\n"
+    "| --- | --- | --- | --- | --- | --- | --- |"
+)
+
+
+def lineups(games: int, workers: int, seed: int) -> None:
+    """Every lineup of LINEUPS (seats rotated) under both readings, the arena's seeds."""
+    print(RACE_HEADER)
+    for lineup in LINEUPS:
+        for reading, options in READINGS.items():
+            game = engines.make("serial-killer", players=4, **options)
+            result = opponents.arena(game, list(lineup), games=games, workers=workers, seed=seed)
+            outcomes = [
+                Outcome(
+                    record.wins[0],
+                    any(record.wins),
+                    bool(record.summaries[0].get("nobody_reached")),
+                )
+                for record in result.records
+            ]
+            print(race_row(" + ".join(lineup), reading, outcomes), flush=True)
+
+
+class TruthAtDeclaration(SolverBot):
+    """The solver, its declarations' profile swapped for the true one: what its timing and
+    spending win when its deduction is perfect (an oracle: it is told the truth)."""
+
+    truth: tuple[str, ...] = ()
+
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
+        action = super()._choose(info, legal)
+        return Declare(self.truth) if isinstance(action, Declare) else action
+
+
+class RushOracle(SeatedBot):
+    """Knows the profile and races: keeps RUSH_KEEP points for the roll, moves the weapon
+    track first, draws (the cheapest die) to empty the decks, moving to an open deck when
+    its own is out, and declares the truth when forced or once every rival has declared."""
+
+    game: SerialKiller
+    truth: tuple[str, ...] = ()
+
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
+        assert isinstance(self.seat, int)
+        view, me = replay(self.game, info.observations, self.seat), self.seat
+        if isinstance(legal[0], Place):
+            return self.rng.choice(legal)
+        if isinstance(legal[0], Discard):
+            return self.rng.choice(legal)
+        alone = all(seq is not None for j, seq in enumerate(view.seq) if j != me)
+        if view.phase == "declare":
+            forced = not any(isinstance(a, Skip) for a in legal)
+            return Declare(self.truth) if forced or alone else Skip()
+        if alone and view.weapon >= WEAPON_MAX and not view.bought[me]:
+            return Pass()  # stay eligible: declaring ends the game
+        spare = view.points_left[me] - RUSH_KEEP
+
+        def fits(action: Action, more: int = 0) -> bool:
+            return view.cost(me, action) + more <= spare
+
+        buys = [a for a in legal if face_of(a) is not None and fits(a)]
+        weapon = [a for a in buys if isinstance(a, Weapon)]
+        if weapon and view.weapon < WEAPON_MAX:
+            return weapon[0]
+        draws = sorted((a for a in buys if isinstance(a, Investigate)), key=lambda a: a.face)
+        if draws:
+            return draws[0]
+        here = view.deck_at.get(view.pawn[me] or 0)
+        if here is None or view.deck_size(here) < 2:
+            moves = [
+                a
+                for a in buys
+                if isinstance(a, Move)
+                and fits(a, 3)
+                and (genre := view.deck_at.get(a.district)) is not None
+                and view.deck_size(genre) > 1
+            ]
+            if moves:
+                return max(moves, key=lambda a: view.deck_size(view.deck_at[a.district]))
+        return legal[0]
+
+
+RUSH_KEEP = 20
+"""The points the rush oracle keeps for its roll (about 25 dice)."""
+ORACLES = {"solver": SolverBot, "solver + truth": TruthAtDeclaration, "rush oracle": RushOracle}
+
+
+def play_oracle(args: tuple[dict[str, object], str, str, int, int]) -> Outcome:
+    """One game of `kind` (an ORACLES key) against three `rival` bots, seated and seeded as
+    the arena seats and seeds game `index` (the solver row equals the arena's)."""
+    options, kind, rival, index, seed = args
+    game = engines.make("serial-killer", players=4, **options)
+    assert isinstance(game, SerialKiller)
+    n = game.players
+    seat_of = [(k + index % n) % n for k in range(n)]
+    state = game.new_game(seed=seed)
+    assert isinstance(state, SerialKillerState)
+    bots: dict[int, opponents.Bot] = {}
+    for k, seat in enumerate(seat_of):
+        if k == 0:
+            oracle = ORACLES[kind](game, seat, random.Random(seed * 1000))
+            oracle.truth = state.profile()
+            bots[seat] = oracle
+        else:
+            bots[seat] = opponents.make(rival, game, seat, seed=seed * 1000 + k)
+    solver.forget()
+    while (mover := state.to_move) is not None:
+        assert isinstance(mover, int)
+        state.apply(bots[mover].act(state.information_set(mover)))
+    won = state.winners
+    first = 1 / len(won) if seat_of[0] in won else 0.0
+    return Outcome(first, bool(won), state.end_reason == "nobody can reach the ferocity")
+
+
+def oracle(games: int, workers: int, seed: int, rivals: tuple[str, ...] = ("heuristic",)) -> None:
+    """The solver, the solver told the truth at declaration, and the rush oracle, each
+    against three `rival` bots on the same seeds, under both readings."""
+    print(RACE_HEADER)
+    for rival in rivals:
+        for reading, options in READINGS.items():
+            for kind in ORACLES:
+                jobs = [(options, kind, rival, i, seed + i) for i in range(games)]
+                with ProcessPoolExecutor(max_workers=workers) as pool:
+                    outcomes = list(pool.map(play_oracle, jobs))
+                print(race_row(f"{kind} + 3 {rival}", reading, outcomes), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -270,6 +467,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0, help="the arena's first game seed")
+    parser.add_argument("--race-games", type=int, default=200, help="per lineup and reading")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
@@ -284,6 +482,10 @@ def main() -> None:
         calibration(args.calibration)
     if "arena" not in skip:
         arena(args.games, args.workers, args.seed)
+    if "lineups" not in skip:
+        lineups(args.race_games, args.workers, args.seed)
+    if "oracle" not in skip:
+        oracle(args.race_games, args.workers, args.seed, ("heuristic", "careful"))
 
 
 if __name__ == "__main__":

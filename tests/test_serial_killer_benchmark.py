@@ -3,6 +3,10 @@ solver lost is put down to one cause read from its own end-of-game summary."""
 
 from __future__ import annotations
 
+import random
+
+import engines
+import opponents
 from opponents import ArenaResult, GameRecord
 from tests import benchmark_scripts
 
@@ -103,3 +107,34 @@ def test_wins_are_counted_by_the_solvers_place_in_the_turn_order() -> None:
     benchmark = benchmark_scripts.load("serial_killer", "serial_killer_benchmark")
     assert benchmark.by_turn(result, [0, 1, 1]) == "0: 1/1 (100.0%); 1: 1/2 (50.0%)"
     assert benchmark.by_turn(result, [0, 0, 0]) == "0: 2/3 (66.7%); 1: 0/0"
+
+
+def test_a_race_row_counts_the_killer_and_the_collective_loss_apart() -> None:
+    bench = benchmark_scripts.load("serial_killer", "serial_killer_benchmark")
+    Outcome = bench.Outcome
+    outcomes = [
+        Outcome(1.0, True, False),
+        Outcome(0.0, True, True),  # another seat won (the reveal reading judged it)
+        Outcome(0.0, False, True),
+        Outcome(0.0, False, False),
+    ]
+    row = bench.race_row("x", "literal", outcomes)
+    assert row.startswith("| x | literal | 4 | 1 (25.0%, 95% 4.6%-69.9%) |")
+    assert row.endswith("| 50.0% | 25.0% | 25.0% |")
+
+
+def test_the_rush_oracle_declares_the_truth_only() -> None:
+    bench = benchmark_scripts.load("serial_killer", "serial_killer_benchmark")
+    game = engines.make("serial-killer", players=4)
+    state = game.new_game(seed=5)
+    rush = bench.RushOracle(game, 0, random.Random(0))
+    rush.truth = state.profile()
+    bots = [rush, *(opponents.make("careful", game, s, seed=s) for s in (1, 2, 3))]
+    declared = 0
+    while (mover := state.to_move) is not None:
+        action = bots[mover].act(state.information_set(mover))
+        if mover == 0 and isinstance(action, bench.Declare):
+            declared += 1
+            assert action.profile == state.profile()
+        state.apply(action)
+    assert declared >= 1 and state.end_reason == "the decks are exhausted"
