@@ -165,7 +165,8 @@ def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: 
     module = game_bots(game.name)
     if module is None or name not in module.BOTS:
         kinds = ", ".join(("random", *(module.BOTS if module else ()), "ismcts"))
-        raise ConfigError(f"no {name} bot for {game.name}; its bots: {kinds}")
+        yet = " yet" if module is None else ""
+        raise ConfigError(f"no {name} bot for {game.name}{yet}; its bots: {kinds}")
     return module.make(name, game, seat, rng, **options)
 
 
