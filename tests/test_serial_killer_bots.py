@@ -10,7 +10,7 @@ import engines
 import opponents
 import solver
 from engines import ConfigError
-from engines.serial_killer import Declare, Investigate, SerialKillerState
+from engines.serial_killer import Declare, Investigate, SerialKillerState, Weapon
 from opponents.games.serial_killer import notepad
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, roll_chance
@@ -196,3 +196,35 @@ def test_with_no_winning_plan_the_seat_empties_the_decks() -> None:
         assert best[1] == Investigate(3), best
         return
     raise AssertionError("no position with a 3 to draw with")
+
+
+def test_a_weapon_track_the_rivals_left_alone_is_the_seats_to_move() -> None:
+    """Nobody waits for the others to fill the weapon track for ever: when no rival bought a
+    weapon die this round or the last (from round 2 on), a weapon die is worth its point
+    (4 solvers left the track short for rounds on end, and nobody could declare)."""
+    game = engines.make("serial-killer", players=4)
+    left = kept = 0
+    for seed in range(2):
+        state = game.new_game(seed)
+        bots = [opponents.make("heuristic", game, s, seed=s) for s in game.seats]
+        while not state.is_over and state.round < 8:
+            mover = state.to_move
+            assert isinstance(mover, int)
+            info = state.information_set(mover)
+            if state.phase == "buy" and state.weapon < 10 and state.pool[0]:
+                table = search.Table(info)
+                scored = search.score(table, Weapon())
+                rolls = [i for i, obs in enumerate(info.observations) if obs.kind == "roll"]
+                recent = info.observations[rolls[-2] :] if len(rolls) >= 2 else None
+                alone = recent is not None and not any(
+                    o.kind == "buy" and o["action"] == "weapon" and o["seat"] != mover
+                    for o in recent
+                )
+                if alone and not table.finishing and "kept for" not in scored.text:
+                    left += 1
+                    assert scored.value > 0, scored
+                elif "can wait" in scored.text:
+                    kept += 1
+                    assert not alone
+            state.apply(bots[mover].act(info))
+    assert left and kept

@@ -283,6 +283,19 @@ class Table:
         return not self.rivals_drew and self.rival_draws >= 1
 
     @cached_property
+    def rivals_fill_weapon(self) -> bool:
+        """A rival bought a weapon die this round or the last (or it is the first round): the
+        track is left to them while it can wait. Rivals that leave it alone leave it to the
+        seat, or nobody could ever declare."""
+        rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
+        if len(rolls) < 2:
+            return True
+        return any(
+            obs.kind == "buy" and obs["action"] == "weapon" and obs["seat"] != self.me
+            for obs in self.observations[rolls[-2] :]
+        )
+
+    @cached_property
     def rivals_drew(self) -> bool:
         """A rival drew this round or the last (or it is the first round): they do draw."""
         return bool(self.drew_lately)
@@ -468,8 +481,11 @@ def score(table: Table, action: Action) -> Scored:
             return Scored(-price, 0.0, "the weapon track is already at 10")
         short = WEAPON_MAX - view.weapon
         urgent = short > WEAPON_DICE * min(max(table.rounds_left - 1, 0), table.rivals_ready)
-        if not urgent:
+        if not urgent and table.rivals_fill_weapon:
             return Scored(-price, 0.0, "the weapon track can wait: the rivals fill it too")
+        if not urgent:
+            gain = price + LATER_PRICE  # nobody else does: a point is cheap, a 10 is needed
+            return Scored(gain - price, gain, "the weapon track: the rivals have left it")
         gain = URGENT_WEAPON
         return Scored(gain - price, gain, f"weapon track to {view.weapon + 1} of {WEAPON_MAX}")
     if isinstance(action, First):
