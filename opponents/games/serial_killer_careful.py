@@ -1,8 +1,9 @@
 """Serial Killer's `careful` bot: the game as a sensible person with a notepad plays it.
 
 It is the benchmark's second opponent class (besides the naive `heuristic`): it does its share
-of the drawing, so a table of careful players ends its games, and it looks and declares at
-sensible times. It reads only the public record and its own notes (no solver)."""
+of the drawing, so a table of careful players keeps the decks moving, and it looks and declares
+at sensible times. It reads only the public record and its own notes (no solver); it knows
+too little at the end to win often (issue 36 measures it), as a notepad alone does."""
 
 from __future__ import annotations
 
@@ -56,8 +57,8 @@ LAST_CHANCE = 0.2
 LAST_CHANCE now but would be below FADE after another round's growth."""
 LAST_DRAWS = 0.3
 """From ENDGAME cards left, a draw (or the move to one) may spend down to a roll this likely
-against the ferocity a round from now: waiting only raises it, and a game whose decks never
-empty is lost by everyone."""
+against the ferocity at the end (a round's growth on, none for the last card): waiting only
+raises it, and a game whose decks never empty is lost by everyone."""
 CHEAPEST_DRAW = 4
 """The dearest die a careful player draws with before the final round (a 5 or a 6 costs one
 or two points more than a 4 for the same card)."""
