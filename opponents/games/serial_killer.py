@@ -24,7 +24,6 @@ from engines.serial_killer import (
     replay,
 )
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
-from opponents.games.serial_killer_careful import CarefulBot
 from solver import Hint
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, roll_chance
@@ -190,6 +189,8 @@ def make(name: str, game: SerialKiller, seat: Seat, rng: random.Random, **option
         check_options(name, options, ())
         return HeuristicBot(game, seat, rng)
     if name == "careful":
+        from opponents.games.serial_killer_careful import CarefulBot  # it reads our notepad
+
         check_options(name, options, ())
         return CarefulBot(game, seat, rng)
     check_options(name, options, ("time_budget",))

@@ -31,6 +31,7 @@ from engines.serial_killer import (
     replay,
 )
 from opponents.base import SeatedBot
+from opponents.games.serial_killer import notepad_candidates
 from solver.games.serial_killer.race import roll_chance
 
 KEEP = 0.85
@@ -76,11 +77,7 @@ class Notes:
     @cached_property
     def candidates(self) -> dict[str, list[str]]:
         """Per genre, the traits not seen yet: the profile is one of them."""
-        seen = self.view.seen_by(self.me)
-        return {
-            genre.id: [card for card in genre.cards if card not in seen] or list(genre.cards)
-            for genre in self.view.game.parts.genres
-        }
+        return notepad_candidates(self.view, self.me)
 
     @property
     def right(self) -> float:
@@ -101,7 +98,7 @@ class Notes:
         """Rounds until the decks run out, at the pace the table has drawn so far."""
         return math.ceil(self.view.cards_left() / self.pace)
 
-    @property
+    @cached_property
     def pace(self) -> float:
         """Cards the table has drawn a round so far (PACE before a round has ended)."""
         drawn = sum(1 for obs in self.observations if obs.kind == "draw")
@@ -150,13 +147,19 @@ class Notes:
 
     def unseen_in_hand(self, seat: int) -> int:
         """Cards `seat` has drawn since the player last saw its hand (at most its hand)."""
-        since = 0
+        return min(self._drawn_since_seen[seat], len(self.view.hand_genres[seat]))
+
+    @cached_property
+    def _drawn_since_seen(self) -> list[int]:
+        """Per seat, the cards it has drawn since the player last briefed it (one pass over
+        the record for every rival)."""
+        since = [0] * self.view.game.players
         for obs in self.observations:
-            if obs.kind == "see_hand" and obs["target"] == seat:
-                since = 0
-            elif obs.kind == "draw" and obs["seat"] == seat:
-                since += 1
-        return min(since, len(self.view.hand_genres[seat]))
+            if obs.kind == "see_hand":
+                since[int(obs["target"])] = 0
+            elif obs.kind == "draw":
+                since[int(obs["seat"])] += 1
+        return since
 
     @cached_property
     def unseen_lab_positions(self) -> set[int]:

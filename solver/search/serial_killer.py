@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from math import log, prod
 
-from engines import Action, InformationSet
+from engines import Action, InformationSet, Observation
 from engines.serial_killer import (
     COLOURS,
     WEAPON_MAX,
@@ -252,17 +252,24 @@ class Table:
         return self.recent_draws is None or self.recent_draws * PACE >= self.cards_left
 
     @cached_property
-    def lately_drawn_by(self) -> list[int] | None:
-        """The rival that drew each card drawn this round and the last (None in the first
-        round, which has no round before it)."""
+    def lately(self) -> tuple[Observation, ...] | None:
+        """The rivals' observations of this round and the last (None in the first round,
+        which has no round before it)."""
         rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
         if len(rolls) < 2:
             return None
-        return [
-            int(obs["seat"])
-            for obs in self.observations[rolls[-2] :]
-            if obs.kind == "draw" and obs["seat"] != self.me
-        ]
+        return tuple(
+            obs for obs in self.observations[rolls[-2] :] if obs.get("seat", self.me) != self.me
+        )
+
+    @cached_property
+    def lately_drawn_by(self) -> list[int] | None:
+        """The rival that drew each card drawn this round and the last (None in the first
+        round)."""
+        lately = self.lately
+        if lately is None:
+            return None
+        return [int(obs["seat"]) for obs in lately if obs.kind == "draw"]
 
     @property
     def recent_draws(self) -> int | None:
@@ -287,12 +294,9 @@ class Table:
         """A rival bought a weapon die this round or the last (or it is the first round): the
         track is left to them while it can wait. Rivals that leave it alone leave it to the
         seat, or nobody could ever declare."""
-        rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
-        if len(rolls) < 2:
-            return True
-        return any(
-            obs.kind == "buy" and obs["action"] == "weapon" and obs["seat"] != self.me
-            for obs in self.observations[rolls[-2] :]
+        lately = self.lately
+        return lately is None or any(
+            obs.kind == "buy" and obs["action"] == "weapon" for obs in lately
         )
 
     @cached_property
