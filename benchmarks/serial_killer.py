@@ -94,9 +94,11 @@ def exact(count: int) -> None:
     )
 
 
-def heuristic_positions(count: int, seed: int) -> list[tuple[InformationSet, SerialKillerState]]:
+def heuristic_positions(
+    count: int, seed: int, to_move: bool = False
+) -> list[tuple[InformationSet, SerialKillerState]]:
     """(information set of a random seat, the full state) at random steps of 4-player games
-    of heuristic bots."""
+    of heuristic bots; `to_move`: of the seat to move, at picks only."""
     rng, found = random.Random(seed), []
     while len(found) < count:
         state = GAME.new_game(rng.randrange(2**31))
@@ -109,22 +111,28 @@ def heuristic_positions(count: int, seed: int) -> list[tuple[InformationSet, Ser
             assert isinstance(mover, int)
             state.apply(bots[mover].act(state.information_set(mover)))
             step += 1
-            if step == stops[0]:
+            if step >= stops[0] and (not to_move or state.phase == "buy"):
                 stops.pop(0)
                 if not state.is_over:
-                    found.append((state.information_set(rng.randrange(4)), state.clone()))
+                    seat = state.to_move if to_move else rng.randrange(4)
+                    found.append((state.information_set(seat), state.clone()))
     return found[:count]
 
 
 def latency(count: int) -> None:
     """Hint refresh (deduce + hints) at heuristic positions, and the solver bot's move in
     solver-against-heuristics games: wall and CPU time (the machine is shared)."""
-    infos = [info for info, _ in heuristic_positions(count, seed=1)]
+    found = heuristic_positions(count, seed=1)
     refresh: list[tuple[float, float]] = []
-    for info in infos:
+    own_pick: list[tuple[float, float]] = []  # the seat's own pick: the hints add its move
+    for info, _ in found:
         wall, cpu = time.perf_counter(), time.process_time()
         solver.hints(info)
         refresh.append((time.perf_counter() - wall, time.process_time() - cpu))
+    for info, _ in heuristic_positions(count, seed=2, to_move=True):
+        wall, cpu = time.perf_counter(), time.process_time()
+        solver.hints(info)
+        own_pick.append((time.perf_counter() - wall, time.process_time() - cpu))
     moves: list[tuple[float, float]] = []
     for seed in range(3):
         state = GAME.new_game(seed)
@@ -140,7 +148,11 @@ def latency(count: int) -> None:
             if lineup[mover] == "solver":
                 moves.append((time.perf_counter() - wall, time.process_time() - cpu))
             state.apply(action)
-    for name, times in (("hint refresh (deduce + hints)", refresh), ("solver move", moves)):
+    for name, times in (
+        ("hint refresh (deduce + hints)", refresh),
+        ("hint refresh at the seat's own pick (with the solver's choice)", own_pick),
+        ("solver move", moves),
+    ):
         walls = sorted(w for w, _ in times)
         cpus = sorted(c for _, c in times)
         print(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engines import InformationSet
+from engines import InformationSet, game_module
 from solver.model import Fact
 
 if TYPE_CHECKING:
@@ -48,7 +48,12 @@ def hints(
     else:
         found = deduction
         validate(info)
-    ranked = sorted(knowledge_for(info.game).hints(info, found), key=lambda h: -h.score)
+    found_hints = knowledge_for(info.game).hints(info, found)
+    search = game_module(info.game, "solver.search")
+    searched = getattr(search, "hints", None)  # a search may add the move its bot makes
+    if searched is not None:
+        found_hints = [*found_hints, *searched(info)]
+    ranked = sorted(found_hints, key=lambda h: -h.score)
     return ranked if limit is None else ranked[:limit]
 
 

@@ -60,9 +60,9 @@ from engines.serial_killer import (
 )
 from solver.games.serial_killer.advice import information
 from solver.games.serial_killer.counting import CountedWorlds
-from solver.games.serial_killer.position import Position, parse
+from solver.games.serial_killer.position import Position, parse, public_view
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
-from solver.hints import percent
+from solver.hints import Hint, percent
 from solver.search import Advice, Candidate, Memory
 from solver.search import serial_killer_finish as endgame
 
@@ -630,6 +630,21 @@ def advise(
         f"a point is worth {table.price:.3f} nats of the winning chance",
     )
     return Advice(move.action, move.value, move.text, candidates, threats, notes, details)
+
+
+def hints(info: InformationSet) -> list[Hint]:
+    """At the seat's own pick or declaration step, the move the solver bot makes there and
+    why (seed 0, as `solver.advise(info)`), beside the runner-up: the buy, the pass or the
+    declaration a strong player would choose, for a person to weigh."""
+    view = public_view(info)
+    if view.to_move != info.seat or view.phase not in ("buy", "declare"):
+        return []
+    advice = advise(info, view.legal_actions(), random.Random(0), {})
+    text = f"the solver's choice: {advice.move} ({advice.text})"
+    runner = next(iter(advice.runners_up), None)
+    if runner is not None:
+        text += f"; next best: {runner.action} ({runner.text})"
+    return [Hint(text, None, None, (), "advice", 2.45)]
 
 
 def _placements(

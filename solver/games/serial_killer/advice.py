@@ -11,6 +11,7 @@ from engines import InformationSet, Observation
 from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKillerState
 from engines.serial_killer.actions import Briefing, Investigate, Lab, face_of
 from solver.games.serial_killer.counting import CountedWorlds, at_var
+from solver.games.serial_killer.pace import Pace, pace_of
 from solver.games.serial_killer.position import Position, parse, public_view
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
 from solver.hints import Hint, percent
@@ -37,8 +38,10 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     found = profile_hints(position, deduction)
     found += declaration_hints(position, view)
     if not view.is_over:
+        pace = pace_of(info.observations, int(view.game.options["start_ferocity"]))
         found += dice_hints(position, worlds, view)
-        found += race_hints(position, worlds, view)
+        found += race_hints(position, worlds, view, pace)
+        found += outlook_hints(position, view, pace)
     return found
 
 
@@ -209,22 +212,65 @@ def information(
     return bits
 
 
-def race_hints(position: Position, worlds: CountedWorlds, view: SerialKillerState) -> list[Hint]:
-    """The race table: every player's candidates left, chance a declaration now is right, and
-    chance of out-rolling ferocity, closest first."""
+def race_hints(
+    position: Position, worlds: CountedWorlds, view: SerialKillerState, pace: Pace
+) -> list[Hint]:
+    """The race table: every player's points, cards drawn lately (their pace), and, until
+    they declare, the traits they have left to rule out, the chance their declaration now
+    would be right and the chance their roll reaches ferocity; closest first."""
     rows = []
     for seat in range(position.players):
         mine = progress(position, worlds, seat)
         left = sum(mine.candidates.values()) - len(mine.candidates)
         roll = roll_chance(view.dice_for(seat), view.ferocity)
-        state = "declared" if view.seq[seat] is not None else f"{left:.1f} traits to rule out"
+        name = f"{COLOURS[seat]}{' (you)' if seat == position.seat else ''}"
+        drew = pace.lately(seat)
+        where = (
+            f"{view.points_left[seat]} points, drew {drew} card{'s' * (drew != 1)} this "
+            "round and the last"
+        )
+        if view.seq[seat] is not None:
+            rows.append((-1.0, f"{name}: {where}, declared (#{view.seq[seat]})"))
+            continue
         rows.append(
             (
                 mine.chance * roll,
-                f"{COLOURS[seat]}{' (you)' if seat == position.seat else ''}: {state}, "
-                f"right now {percent(mine.chance)}, roll {percent(roll)}",
+                f"{name}: {where}, {left:.1f} traits to rule out, right now "
+                f"{percent(mine.chance)}, roll {percent(roll)}",
             )
         )
     rows.sort(key=lambda row: -row[0])
     text = "race: " + "; ".join(text for _, text in rows)
     return [Hint(text, None, None, (), "advice", 2.2)]
+
+
+def outlook_hints(position: Position, view: SerialKillerState, pace: Pace) -> list[Hint]:
+    """Whether the decks will run out while the seat's roll still reaches ferocity, at the
+    table's recent pace (draws a round, ferocity's growth a round): the question behind
+    every choice between drawing and waiting."""
+    me = position.seat
+    if view.final_round or view.seq[me] is not None or pace.growth is None:
+        return []
+    cards, dice, growth = view.cards_left(), view.dice_for(me), pace.growth
+    recent = ", ".join(str(r.drawn) for r in pace.played)
+    chances = pace.runs_out(cards)
+    if sum(chances) < 0.01:
+        later = roll_chance(dice, round(view.ferocity + 2 * growth))
+        text = (
+            f"the decks stand still: {cards} cards left and the table drew {recent} in its "
+            f"last rounds, while ferocity grows about {growth:.0f} a round (your roll "
+            f"{percent(roll_chance(dice, view.ferocity))} now, {percent(later)} in two "
+            "rounds): the game is judged only when the decks run out, so somebody must draw"
+        )
+        return [Hint(text, None, 0.0, (), "advice", 2.3)]
+    rounds = sum(r * p for r, p in enumerate(chances)) / sum(chances)
+    when = "this round" if rounds < 0.5 else f"in about {rounds:.0f} more round"
+    when += "s" if rounds >= 1.5 else ""
+    outlook = pace.outlook(dice, view.ferocity, cards) or 0.0
+    text = (
+        f"the decks: {cards} cards left; at the table's pace ({recent} cards in its last "
+        f"rounds) they run out {when}, ferocity growing about {growth:.0f} a round; the "
+        f"chance they run out while your {dice} dice still reach it (if you spend nothing "
+        f"more): {percent(outlook)}"
+    )
+    return [Hint(text, None, outlook, (), "advice", 2.3)]
