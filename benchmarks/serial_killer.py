@@ -5,7 +5,7 @@ calibration of the profile probabilities, the arena, the race lineups and the or
                                        [--calibration 750] [--games 400] [--workers 2]
                                        [--seed 0] [--race-games 200]
                                        [--skip exact,latency,advice,calibration,arena,
-                                               lineups,oracle]
+                                               lineups,oracle,tables]
 
 Targets (issue 13): zero mismatches against the brute force; per-genre profile probabilities
 calibrated within 0.02 (ECE) over at least 5,000 queries from full-size 4-player games;
@@ -15,9 +15,11 @@ least 40% of 400 games.
 
 Issue 36: the lineups (solver or careful against heuristics or carefuls, and tables of four
 of a kind) and the oracle table (the solver, the solver with the true profile swapped into
-its declarations, and a rush oracle that knows the profile, each against three heuristics on
-the same seeds), each under both readings of the collective loss: the seed's literal one
-(nobody can reach ferocity: everyone loses) and `unreachable_scope=undeclared`,
+its declarations, a rush oracle that knows the profile and a rush on its own deduction, each
+against three heuristics on the same seeds), and the tables of four (four solvers told the
+truth at declaration, four rush oracles, four rushes on their own deduction), each under both
+readings of the collective loss: the seed's literal one (nobody can reach ferocity: everyone
+loses) and `unreachable_scope=undeclared`,
 `unreachable_outcome=reveal` (only undeclared players count, and the declarations made are
 judged)."""
 
@@ -56,6 +58,8 @@ from engines.serial_killer.actions import face_of
 from opponents.arena import wilson
 from opponents.base import SeatedBot
 from opponents.games.serial_killer import SolverBot
+from solver.games.serial_killer.position import parse
+from solver.games.serial_killer.race import own_candidates
 from tests.serial_killer_brute_force import fact_counts, positions
 
 GAME = engines.make("serial-killer", players=4)
@@ -425,7 +429,27 @@ class RushOracle(SeatedBot):
 
 RUSH_KEEP = 20
 """The points the rush oracle keeps for its roll (about 25 dice)."""
-ORACLES = {"solver": SolverBot, "solver + truth": TruthAtDeclaration, "rush oracle": RushOracle}
+
+
+class RushOwnDeduction(RushOracle):
+    """The rush, the truth hidden: it declares one of its own candidates per genre (each as
+    likely as any other: the profile's chances are uniform over the candidates). A table of
+    four shows what racing alone leaves to declare."""
+
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
+        action = super()._choose(info, legal)
+        if not isinstance(action, Declare):
+            return action
+        candidates = own_candidates(parse(info))
+        return Declare(tuple(self.rng.choice(cards) for cards in candidates.values()))
+
+
+ORACLES = {
+    "solver": SolverBot,
+    "solver + truth": TruthAtDeclaration,
+    "rush oracle": RushOracle,
+    "rush, own deduction": RushOwnDeduction,
+}
 
 
 def play_oracle(args: tuple[dict[str, object], str, str, int, int]) -> Outcome:
@@ -453,6 +477,44 @@ def play_oracle(args: tuple[dict[str, object], str, str, int, int]) -> Outcome:
     won = state.winners
     first = 1 / len(won) if seat_of[0] in won else 0.0
     return Outcome(first, bool(won), state.end_reason == "nobody can reach the ferocity")
+
+
+def play_table(args: tuple[dict[str, object], str, int, int]) -> Outcome:
+    """One game of four `kind` bots (an ORACLES key; the oracles each told the truth),
+    seeded as the arena seeds game `index`."""
+    options, kind, index, seed = args
+    game = engines.make("serial-killer", players=4, **options)
+    assert isinstance(game, SerialKiller)
+    state = game.new_game(seed=seed)
+    assert isinstance(state, SerialKillerState)
+    bots: dict[int, opponents.Bot] = {}
+    for k in range(game.players):
+        seat = (k + index % game.players) % game.players
+        bot = ORACLES[kind](game, seat, random.Random(seed * 1000 + k))
+        bot.truth = state.profile()
+        bots[seat] = bot
+    solver.forget()
+    while (mover := state.to_move) is not None:
+        assert isinstance(mover, int)
+        state.apply(bots[mover].act(state.information_set(mover)))
+    won = state.winners
+    first = 1 / len(won) if (index % game.players) in won else 0.0
+    return Outcome(first, bool(won), state.end_reason == "nobody can reach the ferocity")
+
+
+def tables(games: int, workers: int, seed: int) -> None:
+    """Four of a kind for each ORACLES bot, under both readings: what a table of four
+    solvers would win if each were told the truth at its declaration, what four rush
+    oracles win, and what four rushes win on their own deduction (the truth hidden)."""
+    print(RACE_HEADER)
+    for kind in ORACLES:
+        if kind == "solver":
+            continue  # four solvers are a row of the lineups
+        for reading, options in READINGS.items():
+            jobs = [(options, kind, i, seed + i) for i in range(games)]
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                outcomes = list(pool.map(play_table, jobs))
+            print(race_row(f"4 x {kind}", reading, outcomes), flush=True)
 
 
 def oracle(games: int, workers: int, seed: int, rivals: tuple[str, ...] = ("heuristic",)) -> None:
@@ -498,6 +560,8 @@ def main() -> None:
         lineups(args.race_games, args.workers, args.seed)
     if "oracle" not in skip:
         oracle(args.race_games, args.workers, args.seed, ("heuristic", "careful"))
+    if "tables" not in skip:
+        tables(args.race_games, args.workers, args.seed)
 
 
 if __name__ == "__main__":

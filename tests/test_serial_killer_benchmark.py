@@ -138,3 +138,29 @@ def test_the_rush_oracle_declares_the_truth_only() -> None:
             assert action.profile == state.profile()
         state.apply(action)
     assert declared >= 1 and state.end_reason == "the decks are exhausted"
+
+
+def test_the_rush_on_its_own_deduction_declares_one_of_its_candidates() -> None:
+    bench = benchmark_scripts.load("serial_killer", "serial_killer_benchmark")
+    game = engines.make("serial-killer", players=4)
+    state = game.new_game(seed=6)
+    bots = [bench.RushOwnDeduction(game, s, random.Random(s)) for s in range(4)]
+    for bot in bots:
+        bot.truth = state.profile()  # hidden from its declarations all the same
+    declared = 0
+    while (mover := state.to_move) is not None:
+        info = state.information_set(mover)
+        action = bots[mover].act(info)
+        if isinstance(action, bench.Declare):
+            declared += 1
+            candidates = bench.own_candidates(bench.parse(info))
+            chosen = zip(action.profile, candidates.values(), strict=True)
+            assert all(card in cards for card, cards in chosen)
+        state.apply(action)
+    assert declared >= 1
+
+
+def test_a_table_of_four_counts_the_first_entrys_seat_by_the_arenas_rotation() -> None:
+    bench = benchmark_scripts.load("serial_killer", "serial_killer_benchmark")
+    outcome = bench.play_table(({}, "rush oracle", 1, 3))
+    assert outcome.first in (0.0, 1.0) and (outcome.first == 0.0 or outcome.anyone)
