@@ -126,10 +126,9 @@ def heuristic_positions(
 def latency(count: int) -> None:
     """Hint refresh (deduce + hints) at heuristic positions, and the solver bot's move in
     solver-against-heuristics games: wall and CPU time (the machine is shared)."""
-    found = heuristic_positions(count, seed=1)
     refresh: list[tuple[float, float]] = []
     own_pick: list[tuple[float, float]] = []  # the seat's own pick: the hints add its move
-    for info, _ in found:
+    for info, _ in heuristic_positions(count, seed=1):
         wall, cpu = time.perf_counter(), time.process_time()
         solver.hints(info)
         refresh.append((time.perf_counter() - wall, time.process_time() - cpu))
@@ -453,8 +452,9 @@ ORACLES = {
 
 
 def play_oracle(args: tuple[dict[str, object], str, str, int, int]) -> Outcome:
-    """One game of `kind` (an ORACLES key) against three `rival` bots, seated and seeded as
-    the arena seats and seeds game `index` (the solver row equals the arena's)."""
+    """One game of `kind` (an ORACLES key) against three `rival` bots (a bot name, or an
+    ORACLES key: then each is told the truth too), seated and seeded as the arena seats and
+    seeds game `index` (the solver row equals the arena's)."""
     options, kind, rival, index, seed = args
     game = engines.make("serial-killer", players=4, **options)
     assert isinstance(game, SerialKiller)
@@ -464,41 +464,19 @@ def play_oracle(args: tuple[dict[str, object], str, str, int, int]) -> Outcome:
     assert isinstance(state, SerialKillerState)
     bots: dict[int, opponents.Bot] = {}
     for k, seat in enumerate(seat_of):
-        if k == 0:
-            oracle = ORACLES[kind](game, seat, random.Random(seed * 1000))
+        name = kind if k == 0 else rival
+        if name in ORACLES:
+            oracle = ORACLES[name](game, seat, random.Random(seed * 1000 + k))
             oracle.truth = state.profile()
             bots[seat] = oracle
         else:
-            bots[seat] = opponents.make(rival, game, seat, seed=seed * 1000 + k)
+            bots[seat] = opponents.make(name, game, seat, seed=seed * 1000 + k)
     solver.forget()
     while (mover := state.to_move) is not None:
         assert isinstance(mover, int)
         state.apply(bots[mover].act(state.information_set(mover)))
     won = state.winners
     first = 1 / len(won) if seat_of[0] in won else 0.0
-    return Outcome(first, bool(won), state.end_reason == "nobody can reach the ferocity")
-
-
-def play_table(args: tuple[dict[str, object], str, int, int]) -> Outcome:
-    """One game of four `kind` bots (an ORACLES key; the oracles each told the truth),
-    seeded as the arena seeds game `index`."""
-    options, kind, index, seed = args
-    game = engines.make("serial-killer", players=4, **options)
-    assert isinstance(game, SerialKiller)
-    state = game.new_game(seed=seed)
-    assert isinstance(state, SerialKillerState)
-    bots: dict[int, opponents.Bot] = {}
-    for k in range(game.players):
-        seat = (k + index % game.players) % game.players
-        bot = ORACLES[kind](game, seat, random.Random(seed * 1000 + k))
-        bot.truth = state.profile()
-        bots[seat] = bot
-    solver.forget()
-    while (mover := state.to_move) is not None:
-        assert isinstance(mover, int)
-        state.apply(bots[mover].act(state.information_set(mover)))
-    won = state.winners
-    first = 1 / len(won) if (index % game.players) in won else 0.0
     return Outcome(first, bool(won), state.end_reason == "nobody can reach the ferocity")
 
 
@@ -511,9 +489,9 @@ def tables(games: int, workers: int, seed: int) -> None:
         if kind == "solver":
             continue  # four solvers are a row of the lineups
         for reading, options in READINGS.items():
-            jobs = [(options, kind, i, seed + i) for i in range(games)]
+            jobs = [(options, kind, kind, i, seed + i) for i in range(games)]
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                outcomes = list(pool.map(play_table, jobs))
+                outcomes = list(pool.map(play_oracle, jobs))
             print(race_row(f"4 x {kind}", reading, outcomes), flush=True)
 
 

@@ -162,5 +162,5 @@ def test_the_rush_on_its_own_deduction_declares_one_of_its_candidates() -> None:
 
 def test_a_table_of_four_counts_the_first_entrys_seat_by_the_arenas_rotation() -> None:
     bench = benchmark_scripts.load("serial_killer", "serial_killer_benchmark")
-    outcome = bench.play_table(({}, "rush oracle", 1, 3))
+    outcome = bench.play_oracle(({}, "rush oracle", "rush oracle", 1, 3))
     assert outcome.first in (0.0, 1.0) and (outcome.first == 0.0 or outcome.anyone)
