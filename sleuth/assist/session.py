@@ -335,25 +335,28 @@ class Session:
         return list(self._hints[level])
 
     def _before(self, reading: Reading) -> solver.Deduction | None:
-        """The deduction of `reading`'s record less its last entry, which hints compare with
-        to say what that entry changed: the reading before the latest change when it is that
-        record (an entry just added), else deduced again (None when it cannot be read)."""
-        if reading.usable is None or reading.entries < 2:
-            return None
-        prior = self._info(self._entries[: reading.entries - 1])
+        """The deduction hints compare `reading`'s with to say what its last entry changed:
+        that of the longest complete beginning before it (an entry that waits for another,
+        such as a flip for its reveal, is read with it); the reading before the latest change
+        when it is that record, else deduced again. None when there is none."""
         kept = self._earlier
-        if (
-            kept is not None
-            and kept.usable is not None
-            and kept.deduction is not None
-            and (kept.usable.observations == prior.observations)
-        ):
-            return kept.deduction
-        try:
-            validate(prior)
-            return solver.deduce(prior)
-        except (InvalidInformationSet, solver.Inconsistent):
-            return None
+        for count in range(reading.entries - 1, 0, -1):
+            prior = self._info(self._entries[:count])
+            if (
+                kept is not None
+                and kept.usable is not None
+                and kept.deduction is not None
+                and (kept.usable.observations == prior.observations)
+            ):
+                return kept.deduction
+            try:
+                validate(prior)
+                return solver.deduce(prior)
+            except IncompleteInformationSet:
+                continue
+            except (InvalidInformationSet, solver.Inconsistent):
+                return None
+        return None
 
     def explain(self, fact: solver.Fact) -> list[int]:
         """The numbers of the entries that together force `fact` (minimal).

@@ -60,6 +60,7 @@ from engines.noir import (
     Grid,
     Noir,
     NoirState,
+    Shift,
     adjacent,
     allowed_shifts,
     collapsed,
@@ -949,19 +950,11 @@ def _plan(info: InformationSet, target: str) -> str | None:
     state = game.public_state(info)
     if me is None or state.is_over:
         return None
-    inspector = info.seat == INSPECTOR
-    verb, reach = ("arrest", block) if inspector else ("kill", neighbours)
-    mine = state.to_move == info.seat
-    when = "now" if mine else "at your turn"
-    if target in reach(state.grid, me):
+    verb = "arrest" if info.seat == INSPECTOR else "kill"
+    when = "now" if state.to_move == info.seat else "at your turn"
+    if target in _reach(info, state.grid, me):
         return f"{verb.capitalize()} {target} {when}: {target} is next to you ({me})"
-    dead = dead_cards(info)
-    ways = [
-        shift
-        for shift in allowed_shifts(state.grid, state.protected if mine else None)
-        if target in reach(collapsed(shifted(state.grid, shift.line, shift.index - 1,
-                                             shift.direction), dead), me)
-    ]  # fmt: skip
+    ways = reaching_shifts(info, target)
     if not ways:
         return (
             f"No single shift brings {target} next to you ({me}): shift towards {target}, "
@@ -969,6 +962,35 @@ def _plan(info: InformationSet, target: str) -> str | None:
         )
     listed = " (or ".join(str(way) for way in ways[:3]) + ")" * (min(len(ways), 3) - 1)
     return f"{_sentence(when)}, {listed} brings {target} next to you ({me}); then {verb} {target}"
+
+
+def reaching_shifts(info: InformationSet, target: str) -> list[Shift]:
+    """The shifts of the seat's next turn after which `target` is within its reach (the
+    inspector arrests in his block, the killer kills a neighbour); the opponent's last shift
+    may not be undone when it is the seat's turn now."""
+    me = own_identity(info)
+    game = info.make_game()
+    assert isinstance(game, Noir)
+    state = game.public_state(info)
+    if me is None:
+        return []
+    dead = dead_cards(info)
+    protected = state.protected if state.to_move == info.seat else None
+    return [
+        shift
+        for shift in allowed_shifts(state.grid, protected)
+        if target in _reach(info, after_shifting(state.grid, shift, dead), me)
+    ]
+
+
+def after_shifting(grid: Grid, shift: Shift, dead: set[str]) -> Grid:
+    """The grid after `shift`, the dead collapsed out."""
+    return collapsed(shifted(grid, shift.line, shift.index - 1, shift.direction), dead)
+
+
+def _reach(info: InformationSet, grid: Grid, me: str) -> list[str]:
+    """Whom the seat can act on from `me`: the inspector's block, the killer's neighbours."""
+    return block(grid, me) if info.seat == INSPECTOR else neighbours(grid, me)
 
 
 def _sentence(text: str) -> str:
