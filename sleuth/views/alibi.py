@@ -22,18 +22,22 @@ from opponents.games.alibi import crossed_off
 from solver import Deduction
 from solver.games.alibi.chain import card_id
 from solver.hints import percent
-from solver.sampling import ESTIMATED, Estimate, estimate
+from solver.sampling import ESTIMATED, NOT_YET, Estimate, estimate
 
 Cell = tuple[str, str]  # a card's mark and its style
 
 MARKS = (
     ("H", "bold green", "in your hand"),
+    (">1", "green", "you passed it to player 1"),
     ("h", "green", "you held it"),
     ("L2", "cyan", "laid by player 2"),
     ("x", "yellow", "answered 'all of them'"),
 )
 CARD_NAMES = "a card is GROUP-DETAIL as in the notepad: studio-back-stage, slim-slant-noon"
-KEY = "H in hand · h held · L# laid by player # · x answered 'all of them'"
+KEY = (
+    "H in hand · >#: you passed it to player # · h held · L# laid by player # · "
+    "x answered 'all of them'"
+)
 
 
 @dataclass
@@ -43,6 +47,7 @@ class Notepad:
     hand: set[str] = field(default_factory=set)
     held: set[str] = field(default_factory=set)
     laid_by: dict[str, int] = field(default_factory=dict)
+    passed_to: dict[str, int] = field(default_factory=dict)  # the seat's cards it passed
     crossed: set[str] = field(default_factory=set)
     box: set[str] = field(default_factory=set)  # once the game is over
     round: int = 1
@@ -62,6 +67,7 @@ def notepad(info: InformationSet) -> Notepad:
             pad.held |= cards
         elif obs.kind == "pass" and obs["giver"] == info.seat:
             pad.hand -= cards
+            pad.passed_to.update(dict.fromkeys(cards, obs["receiver"]))
         elif obs.kind == "hands":
             pad.round, pad.sizes = obs["round"] + 1, list(obs["sizes"])
         elif obs.kind == "lay":
@@ -82,6 +88,8 @@ def _mark(pad: Notepad, card: str) -> Cell:
         return "H", "bold green"
     if card in pad.laid_by:
         return f"L{pad.laid_by[card]}", "cyan"
+    if card in pad.passed_to:
+        return f">{pad.passed_to[card]}", "green"
     if card in pad.held:
         return "h", "green"
     if card in pad.crossed:
@@ -163,15 +171,63 @@ def heat_cells(
             continue
         chance = estimate(deduction, fact)
         cells[card_id(fact.args[0])] = _chance_cell(chance)
-        margins.append(chance.margin if chance.reached else 0.0)
-    caption = "% chance in the box · BOX certain · - impossible"
+        margins.append(chance.margin if chance.shown else 0.0)
+    pad = notepad(info)
+    holders = holder_cells(info, deduction)
+    for card in game.deck.ids:  # the notepad folded in where the box is ruled out: the
+        if possible(cells[card][0]):  # seat's hand and sets, else where the card is now,
+            continue  # else where the seat last saw it go
+        mark = _mark(pad, card)
+        if mark[0] in ("H", "BOX") or mark[0].startswith("L"):
+            cells[card] = mark
+        elif card in holders:
+            cells[card] = holders[card]
+        elif mark[0] and mark[0] != "x":
+            cells[card] = mark
+    key = "H yours · L# laid · P# player # holds it · p# probably # · >#: you passed it to # · "
+    caption = f"% chance in the box · BOX certain · {key}- not in the box"
     if not deduction.exact:
         widest = math.ceil(max(margins) * 100 - 1e-9) or 1
         caption = (
             f"% chance in the box ({ESTIMATED}): ~ estimated, 95% margin up to ±{widest}% · "
-            "? possible, not reached by the estimate · BOX certain · - impossible"
+            f"? {NOT_YET}, or possible but not reached by the estimate · BOX certain · "
+            f"{key}- not in the box"
         )
     return cells, caption
+
+
+def possible(mark: str) -> bool:
+    """Whether a heat-map cell says the card may be in the box (a chance, ? or BOX)."""
+    return mark in ("?", "BOX") or mark.endswith("%")
+
+
+def holder_cells(info: InformationSet, deduction: Deduction) -> dict[str, Cell]:
+    """Where each card the seat cannot see lies now, when the deduction says: P# when
+    player # certainly holds it, p# when player # probably does (LIKELY_HOLDER or more, the
+    estimate within its shown margin)."""
+    mine = notepad(info)
+    plain = mine.hand | set(mine.laid_by) | mine.box
+    best: dict[str, tuple[float, bool, int]] = {}
+    for fact in deduction.facts:
+        if fact.kind != "Holds":
+            continue
+        player, card = int(fact.args[0]), card_id(fact.args[1])
+        if card in plain:
+            continue
+        chance = estimate(deduction, fact)
+        if chance.shown and chance.value > best.get(card, (0.0, False, 0))[0]:
+            best[card] = (chance.value, chance.exact, player)
+    cells: dict[str, Cell] = {}
+    for card, (value, exact, player) in best.items():
+        if value == 1.0 and exact:
+            cells[card] = f"P{player}", "cyan"
+        elif value >= LIKELY_HOLDER:
+            cells[card] = f"p{player}", "dim cyan"
+    return cells
+
+
+LIKELY_HOLDER = 0.5
+"""The chance from which a card's likeliest holder is marked on the board."""
 
 
 def heat_map(game: Alibi, info: InformationSet, deduction: Deduction) -> RenderableType:
@@ -179,7 +235,7 @@ def heat_map(game: Alibi, info: InformationSet, deduction: Deduction) -> Rendera
     cells, caption = heat_cells(game, info, deduction)
 
     def heading(kind: str) -> str:
-        left = sum(cells[card][0] != "-" for card in game.deck.of_type(kind))
+        left = sum(possible(cells[card][0]) for card in game.deck.of_type(kind))
         return f"{left} possible"
 
     table = _grid(game, cells.__getitem__, heading)
@@ -195,7 +251,7 @@ def _chance_cell(chance: Estimate) -> Cell:
         return "-", "dim"
     if chance.value == 1 and chance.exact:
         return "BOX", "bold white on red"
-    if not chance.reached:
+    if not chance.shown:
         return "?", _heat(chance.value)
     return ("" if chance.exact else "~") + percent(chance.value), _heat(chance.value)
 

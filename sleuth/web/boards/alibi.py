@@ -16,9 +16,9 @@ AT_START = True
 
 def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) -> dict[str, Any]:
     if deduction is None:
-        cells, caption, open_mark = alibi.notepad_cells(game, info), alibi.KEY, None
+        cells, caption, odds = alibi.notepad_cells(game, info), alibi.KEY, False
     else:
-        (cells, caption), open_mark = alibi.heat_cells(game, info, deduction), "-"
+        (cells, caption), odds = alibi.heat_cells(game, info, deduction), True
     deck = game.deck
     sections = []
     for kind in TYPES:
@@ -34,10 +34,10 @@ def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) ->
             for group in groups
         ]
         cards = [card for group in groups for card in deck.of_group(group)]
-        if open_mark is None:
+        if not odds:
             heading = f"{sum(not cells[card][0] for card in cards)} unmarked"
         else:
-            heading = f"{sum(cells[card][0] != open_mark for card in cards)} possible"
+            heading = f"{sum(alibi.possible(cells[card][0]) for card in cards)} possible"
         sections.append({"kind": kind, "heading": heading, "rows": rows})
     pad = alibi.notepad(info)
     return {
