@@ -3,8 +3,10 @@
 One line per observation, in the words people use at the table ("2 asks 3 seen deck: 0").
 Everything that follows from the lines before is left out and derived here: the round and the
 turn of a question, the cards its subject covers, the start player, the count of a pass, the
-points of a set, the end's scores. Cards, groups and details may be shortened to a unique
-prefix of each hyphen part ("al-do" for alleyway-doorway); "me" stands for the seat's number.
+points of a set, the end's scores. Cards, groups and details may be typed as printed ("Blunt
+Object: Bottle", any case) or as named here (blunt-bottle), and shortened to a unique prefix of
+each part ("al-do" for alleyway-doorway, "bl-ob-bo" or "blunt object bottle" for
+blunt-bottle); "me" stands for the seat's number.
 Typed card lists may come in any order; the observations keep the engine's order.
 
 Each line is checked against the rules and against what the seat can see (only its own deal,
@@ -22,7 +24,7 @@ from engines.alibi.deck import TYPES, Deck
 from engines.alibi.questions import SCOPES, Subject
 from engines.alibi.state import set_points
 from engines.core import InvalidObservation, Observation, is_int, quote
-from engines.notation import AmbiguousName, Vocabulary, read_int
+from engines.notation import AmbiguousName, Vocabulary, parts_of, read_int
 
 if TYPE_CHECKING:
     from engines.alibi.game import Alibi
@@ -300,15 +302,20 @@ class Notation:
         self.game = game
         deck = game.deck
         self.deck = deck
-        self.cards = Vocabulary("card", deck.ids)
+        printed = {card.id: card.name for card in deck.cards}
+        self.cards = Vocabulary("card", deck.ids, printed)
         self.keywords = Vocabulary("kind of entry", (*KEYWORDS, *_KEYWORD_ALIASES))
         self.verbs = Vocabulary("verb", VERBS)
         self.scopes = Vocabulary("scope", SCOPES)
-        self.subjects = Vocabulary("subject", (*TYPES, *deck.groups, *deck.details, *deck.ids))
+        self.subjects = Vocabulary(
+            "subject",
+            (*TYPES, *deck.groups, *deck.details, *deck.ids),
+            {**deck.detail_names, **deck.group_names, **printed},
+        )
         self.named = {
             "type": Vocabulary("type", TYPES),
-            "group": Vocabulary("group", deck.groups),
-            "detail": Vocabulary("detail", deck.details),
+            "group": Vocabulary("group", deck.groups, deck.group_names),
+            "detail": Vocabulary("detail", deck.details, deck.detail_names),
         }
         self._readable: tuple[Observation, ...] = ()  # the last `before` found readable
 
@@ -497,20 +504,29 @@ class Notation:
             kind = words[0]
             if kind == "cards":
                 return Subject("cards", tuple(self.card_list(words[1:], "the question")))
-            if len(words) != 2:
-                raise InvalidObservation(f"a question about a {kind} names one {kind}")
-            return Subject(kind, self.named[kind].read(words[1]))
+            return Subject(kind, self.named[kind].read_phrase(words[1:]))
         if len(words) > 1:
+            try:  # a name of several words: "blunt object", "back stage", "fall window"
+                return self.one_word_subject(" ".join(words))
+            except AmbiguousName:
+                raise
+            except InvalidObservation:
+                pass
             return Subject("cards", tuple(self.card_list(words, "the question")))
         return self.one_word_subject(words[0])
 
     def one_word_subject(self, word: str) -> Subject:
-        """A full name of any kind; else the type, group or detail it abbreviates; else a card."""
+        """A full name of any kind; else the type, group or detail it abbreviates; else a card.
+        `word` may be a name of several words, as printed ("blunt object")."""
         for kind, vocabulary in self.named.items():
             if word in vocabulary.names:
                 return Subject(kind, word)
         if word in self.deck.by_id:
             return Subject("cards", (word,))
+        for kind, vocabulary in self.named.items():  # a printed name in full ("Back Stage")
+            spelt = vocabulary.matches(word)
+            if len(spelt) == 1 and parts_of(word) == parts_of(vocabulary.printed.get(spelt[0], "")):
+                return Subject(kind, spelt[0])
         found = []
         for kind, vocabulary in self.named.items():
             try:
@@ -536,12 +552,12 @@ class Notation:
         )
 
     def _lays(self, seat: int, words: list[str], table: Table) -> Observation:
-        if len(words) != 1:
+        if not words or len(words) > 2:
             raise InvalidObservation(
                 f"expected 'S lays GROUP' (e.g. 1 lays poison), not {quote(' '.join(words))}"
             )
         self.on_turn(seat, table, "lay a set")
-        group = self.named["group"].read(words[0])
+        group = self.named["group"].read_phrase(words)
         if group in table.laid:
             raise InvalidObservation(f"the {group} set was laid before")
         cards = self.deck.of_group(group)

@@ -164,8 +164,13 @@ class Notation:
         self.game = game
         parts = game.parts
         self.colours = Vocabulary("player", COLOURS[: game.players])
-        self.genres = Vocabulary("genre", parts.genre_ids)
-        self.cards = Vocabulary("card", parts.ids)
+        self.genres = Vocabulary(
+            "genre", parts.genre_ids, {genre.id: genre.name for genre in parts.genres}
+        )
+        # a card may be typed by its trait as printed, words joined by '-' (man-with-partner)
+        self.cards = Vocabulary(
+            "card", parts.ids, {card: parts.trait_name(card) for card in parts.ids}
+        )
         self.kinds = Vocabulary("kind of entry", tuple(FORMS))
         self.reasons = Vocabulary("reason", tuple(REASONS))
 
