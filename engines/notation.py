@@ -145,7 +145,8 @@ class Vocabulary:
         count = len(words)
         # ways[i]: the distinct readings of words[:i] (at most two are kept: one is the
         # answer, two are an ambiguity to report)
-        ways: list[list[tuple[str, ...]]] = [[()]] + [[] for _ in range(count)]
+        none: tuple[str, ...] = ()
+        ways: list[list[tuple[str, ...]]] = [[none]] + [[] for _ in range(count)]
         for start in range(count):
             if not ways[start]:
                 continue

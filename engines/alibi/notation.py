@@ -70,7 +70,9 @@ class Table:
     played: int = 0  # questions asked this round
     asked: int = 0  # questions asked in the game
     hand: set[str] = field(default_factory=set)
+    seen: set[str] = field(default_factory=set)  # every card the seat has held
     laid: set[str] = field(default_factory=set)  # groups
+    my_laid: set[str] = field(default_factory=set)  # the cards of the seat's own sets
     scores: list[int] = field(default_factory=list)
     accuser: int | None = None
     accusation: tuple[str, ...] = ()
@@ -188,6 +190,7 @@ class Table:
     def _read_deal(self, obs: Observation) -> None:
         self.dealt = True
         self.hand = set(obs.get("cards") or ())
+        self.seen |= self.hand
 
     def _read_hands(self, obs: Observation) -> None:
         self.epoch = obs.get("round", self.epoch + 1)
@@ -202,6 +205,7 @@ class Table:
         self.scores[seat] += obs.get("points", 0)
         if seat == self.me:
             self.hand -= cards
+            self.my_laid |= cards
 
     def _read_answer(self, obs: Observation) -> None:
         self.played += 1
@@ -221,6 +225,7 @@ class Table:
             self.hand -= cards
         if obs.get("receiver") == self.me:
             self.hand |= cards
+            self.seen |= cards
             self.received |= cards
 
     def _read_choose_solution(self, obs: Observation) -> None:
@@ -484,6 +489,7 @@ class Notation:
                 f"single-card questions ({quote(str(subject))}) are forbidden in this game"
             )
         answer = read_int(words[-1], "the answer", 0, len(cards))
+        self.own_knowledge(target, scope, cards, answer, table)
         return Observation.of(
             "answer",
             asker=asker,
@@ -495,6 +501,41 @@ class Notation:
             round=table.round,
             turn=table.turn,
         )
+
+    def own_knowledge(
+        self, target: int, scope: str, cards: tuple[str, ...], answer: int, table: Table
+    ) -> None:
+        """Refuse an answer the seat's own hand contradicts: its own answer is a count of its
+        own cards, and nobody else holds a card the seat holds or one laid in a set."""
+        if target == table.me:
+            pool = table.hand if scope == "hand" else table.seen
+            if scope == "seen" and not self.game.options["seen_includes_sets"]:
+                pool = pool - table.my_laid
+            mine = [card for card in cards if card in pool]
+            if answer != len(mine):
+                what = "hold" if scope == "hand" else "have seen"
+                listed = f" ({', '.join(mine)})" if mine else ""
+                raise InvalidObservation(
+                    f"you {what} {len(mine)} of the cards asked{listed}, so your answer is "
+                    f"{len(mine)}, not {answer} (by your own entries: your deal and passes)"
+                )
+            return
+        if scope != "hand":
+            return
+        laid = {card for group in table.laid for card in self.deck.of_group(group)}
+        yours = [card for card in cards if card in table.hand]
+        out = [card for card in cards if card in laid]
+        possible = len(cards) - len(yours) - len(out)
+        if answer > possible:
+            why = []
+            if yours:
+                why.append(f"you hold {', '.join(yours)}")
+            if out:
+                why.append(f"{', '.join(out)} {'is' if len(out) == 1 else 'are'} laid")
+            raise InvalidObservation(
+                f"player {target} can hold at most {possible} of the {len(cards)} cards asked, "
+                f"not {answer}: {' and '.join(why)}"
+            )
 
     def subject(self, words: list[str]) -> Subject:
         """A type, group or detail (typed alone), or one or more cards; "kind:" may lead."""
@@ -703,7 +744,14 @@ class Notation:
     def _box(self, words: list[str], table: Table) -> Observation:
         if table.phase() != "box":
             raise InvalidObservation("the box is opened once, when the game ends")
-        return Observation.of("box", cards=self.four(words, "the box"))
+        cards = self.four(words, "the box")
+        held = [card for card in cards if card in table.seen]
+        if held:
+            raise InvalidObservation(
+                f"{held[0]} cannot be in the box: it has been in your hand (the box holds "
+                "cards nobody has seen)"
+            )
+        return Observation.of("box", cards=cards)
 
     def _reveals(self, seat: int, words: list[str], table: Table) -> Observation:
         if table.phase() != "results" or seat in table.revealed:

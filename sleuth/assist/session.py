@@ -146,7 +146,8 @@ class Session:
         """A new session, stored at once, with `entries` typed into it (the setup a picker
         made: `sleuth.assist.setup`).
 
-        `seat` defaults to the game's first seat; `options` configure the game (players=4,
+        `seat` defaults to the game's first seat, and may be given as typed ("0", "Killer");
+        `options` configure the game (players=4,
         ...); `name` defaults to the game's name and a number.
 
         Raises:
@@ -156,7 +157,7 @@ class Session:
                 there; nothing is stored then.
         """
         made = engines.make(game, **options)
-        chosen = made.seats[0] if seat is None else made.check_seat(seat)
+        chosen = made.seats[0] if seat is None else _seat_of(made, seat)
         check_level(level)
         _check_entries(made, chosen, entries)
         store = Store(dir)
@@ -416,6 +417,17 @@ def _check_entries(game: Game, seat: Seat, texts: Sequence[str]) -> None:
             pass
         except InvalidInformationSet as error:
             raise InvalidInformationSet(f"the setup is impossible: {error}") from None
+
+
+def _seat_of(game: Game, seat: object) -> Seat:
+    """`seat` as given in code (0, "killer") or as typed ("0", " Killer ").
+
+    Raises:
+        ConfigError: not a seat of `game`; the message lists the seats.
+    """
+    if isinstance(seat, str):
+        return game.seat_from_text(seat)
+    return game.check_seat(seat)
 
 
 def _free_name(store: Store, game: str) -> str:
