@@ -71,6 +71,7 @@ class Table:
     asked: int = 0  # questions asked in the game
     hand: set[str] = field(default_factory=set)
     seen: set[str] = field(default_factory=set)  # every card the seat has held
+    only_mine: set[str] = field(default_factory=set)  # dealt to the seat and never passed on
     laid: set[str] = field(default_factory=set)  # groups
     my_laid: set[str] = field(default_factory=set)  # the cards of the seat's own sets
     scores: list[int] = field(default_factory=list)
@@ -191,6 +192,7 @@ class Table:
         self.dealt = True
         self.hand = set(obs.get("cards") or ())
         self.seen |= self.hand
+        self.only_mine = set(self.hand)
 
     def _read_hands(self, obs: Observation) -> None:
         self.epoch = obs.get("round", self.epoch + 1)
@@ -223,6 +225,7 @@ class Table:
         self.given[giver] = obs.get("count", 0)
         if giver == self.me:
             self.hand -= cards
+            self.only_mine -= cards
         if obs.get("receiver") == self.me:
             self.hand |= cards
             self.seen |= cards
@@ -506,7 +509,8 @@ class Notation:
         self, target: int, scope: str, cards: tuple[str, ...], answer: int, table: Table
     ) -> None:
         """Refuse an answer the seat's own hand contradicts: its own answer is a count of its
-        own cards, and nobody else holds a card the seat holds or one laid in a set."""
+        own cards, nobody else holds a card the seat holds or one laid in a set, and nobody
+        else has seen a card dealt to the seat that it never passed on."""
         if target == table.me:
             pool = table.hand if scope == "hand" else table.seen
             if scope == "seen" and not self.game.options["seen_includes_sets"]:
@@ -520,7 +524,14 @@ class Notation:
                     f"{len(mine)}, not {answer} (by your own entries: your deal and passes)"
                 )
             return
-        if scope != "hand":
+        if scope == "seen":
+            unseen = [card for card in cards if card in table.only_mine]
+            if answer > len(cards) - len(unseen):
+                raise InvalidObservation(
+                    f"player {target} can have seen at most {len(cards) - len(unseen)} of the "
+                    f"{len(cards)} cards asked, not {answer}: {', '.join(unseen)} "
+                    f"{'was' if len(unseen) == 1 else 'were'} dealt to you and never passed on"
+                )
             return
         laid = {card for group in table.laid for card in self.deck.of_group(group)}
         yours = [card for card in cards if card in table.hand]
