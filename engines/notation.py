@@ -223,6 +223,23 @@ class Vocabulary:
         return f"{name} ({printed})"
 
 
+def respell(words: Sequence[str], known: Iterable[str]) -> list[str] | None:
+    """`words` with each word that is not a known one replaced by the closest known word
+    ("rigth" -> "right"); None when no word changed or a word has no close one."""
+    lowered = {word.lower(): word for word in known}
+    fixed, changed = [], False
+    for word in words:
+        if word.lower() in lowered:
+            fixed.append(lowered[word.lower()])
+            continue
+        close = difflib.get_close_matches(word.lower(), lowered, n=1, cutoff=0.6)
+        if not close:
+            return None
+        fixed.append(lowered[close[0]])
+        changed = True
+    return fixed if changed else None
+
+
 def _plural(what: str) -> str:
     """ "kind of entry" -> "kinds of entry", "card" -> "cards", "reply" -> "replies"."""
     head, of, tail = what.partition(" of ")

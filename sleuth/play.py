@@ -29,6 +29,7 @@ from engines import (
     SleuthError,
     State,
 )
+from engines.notation import respell
 from sleuth import recap, rules, views
 from sleuth.commands import safe_hints, seat_name
 from sleuth.reader import Reader
@@ -188,7 +189,7 @@ class Table:
                 self.console.print("a new game")
                 return "again"
             if command in ("help", "?", ""):
-                self.console.print(_help(legal))
+                self.console.print(Text(_help(legal)))
             elif command in ("moves", "m"):
                 if rest == "all":
                     self._list_moves(legal)
@@ -227,7 +228,7 @@ class Table:
             self.console.print(Text(str(error), style="red"))
             close = _did_you_mean(text, [*COMMANDS, *map(str, legal)])
             if close:
-                self.console.print(f"did you mean: {' or '.join(f'`{c}`' for c in close)}?")
+                self.console.print(Text(f"did you mean: {' or '.join(f'`{c}`' for c in close)}?"))
             return False
 
     def _numbered(self, number: int, legal: list[Action]) -> Action | None:
@@ -371,11 +372,23 @@ class Table:
 
 
 def _did_you_mean(text: str, known: Sequence[str]) -> list[str]:
-    """Up to three known spellings close to `text` (a command or a legal move)."""
+    """Up to three known spellings close to `text` (a command or a legal move): close as a
+    whole; else `text` with each misspelt word respelt ("lay t4 rigth" -> "lay t4 right");
+    else the legal moves that begin with the words typed right, closest first."""
     words = text.lower()
     close = difflib.get_close_matches(words, known, n=3, cutoff=0.75)
     if close:
         return close
+    vocabulary = {word for line in known for word in line.lower().split()}
+    fixed = respell(words.split(), vocabulary)
+    if fixed is not None and " ".join(fixed) in known:
+        return [" ".join(fixed)]
+    typed = (fixed or words.split())[:-1]
+    for cut in range(len(typed), 0, -1):
+        begun = [k for k in known if k.lower().split()[:cut] == typed[:cut]]
+        if begun:
+            ranked = sorted(begun, key=lambda k: -difflib.SequenceMatcher(None, words, k).ratio())
+            return ranked[:3]
     head = words.split(" ", 1)[0]
     return difflib.get_close_matches(head, [k for k in known if " " not in k], n=1, cutoff=0.7)
 

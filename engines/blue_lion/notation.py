@@ -33,7 +33,7 @@ from engines.core import (
     Observation,
     quote,
 )
-from engines.notation import AmbiguousName, Vocabulary, read_int, tokens
+from engines.notation import AmbiguousName, Vocabulary, read_int, respell, tokens
 
 if TYPE_CHECKING:
     from engines.blue_lion.game import BlueLion
@@ -548,7 +548,7 @@ def _action_and_face(words: Sequence[str]) -> tuple[BlueLionAction, str | None]:
     try:
         return parse(text), None
     except InvalidAction as error:
-        problem = InvalidObservation(str(error))
+        problem = InvalidObservation(f"{error}{_did_you_mean(words)}")
         face = _face_or_none(words[-1]) if len(words) > 2 else None
         if face is None:
             raise problem from None
@@ -561,6 +561,25 @@ def _action_and_face(words: Sequence[str]) -> tuple[BlueLionAction, str | None]:
             f"{action} turns no tile over, so no face follows it: {quote(text)}"
         )
     return action, face
+
+
+MOVE_SPELLINGS = (*VERBS, *TILES, "left", "right", "flip", *FACE_NAMES)
+"""Every word a move (and the face it turned up) is written with."""
+
+
+def _did_you_mean(words: Sequence[str]) -> str:
+    """ "; did you mean lay t4 right?" when respelling the move's words makes a move."""
+    fixed = respell(words, MOVE_SPELLINGS)
+    if fixed is None:
+        return ""
+    try:
+        parse(" ".join(fixed))
+    except InvalidAction:
+        try:
+            parse(" ".join(fixed[:-1]))  # the move, then the face it turned up
+        except InvalidAction:
+            return ""
+    return f"; did you mean {' '.join(fixed)}?"
 
 
 def _face_or_none(word: str) -> str | None:

@@ -98,6 +98,15 @@ def heat_map(game: SerialKiller, info: InformationSet, deduction: Deduction) -> 
     return Group(render(game, info), table)
 
 
+def names_help() -> str:
+    """How names may be typed in this game's notation, with examples of its own."""
+    return (
+        "Cards may be typed by id (WPN.5) or by their trait as printed, its words joined by "
+        "'-' and each shortened to a unique beginning (bare-hands, ba-ha); players by colour "
+        "or seat number; Tab completes them."
+    )
+
+
 def legend() -> Text:
     return Text(
         "lab: position:genre, * rotated · decks: genre@district:cards left · "
