@@ -347,3 +347,33 @@ def test_finding_play_offers_the_respelt_move() -> None:
         "lay t4",
         "lay t4 flip",
     }
+
+
+def test_finding_a_serial_killer_profile_card_the_seat_has_seen_is_refused() -> None:
+    """The profile is the cards left at the bottom of the decks: a card the seat drew or saw
+    in play is not one of them."""
+    game = engines.make("serial-killer", players=4)
+    state = random_game(game, 0)
+    info = state.information_set(0)
+    lines = typed_lines(game, info)
+    before = info.observations[:-1]
+    assert game.parse_entry(lines[-1], 0, before) == info.observations[-1:]
+    seen = next(o["card"] for o in before if o.kind == "see_draw")
+    genre = seen.partition(".")[0]
+    wrong = re.sub(rf"\b{genre}\.\d\b", seen, lines[-1], count=1)
+    with pytest.raises(InvalidObservation, match=f"{re.escape(seen)} .* cannot be in the profile"):
+        game.parse_entry(wrong, 0, before)
+
+
+def test_finding_a_city_killer_end_that_contradicts_the_killers_own_secrets_is_refused() -> None:
+    game = engines.make("city-killer")
+    info = random_game(game, 0).information_set("killer")
+    lines = typed_lines(game, info)
+    before = info.observations[:-1]
+    assert lines[-1].startswith("end ")
+    assert game.parse_entry(lines[-1], "killer", before) == info.observations[-1:]
+    words = lines[-1].split()
+    mine = words[5]  # end REASON killer NAME motive MOTIVE ...
+    words[5] = next(m for m in ("psychopath", "maniac") if m != mine)
+    with pytest.raises(InvalidObservation, match=f"your own motive: {mine}, not {words[5]}"):
+        game.parse_entry(" ".join(words), "killer", before)
