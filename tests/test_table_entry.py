@@ -377,3 +377,16 @@ def test_finding_a_city_killer_end_that_contradicts_the_killers_own_secrets_is_r
     words[5] = next(m for m in ("psychopath", "maniac") if m != mine)
     with pytest.raises(InvalidObservation, match=f"your own motive: {mine}, not {words[5]}"):
         game.parse_entry(" ".join(words), "killer", before)
+
+
+def test_finding_a_noir_arrest_of_a_card_the_inspector_held_cannot_have_caught() -> None:
+    """The inspector's own cards are not the killer: an arrest of one 'caught' is refused."""
+    game = engines.make("noir")
+    records = (random_game(game, seed).information_set("inspector") for seed in range(50))
+    info = next(info for info in records if any(o.kind == "arrest" for o in info.observations))
+    at = next(i for i, o in enumerate(info.observations) if o.kind == "arrest")
+    before = info.observations[:at]
+    me = next(o["suspect"] for o in before if o.kind == "identity")
+    game.parse_entry(f"arrest {me} missed", "inspector", before)
+    with pytest.raises(InvalidObservation, match=f"{me} has been in your hand"):
+        game.parse_entry(f"arrest {me} caught", "inspector", before)
