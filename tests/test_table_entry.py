@@ -390,3 +390,25 @@ def test_finding_a_noir_arrest_of_a_card_the_inspector_held_cannot_have_caught()
     game.parse_entry(f"arrest {me} missed", "inspector", before)
     with pytest.raises(InvalidObservation, match=f"{me} has been in your hand"):
         game.parse_entry(f"arrest {me} caught", "inspector", before)
+
+
+def test_finding_a_seen_answer_below_what_was_passed_between_them_is_refused() -> None:
+    """Seat 0 gave its left neighbour cards and got cards from its right one: both have
+    seen those cards, so a 'seen' answer below their count contradicts the seat's own
+    passes."""
+    game = engines.make("alibi", players=4)
+    info = random_game(game, 1).information_set(0)
+    record = info.observations
+    passes = [i for i, o in enumerate(record) if o.kind == "pass" and o.get("cards")]
+    at = next(i for i, o in enumerate(record) if o.kind == "answer" and i > passes[0])
+    before = record[:at]
+    asker = record[at]["asker"]
+    between = {
+        o["receiver"] if o["giver"] == 0 else o["giver"]: o["cards"][0]
+        for o in record[:at]
+        if o.kind == "pass" and o.get("cards")
+    }
+    target, card = next((t, c) for t, c in between.items() if t != asker)
+    with pytest.raises(InvalidObservation, match=f"{card} passed between you"):
+        game.parse_entry(f"{asker} asks {target} seen {card}: 0", 0, before)
+    assert game.parse_entry(f"{asker} asks {target} seen {card}: 1", 0, before)

@@ -72,6 +72,8 @@ class Table:
     hand: set[str] = field(default_factory=set)
     seen: set[str] = field(default_factory=set)  # every card the seat has held
     only_mine: set[str] = field(default_factory=set)  # dealt to the seat and never passed on
+    known_seen: dict[int, set[str]] = field(default_factory=dict)  # passed between it and me
+    laid_by: dict[int, set[str]] = field(default_factory=dict)  # the cards of each one's sets
     laid: set[str] = field(default_factory=set)  # groups
     my_laid: set[str] = field(default_factory=set)  # the cards of the seat's own sets
     scores: list[int] = field(default_factory=list)
@@ -205,6 +207,7 @@ class Table:
         self.laid.add(obs.get("group"))
         self.laid_now[seat] += len(cards)
         self.scores[seat] += obs.get("points", 0)
+        self.laid_by.setdefault(seat, set()).update(cards)
         if seat == self.me:
             self.hand -= cards
             self.my_laid |= cards
@@ -223,10 +226,14 @@ class Table:
     def _read_pass(self, obs: Observation) -> None:
         giver, cards = obs.get("giver"), set(obs.get("cards") or ())
         self.given[giver] = obs.get("count", 0)
+        receiver = obs.get("receiver")
         if giver == self.me:
             self.hand -= cards
             self.only_mine -= cards
-        if obs.get("receiver") == self.me:
+            self.known_seen.setdefault(receiver, set()).update(cards)
+        if receiver == self.me:
+            self.known_seen.setdefault(giver, set()).update(cards)
+        if receiver == self.me:
             self.hand |= cards
             self.seen |= cards
             self.received |= cards
@@ -509,8 +516,9 @@ class Notation:
         self, target: int, scope: str, cards: tuple[str, ...], answer: int, table: Table
     ) -> None:
         """Refuse an answer the seat's own hand contradicts: its own answer is a count of its
-        own cards, nobody else holds a card the seat holds or one laid in a set, and nobody
-        else has seen a card dealt to the seat that it never passed on."""
+        own cards, nobody else holds a card the seat holds or one laid in a set, nobody else
+        has seen a card dealt to the seat that it never passed on, and the neighbours have
+        seen the cards passed between them and the seat."""
         if target == table.me:
             pool = table.hand if scope == "hand" else table.seen
             if scope == "seen" and not self.game.options["seen_includes_sets"]:
@@ -531,6 +539,15 @@ class Notation:
                     f"player {target} can have seen at most {len(cards) - len(unseen)} of the "
                     f"{len(cards)} cards asked, not {answer}: {', '.join(unseen)} "
                     f"{'was' if len(unseen) == 1 else 'were'} dealt to you and never passed on"
+                )
+            known = table.known_seen.get(target, set())
+            if not self.game.options["seen_includes_sets"]:
+                known = known - table.laid_by.get(target, set())
+            passed = [card for card in cards if card in known]
+            if answer < len(passed):
+                raise InvalidObservation(
+                    f"player {target} has seen at least {len(passed)} of the cards asked, not "
+                    f"{answer}: {', '.join(passed)} passed between you"
                 )
             return
         laid = {card for group in table.laid for card in self.deck.of_group(group)}
