@@ -93,7 +93,8 @@ def _salvage(console: Console, directory: str | None) -> int:
         Store(directory).close()
     except DamagedStore:
         report = salvage(directory)
-        console.print(_salvage_summary(report), soft_wrap=True)
+        # soft wrap keeps the path of the damaged file whole to copy; no markup in a path
+        console.print(_salvage_summary(report), soft_wrap=True, markup=False)
         return 0
     console.print("the sessions store is healthy; nothing to salvage (nothing was changed)")
     return 0

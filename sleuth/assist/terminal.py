@@ -211,7 +211,7 @@ class Notebook:
             return
         table = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
         table.add_column(justify="right", no_wrap=True)
-        table.add_column()
+        table.add_column(overflow="fold")  # wrapped at spaces; only a word too long is cut
         marked = False
         for number, hint in enumerate(self.shown[:limit], start=1):
             new = recompute and bool(before) and hint.text not in before
