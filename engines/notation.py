@@ -137,7 +137,13 @@ class Vocabulary:
         return found
 
     def read_phrase(self, words: Sequence[str]) -> str:
-        """One name typed as one or more words ("blunt object: bottle")."""
+        """One name typed as one or more words ("blunt object: bottle").
+
+        Raises:
+            InvalidObservation: no words, or they do not read as one name (as `read`).
+        """
+        if not words:
+            raise InvalidObservation(f"no {self.what} is named")
         return self.read(" ".join(words))
 
     def _phrases(self, words: list[str], error: InvalidObservation) -> tuple[str, ...]:

@@ -412,3 +412,18 @@ def test_finding_a_seen_answer_below_what_was_passed_between_them_is_refused() -
     with pytest.raises(InvalidObservation, match=f"{card} passed between you"):
         game.parse_entry(f"{asker} asks {target} seen {card}: 0", 0, before)
     assert game.parse_entry(f"{asker} asks {target} seen {card}: 1", 0, before)
+
+
+def test_finding_a_serial_killer_card_is_typed_by_its_trait_in_words() -> None:
+    game = engines.make("serial-killer", players=4)
+    info = random_game(game, 0).information_set(0)
+    lines = typed_lines(game, info)
+    at = next(i for i, line in enumerate(lines) if line.startswith("drew "))
+    before: tuple[Observation, ...] = ()
+    for line in lines[:at]:
+        before += game.parse_entry(line, 0, before)
+    card = lines[at].split()[1]
+    trait: str = game.parts.trait_name(card)  # type: ignore[attr-defined]
+    assert game.parse_entry(f"drew {trait}", 0, before) == game.parse_entry(lines[at], 0, before)
+    with pytest.raises(InvalidObservation, match="no card is named"):
+        game.parse_entry("drew", 0, before)

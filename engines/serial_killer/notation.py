@@ -258,7 +258,7 @@ class Notation:
                 deck_size=number(rest[4], "a deck size"),
             )
         if kind == "drew":
-            return of("see_draw", seat=me, card=self.cards.read(rest[0]))
+            return of("see_draw", seat=me, card=self.cards.read_phrase(rest))
         if kind == "lab":
             fields: dict[str, JsonValue] = {"seat": self.seat(rest[0])}
             fields["position"] = number(rest[-1], "a lab position")
@@ -266,7 +266,8 @@ class Notation:
                 fields["genre"] = self.genres.read(rest[1])
             return of("lab_place", **fields)
         if kind == "discarded":
-            card, position = self.cards.read(rest[0]), number(rest[1], "a lab position")
+            card = self.cards.read_phrase(rest[:-1])
+            position = number(rest[-1], "a lab position")
             return of("see_discard", seat=me, card=card, position=position)
         if kind == "pollution":
             turned = number(rest[2], "a position") if len(rest) > 2 else None
