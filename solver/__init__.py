@@ -2,15 +2,18 @@
 
 d = solver.deduce(info)
 d.certain(); d.possible(fact); d.probability(fact); d.estimate(fact); d.explain(fact)
-solver.hints(info)
+solver.hints(info)                # ranked: the answer once certain, what to do, the odds, ...
+solver.answer(info, d)           # the hidden answer once certain, and the plan to win with it
+solver.changes(d, d_before)      # what an entry taught: facts settled, odds moved
 solver.advise(info, seed=0)      # the solver bot's move, its value, runners-up, threats
 solver.sample_state(info, rng)   # a whole consistent State drawn from the posterior
 solver.forget()                  # drop what earlier refreshes remembered (a new game)
 """
 
+from solver.changes import changes
 from solver.deduction import Deduction, deduce, forget
 from solver.errors import Inconsistent, NotCertain, NotCounted, SolverTimeout
-from solver.hints import Hint, hints
+from solver.hints import Answer, Hint, answer, hints
 from solver.model import Fact
 from solver.sampling import Estimate
 from solver.search import Advice, Candidate, advise
@@ -18,6 +21,7 @@ from solver.states import sample_state
 
 __all__ = [
     "Advice",
+    "Answer",
     "Candidate",
     "Deduction",
     "Estimate",
@@ -28,6 +32,8 @@ __all__ = [
     "NotCounted",
     "SolverTimeout",
     "advise",
+    "answer",
+    "changes",
     "deduce",
     "forget",
     "hints",

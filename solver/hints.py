@@ -1,8 +1,14 @@
-"""Hints: a Deduction turned into ranked sentences a person can act on, with their reasons."""
+"""Hints: a Deduction turned into ranked sentences a person can act on, with their reasons.
+
+Hints are ranked by what a player needs now, section by section (SECTIONS): the hidden answer
+once it is certain, with the plan towards winning with it; what the last entry changed (told
+by `solver.changes`, which needs the deduction before it); what to do; the other certain facts
+and the odds; the notepad's crossings-off. Within a section, the game's own score decides.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engines import InformationSet, game_module
@@ -21,7 +27,7 @@ class Hint:
     probability: float | None = None
     because: tuple[str, ...] = ()
     kind: str = "deduction"
-    score: float = 0.0  # rank: higher first
+    score: float = 0.0  # rank within its section: higher first
 
     def __str__(self) -> str:
         if not self.because:
@@ -29,10 +35,51 @@ class Hint:
         return f"{self.text} (because {'; '.join(self.because)})"
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A game's hidden answer for a seat (the box, the killer, the backs, the profile), told
+    by its knowledge module's `answer(info, deduction)` once it is certain: the hint that says
+    so (kind "answer"), and the plan towards winning with it, when the game knows one."""
+
+    hint: Hint
+    plan: str | None = None
+
+
+SECTIONS: dict[str, int] = {
+    "answer": 0,
+    "new": 1,
+    "shift": 1,
+    "move": 2,
+    "question": 2,
+    "advice": 2,
+    "danger": 3,
+    "likely": 3,
+    "risk": 3,
+    "where": 3,
+    "certain": 3,
+    "deduction": 3,
+    "notepad": 5,
+    "summary": 5,
+}
+"""The order hints are shown in, by kind: the certain answer, what changed, what to do, the
+certain facts and the odds (by score: certainties score higher), the notepad. A kind not
+listed ranks with the certain facts."""
+
+
+def ranked(found: list[Hint]) -> list[Hint]:
+    """`found` in the order a player needs them: by section, then by score."""
+    return sorted(found, key=lambda h: (SECTIONS.get(h.kind, SECTIONS["certain"]), -h.score))
+
+
 def hints(
-    info: InformationSet, deduction: Deduction | None = None, limit: int | None = None
+    info: InformationSet,
+    deduction: Deduction | None = None,
+    limit: int | None = None,
+    plans: bool = True,
 ) -> list[Hint]:
-    """Ranked hints for the seat of `info`: what is certain and why, what is likely, what to do.
+    """Ranked hints for the seat of `info`: the answer once certain, what to do, the odds,
+    what is certain and why. With `plans`, a certain answer's hint also says the plan
+    towards winning with it (the move that wins, or the way to it).
 
     Raises:
         InvalidInformationSet: `info` is not an information set its game could produce.
@@ -48,13 +95,39 @@ def hints(
     else:
         found = deduction
         validate(info)
-    found_hints = knowledge_for(info.game).hints(info, found)
+    knowledge = knowledge_for(info.game)
+    found_hints = knowledge.hints(info, found)
     search = game_module(info.game, "solver.search")
     searched = getattr(search, "hints", None)  # a search may add the move its bot makes
     if searched is not None:
         found_hints = [*found_hints, *searched(info)]
-    ranked = sorted(found_hints, key=lambda h: -h.score)
-    return ranked if limit is None else ranked[:limit]
+    told = answer(info, found)
+    if told is not None:
+        said = certainty(told.hint)
+        found_hints = [h for h in found_hints if said is None or certainty(h) != said]
+        hint = told.hint
+        if plans and told.plan is not None:
+            hint = replace(hint, text=f"{hint.text}. {told.plan}")
+        found_hints.append(hint)
+    result = ranked(found_hints)
+    return result if limit is None else result[:limit]
+
+
+def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
+    """The seat's hidden answer once it is certain (None while it is not, or for a seat whose
+    game hides no answer from it), as the game's knowledge module tells it."""
+    from solver.games import knowledge_for
+
+    telling = getattr(knowledge_for(info.game), "answer", None)
+    return None if telling is None else telling(info, deduction)
+
+
+def certainty(hint: Hint) -> Fact | None:
+    """The fact a hint says is true for certain (its fact, or the negation of a fact it rules
+    out), so that one fact is told once; None for a hint that is not a certainty."""
+    if hint.fact is None or hint.probability not in (0.0, 1.0):
+        return None
+    return hint.fact if hint.probability == 1.0 else ~hint.fact
 
 
 def percent(probability: float) -> str:
@@ -64,3 +137,8 @@ def percent(probability: float) -> str:
     if 0.995 < probability < 1:
         return ">99%"
     return f"{probability:.0%}"
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """`count` and `noun`, in the plural unless it is one: "1 suspect", "3 suspects"."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"

@@ -40,6 +40,9 @@ independent, and 20 of them estimate the variance with 19 degrees of freedom."""
 
 Z95 = 1.96  # the normal quantile of a two-sided 95% interval
 ESTIMATED = "estimated"
+SHOWN_MARGIN = 0.05
+"""The widest 95% margin an estimate is shown with (five points either way)."""
+NOT_YET = "not yet estimated"
 """The word every text showing an estimated number carries."""
 
 
@@ -120,10 +123,19 @@ class Estimate:
         """Half the width of an approximate 95% interval (0 when exact)."""
         return Z95 * self.error
 
+    @property
+    def shown(self) -> bool:
+        """Whether the number is worth showing: exact, or reached with a margin of at most
+        SHOWN_MARGIN (a wider one says nothing; "not yet estimated" is said instead)."""
+        return self.exact or (self.reached and self.margin <= SHOWN_MARGIN)
+
     def short(self) -> str:
-        """The number as a table cell shows it under an "estimated" heading: 23% ± 4%."""
+        """The number as a table cell shows it under an "estimated" heading: 23% ± 4%, or
+        "not yet estimated" when the margin is too wide to say anything."""
         if self.exact:
             return percent(self.value)
+        if self.reached and not self.shown:
+            return NOT_YET
         if not self.reached:
             if self.value < 0.5:
                 return "possible, not reached by the estimate"
@@ -132,7 +144,7 @@ class Estimate:
 
     def __str__(self) -> str:
         """The number with its label: "23%" when exact, "estimated 23% ± 4%" otherwise."""
-        if self.exact or not self.reached:
+        if self.exact or not self.shown:
             return self.short()
         return f"{ESTIMATED} {self.short()}"
 

@@ -101,10 +101,10 @@ class AlibiState(State):
     def to_move(self) -> Seat | None:
         if self.phase == "turns":
             return self.current
-        if self.phase == "passing":
-            return self.passers[0]
+        if self.phase == "passing":  # a seat's view may be waiting on passes it cannot see
+            return self.passers[0] if self.passers else None
         if self.phase == "solutions":
-            return self.writers[0]
+            return self.writers[0] if self.writers else None
         return None
 
     @property

@@ -213,8 +213,12 @@ def notepad(info: InformationSet) -> list[Hint]:
     found = []
     cleared = {name for _, name in rec.dead}
     cleared |= {name for _, name, blocked, _, answer in rec.watches if answer}
-    for name in sorted(cleared):
-        found.append(Hint(f"{name} is not the killer", None, 1.0, (), "notepad", 1.0))
+    dead = sorted(name for _, name in rec.dead)
+    watched = sorted(cleared - set(dead))
+    crossed = [f"{', '.join(dead)} (dead)"] if dead else []
+    crossed += [f"{', '.join(watched)} (surveillance said he could be killed)"] if watched else []
+    if crossed:
+        found.append(Hint(f"Not the killer: {'; '.join(crossed)}", None, None, (), "notepad", 1.0))
     motives = set(MOTIVES)
     for _, _, fit in rec.murders:
         motives &= fit
@@ -225,7 +229,7 @@ def notepad(info: InformationSet) -> list[Hint]:
             None,
             None,
             (),
-            "notepad",
+            "summary",
             1.2,
         )
     )

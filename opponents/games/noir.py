@@ -89,11 +89,14 @@ def notepad(info: InformationSet) -> list[Hint]:
         moment, near = tip
         shown = [name for name in near if name in left]
         found.append(Hint(f"{_tip_text(who, moment)}: one of {', '.join(shown) or 'none'}",
-                          None, None, (game.describe(moment.obs),), "notepad", 1.5))  # fmt: skip
+                          None, None, (game.describe(moment.obs),), "summary", 1.5))  # fmt: skip
+    by_reason: dict[str, list[str]] = {}
     for name in sorted(crossed, key=lambda n: (_rank(info, crossed[n]), game.suspects.index(n))):
-        reason = _reason(info, info.seat, crossed[name][0])
-        found.append(Hint(f"{name} is not the {who} ({reason})", fact_of(name), 0.0,
-                          because(crossed[name]), "notepad", 0.0))  # fmt: skip
+        by_reason.setdefault(_reason(info, info.seat, crossed[name][0]), []).append(name)
+    if by_reason:
+        listed = "; ".join(f"{', '.join(names)} ({reason})" for reason, names in by_reason.items())
+        every = [i for indices in crossed.values() for i in indices]
+        found.append(Hint(f"Not the {who}: {listed}", None, None, because(every), "notepad", 0.0))
     return found
 
 
@@ -120,7 +123,7 @@ def _summary(who: str, left: Sequence[str], fact_of: Callable[[str], Fact],
         text = f"{left[0]} is the {who}: every other suspect is crossed off"
         return Hint(text, fact_of(left[0]), 1.0, because, "notepad", 2.0)
     return Hint(f"The {who} is one of {len(left)} not crossed off: {', '.join(left)}",
-                None, None, (), "notepad", 2.0)  # fmt: skip
+                None, None, (), "summary", 2.0)  # fmt: skip
 
 
 def _canvas_tip(info: InformationSet) -> tuple[Moment, list[str]] | None:

@@ -2,26 +2,40 @@
 
 - `notepad`: only what pen and paper give (cards seen, direct eliminations), the notepad the
   heuristic bots keep;
-- `certain`: plus every certain fact (each one's minimal reason on request);
-- `odds`: plus probabilities, labelled exact or estimated;
-- `advice`: plus the best question or move and its expected information.
+- `certain`: plus every certain fact (each one's minimal reason on request), and what the
+  last entry made certain;
+- `odds`: plus probabilities, labelled exact or estimated, and the odds the last entry moved;
+- `advice`: plus what to do now and why (the best question or move), and the plan towards
+  winning once the hidden answer is certain.
+
+Whatever the level, hints come in the order a player needs them (solver.hints.SECTIONS):
+the answer once certain, what changed, what to do, the certain facts and the odds, the
+notepad.
 """
 
 from __future__ import annotations
+
+from collections import defaultdict
 
 import opponents
 import solver
 from engines import InformationSet
 from sleuth.assist.store import SessionError
+from solver.hints import certainty, ranked
 
 LEVELS = ("notepad", "certain", "odds", "advice")
 DEFAULT_LEVEL = "odds"
 
 _KINDS = {
-    "certain": {"certain"},
-    "odds": {"certain", "likely"},
+    "certain": {"answer", "certain", "new"},
+    "odds": {"answer", "certain", "new", "likely", "shift"},
 }
-"""Hint kinds each level shows from the game's own hints; `advice` shows them all."""
+"""Hint kinds each level shows from the solver's hints; `advice` shows them all."""
+FOLD_AT = 4
+"""Certain facts of one kind beyond the hints are told one per line up to this many; more
+share one line (the board shows them all)."""
+
+_certainty = certainty  # the name the session reads
 
 
 def check_level(level: object) -> str:
@@ -31,28 +45,44 @@ def check_level(level: object) -> str:
     return level
 
 
-def hints_at(level: str, info: InformationSet, deduction: solver.Deduction) -> list[solver.Hint]:
-    """The hints `level` shows for `info`: the solver's best first, then the notepad's
-    crossings-off, then the remaining certain facts (each fact once)."""
+def hints_at(
+    level: str,
+    info: InformationSet,
+    deduction: solver.Deduction,
+    before: solver.Deduction | None = None,
+) -> list[solver.Hint]:
+    """The hints `level` shows for `info`, ranked: the solver's, what changed since `before`
+    (the deduction one entry earlier, if known), the notepad's crossings-off, then the
+    remaining certain facts (each fact once; many of one kind folded into one line)."""
     notepad = opponents.notepad(info)
     if level == "notepad":
         return notepad
     kinds = _KINDS.get(level)
-    chosen = [hint for hint in solver.hints(info, deduction) if kinds is None or hint.kind in kinds]
-    told = {key for hint in chosen if (key := _certainty(hint)) is not None}
-    crossed = [hint for hint in notepad if _certainty(hint) not in told]
-    told |= {key for hint in crossed if (key := _certainty(hint)) is not None}
-    rest = [
-        solver.Hint(f"{fact.text} (certain)", fact, 1.0, (), "certain", 0.5)
-        for fact in deduction.certain()
-        if fact not in told
-    ]
-    return chosen + crossed + rest
+
+    def shown(hint: solver.Hint) -> bool:
+        return kinds is None or hint.kind in kinds
+
+    chosen = [h for h in solver.hints(info, deduction, plans=level == "advice") if shown(h)]
+    if before is not None:
+        chosen += [h for h in solver.changes(deduction, before) if shown(h)]
+    told = {key for hint in chosen if (key := certainty(hint)) is not None}
+    crossed = [h for h in notepad if h.kind != "summary" and certainty(h) not in told]
+    told |= {key for hint in crossed if (key := certainty(hint)) is not None}
+    rest = _folded([fact for fact in deduction.certain() if fact not in told])
+    return ranked(chosen + crossed + rest)
 
 
-def _certainty(hint: solver.Hint) -> solver.Fact | None:
-    """The fact a hint says is true for certain (its fact, or the negation of a fact it rules
-    out), so that one fact is told once; None for a hint that is not a certainty."""
-    if hint.fact is None or hint.probability not in (0.0, 1.0):
-        return None
-    return hint.fact if hint.probability == 1.0 else ~hint.fact
+def _folded(facts: list[solver.Fact]) -> list[solver.Hint]:
+    """Certain facts as hints: one each (so that `why` can explain it) up to FOLD_AT of a
+    kind, and the rest of that kind on one line."""
+    by_kind: dict[str, list[solver.Fact]] = defaultdict(list)
+    for fact in facts:
+        by_kind[fact.kind].append(fact)
+    found = []
+    for group in by_kind.values():
+        for fact in group[:FOLD_AT]:
+            found.append(solver.Hint(f"{fact.text} (certain)", fact, 1.0, (), "certain", 0.5))
+        if len(group) > FOLD_AT:
+            listed = "; ".join(fact.text for fact in group[FOLD_AT:])
+            found.append(solver.Hint(f"Also certain: {listed}", None, None, (), "certain", 0.4))
+    return found

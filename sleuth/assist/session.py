@@ -135,6 +135,7 @@ class Session:
         self._entries = self._read(self._history[-1], [])
         self._record = self._info(self._entries)  # one object per change: validated once
         self._reading: Reading | None = None
+        self._earlier: Reading | None = None  # the reading before the latest change
         self._hints_for: Reading | None = None  # the reading `_hints` were computed for
         self._hints: dict[str, list[solver.Hint]] = {}
 
@@ -262,6 +263,7 @@ class Session:
                 f"{_what(event)} would make the record impossible: {error}"
             ) from None
         self._store.append(self.name, event, self._version)
+        self._earlier = self._reading or self._earlier
         self._history, self._entries, self._record, self._reading = history, entries, record, None
         self._version += 1
 
@@ -337,8 +339,30 @@ class Session:
         if self._hints_for is not reading:
             self._hints_for, self._hints = reading, {}
         if level not in self._hints:
-            self._hints[level] = hints_at(level, reading.usable, reading.deduction)
+            before = self._before(reading)
+            self._hints[level] = hints_at(level, reading.usable, reading.deduction, before)
         return list(self._hints[level])
+
+    def _before(self, reading: Reading) -> solver.Deduction | None:
+        """The deduction of `reading`'s record less its last entry, which hints compare with
+        to say what that entry changed: the reading before the latest change when it is that
+        record (an entry just added), else deduced again (None when it cannot be read)."""
+        if reading.usable is None or reading.entries < 2:
+            return None
+        prior = self._info(self._entries[: reading.entries - 1])
+        kept = self._earlier
+        if (
+            kept is not None
+            and kept.usable is not None
+            and kept.deduction is not None
+            and (kept.usable.observations == prior.observations)
+        ):
+            return kept.deduction
+        try:
+            validate(prior)
+            return solver.deduce(prior)
+        except (InvalidInformationSet, solver.Inconsistent):
+            return None
 
     def explain(self, fact: solver.Fact) -> list[int]:
         """The numbers of the entries that together force `fact` (minimal).

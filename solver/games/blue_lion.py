@@ -31,7 +31,7 @@ from engines.blue_lion import ICONS, PAIRS, PATTERNS, SEATS, TILES, BlueLion, Bl
 from engines.blue_lion.rules import ICON_NAMES
 from engines.core import quote
 from solver.deduction import Deduction
-from solver.hints import Hint, percent
+from solver.hints import Answer, Hint, percent
 from solver.model import Clause, Count, Fact, Lit, Model, Var, World, member
 from solver.sampling import EnumeratedWorlds
 from solver.validation import Checker
@@ -42,6 +42,8 @@ PAIR_NAME: dict[frozenset[str], str] = {
 NAME_PAIR: dict[str, frozenset[str]] = {name: pair for pair, name in PAIR_NAME.items()}
 PAIR_NAMES: tuple[str, ...] = tuple(PAIR_NAME[pair] for pair in PAIRS)
 
+ANSWER_KINDS = frozenset({"Back"})
+"""The facts that make up the hidden answer (whose odds moving is news)."""
 CPSAT_PARAMETERS = {
     "cp_model_presolve": False,
     "cp_model_probing_level": 0,
@@ -351,6 +353,30 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     return found
 
 
+def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
+    """The backs once every tile's is known (both faces seen, or deduced), and at the seat's
+    turn the move that scores most now."""
+    seen: dict[str, list[str]] = defaultdict(list)
+    for obs in info.observations:
+        if obs.kind in ("toss", "reveal") and obs["face"] not in seen[obs["tile"]]:
+            seen[obs["tile"]].append(obs["face"])
+    backs = []
+    for tile in TILES:
+        if len(seen[tile]) == 2:
+            continue  # both faces seen: nothing hidden
+        known = [f for f in deduction.facts if f.args[0] == tile and deduction.is_certain(f)]
+        if not known:
+            return None
+        backs.append(f"{tile}'s is {ICON_NAMES[str(known[0].args[1])]}")
+    text = "Every back is known: " + ("; ".join(backs) or "every tile has shown both faces")
+    hint = Hint(text, None, 1.0, (), "answer", 5.0)
+    state, worlds = position(info, deduction)
+    if state.is_over or state.to_move != info.seat:
+        return Answer(hint)
+    best = next((h for h in _move_hints(state, worlds, info.seat) if h.kind == "move"), None)
+    return Answer(hint, None if best is None else f"Best now: {best.text}")
+
+
 def _back_hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     seen: dict[str, set[str]] = defaultdict(set)
     for obs in info.observations:
@@ -405,6 +431,9 @@ def _move_hints(state: BlueLionState, worlds: Sequence[Pairs], seat: object) -> 
     bad = [item for item in valued if item[0] < 0][-2:]
     for expected, action, made in good:
         text = f"{action} scores for {whose}: {made}; expected {expected:+.2f} net"
+        if mover != seat:  # the opponent's chance to score: a threat, not a move of ours
+            found.append(Hint(f"{whose} can score: {text}", None, None, (), "danger", 2.0))
+            continue
         found.append(Hint(text, None, None, (), "move", 4.0 + expected))
     for expected, action, made in reversed(bad):
         text = f"careful: {action} risks {made}; expected {expected:+.2f} net for {whose}"

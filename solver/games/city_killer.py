@@ -54,7 +54,7 @@ from engines.city_killer.rules import (
     questions,
 )
 from engines.core import JsonValue, quote
-from solver.hints import Hint, percent
+from solver.hints import Answer, Hint, percent
 from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member
 from solver.sampling import EnumeratedWorlds
 
@@ -65,6 +65,8 @@ if TYPE_CHECKING:
 K, M, G, F = "K", "M", "G", "F"
 VARS = (K, M, G, F)
 NONE = "none"
+ANSWER_KINDS = frozenset({"killer", "motive"})
+"""The facts that make up the hidden answer (whose odds moving is news)."""
 CPSAT_PARAMETERS = {"cp_model_presolve": False, "symmetry_level": 0}
 """These models are a few dozen clauses over 70 literals: presolve and symmetry detection cost
 more than the search (a solve takes about 1 ms without them, 6 ms with)."""
@@ -712,17 +714,47 @@ def scene_now(state: CityKillerState, name: str) -> frozenset[str]:
 
 
 def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
-    worlds = deduction.worlds
-    if isinstance(worlds, TensorWorlds):
-        post = Posterior(worlds.tensor.residents, worlds.tensor.people, worlds.p)
-    else:
-        post = posterior(info)
+    post = _posterior_of(info, deduction)
     found = _suspect_hints(info, deduction, post)
     if info.seat == "detective":
         found += _detective_moves(info, post)
     else:
         found += _killer_moves(info, post)
     return found
+
+
+def _posterior_of(info: InformationSet, deduction: Deduction) -> Posterior:
+    worlds = deduction.worlds
+    if isinstance(worlds, TensorWorlds):
+        return Posterior(worlds.tensor.residents, worlds.tensor.people, worlds.p)
+    return posterior(info)
+
+
+def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
+    """The detective's answer, the killer, once certain, and the plan: accuse him with his
+    motive (the likeliest, while it is open). The killer knows who he is: nothing to tell."""
+    if info.seat != "detective":
+        return None
+    post = _posterior_of(info, deduction)
+    open_k = [name for p, name in zip(post.killer, post.residents, strict=True) if p > 0]
+    if len(open_k) != 1:
+        return None
+    fact = killer_fact(open_k[0])
+    because = tuple(deduction.describe(deduction.explain(fact)))
+    hint = Hint(f"{fact.text[:1].upper()}{fact.text[1:]} (certain)", fact, 1.0, because,
+                "answer", 3.0)  # fmt: skip
+    if any(obs.kind == "end" for obs in info.observations):
+        return Answer(hint)
+    who, motive, p = post.best_accusation(_living(info))
+    if p >= 1.0:
+        return Answer(hint, f"Accuse {who} as {motive}: the motive is certain too")
+    open_m = [(q, m) for q, m in sorted(zip(post.motive, MOTIVES, strict=True), reverse=True) if q]
+    listed = ", ".join(f"{m} {percent(q)}" for q, m in open_m[:4])
+    return Answer(
+        hint,
+        f"The motive is still open ({listed}): narrow it before accusing, or accuse "
+        f"{who} as {motive} now ({percent(p)} right)",
+    )
 
 
 def _suspect_hints(info: InformationSet, deduction: Deduction, post: Posterior) -> list[Hint]:

@@ -56,13 +56,25 @@ from engines import (
     State,
 )
 from engines.core import JsonValue, quote
-from engines.noir import Grid, Noir, NoirState, adjacent, collapsed, neighbours, shifted
+from engines.noir import (
+    Grid,
+    Noir,
+    NoirState,
+    adjacent,
+    allowed_shifts,
+    collapsed,
+    neighbours,
+    shifted,
+)
 from engines.noir.notation import END_REASONS, END_WINNERS, Record, end_word
 from engines.noir.rules import HAND, INSPECTOR, KILLER, LINES, block, suspects
 from solver.deduction import Deduction
-from solver.hints import Hint, percent
+from solver.hints import Answer, Hint, percent, plural
 from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member
 from solver.sampling import EnumeratedWorlds
+
+ANSWER_KINDS = frozenset({"KillerIs", "InspectorIs"})
+"""The facts that make up the hidden answer (whose odds moving is news)."""
 
 KILLER_VAR, INSPECTOR_VAR = "killer", "inspector"
 UNCHOSEN = "-"
@@ -913,12 +925,61 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     return _identity_hints(deduction, inspector_fact, "inspector") + _killer_moves(info, deduction)
 
 
+def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
+    """The opponent's identity once it is certain, and the plan: arrest (or kill) him now if
+    he is within reach, else the shifts that bring him there."""
+    if info.seat == KILLER and chosen_at(info.observations) is None:
+        return None
+    chances = posterior(deduction)
+    if len(chances) != 1:
+        return None
+    name = next(iter(chances))
+    fact = killer_fact(name) if info.seat == INSPECTOR else inspector_fact(name)
+    because = tuple(deduction.describe(deduction.explain(fact)))
+    hint = Hint(f"{_sentence(fact.text)} (certain)", fact, 1.0, because, "answer", 3.0)
+    return Answer(hint, _plan(info, name))
+
+
+def _plan(info: InformationSet, target: str) -> str | None:
+    """How the seat reaches `target` (the opponent, known): the arrest or the kill when he is
+    within reach, else the shifts of its next turn that bring him there."""
+    me = own_identity(info)
+    game = info.make_game()
+    assert isinstance(game, Noir)
+    state = game.public_state(info)
+    if me is None or state.is_over:
+        return None
+    inspector = info.seat == INSPECTOR
+    verb, reach = ("arrest", block) if inspector else ("kill", neighbours)
+    mine = state.to_move == info.seat
+    when = "now" if mine else "at your turn"
+    if target in reach(state.grid, me):
+        return f"{verb.capitalize()} {target} {when}: {target} is next to you ({me})"
+    dead = dead_cards(info)
+    ways = [
+        shift
+        for shift in allowed_shifts(state.grid, state.protected if mine else None)
+        if target in reach(collapsed(shifted(state.grid, shift.line, shift.index - 1,
+                                             shift.direction), dead), me)
+    ]  # fmt: skip
+    if not ways:
+        return (
+            f"No single shift brings {target} next to you ({me}): shift towards {target}, "
+            f"then {verb} {target} once next to you"
+        )
+    listed = " (or ".join(str(way) for way in ways[:3]) + ")" * (min(len(ways), 3) - 1)
+    return f"{_sentence(when)}, {listed} brings {target} next to you ({me}); then {verb} {target}"
+
+
+def _sentence(text: str) -> str:
+    """`text` with its first letter in capitals (names keep theirs)."""
+    return text[:1].upper() + text[1:]
+
+
 def _identity_hints(deduction: Deduction, fact_of, who: str) -> list[Hint]:
     chances = posterior(deduction)
     if len(chances) == 1:
-        fact = fact_of(next(iter(chances)))
-        because = tuple(deduction.describe(deduction.explain(fact)))
-        return [Hint(f"{fact.text.capitalize()} (certain)", fact, 1.0, because, "certain", 3.0)]
+        return []  # the answer (`answer`) says it
     listed = ", ".join(f"{name} {percent(p)}" for name, p in chances.items())
     best, p = next(iter(chances.items()))
     text = f"The {who} is one of {len(chances)}: {listed}"
@@ -937,23 +998,30 @@ def _inspector_moves(info: InformationSet, deduction: Deduction) -> list[Hint]:
         f"Danger: {percent(danger)} that the killer is next to you ({me}) and can kill you",
         None, danger, (), "danger", 1.5 + danger,
     ))  # fmt: skip
-    targets = [t for t in block(grid, me) if t not in dead]
+    targets = [t for t in block(grid, me) if t not in dead and t != me]
     if targets:
         target = max(targets, key=lambda t: (chances.get(t, 0.0), t))
         p = chances.get(target, 0.0)
-        found.append(Hint(f"Arrest {target}: {percent(p)} to catch the killer now",
-                          killer_fact(target), p, (), "move", 1.5 + 1.5 * p))  # fmt: skip
+        if p > 0:  # an arrest sure to fail is no advice
+            found.append(Hint(f"Arrest {target}: {percent(p)} to catch the killer now",
+                              killer_fact(target), p, (), "move", 1.5 + 1.5 * p))  # fmt: skip
     gains = [(exoneration_gain(chances, grid, card), card) for card in inspector_hand(info)]
-    if gains:
+    if gains and len(chances) > 1:
         bits, card = max(gains)
         near = sum(p for name, p in chances.items() if adjacent(grid, name, card))
         after = max(1.0, 2 ** (entropy(chances.values()) - bits))
-        found.append(Hint(
-            f"Exonerate {card}: its canvas narrows the killer from {len(chances)} suspects to "
-            f"about {after:.1f} ({bits:.2f} bits; {percent(near)} that he is beside {card})",
-            None, None, (), "move", 1.5 + bits / 2,
-        ))  # fmt: skip
+        if bits >= MEANINGFUL_BITS:
+            found.append(Hint(
+                f"Exonerate {card}: its canvas narrows the killer from "
+                f"{plural(len(chances), 'suspect')} to about {after:.1f} "
+                f"({percent(near)} that the killer is beside {card})",
+                None, None, (), "move", 1.5 + bits / 2,
+            ))  # fmt: skip
     return found
+
+
+MEANINGFUL_BITS = 0.01
+"""Information below this (in bits) is no reason for a move: the hint would say nothing."""
 
 
 def exoneration_gain(chances: Mapping[str, float], grid: Grid, card: str) -> float:
@@ -977,7 +1045,7 @@ def _killer_moves(info: InformationSet, deduction: Deduction) -> list[Hint]:
     public = public_killer_candidates(info)
     reach = sum(p for name, p in chances.items() if me in block(grid, name))
     found = [Hint(
-        f"The public record leaves you hidden among {len(public)} suspects; "
+        f"The public record leaves you hidden among {plural(len(public), 'suspect')}; "
         f"{percent(reach)} that the inspector can arrest you ({me}) now",
         None, reach, (), "danger", 1.5 + reach,
     )]  # fmt: skip
@@ -990,7 +1058,7 @@ def _killer_moves(info: InformationSet, deduction: Deduction) -> list[Hint]:
     for p, bits, victim, cover in sorted(options, reverse=True)[:3]:
         found.append(Hint(
             f"Kill {victim}: {percent(p)} that it is the inspector; afterwards you hide among "
-            f"{cover} suspects ({bits:.1f} bits)",
+            f"{plural(cover, 'suspect')}",
             inspector_fact(victim), p, (), "move", 1.5 + p + bits / 10,
         ))  # fmt: skip
     return found

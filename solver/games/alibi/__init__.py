@@ -21,7 +21,7 @@ from engines.alibi import AlibiState
 from solver.cpsat import Compiled
 from solver.games.alibi import chain as chains
 from solver.games.alibi import witnesses
-from solver.games.alibi.advice import forget_explanations, hints
+from solver.games.alibi.advice import answer, forget_explanations, hints
 from solver.games.alibi.chain import Carried, HistoryChain
 from solver.games.alibi.counting import CountedHistories, count_histories
 from solver.games.alibi.model import BOX, at_var, build, paths_of, world_from
@@ -29,7 +29,9 @@ from solver.games.alibi.position import Position, Trajectory, parse, validate
 from solver.model import Model, World
 
 __all__ = [
+    "ANSWER_KINDS",
     "CPSAT_PARAMETERS",
+    "answer",
     "build",
     "forget",
     "hints",
@@ -42,6 +44,8 @@ __all__ = [
 ]
 
 
+ANSWER_KINDS = frozenset({"InBox", "BoxGroup"})
+"""The facts that make up the hidden answer (whose odds moving is news)."""
 CPSAT_PARAMETERS = {
     "cp_model_presolve": False,
     "cp_model_probing_level": 0,

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engines import InformationSet, Observation
-from engines.alibi import SCOPES, TYPES, Alibi, Ask, Subject
+from engines import InformationSet, NotToMove, Observation
+from engines.alibi import SCOPES, TYPES, Accuse, Alibi, Ask, Subject
 from engines.alibi.questions import listed_subjects, question_words
 from solver.cpsat import CoreSearch
 from solver.deduction import Deduction
@@ -26,9 +26,9 @@ from solver.errors import SolverTimeout
 from solver.games.alibi.chain import HistoryChain, card_id
 from solver.games.alibi.counting import CountedHistories
 from solver.games.alibi.position import Position, parse
-from solver.hints import Hint, percent
+from solver.hints import Answer, Hint, percent
 from solver.model import Fact
-from solver.sampling import ESTIMATED, Estimate, estimate
+from solver.sampling import ESTIMATED, NOT_YET, Estimate, estimate
 
 SAMPLES = 200
 EXPLAIN_SOLVES = 2
@@ -206,12 +206,57 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
         for question in best_questions(info, deduction, top=1, max_cards=SPOKEN_CARDS):
             ask = question.ask
             words = question_words(ask.scope, ask.subject, game.deck)
+            when = "Ask" if _my_turn(info) else "At your turn, ask"
             text = (
-                f"ask player {ask.target} '{words}' ({ask}): expected {question.gain:.2f} bits "
-                f"about the box ({ESTIMATED} from {SAMPLES} posterior samples)"
+                f"{when} player {ask.target} '{words}' (type: {ask}): its answer should "
+                f"{narrowing(question.gain)} the box"
             )
             found.append(Hint(text, None, None, (), "question", 2.5))
     return found
+
+
+def narrowing(bits: float) -> str:
+    """A question's expected information about the box in words a table uses: how much of
+    what the box may hold its answer should rule out (the spread of the box's odds shrinks
+    by 2^-bits on average)."""
+    if bits < 0.05:
+        return "tell you almost nothing new about"
+    kept = 2**-bits
+    if kept <= 0.3:
+        return f"leave only about {percent(kept)} of what is possible for"
+    if 0.4 <= kept <= 0.6:
+        return "halve what is possible for"
+    return f"rule out about {percent(1 - kept)} of what is possible for"
+
+
+def _my_turn(info: InformationSet) -> bool:
+    """Whether the seat of `info` is to move now."""
+    try:
+        info.make_game().legal_actions_for(info)
+    except NotToMove:
+        return False
+    return True
+
+
+def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
+    """The box once each of its four cards is certain, and the plan: accuse it (now, when the
+    seat may; else at its turn), since a question can only tell what is known already."""
+    pos = parse(info)
+    box: dict[str, str] = {}
+    for fact in deduction.facts:
+        if fact.kind == "InBox" and deduction.is_certain(fact):
+            box[pos.deck.by_id[card_id(fact.args[0])].type] = card_id(fact.args[0])
+    if len(box) < len(TYPES):
+        return None
+    cards = tuple(box[kind] for kind in TYPES)
+    names = "; ".join(pos.deck.by_id[card].name for card in cards)
+    hint = Hint(f"The box is certain: {names}", None, 1.0, (), "answer", 5.0)
+    if pos.box_seen is not None:
+        return Answer(hint)
+    accuse = Accuse(cards)  # type: ignore[arg-type]
+    now = _my_turn(info) and accuse in info.make_game().legal_actions_for(info)
+    when = "Accuse now" if now else "Accuse at your turn, instead of asking"
+    return Answer(hint, f"{when}: {accuse} wins the game")
 
 
 def known_to_me(pos: Position) -> set[int]:
@@ -354,7 +399,7 @@ def _box_odds(pos: Position, deduction: Deduction) -> list[Hint]:
             if chance.value > 0:
                 by_type[pos.deck.by_id[card_id(fact.args[0])].type].append((chance, fact))
     for kind, chances in by_type.items():
-        reached = sorted((c for c in chances if c[0].reached), key=lambda c: -c[0].value)
+        reached = sorted((c for c in chances if c[0].shown), key=lambda c: -c[0].value)
         best, fact = reached[0] if reached else chances[0]
         table = ", ".join(
             f"{pos.deck.by_id[card_id(f.args[0])].name} {chance.short()}"
@@ -365,7 +410,7 @@ def _box_odds(pos: Position, deduction: Deduction) -> list[Hint]:
             table += f", {len(rest)} more at {percent(rest[0][0].value)} or less"
         unreached = len(chances) - len(reached)
         if unreached:
-            table += f", {unreached} more possible but not reached by the estimate"
+            table += (", " if table else "") + f"{unreached} possible, {NOT_YET}"
         label = "" if deduction.exact else f" ({ESTIMATED}, ± 95% margin)"
         found.append(
             Hint(
@@ -395,17 +440,31 @@ def _card_odds(pos: Position, deduction: Deduction) -> list[Hint]:
             chances[pos.index[card_id(fact.args[0])]].append(
                 (estimate(deduction, fact), "the box", fact)
             )
+    certain: dict[str, list[str]] = {}
+    likely: dict[str, list[tuple[float, str]]] = {}
     for card, options in chances.items():
         best, where, fact = max(options, key=lambda o: o[0].value)
         name = pos.deck.cards[card].name
-        found.append(
-            Hint(
-                f"{name}: most likely {where} ({best})",
-                fact,
-                best.value,
-                (),
-                "where",
-                0.5 + best.value / 2,
-            )
-        )
+        if best.exact and best.value == 1.0:
+            certain.setdefault(where, []).append(name)
+        elif best.shown and best.value >= LIKELY_PLACE:
+            likely.setdefault(where, []).append((best.value, f"{name} {best.short()}"))
+    label = "" if deduction.exact else f" ({ESTIMATED})"
+    for where in sorted(certain.keys() | likely.keys()):
+        said = []
+        if where in certain:
+            said.append(f"certainly holds {'; '.join(certain[where])}")
+        if where in likely:
+            cards = [text for _, text in sorted(likely[where], reverse=True)]
+            said.append(f"probably holds{label} {'; '.join(cards[:CARDS_LISTED])}")
+            if len(cards) > CARDS_LISTED:
+                said[-1] += f"; and {len(cards) - CARDS_LISTED} more"
+        text = f"{where[:1].upper()}{where[1:]} {', and '.join(said)}"
+        found.append(Hint(text, None, None, (), "where", 0.5 + len(certain.get(where, ())) / 100))
     return found
+
+
+LIKELY_PLACE = 0.5
+"""A card's likeliest place is told when it is at least this likely (the notepad grid shows
+every card's odds)."""
+CARDS_LISTED = 6

@@ -12,7 +12,7 @@ from __future__ import annotations
 from engines import State
 from engines.serial_killer import SerialKillerState
 from solver.cpsat import Compiled
-from solver.games.serial_killer.advice import hints
+from solver.games.serial_killer.advice import answer, hints
 from solver.games.serial_killer.counting import CountedWorlds, at_var, delta_var, tok_var
 from solver.games.serial_killer.model import build
 from solver.games.serial_killer.position import parse, token_name
@@ -20,7 +20,9 @@ from solver.games.serial_killer.validation import validate
 from solver.model import Model, Value, World
 
 __all__ = [
+    "ANSWER_KINDS",
     "CPSAT_PARAMETERS",
+    "answer",
     "build",
     "counted",
     "hints",
@@ -30,6 +32,8 @@ __all__ = [
     "world_set",
 ]
 
+ANSWER_KINDS = frozenset({"Profile"})
+"""The facts that make up the hidden answer (whose odds moving is news)."""
 CPSAT_PARAMETERS = {
     "cp_model_presolve": False,
     "cp_model_probing_level": 0,

@@ -14,7 +14,7 @@ from solver.games.serial_killer.counting import CountedWorlds, at_var
 from solver.games.serial_killer.pace import Pace, pace_of
 from solver.games.serial_killer.position import Position, parse, public_view
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
-from solver.hints import Hint, percent
+from solver.hints import Answer, Hint, percent
 
 if TYPE_CHECKING:
     from solver.deduction import Deduction
@@ -43,6 +43,37 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
         found += race_hints(position, worlds, view, pace)
         found += outlook_hints(position, view, pace)
     return found
+
+
+def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
+    """The profile once every genre is down to one trait, and the plan: declare it at the
+    next declaration step the seat is eligible for (the weapon track at 10, a round without
+    buying), while its roll still beats ferocity."""
+    position = parse(info)
+    candidates = own_candidates(position)
+    if any(len(cards) != 1 for cards in candidates.values()):
+        return None
+    parts = position.game.parts
+    traits = "; ".join(f"{c[0]} ({parts.trait_name(c[0])})" for c in candidates.values())
+    hint = Hint(f"The profile is certain: {traits}", None, 1.0, (), "answer", 5.0)
+    view = view_of(info)
+    me = info.seat
+    assert isinstance(me, int)
+    if view.is_over or view.seq[me] is not None:
+        return Answer(hint)
+    roll = roll_chance(view.dice_for(me), view.ferocity)
+    if view.weapon < WEAPON_MAX:
+        plan = (
+            f"Declare it once the weapon track reaches {WEAPON_MAX} (now {view.weapon}): "
+            f"buy weapon dice, then pass a whole round; your roll beats ferocity "
+            f"{view.ferocity} with chance {percent(roll)} now"
+        )
+    else:
+        plan = (
+            f"Declare it at this round's declaration step (buy nothing more this round): "
+            f"your roll beats ferocity {view.ferocity} with chance {percent(roll)}"
+        )
+    return Answer(hint, plan)
 
 
 def profile_hints(position: Position, deduction: Deduction) -> list[Hint]:
