@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -29,7 +30,7 @@ from engines import (
     SleuthError,
     State,
 )
-from engines.notation import respell
+from engines.notation import Vocabulary, respell
 from sleuth import recap, rules, views
 from sleuth.commands import safe_hints, seat_name
 from sleuth.reader import Reader
@@ -219,7 +220,16 @@ class Table:
 
     def _typed_move(self, text: str, legal: list[Action]) -> bool:
         try:
-            action = self.game.parse_action(text)
+            try:
+                action = self.game.parse_action(text)
+            except InvalidAction:
+                # names shortened as in the notebook ("pass po-ar bl-kn"): read in full
+                spelt = [w for a in legal for w in re.split(r"[ :,]", str(a)) if w]
+                expanded = expand_names(text, [*spelt, *self.game.notation_words()])
+                if expanded is None:
+                    raise
+                action = self.game.parse_action(expanded)
+                self.console.print(Text(f"(read as `{action}`)", style="dim"))
             mark = len(self.actions)
             self._apply(self.seat, action)
             self.marks.append(mark)
@@ -369,6 +379,29 @@ class Table:
         self.console.print(
             Columns([Text(f"{k}. {a}") for k, a in enumerate(legal, 1)], padding=(0, 3))
         )
+
+
+def expand_names(text: str, names: Sequence[str]) -> str | None:
+    """`text` with each word (and each item of a `kind:a,b` word) that is not a name but
+    shortens exactly one ("po-ar" for poison-arsenic) written in full; None when nothing
+    changed."""
+    vocabulary = Vocabulary("name", names)
+    known = {name.lower() for name in names}
+
+    def full(item: str) -> str:
+        if not item or item.lower() in known or item.isdigit():
+            return item
+        found = vocabulary.matches(item)
+        if len(found) > 1:  # "blun": blunt, not blunt-hammer (as many parts as typed)
+            found = [name for name in found if name.count("-") == item.count("-")]
+        return found[0] if len(found) == 1 else item
+
+    words = []
+    for word in text.split():
+        head, colon, items = word.rpartition(":")
+        words.append(head + colon + ",".join(full(item) for item in items.split(",")))
+    expanded = " ".join(words)
+    return expanded if expanded != " ".join(text.split()) else None
 
 
 def _did_you_mean(text: str, known: Sequence[str]) -> list[str]:

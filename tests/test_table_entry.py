@@ -427,3 +427,30 @@ def test_finding_a_serial_killer_card_is_typed_by_its_trait_in_words() -> None:
     assert game.parse_entry(f"drew {trait}", 0, before) == game.parse_entry(lines[at], 0, before)
     with pytest.raises(InvalidObservation, match="no card is named"):
         game.parse_entry("drew", 0, before)
+
+
+def test_finding_play_reads_names_shortened_as_in_the_notebook() -> None:
+    from sleuth.play import expand_names
+
+    game = engines.make("alibi", players=4)
+    names = ["ask", "lay", "pass", "hand", "seen", *game.notation_words()]
+    assert expand_names("pass po-ar bl-kn", names) == "pass poison-arsenic blade-knife"
+    assert expand_names("ask 1 hand cards:po-ar,bl-kn", names) == (
+        "ask 1 hand cards:poison-arsenic,blade-knife"
+    )
+    assert expand_names("ask 1 hand group:blun", names) == "ask 1 hand group:blunt"
+    assert expand_names("pass poison-arsenic", names) is None  # nothing to expand
+    assert game.parse_action(str(expand_names("pass po-ar bl-kn", names)))
+
+
+def test_finding_a_shortened_move_is_played_at_the_terminal(monkeypatch, capsys) -> None:
+    import io
+
+    game = engines.make("noir")
+    state = game.new_game(seed=3)
+    kill = next(str(a) for a in state.legal_actions() if str(a).startswith("kill "))
+    typed = f"kill {kill.split()[1][:3].lower()}"
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{typed}\nlog\nquit\n"))
+    assert main(["play", "noir", "--as", "killer", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert f"(read as `{kill}`)" in out
