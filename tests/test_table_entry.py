@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 import engines
@@ -454,3 +456,25 @@ def test_finding_a_shortened_move_is_played_at_the_terminal(monkeypatch, capsys)
     assert main(["play", "noir", "--as", "killer", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert f"(read as `{kill}`)" in out
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(min_size=0, max_size=12),
+            st.sampled_from(["blunt", "object", "bottle", "fall", "window", ":", "-", "bl-ob"]),
+        ),
+        max_size=10,
+    )
+)
+def test_finding_loose_name_reading_reads_or_refuses_anything(words: list[str]) -> None:
+    """Reading names loosely (several words, printed spellings) never crashes: a list of
+    words is names, or refused with an InvalidObservation."""
+    cards = Vocabulary("card", ALIBI.deck.ids, {c.id: c.name for c in ALIBI.deck.cards})
+    try:
+        found = cards.read_all(words)
+    except InvalidObservation as error:
+        assert str(error)
+        return
+    assert all(card in ALIBI.deck.by_id for card in found) and len(set(found)) == len(found)
