@@ -874,8 +874,8 @@ HELP: tuple[tuple[str, str], ...] = (
     ("dealer 1", "the seating: who dealt (the start player follows; 'dealer 1 start 0' checks it)"),
     (
         "deal al-do bl-kn fi-pi ...",
-        "your own hand as dealt, all on one line, any order; shorten each part of a name "
-        "(al-do = alleyway-doorway)",
+        "your own hand as dealt, all on one line, any order; a name as printed (Blunt "
+        "Object: Bottle) or shortened, each part or word (al-do = alleyway-doorway, bl-ob-bo)",
     ),
     (
         "hands 19 19 18 18",
