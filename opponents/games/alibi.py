@@ -56,12 +56,12 @@ def notepad(info: InformationSet) -> list[Hint]:
             text = f"{card.name} is in the box: every other {kind} card is crossed off"
             fact = in_box(pos, pos.index[card.id])
             solved.append(Hint(text, fact, 1.0, because(sources), "notepad", 1.0))
-        out_of_box = [card_id for card_id in cards if card_id in crossed]
-        if out_of_box and len(left) > 1:
-            names = "; ".join(deck.by_id[card_id].name for card_id in out_of_box)
-            sources = [obs for card_id in out_of_box for obs in crossed[card_id]]
-            text = f"Crossed off, not the box's {kind}: {names}"
-            out.append(Hint(text, None, None, because(sources), "notepad", 0.0))
+        for card_id in cards:
+            if card_id in crossed:
+                card = deck.by_id[card_id]
+                fact = in_box(pos, pos.index[card_id])
+                text = f"{card.name} is not in the box"
+                out.append(Hint(text, fact, 0.0, because(crossed[card_id]), "notepad", 0.0))
     return solved + out
 
 

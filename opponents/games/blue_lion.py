@@ -123,12 +123,9 @@ def notepad(info: InformationSet) -> list[Hint]:
             known.append(
                 Hint(text, back_fact(tile, up, left[0]), 1.0, because(every), "notepad", 1.0)
             )
-        if len(left) > 1:
-            names = " or ".join(ICON_NAMES[icon] for icon in crossed)
-            whys = "; ".join(dict.fromkeys(why for why, _ in crossed.values()))
-            every = [i for _, found in crossed.values() for i in found]
-            out.append(Hint(f"{tile}'s back is not {names}: {whys}", None, None,
-                            because(every), "notepad"))  # fmt: skip
+        for icon, (why, sources) in crossed.items():
+            text = f"{tile}'s back is not {ICON_NAMES[icon]}: {why}"
+            out.append(Hint(text, back_fact(tile, up, icon), 0.0, because(sources), "notepad"))
     return known + out
 
 

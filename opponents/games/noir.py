@@ -90,13 +90,10 @@ def notepad(info: InformationSet) -> list[Hint]:
         shown = [name for name in near if name in left]
         found.append(Hint(f"{_tip_text(who, moment)}: one of {', '.join(shown) or 'none'}",
                           None, None, (game.describe(moment.obs),), "summary", 1.5))  # fmt: skip
-    by_reason: dict[str, list[str]] = {}
     for name in sorted(crossed, key=lambda n: (_rank(info, crossed[n]), game.suspects.index(n))):
-        by_reason.setdefault(_reason(info, info.seat, crossed[name][0]), []).append(name)
-    if by_reason:
-        listed = "; ".join(f"{', '.join(names)} ({reason})" for reason, names in by_reason.items())
-        every = [i for indices in crossed.values() for i in indices]
-        found.append(Hint(f"Not the {who}: {listed}", None, None, because(every), "notepad", 0.0))
+        reason = _reason(info, info.seat, crossed[name][0])
+        found.append(Hint(f"{name} is not the {who} ({reason})", fact_of(name), 0.0,
+                          because(crossed[name]), "notepad", 0.0))  # fmt: skip
     return found
 
 

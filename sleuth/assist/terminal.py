@@ -174,7 +174,18 @@ class Notebook:
             )
         if reading.usable is not None and self.board:
             self.show_view(reading.usable)
+        self.show_changes()
         self.show_hints(self.hint_count, recompute=True)
+
+    def show_changes(self) -> None:
+        """One line: what the last entry changed (facts settled, odds moved), or that it
+        changed nothing the hints tell."""
+        reading = self.session.reading()
+        if reading.usable is None or reading.entries < 2:
+            return
+        changed = [h.text for h in self.session.hints() if h.kind in CHANGE_KINDS]
+        said = "; ".join(changed) if changed else "nothing new for the notebook"
+        self.console.print(Text(f"what changed: {said}", style="cyan"))
 
     def view(self, switch: str) -> None:
         if switch in ("on", "off"):
@@ -309,6 +320,10 @@ def _number(text: str, form: str) -> int:
     if not word.isdigit():
         raise SessionError(f"expected an entry number: {form}")
     return int(word)
+
+
+CHANGE_KINDS = ("new", "shift")
+"""The hint kinds that tell what the last entry changed (solver.changes)."""
 
 
 def _seat_name(seat: object) -> str:

@@ -209,7 +209,7 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
             when = "Ask" if _my_turn(info) else "At your turn, ask"
             text = (
                 f"{when} player {ask.target} '{words}' (type: {ask}): its answer should "
-                f"{narrowing(question.gain)} the box"
+                f"{narrowing(question.gain)} the box ({ESTIMATED})"
             )
             found.append(Hint(text, None, None, (), "question", 2.5))
     return found
