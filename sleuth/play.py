@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -29,6 +30,7 @@ from engines import (
     SleuthError,
     State,
 )
+from engines.notation import Vocabulary, respell
 from sleuth import recap, rules, views
 from sleuth.commands import safe_hints, seat_name
 from sleuth.reader import Reader
@@ -188,7 +190,7 @@ class Table:
                 self.console.print("a new game")
                 return "again"
             if command in ("help", "?", ""):
-                self.console.print(_help(legal))
+                self.console.print(Text(_help(legal)))
             elif command in ("moves", "m"):
                 if rest == "all":
                     self._list_moves(legal)
@@ -218,7 +220,16 @@ class Table:
 
     def _typed_move(self, text: str, legal: list[Action]) -> bool:
         try:
-            action = self.game.parse_action(text)
+            try:
+                action = self.game.parse_action(text)
+            except InvalidAction:
+                # names shortened as in the notebook ("pass po-ar bl-kn"): read in full
+                spelt = [w for a in legal for w in re.split(r"[ :,]", str(a)) if w]
+                expanded = expand_names(text, [*spelt, *self.game.notation_words()])
+                if expanded is None:
+                    raise
+                action = self.game.parse_action(expanded)
+                self.console.print(Text(f"(read as `{action}`)", style="dim"))
             mark = len(self.actions)
             self._apply(self.seat, action)
             self.marks.append(mark)
@@ -227,7 +238,7 @@ class Table:
             self.console.print(Text(str(error), style="red"))
             close = _did_you_mean(text, [*COMMANDS, *map(str, legal)])
             if close:
-                self.console.print(f"did you mean: {' or '.join(f'`{c}`' for c in close)}?")
+                self.console.print(Text(f"did you mean: {' or '.join(f'`{c}`' for c in close)}?"))
             return False
 
     def _numbered(self, number: int, legal: list[Action]) -> Action | None:
@@ -370,12 +381,47 @@ class Table:
         )
 
 
+def expand_names(text: str, names: Sequence[str]) -> str | None:
+    """`text` with each word (and each item of a `kind:a,b` word) that is not a name but
+    shortens exactly one ("po-ar" for poison-arsenic) written in full; None when nothing
+    changed."""
+    vocabulary = Vocabulary("name", names)
+    known = {name.lower() for name in names}
+
+    def full(item: str) -> str:
+        if not item or item.lower() in known or item.isdigit():
+            return item
+        found = vocabulary.matches(item)
+        if len(found) > 1:  # "blun": blunt, not blunt-hammer (as many parts as typed)
+            found = [name for name in found if name.count("-") == item.count("-")]
+        return found[0] if len(found) == 1 else item
+
+    words = []
+    for word in text.split():
+        head, colon, items = word.rpartition(":")
+        words.append(head + colon + ",".join(full(item) for item in items.split(",")))
+    expanded = " ".join(words)
+    return expanded if expanded != " ".join(text.split()) else None
+
+
 def _did_you_mean(text: str, known: Sequence[str]) -> list[str]:
-    """Up to three known spellings close to `text` (a command or a legal move)."""
+    """Up to three known spellings close to `text` (a command or a legal move): close as a
+    whole; else `text` with each misspelt word respelt ("lay t4 rigth" -> "lay t4 right");
+    else the legal moves that begin with the words typed right, closest first."""
     words = text.lower()
     close = difflib.get_close_matches(words, known, n=3, cutoff=0.75)
     if close:
         return close
+    vocabulary = {word for line in known for word in line.lower().split()}
+    fixed = respell(words.split(), vocabulary)
+    if fixed is not None and " ".join(fixed) in known:
+        return [" ".join(fixed)]
+    typed = (fixed or words.split())[:-1]
+    for cut in range(len(typed), 0, -1):
+        begun = [k for k in known if k.lower().split()[:cut] == typed[:cut]]
+        if begun:
+            ranked = sorted(begun, key=lambda k: -difflib.SequenceMatcher(None, words, k).ratio())
+            return ranked[:3]
     head = words.split(" ", 1)[0]
     return difflib.get_close_matches(head, [k for k in known if " " not in k], n=1, cutoff=0.7)
 

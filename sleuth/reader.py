@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.text import Text
 
 
 class Reader:
@@ -47,7 +48,7 @@ class Reader:
             return None
         if not line:
             return None
-        self.console.print(line.rstrip("\n"), highlight=False)
+        self.console.print(Text(line.rstrip("\n")), highlight=False)  # typed [x] is kept
         return line.rstrip("\n")
 
     def _complete(self, text: str, index: int) -> str | None:

@@ -132,15 +132,19 @@ def test_an_unfinished_record_waits_and_shows_its_complete_beginning(tmp_path) -
 
 # --- contradictions are kept and blamed -------------------------------------------------
 def _contradiction(tmp_path: Path) -> tuple[Session, int]:
-    """A 3-player Alibi record whose new answer says player 2 has seen a card seat 0 holds
-    (and never passed): the deal and that answer conflict."""
+    """A 3-player Alibi record whose two first questions say players 1 and 2 both hold one
+    card seat 0 does not: the two answers conflict. (An answer that contradicts the seat's
+    own hand is refused when typed: tests/test_table_entry.py.)"""
     game = engines.make("alibi", players=3)
     lines = typed_lines(game, random_game(game, 1).information_set(0))
     session = _typed(tmp_path, "alibi", 1, 3, players=3)
-    mine = session.information_set().observations[1]["cards"][0]
-    asker, _, target = lines[3].split()[:3]  # the first question: who asks whom
-    other = target if target != "0" else "1" if asker != "1" else "2"
-    session.add(f"{asker} asks {other} seen {mine}: 1")
+    theirs = next(
+        c for c in game.deck.ids if c not in session.information_set().observations[1]["cards"]
+    )
+    first = int(lines[3].split()[0])  # the first question's asker; the next player asks next
+    target = 1 if first != 1 else 2  # players 1 and 2, each asked by someone else
+    session.add(f"{first} asks {target} hand {theirs}: 1")
+    session.add(f"{(first + 1) % 3} asks {3 - target} hand {theirs}: 1")
     return session, len(session.entries)
 
 
@@ -162,7 +166,7 @@ def test_diagnosis_blames_only_entries_whose_removal_restores_consistency(tmp_pa
     session, last = _contradiction(tmp_path)
     info = session.information_set()
     found = solver.diagnosis.diagnose(info)
-    assert found is not None and found.conflict == (1, last - 1)  # the deal and the answer
+    assert found is not None and found.conflict == (last - 2, last - 1)  # the two answers
     assert found.repairs == found.conflict
     without_answer = InformationSet(info.game, info.options, info.seat, info.observations[:-1])
     assert solver.diagnosis.consistent(without_answer)

@@ -217,7 +217,7 @@ def test_left_out_fields_are_derived_from_the_record() -> None:
         "1 asks 2 hand poi = 2": ("group:poison", 3),
         "1 asks 2 hand weapon 2": ("type:weapon", 18),
         "1 asks 2 hand noon: 2": ("detail:noon", 8),
-        "1 asks 2 hand po-ar car-tr: 2": ("cards:car-trunk,poison-arsenic", 2),
+        "1 asks 2 hand po-ar car-tr: 1": ("cards:car-trunk,poison-arsenic", 2),  # 0 holds car-trunk
         "1 asks 2 hand group:poison: 2": ("group:poison", 3),
         "1 asks 2 h cards: po-cy: 1": ("cards:poison-cyanide", 1),
     }

@@ -160,8 +160,9 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
             fact.locator("a.why").click()
         assert "It follows from entries" in page.inner_text(".because")
         assert "2. deal" in page.inner_text(".because")
-        # the typo: player 2 has "seen" a card this seat holds; typed with a completion
-        # chip and a tap on the card in the board
+        # a line the seat's own hand contradicts (player 2 has "seen" a card this seat was
+        # dealt and never passed on) is refused on the spot; typed with a completion chip
+        # and a tap on the card in the board
         page.fill("#text", "")
         page.type("#text", "1 as")
         page.click(".suggest button:text-is('asks')")
@@ -170,8 +171,14 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
         page.type("#text", ": 1")
         assert page.input_value("#text") == f"1 asks 2 seen {mine} : 1"
         _submit(page, "#entry button[type=submit]")
+        assert "never passed on" in page.inner_text("#refused")
+        assert page.locator(".entries > li").count() == 4
+        # the typo: players 2 and 3 both hold a card this seat does not
+        theirs = next(c for c in engines.make("alibi", players=4).deck.ids if c not in lines[1])
+        _add(page, f"1 asks 2 hand {theirs}: 1")
+        _add(page, f"2 asks 3 hand {theirs}: 1")
         banner = page.inner_text("#conflict")
-        assert "entries 2 and 5 contradict" in banner and "entry 5" in banner
+        assert "entries 5 and 6 contradict" in banner and "entry 6, entry 5" in banner
         assert page.locator(".entries > li.blamed").count() == 2
         assert page.locator("#conflict").is_visible()
         assert (
@@ -179,14 +186,14 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
             <= PHONE["height"]
         )  # seen without scrolling
         _shoot(page, "alibi-conflict")
-        page.click("#conflict a[href='#e5']")  # the banner's link opens the entry's forms
-        entry = page.locator("#e5")
-        entry.locator("form[action$='/edit'] input[name=text]").fill(f"1 asks 2 seen {mine} : 0")
-        _submit(page, "#e5 form[action$='/edit'] button")
+        page.click("#conflict a[href='#e6']")  # the banner's link opens the entry's forms
+        entry = page.locator("#e6")
+        entry.locator("form[action$='/edit'] input[name=text]").fill(f"2 asks 3 hand {theirs}: 0")
+        _submit(page, "#e6 form[action$='/edit'] button")
         assert page.locator("#conflict").count() == 0
-        entry = page.locator("#e5")
-        entry.locator("summary").click()
-        _submit(page, "#e5 form[action$='/delete'] button")
+        for number in (6, 5):
+            page.locator(f"#e{number}").locator("summary").click()
+            _submit(page, f"#e{number} form[action$='/delete'] button")
         for line in lines[4:12]:
             _add(page, line)
         assert page.locator(".entries > li").count() == 12

@@ -3,8 +3,10 @@
 One line per observation, in the words people use at the table ("2 asks 3 seen deck: 0").
 Everything that follows from the lines before is left out and derived here: the round and the
 turn of a question, the cards its subject covers, the start player, the count of a pass, the
-points of a set, the end's scores. Cards, groups and details may be shortened to a unique
-prefix of each hyphen part ("al-do" for alleyway-doorway); "me" stands for the seat's number.
+points of a set, the end's scores. Cards, groups and details may be typed as printed ("Blunt
+Object: Bottle", any case) or as named here (blunt-bottle), and shortened to a unique prefix of
+each part ("al-do" for alleyway-doorway, "bl-ob-bo" or "blunt object bottle" for
+blunt-bottle); "me" stands for the seat's number.
 Typed card lists may come in any order; the observations keep the engine's order.
 
 Each line is checked against the rules and against what the seat can see (only its own deal,
@@ -22,7 +24,7 @@ from engines.alibi.deck import TYPES, Deck
 from engines.alibi.questions import SCOPES, Subject
 from engines.alibi.state import set_points
 from engines.core import InvalidObservation, Observation, is_int, quote
-from engines.notation import AmbiguousName, Vocabulary, read_int
+from engines.notation import AmbiguousName, Vocabulary, parts_of, read_int
 
 if TYPE_CHECKING:
     from engines.alibi.game import Alibi
@@ -68,7 +70,12 @@ class Table:
     played: int = 0  # questions asked this round
     asked: int = 0  # questions asked in the game
     hand: set[str] = field(default_factory=set)
+    seen: set[str] = field(default_factory=set)  # every card the seat has held
+    only_mine: set[str] = field(default_factory=set)  # dealt to the seat and never passed on
+    known_seen: dict[int, set[str]] = field(default_factory=dict)  # passed between it and me
+    laid_by: dict[int, set[str]] = field(default_factory=dict)  # the cards of each one's sets
     laid: set[str] = field(default_factory=set)  # groups
+    my_laid: set[str] = field(default_factory=set)  # the cards of the seat's own sets
     scores: list[int] = field(default_factory=list)
     accuser: int | None = None
     accusation: tuple[str, ...] = ()
@@ -186,6 +193,8 @@ class Table:
     def _read_deal(self, obs: Observation) -> None:
         self.dealt = True
         self.hand = set(obs.get("cards") or ())
+        self.seen |= self.hand
+        self.only_mine = set(self.hand)
 
     def _read_hands(self, obs: Observation) -> None:
         self.epoch = obs.get("round", self.epoch + 1)
@@ -198,8 +207,10 @@ class Table:
         self.laid.add(obs.get("group"))
         self.laid_now[seat] += len(cards)
         self.scores[seat] += obs.get("points", 0)
+        self.laid_by.setdefault(seat, set()).update(cards)
         if seat == self.me:
             self.hand -= cards
+            self.my_laid |= cards
 
     def _read_answer(self, obs: Observation) -> None:
         self.played += 1
@@ -215,10 +226,16 @@ class Table:
     def _read_pass(self, obs: Observation) -> None:
         giver, cards = obs.get("giver"), set(obs.get("cards") or ())
         self.given[giver] = obs.get("count", 0)
+        receiver = obs.get("receiver")
         if giver == self.me:
             self.hand -= cards
-        if obs.get("receiver") == self.me:
+            self.only_mine -= cards
+            self.known_seen.setdefault(receiver, set()).update(cards)
+        if receiver == self.me:
+            self.known_seen.setdefault(giver, set()).update(cards)
+        if receiver == self.me:
             self.hand |= cards
+            self.seen |= cards
             self.received |= cards
 
     def _read_choose_solution(self, obs: Observation) -> None:
@@ -300,15 +317,20 @@ class Notation:
         self.game = game
         deck = game.deck
         self.deck = deck
-        self.cards = Vocabulary("card", deck.ids)
+        printed = {card.id: card.name for card in deck.cards}
+        self.cards = Vocabulary("card", deck.ids, printed)
         self.keywords = Vocabulary("kind of entry", (*KEYWORDS, *_KEYWORD_ALIASES))
         self.verbs = Vocabulary("verb", VERBS)
         self.scopes = Vocabulary("scope", SCOPES)
-        self.subjects = Vocabulary("subject", (*TYPES, *deck.groups, *deck.details, *deck.ids))
+        self.subjects = Vocabulary(
+            "subject",
+            (*TYPES, *deck.groups, *deck.details, *deck.ids),
+            {**deck.detail_names, **deck.group_names, **printed},
+        )
         self.named = {
             "type": Vocabulary("type", TYPES),
-            "group": Vocabulary("group", deck.groups),
-            "detail": Vocabulary("detail", deck.details),
+            "group": Vocabulary("group", deck.groups, deck.group_names),
+            "detail": Vocabulary("detail", deck.details, deck.detail_names),
         }
         self._readable: tuple[Observation, ...] = ()  # the last `before` found readable
 
@@ -477,6 +499,7 @@ class Notation:
                 f"single-card questions ({quote(str(subject))}) are forbidden in this game"
             )
         answer = read_int(words[-1], "the answer", 0, len(cards))
+        self.own_knowledge(target, scope, cards, answer, table)
         return Observation.of(
             "answer",
             asker=asker,
@@ -489,6 +512,59 @@ class Notation:
             turn=table.turn,
         )
 
+    def own_knowledge(
+        self, target: int, scope: str, cards: tuple[str, ...], answer: int, table: Table
+    ) -> None:
+        """Refuse an answer the seat's own hand contradicts: its own answer is a count of its
+        own cards, nobody else holds a card the seat holds or one laid in a set, nobody else
+        has seen a card dealt to the seat that it never passed on, and the neighbours have
+        seen the cards passed between them and the seat."""
+        if target == table.me:
+            pool = table.hand if scope == "hand" else table.seen
+            if scope == "seen" and not self.game.options["seen_includes_sets"]:
+                pool = pool - table.my_laid
+            mine = [card for card in cards if card in pool]
+            if answer != len(mine):
+                what = "hold" if scope == "hand" else "have seen"
+                listed = f" ({', '.join(mine)})" if mine else ""
+                raise InvalidObservation(
+                    f"you {what} {len(mine)} of the cards asked{listed}, so your answer is "
+                    f"{len(mine)}, not {answer} (by your own entries: your deal and passes)"
+                )
+            return
+        if scope == "seen":
+            unseen = [card for card in cards if card in table.only_mine]
+            if answer > len(cards) - len(unseen):
+                raise InvalidObservation(
+                    f"player {target} can have seen at most {len(cards) - len(unseen)} of the "
+                    f"{len(cards)} cards asked, not {answer}: {', '.join(unseen)} "
+                    f"{'was' if len(unseen) == 1 else 'were'} dealt to you and never passed on"
+                )
+            known = table.known_seen.get(target, set())
+            if not self.game.options["seen_includes_sets"]:
+                known = known - table.laid_by.get(target, set())
+            passed = [card for card in cards if card in known]
+            if answer < len(passed):
+                raise InvalidObservation(
+                    f"player {target} has seen at least {len(passed)} of the cards asked, not "
+                    f"{answer}: {', '.join(passed)} passed between you"
+                )
+            return
+        laid = {card for group in table.laid for card in self.deck.of_group(group)}
+        yours = [card for card in cards if card in table.hand]
+        out = [card for card in cards if card in laid]
+        possible = len(cards) - len(yours) - len(out)
+        if answer > possible:
+            why = []
+            if yours:
+                why.append(f"you hold {', '.join(yours)}")
+            if out:
+                why.append(f"{', '.join(out)} {'is' if len(out) == 1 else 'are'} laid")
+            raise InvalidObservation(
+                f"player {target} can hold at most {possible} of the {len(cards)} cards asked, "
+                f"not {answer}: {' and '.join(why)}"
+            )
+
     def subject(self, words: list[str]) -> Subject:
         """A type, group or detail (typed alone), or one or more cards; "kind:" may lead."""
         if not words:
@@ -497,20 +573,29 @@ class Notation:
             kind = words[0]
             if kind == "cards":
                 return Subject("cards", tuple(self.card_list(words[1:], "the question")))
-            if len(words) != 2:
-                raise InvalidObservation(f"a question about a {kind} names one {kind}")
-            return Subject(kind, self.named[kind].read(words[1]))
+            return Subject(kind, self.named[kind].read_phrase(words[1:]))
         if len(words) > 1:
+            try:  # a name of several words: "blunt object", "back stage", "fall window"
+                return self.one_word_subject(" ".join(words))
+            except AmbiguousName:
+                raise
+            except InvalidObservation:
+                pass
             return Subject("cards", tuple(self.card_list(words, "the question")))
         return self.one_word_subject(words[0])
 
     def one_word_subject(self, word: str) -> Subject:
-        """A full name of any kind; else the type, group or detail it abbreviates; else a card."""
+        """A full name of any kind; else the type, group or detail it abbreviates; else a card.
+        `word` may be a name of several words, as printed ("blunt object")."""
         for kind, vocabulary in self.named.items():
             if word in vocabulary.names:
                 return Subject(kind, word)
         if word in self.deck.by_id:
             return Subject("cards", (word,))
+        for kind, vocabulary in self.named.items():  # a printed name in full ("Back Stage")
+            spelt = vocabulary.matches(word)
+            if len(spelt) == 1 and parts_of(word) == parts_of(vocabulary.printed.get(spelt[0], "")):
+                return Subject(kind, spelt[0])
         found = []
         for kind, vocabulary in self.named.items():
             try:
@@ -536,12 +621,12 @@ class Notation:
         )
 
     def _lays(self, seat: int, words: list[str], table: Table) -> Observation:
-        if len(words) != 1:
+        if not words or len(words) > 2:
             raise InvalidObservation(
                 f"expected 'S lays GROUP' (e.g. 1 lays poison), not {quote(' '.join(words))}"
             )
         self.on_turn(seat, table, "lay a set")
-        group = self.named["group"].read(words[0])
+        group = self.named["group"].read_phrase(words)
         if group in table.laid:
             raise InvalidObservation(f"the {group} set was laid before")
         cards = self.deck.of_group(group)
@@ -687,7 +772,14 @@ class Notation:
     def _box(self, words: list[str], table: Table) -> Observation:
         if table.phase() != "box":
             raise InvalidObservation("the box is opened once, when the game ends")
-        return Observation.of("box", cards=self.four(words, "the box"))
+        cards = self.four(words, "the box")
+        held = [card for card in cards if card in table.seen]
+        if held:
+            raise InvalidObservation(
+                f"{held[0]} cannot be in the box: it has been in your hand (the box holds "
+                "cards nobody has seen)"
+            )
+        return Observation.of("box", cards=cards)
 
     def _reveals(self, seat: int, words: list[str], table: Table) -> Observation:
         if table.phase() != "results" or seat in table.revealed:
@@ -782,8 +874,8 @@ HELP: tuple[tuple[str, str], ...] = (
     ("dealer 1", "the seating: who dealt (the start player follows; 'dealer 1 start 0' checks it)"),
     (
         "deal al-do bl-kn fi-pi ...",
-        "your own hand as dealt, all on one line, any order; shorten each part of a name "
-        "(al-do = alleyway-doorway)",
+        "your own hand as dealt, all on one line, any order; a name as printed (Blunt "
+        "Object: Bottle) or shortened, each part or word (al-do = alleyway-doorway, bl-ob-bo)",
     ),
     (
         "hands 19 19 18 18",

@@ -17,6 +17,7 @@ who starts and the moves themselves must be typed.
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
 from collections.abc import Callable, Collection, Sequence
@@ -33,7 +34,7 @@ from engines.core import (
     Observation,
     quote,
 )
-from engines.notation import AmbiguousName, Vocabulary, read_int, tokens
+from engines.notation import AmbiguousName, Vocabulary, read_int, respell, tokens
 
 if TYPE_CHECKING:
     from engines.blue_lion.game import BlueLion
@@ -522,7 +523,10 @@ def _move(words: Sequence[str], record: Record) -> tuple[Observation, ...]:
     state = _mover_state(record)
     if named in SEATS and named != state.to_move:
         raise InvalidObservation(f"it is {state.to_move}'s move, not {named}'s")
-    action, face = _action_and_face(words)
+    try:
+        action, face = _action_and_face(words)
+    except InvalidObservation as error:
+        raise InvalidObservation(f"{error}{_did_you_mean(words, state)}") from None
     tile = action.flipped_tile
     reveal = () if face is None or tile is None else (_revealed(record, tile, face),)
     try:
@@ -561,6 +565,27 @@ def _action_and_face(words: Sequence[str]) -> tuple[BlueLionAction, str | None]:
             f"{action} turns no tile over, so no face follows it: {quote(text)}"
         )
     return action, face
+
+
+MOVE_SPELLINGS = (*VERBS, *TILES, "left", "right", "flip", *FACE_NAMES)
+"""Every word a move (and the face it turned up) is written with."""
+
+
+def _did_you_mean(words: Sequence[str], state: BlueLionState) -> str:
+    """ "; did you mean lay t4 right?": the move the words make once respelt, when it is
+    legal now; else the legal moves closest to what was typed."""
+    legal = [str(action) for action in state.legal_actions()]
+    fixed = respell(words, MOVE_SPELLINGS)
+    if fixed is not None:
+        moves = [fixed] + ([fixed[:-1]] if len(fixed) > 2 and _face_or_none(fixed[-1]) else [])
+        for move in map(" ".join, moves):  # the move alone, or the move and the face shown
+            try:
+                if str(parse(move)) in legal:
+                    return f"; did you mean {' '.join(fixed)}?"
+            except InvalidAction:
+                pass
+    close = difflib.get_close_matches(" ".join(words).lower(), legal, n=3, cutoff=0.6)
+    return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
 def _face_or_none(word: str) -> str | None:

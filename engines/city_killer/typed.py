@@ -231,6 +231,7 @@ class Reader:
 
     def __init__(self, game: CityKiller, seat: str, before: Sequence[Observation]) -> None:
         self.game, self.seat = game, seat
+        self.before = tuple(before)
         self.course = Course.of(before, seat, bool(game.options["bomb_in_history"]))
         self.names = Vocabulary("resident", self.course.residents or game.names)
         self.cards = Vocabulary("card", (*KILLER_CARDS, *DETECTIVE_CARDS))
@@ -661,11 +662,33 @@ class Reader:
             raise InvalidObservation(form)
         winners, reason = ENDS[Vocabulary("ending", ENDS).read(words[0])]
         figurant = None if words[8].lower() == "none" else self.names.read(words[8])
-        return Observation.of(
-            "end", winners=list(winners), reason=reason, identity=self.names.read(words[2]),
-            motive=self.motives.read(words[4]), allies=self.groups.read(words[6]),
-            figurant=figurant,
-        )  # fmt: skip
+        shown = {"identity": self.names.read(words[2]), "motive": self.motives.read(words[4]),
+                 "allies": self.groups.read(words[6]), "figurant": figurant}  # fmt: skip
+        for what, mine in self.own_secrets().items():
+            if shown[what] != mine:
+                raise InvalidObservation(
+                    f"the end shows your own {what}: {mine or 'none'}, not "
+                    f"{shown[what] or 'none'} (your entries say so)"
+                )
+        return Observation.of("end", winners=list(winners), reason=reason, **shown)
+
+    def own_secrets(self) -> dict[str, str | None]:
+        """What the killer knows of his own secrets, which the end shows: the identity he
+        chose (else dealt), his motive and figurant, the allies he kept."""
+        if self.seat != KILLER:
+            return {}
+        found: dict[str, str | None] = {}
+        for obs in self.before:
+            if obs.kind == "secrets":
+                found["identity"] = str(obs.get("identity"))
+                found["motive"] = str(obs.get("motive"))
+                figurant = obs.get("figurant")
+                found["figurant"] = None if figurant is None else str(figurant)
+            elif obs.kind == "identity":
+                found["identity"] = str(obs.get("name"))
+            elif obs.kind == "allies":
+                found["allies"] = str(obs.get("group"))
+        return found
 
 
 def _owner(card: str) -> str:

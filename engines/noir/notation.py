@@ -100,6 +100,7 @@ class Record:
     innocent: set[str] = field(default_factory=set)
     hand: list[str] = field(default_factory=list)  # the inspector's own cards in hand
     held: set[str] = field(default_factory=set)  # every card the inspector has held
+    dealt: set[str] = field(default_factory=set)  # the inspector's four first cards
     me: str | None = None  # the seat's own identity
     turns: int = 0
     chosen: bool = False
@@ -156,6 +157,7 @@ class Record:
         elif kind == "hand":
             self.hand = list(obs["cards"])
             self.held.update(self.hand)
+            self.dealt.update(self.hand)
         elif kind == "drew":
             self.hand.append(obs["suspect"])
             self.held.add(obs["suspect"])
@@ -721,6 +723,14 @@ def _outcome(line: Line, suspect: str, words: Sequence[str]) -> bool:
     """Whether the arrest caught the killer: typed, or known to the killer himself."""
     typed = Vocabulary("outcome", OUTCOMES).read(words[0]) == "caught" if words else None
     if line.seat == INSPECTOR:
+        # the killer is never a card the inspector was dealt, nor, with one deck, any card
+        # he has held (a separate deck may give the killer a card he drew later)
+        record = line.record
+        surely = record.held if record.game.options["deck"] == "shared" else record.dealt
+        if typed and suspect in surely:
+            raise line.bad(
+                f"{suspect} has been in your hand, so is not the killer: the arrest missed"
+            )
         return bool(typed)
     truth = suspect == line.record.me
     if typed is not None and typed != truth:

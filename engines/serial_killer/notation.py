@@ -164,8 +164,13 @@ class Notation:
         self.game = game
         parts = game.parts
         self.colours = Vocabulary("player", COLOURS[: game.players])
-        self.genres = Vocabulary("genre", parts.genre_ids)
-        self.cards = Vocabulary("card", parts.ids)
+        self.genres = Vocabulary(
+            "genre", parts.genre_ids, {genre.id: genre.name for genre in parts.genres}
+        )
+        # a card may be typed by its trait as printed, words joined by '-' (man-with-partner)
+        self.cards = Vocabulary(
+            "card", parts.ids, {card: parts.trait_name(card) for card in parts.ids}
+        )
         self.kinds = Vocabulary("kind of entry", tuple(FORMS))
         self.reasons = Vocabulary("reason", tuple(REASONS))
 
@@ -253,7 +258,7 @@ class Notation:
                 deck_size=number(rest[4], "a deck size"),
             )
         if kind == "drew":
-            return of("see_draw", seat=me, card=self.cards.read(rest[0]))
+            return of("see_draw", seat=me, card=self.cards.read_phrase(rest))
         if kind == "lab":
             fields: dict[str, JsonValue] = {"seat": self.seat(rest[0])}
             fields["position"] = number(rest[-1], "a lab position")
@@ -261,7 +266,8 @@ class Notation:
                 fields["genre"] = self.genres.read(rest[1])
             return of("lab_place", **fields)
         if kind == "discarded":
-            card, position = self.cards.read(rest[0]), number(rest[1], "a lab position")
+            card = self.cards.read_phrase(rest[:-1])
+            position = number(rest[-1], "a lab position")
             return of("see_discard", seat=me, card=card, position=position)
         if kind == "pollution":
             turned = number(rest[2], "a position") if len(rest) > 2 else None
@@ -279,7 +285,7 @@ class Notation:
             return self._attempt(rest)
         if kind == "round-end":
             return self._round_end(rest)
-        return self._end(rest)
+        return self._end(rest, before)
 
     def _attempt(self, rest: list[str]) -> Observation:
         """red 85 dice 290 vs 50 success 1 (or fail)."""
@@ -335,13 +341,20 @@ class Notation:
             )
         return Observation.of("buy", **fields)
 
-    def _end(self, rest: list[str]) -> Observation:
+    def _end(self, rest: list[str], before: Sequence[Observation]) -> Observation:
         reason = REASONS[self.reasons.read(rest[0])]
         lowered = [word.lower() for word in rest]
         if rest[1].lower() != "profile" or "winner" not in lowered:
             raise InvalidObservation("expected profile CARD ... winner PLAYER|killer")
         at = lowered.index("winner")
         profile = [self.cards.read(c) for c in rest[2:at]]
+        seen = _seen_cards(before)
+        for card in profile:
+            if card in seen:
+                raise InvalidObservation(
+                    f"{card} ({self.game.parts.trait_name(card)}) cannot be in the profile: "
+                    "you have seen it in play (the profile is the cards never drawn)"
+                )
         winner = rest[at + 1]
         winners = [] if winner.lower() == "killer" else [self.seat(winner)]
         declarations = []
@@ -360,6 +373,22 @@ class Notation:
             raise InvalidObservation(f"a declaration is PLAYER:SEQ:CARD+CARD+..., not {item}")
         who, seq, cards = parts
         return [self.seat(who), self.number(seq), [self.cards.read(c) for c in cards.split("+")]]
+
+
+def _seen_cards(before: Sequence[Observation]) -> set[str]:
+    """Every card the seat has seen in play (drawn, discarded, in a hand it saw, in the lab):
+    none of them is a profile card, which stays at the bottom of its deck."""
+    seen: set[str] = set()
+    for obs in before:
+        if obs.kind in ("see_draw", "see_discard"):
+            seen.add(str(obs.get("card")))
+        elif obs.kind == "see_hand":
+            seen.update(str(card) for card in obs.get("cards") or ())
+        elif obs.kind == "see_lab":
+            for item in obs.get("cards") or ():
+                if isinstance(item, tuple | list) and len(item) == 2:
+                    seen.add(str(item[1]))
+    return seen
 
 
 def _named(words: list[str], keys: Sequence[str], required: Sequence[str]) -> dict[str, str]:

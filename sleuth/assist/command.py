@@ -10,6 +10,7 @@ from rich.table import Table
 
 import engines
 from engines import ConfigError
+from sleuth.assist import setup
 from sleuth.assist.levels import DEFAULT_LEVEL
 from sleuth.assist.salvage import Salvage, salvage
 from sleuth.assist.session import Session
@@ -57,6 +58,9 @@ def _assist(console: Console, args: argparse.Namespace) -> int:
         dir=args.dir,
         name=args.name,
         level=args.level or DEFAULT_LEVEL,
+        # what the options already say is entered for the person (Alibi's `-o dealer=2`
+        # types "dealer 2"), so the notebook does not ask for it a second time
+        entries=setup.entries(game, seat, {}),
         **options,
     )
     return run(console, session, not args.no_board, args.hints)
@@ -89,7 +93,8 @@ def _salvage(console: Console, directory: str | None) -> int:
         Store(directory).close()
     except DamagedStore:
         report = salvage(directory)
-        console.print(_salvage_summary(report), soft_wrap=True)
+        # soft wrap keeps the path of the damaged file whole to copy; no markup in a path
+        console.print(_salvage_summary(report), soft_wrap=True, markup=False)
         return 0
     console.print("the sessions store is healthy; nothing to salvage (nothing was changed)")
     return 0

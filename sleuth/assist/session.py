@@ -68,13 +68,16 @@ class Entry:
 @dataclass(frozen=True)
 class Conflict:
     """Entries (numbers from 1) that contradict each other, every one needed; `repairs` are
-    those that alone could be wrong (without that entry the rest is consistent); `read_with`
-    the earlier entries that decided how they read (Noir: the setup and shifts that made the
-    grid they were read on), any of which may be mistyped instead."""
+    those that alone could be wrong (without that entry the rest is consistent), the likeliest
+    typo first (`rank_repairs`); `read_with` the earlier entries that decided how they read
+    (Noir: the setup and shifts that made the grid they were read on), any of which may be
+    mistyped instead; `own` the entries among them that record the seat's own certain
+    knowledge (its hand, its own moves and answers), the least likely typos."""
 
     entries: tuple[int, ...]
     repairs: tuple[int, ...]
     read_with: tuple[int, ...] = ()
+    own: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         listed = _numbers(self.entries)
@@ -88,10 +91,15 @@ class Conflict:
             if self.read_with:
                 blame += ", unless one of those is mistyped"
             return f"{said}; {blame}"
-        blamed = " or ".join(f"entry {n}" for n in self.repairs)
+        if len(self.repairs) == 1:
+            blamed = f"entry {self.repairs[0]} is probably mistyped"
+        else:
+            blamed = "the likeliest typo first: " + ", ".join(
+                f"entry {n}{' (your own)' if n in self.own else ''}" for n in self.repairs
+            )
         if self.read_with:
             blamed += " (or one of those)"
-        return f"{said}; {blamed} is probably mistyped"
+        return f"{said}; {blamed}"
 
 
 @dataclass(frozen=True)
@@ -147,7 +155,8 @@ class Session:
         """A new session, stored at once, with `entries` typed into it (the setup a picker
         made: `sleuth.assist.setup`).
 
-        `seat` defaults to the game's first seat; `options` configure the game (players=4,
+        `seat` defaults to the game's first seat, and may be given as typed ("0", "Killer");
+        `options` configure the game (players=4,
         ...); `name` defaults to the game's name and a number.
 
         Raises:
@@ -157,7 +166,7 @@ class Session:
                 there; nothing is stored then.
         """
         made = engines.make(game, **options)
-        chosen = made.seats[0] if seat is None else made.check_seat(seat)
+        chosen = made.seats[0] if seat is None else _seat_of(made, seat)
         check_level(level)
         _check_entries(made, chosen, entries)
         store = Store(dir)
@@ -403,10 +412,16 @@ class Session:
         except solver.Inconsistent:
             found = diagnose(info, [entry.sources for entry in self._entries])
             assert found is not None, "deduce and diagnose disagree about consistency"
+            own = tuple(
+                entry.number
+                for entry in self._entries
+                if entry.number - 1 in found.conflict and _own(entry, self.seat)
+            )
             conflict = Conflict(
                 tuple(n + 1 for n in found.conflict),
-                tuple(n + 1 for n in found.repairs),
+                rank_repairs([n + 1 for n in found.repairs], own),
                 tuple(n + 1 for n in found.read_with),
+                own,
             )
             prefix = self._prefix_reading("conflict", max(found.conflict), None)
             return Reading(
@@ -443,6 +458,35 @@ def _check_entries(game: Game, seat: Seat, texts: Sequence[str]) -> None:
             pass
         except InvalidInformationSet as error:
             raise InvalidInformationSet(f"the setup is impossible: {error}") from None
+
+
+_OWN_FIELDS = ("seat", "giver", "target", "player")
+"""The fields that name whose move, deal, pass or answer an observation records: when one
+names the session's seat, the entry records what the seat did or holds itself."""
+
+
+def _own(entry: Entry, seat: Seat) -> bool:
+    """Whether `entry` records the seat's own certain knowledge: its deal or hand, its own move
+    or pass, its own answer to a question (not what others said or did)."""
+    return any(obs.get(name) == seat for obs in entry.observations for name in _OWN_FIELDS)
+
+
+def rank_repairs(repairs: Sequence[int], own: Sequence[int]) -> tuple[int, ...]:
+    """The entries that alone could be the typo, likeliest first: what others said or did
+    before the seat's own certain knowledge, and the latest typed first among each (the
+    record read without contradiction until the last of them)."""
+    return tuple(sorted(repairs, key=lambda n: (n in own, -n)))
+
+
+def _seat_of(game: Game, seat: object) -> Seat:
+    """`seat` as given in code (0, "killer") or as typed ("0", " Killer ").
+
+    Raises:
+        ConfigError: not a seat of `game`; the message lists the seats.
+    """
+    if isinstance(seat, str):
+        return game.seat_from_text(seat)
+    return game.check_seat(seat)
 
 
 def _free_name(store: Store, game: str) -> str:

@@ -88,7 +88,9 @@ class Notebook:
             except KeyboardInterrupt:
                 self.console.print("(interrupted; every entry so far is saved)", style="yellow")
             except SleuthError as error:
-                self.console.print(f"refused: {error}", style="red", soft_wrap=True)
+                # Text: a message may quote a form with [brackets], which markup would eat;
+                # rich wraps it at spaces (soft_wrap left the terminal to cut inside words)
+                self.console.print(Text(f"refused: {error}", style="red"))
         self.console.print(f"Saved. Resume with: sleuth assist --resume {s.name}")
         return 0
 
@@ -157,13 +159,15 @@ class Notebook:
         """After a stored change: the record's status, its view and hints."""
         reading = self.session.reading()
         if reading.status == "waiting":
-            self.console.print(f"waiting for {reading.waiting_for}", style="yellow")
+            self.console.print(Text(f"waiting for {reading.waiting_for}", style="yellow"))
         elif reading.status == "invalid":
-            self.console.print(f"this record does not read: {reading.waiting_for}", style="red")
+            self.console.print(
+                Text(f"this record does not read: {reading.waiting_for}", style="red")
+            )
         elif reading.conflict is not None:
-            self.console.print(f"contradiction: {reading.conflict}", style="bold red")
+            self.console.print(Text(f"contradiction: {reading.conflict}", style="bold red"))
             for number in reading.conflict.entries:
-                self.console.print(f"  {number}. {self.session.entries[number - 1].text}")
+                self.console.print(Text(f"  {number}. {self.session.entries[number - 1].text}"))
         if reading.status != "ok" and reading.usable is not None:
             self.console.print(
                 f"(deductions below are for entries 1 to {reading.entries})", style="dim"
@@ -218,11 +222,15 @@ class Notebook:
             return
         table = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
         table.add_column(justify="right", no_wrap=True)
-        table.add_column(overflow="fold")
+        table.add_column(overflow="fold")  # wrapped at spaces; only a word too long is cut
+        marked = False
         for number, hint in enumerate(self.shown[:limit], start=1):
             new = recompute and bool(before) and hint.text not in before
+            marked |= new
             table.add_row(f"{'*' if new else ' '}{number}.", Text(hint.text))
         self.console.print(table)
+        if marked:
+            self.console.print("* new or changed since the last list", style="dim")
         if len(self.shown) > limit:
             self.console.print(f"... and {len(self.shown) - limit} more: `hints`", style="dim")
 
@@ -233,10 +241,10 @@ class Notebook:
         hint = self.shown[number - 1]
         entries = self.session.why(hint)
         if not entries:
-            self.console.print(f"{number}. {hint.text}: the rules alone force it")
+            self.console.print(Text(f"{number}. {hint.text}: the rules alone force it"))
             return
         listed = ", ".join(map(str, entries))
-        self.console.print(f"{number}. {hint.text}: it follows from entries {listed}:")
+        self.console.print(Text(f"{number}. {hint.text}: it follows from entries {listed}:"))
         for n in entries:
             self.console.print(f"  {n}. {self.session.entries[n - 1].text}", markup=False)
 
@@ -259,11 +267,8 @@ class Notebook:
         for form, meaning in self.session.game.notation_help():
             notation.add_row(Text(form), Text(meaning))
         self.console.print(notation)
-        self.console.print(
-            "Names may be shortened to any unique beginning of each part (bl-kn for "
-            "blade-knife); Tab completes them. @FILE stands for the words in that file.",
-            style="dim",
-        )
+        names = views.names_help(self.session.game)
+        self.console.print(Text(f"{names} @FILE stands for the words in that file.", style="dim"))
 
 
 def expand_files(text: str) -> str:

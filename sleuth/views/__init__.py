@@ -34,6 +34,9 @@ class GameView(Protocol):
     def legend(self) -> RenderableType | None:
         """What the marks in `render` and `heat_map` mean."""
 
+    def names_help(self) -> str:
+        """How names may be typed in the game's notation, with examples of its own."""
+
     def moves_help(self, game: Any, legal: Sequence[Action]) -> RenderableType | None:
         """How to type moves, for games whose moves are too many to list; else None."""
 
@@ -75,6 +78,15 @@ def heat_map(game: Game, info: InformationSet) -> RenderableType | None:
 def legend(game: Game) -> RenderableType | None:
     module = _module(game)
     return None if module is None else module.legend()
+
+
+def names_help(game: Game) -> str:
+    """How names may be typed in `game`'s notation (shortened, as printed), with its own
+    examples."""
+    module = _module(game)
+    if module is None:
+        return "Names may be shortened to a unique beginning of each part; Tab completes them."
+    return module.names_help()
 
 
 def moves_help(game: Game, legal: Sequence[Action]) -> RenderableType | None:

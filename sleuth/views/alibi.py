@@ -256,6 +256,15 @@ def _chance_cell(chance: Estimate) -> Cell:
     return ("" if chance.exact else "~") + percent(chance.value), _heat(chance.value)
 
 
+def names_help() -> str:
+    """How names may be typed in this game's notation, with examples of its own."""
+    return (
+        "Cards, groups and details may be typed as printed, in any case (Blunt Object: Bottle), "
+        "or shortened to a unique beginning of each word (bl-ob-bo or blunt-bottle; al-do for "
+        "alleyway-doorway); Tab completes them."
+    )
+
+
 def legend() -> Text:
     """The marks of the notepad."""
     parts = [Text.assemble((mark, style), f" {meaning}") for mark, style, meaning in MARKS]

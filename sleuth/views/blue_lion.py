@@ -36,6 +36,14 @@ def render(game: BlueLion, info: InformationSet) -> Text:
     return text
 
 
+def names_help() -> str:
+    """How names may be typed in this game's notation, with examples of its own."""
+    return (
+        "Words may be shortened to a unique beginning, in any case (fu for fujiko, ri for "
+        "right, ze for Zenigata); faces are L, F, Z and B; Tab completes them."
+    )
+
+
 def legend() -> Text:
     """What the letters mean."""
     return Text("  ").join(

@@ -140,6 +140,14 @@ def render(
     return table
 
 
+def names_help() -> str:
+    """How names may be typed in this game's notation, with examples of its own."""
+    return (
+        "Names and cards may be shortened to a unique beginning of each part, in any case "
+        "(dm for Dmitri, de-ev for destroy-evidence); Tab completes them."
+    )
+
+
 def legend() -> Text:
     return Text.assemble(
         ("◆", "bold green"), " the detective's pawn   ", ("[P]", "cyan"),

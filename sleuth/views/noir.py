@@ -106,6 +106,14 @@ def chances(deduction: Deduction) -> dict[str, float]:
     return {str(fact.args[0]): deduction.probability(fact) for fact in deduction.facts}
 
 
+def names_help() -> str:
+    """How names may be typed in this game's notation, with examples of its own."""
+    return (
+        "Suspects may be shortened to a unique beginning, in any case (ros for Rosa); Tab "
+        "completes them."
+    )
+
+
 def legend() -> Text:
     return Text.assemble(
         ("you", "bold reverse"),

@@ -98,6 +98,15 @@ def heat_map(game: SerialKiller, info: InformationSet, deduction: Deduction) -> 
     return Group(render(game, info), table)
 
 
+def names_help() -> str:
+    """How names may be typed in this game's notation, with examples of its own."""
+    return (
+        "Cards may be typed by id (WPN.5) or by their trait as printed, each word shortened "
+        "to a unique beginning (drew bare hands; ba-ha, with '-' between the words, inside a "
+        "list or a pair); players by colour or seat number; Tab completes them."
+    )
+
+
 def legend() -> Text:
     return Text(
         "lab: position:genre, * rotated · decks: genre@district:cards left · "

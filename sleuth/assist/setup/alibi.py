@@ -27,17 +27,17 @@ def _dealer(game: Alibi, chosen: Mapping[str, str]) -> int | None:
 
 
 def picks(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[Pick]:
+    """Who dealt (unless the game's `dealer` option says it already: asked once), then the
+    seat's hand."""
     assert isinstance(game, Alibi) and isinstance(seat, int)
     dealers = _dealers(game)
-    found = [
-        Pick(
-            "dealer",
-            "Who dealt",
-            tuple((str(s), f"player {s}") for s in dealers),
-            reload=True,
-            default=str(dealers[0]) if len(dealers) == 1 else "",
+    found = []
+    if len(dealers) > 1:
+        found.append(
+            Pick(
+                "dealer", "Who dealt", tuple((str(s), f"player {s}") for s in dealers), reload=True
+            )
         )
-    ]
     dealer = _dealer(game, chosen)
     if dealer is None:
         return found
