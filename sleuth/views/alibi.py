@@ -211,8 +211,8 @@ def holder_cells(info: InformationSet, deduction: Deduction) -> dict[str, Cell]:
     for fact in deduction.facts:
         if fact.kind != "Holds":
             continue
-        player, card = int(fact.args[0]), card_id(fact.args[1])
-        if card in plain:
+        player, card = fact.args[0], card_id(fact.args[1])
+        if card in plain or not isinstance(player, int):
             continue
         chance = estimate(deduction, fact)
         if chance.shown and chance.value > best.get(card, (0.0, False, 0))[0]:
