@@ -46,7 +46,8 @@ GAMES: dict[str, dict[str, object]] = {
 MONOTONE = {"alibi", "blue-lion", "serial-killer"}
 """Games whose answer, once certain, stays certain: the first certain position is bisected."""
 MOMENTS = ("your turn", "their turn", "over")
-WIDE = re.compile(r"± (\d+)%")
+WIDE = re.compile(r"\d+% ± (\d+)%")
+"""A number shown with its margin ("23% ± 4%")."""
 LOOKS_BEFORE = 3
 """Positions before the first certain one whose hints are also searched for wide margins."""
 
@@ -129,16 +130,16 @@ def measure(job: tuple[str, Seat, int]) -> Found:
         )
     info = infos[k]
     deduction = solver.deduce(info)
-    before = solver.deduce(infos[k - 1]) if k else None
+    changes = solver.changes(deduction, solver.deduce(infos[k - 1])) if k else []
     told = solver.answer(info, deduction)
     assert told is not None
     says = {}
     for level in LEVELS[1:]:
-        shown = hints_at(level, info, deduction, before)
+        shown = hints_at(level, info, deduction, changes)
         says[level] = bool(shown) and shown[0].kind == "answer"
         w, n = margins(shown)
         wide, not_yet = wide + w, not_yet + n
-    advice = hints_at("advice", info, deduction, before)
+    advice = hints_at("advice", info, deduction, changes)
     plan = None if told.plan is None else told.plan in advice[0].text
     return Found(name, seat, seed, len(info.observations), says, plan, moment(info), wide,
                  not_yet, time.perf_counter() - started)  # fmt: skip

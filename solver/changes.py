@@ -27,8 +27,9 @@ MOVES_TOLD = 2
 
 def changes(deduction: Deduction, before: Deduction) -> list[Hint]:
     """What `deduction` knows that `before` (the same seat's deduction one entry earlier) did
-    not: newly certain facts, newly impossible ones, and the biggest moves of the answer's
-    odds (the facts of the kinds the game's knowledge module names in ANSWER_KINDS)."""
+    not: newly certain facts, newly impossible ones (but those a newly certain value of the
+    same variable implies), and the biggest moves of the answer's odds (the facts of the
+    kinds the game's knowledge module names in ANSWER_KINDS)."""
     earlier = {(fact.kind, fact.args): fact for fact in before.facts}
     answer_kinds = getattr(game_module(deduction.info.game, "solver.games"), "ANSWER_KINDS", None)
     settled: list[tuple[bool, Fact]] = []
@@ -50,6 +51,8 @@ def changes(deduction: Deduction, before: Deduction) -> list[Hint]:
             change = abs(now.value - then.value)
             if change >= MOVED + now.margin + then.margin:
                 moved.append((change, fact, then.value, now.value))
+    known = {fact.var for is_true, fact in settled if is_true}  # a value certain says the rest
+    settled = [(is_true, fact) for is_true, fact in settled if is_true or fact.var not in known]
     first = answer_kinds or frozenset()
     settled.sort(key=lambda item: (item[1].kind not in first, not item[0]))
     found = [_settled(is_true, fact) for is_true, fact in settled[:TOLD_APART]]

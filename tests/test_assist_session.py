@@ -319,9 +319,9 @@ def test_hints_are_computed_once_per_reading_and_level(tmp_path, monkeypatch) ->
     computed: list[str] = []
     real = session_module.hints_at
 
-    def counted(level, usable, deduction, before):
+    def counted(level, usable, deduction, changes):
         computed.append(level)
-        return real(level, usable, deduction, before)
+        return real(level, usable, deduction, changes)
 
     monkeypatch.setattr(session_module, "hints_at", counted)
     game = engines.make("blue-lion")

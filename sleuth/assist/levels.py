@@ -16,6 +16,7 @@ notepad.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 import opponents
 import solver
@@ -49,27 +50,37 @@ def hints_at(
     level: str,
     info: InformationSet,
     deduction: solver.Deduction,
-    before: solver.Deduction | None = None,
+    changes: Sequence[solver.Hint] = (),
 ) -> list[solver.Hint]:
-    """The hints `level` shows for `info`, ranked: the solver's, what changed since `before`
-    (the deduction one entry earlier, if known), the notepad's crossings-off, then the
-    remaining certain facts (each fact once; many of one kind folded into one line)."""
+    """The hints `level` shows for `info`, ranked: the solver's, what the last entry changed
+    (`changes`, solver.changes against the record before it; each fact told once, so a
+    newly certain answer is told as the answer), the notepad's crossings-off, then the
+    remaining certain facts (many of one kind folded into one line)."""
     notepad = opponents.notepad(info)
     if level == "notepad":
         return notepad
-    kinds = _KINDS.get(level)
-
-    def shown(hint: solver.Hint) -> bool:
-        return kinds is None or hint.kind in kinds
-
-    chosen = [h for h in solver.hints(info, deduction, plans=level == "advice") if shown(h)]
-    if before is not None:
-        chosen += [h for h in solver.changes(deduction, before) if shown(h)]
+    chosen = [
+        h for h in solver.hints(info, deduction, plans=level == "advice") if shown_at(level, h)
+    ]
+    told = {key for hint in chosen if (key := certainty(hint)) is not None}
+    chosen += [h for h in changes_at(level, changes) if certainty(h) not in told]
     told = {key for hint in chosen if (key := certainty(hint)) is not None}
     crossed = [h for h in notepad if h.kind != "summary" and certainty(h) not in told]
     told |= {key for hint in crossed if (key := certainty(hint)) is not None}
     rest = _folded([fact for fact in deduction.certain() if fact not in told])
     return ranked(chosen + crossed + rest)
+
+
+def shown_at(level: str, hint: solver.Hint) -> bool:
+    """Whether `level` shows a hint of the solver's (the notepad level shows none)."""
+    kinds = _KINDS.get(level)
+    return level != "notepad" and (kinds is None or hint.kind in kinds)
+
+
+def changes_at(level: str, changes: Sequence[solver.Hint]) -> list[solver.Hint]:
+    """What the last entry changed, as much of it as `level` shows: settled facts from
+    `certain`, moved odds from `odds`, nothing at `notepad`."""
+    return [hint for hint in changes if shown_at(level, hint)]
 
 
 def _folded(facts: list[solver.Fact]) -> list[solver.Hint]:

@@ -138,6 +138,8 @@ class Session:
         self._earlier: Reading | None = None  # the reading before the latest change
         self._hints_for: Reading | None = None  # the reading `_hints` were computed for
         self._hints: dict[str, list[solver.Hint]] = {}
+        self._changes_for: Reading | None = None
+        self._changes: list[solver.Hint] = []
 
     # --- making and finding sessions -------------------------------------------------------
     @classmethod
@@ -339,9 +341,21 @@ class Session:
         if self._hints_for is not reading:
             self._hints_for, self._hints = reading, {}
         if level not in self._hints:
-            before = self._before(reading)
-            self._hints[level] = hints_at(level, reading.usable, reading.deduction, before)
+            changes = self.changes()
+            self._hints[level] = hints_at(level, reading.usable, reading.deduction, changes)
         return list(self._hints[level])
+
+    def changes(self) -> list[solver.Hint]:
+        """What the last entry of the usable record changed (solver.changes: facts settled,
+        the answer's odds moved), at every level; computed once per reading."""
+        reading = self.reading()
+        if reading.usable is None or reading.deduction is None:
+            return []
+        if self._changes_for is not reading:
+            before = self._before(reading)
+            found = [] if before is None else solver.changes(reading.deduction, before)
+            self._changes_for, self._changes = reading, found
+        return list(self._changes)
 
     def _before(self, reading: Reading) -> solver.Deduction | None:
         """The deduction hints compare `reading`'s with to say what its last entry changed:

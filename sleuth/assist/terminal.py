@@ -18,7 +18,7 @@ from rich.text import Text
 import solver
 from engines import InformationSet, InvalidObservation, SleuthError
 from sleuth import views
-from sleuth.assist.levels import LEVELS
+from sleuth.assist.levels import LEVELS, changes_at
 from sleuth.assist.session import Session
 from sleuth.assist.store import SessionError, StaleSession
 
@@ -183,8 +183,10 @@ class Notebook:
         reading = self.session.reading()
         if reading.usable is None or reading.entries < 2:
             return
-        changed = [h.text for h in self.session.hints() if h.kind in CHANGE_KINDS]
-        said = "; ".join(changed) if changed else "nothing new for the notebook"
+        if self.session.level == "notepad":
+            return
+        changed = changes_at(self.session.level, self.session.changes())
+        said = "; ".join(h.text for h in changed) or "nothing new for the notebook"
         self.console.print(Text(f"what changed: {said}", style="cyan"))
 
     def view(self, switch: str) -> None:
@@ -320,10 +322,6 @@ def _number(text: str, form: str) -> int:
     if not word.isdigit():
         raise SessionError(f"expected an entry number: {form}")
     return int(word)
-
-
-CHANGE_KINDS = ("new", "shift")
-"""The hint kinds that tell what the last entry changed (solver.changes)."""
 
 
 def _seat_name(seat: object) -> str:
