@@ -25,7 +25,7 @@ from contextlib import contextmanager, suppress
 
 import numpy as np
 
-from engines import Action, InformationSet
+from engines import Action, InformationSet, NotToMove
 from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Subject
 from engines.alibi.questions import question_words
 from solver.deduction import Deduction, deduce
@@ -39,7 +39,7 @@ from solver.games.alibi.advice import (
     known_to_me,
 )
 from solver.games.alibi.position import parse
-from solver.hints import percent
+from solver.hints import Hint, percent
 from solver.model import Fact
 from solver.search import Advice, Candidate, Memory
 
@@ -468,3 +468,22 @@ def box_odds(game: Alibi, d: Deduction) -> tuple[str, ...]:
         more = f" (+{left - 4} more)" if left > 4 else ""
         lines.append(f"box {kind}: {', '.join(shown)}{more}")
     return tuple(lines)
+
+
+def hints(info: InformationSet) -> list[Hint]:
+    """At the seat's own pass, the cards the solver bot passes and why: the hint a strong
+    player gives about passing (the questions and the accusation are the deduction's)."""
+    game = info.make_game()
+    assert isinstance(game, Alibi)
+    try:
+        legal = game.legal_actions_for(info)
+    except NotToMove:
+        return []
+    if not legal or not isinstance(legal[0], Pass):
+        return []
+    advice = advise(info, legal, random.Random(0), {})
+    move = advice.move
+    assert isinstance(move, Pass)
+    names = "; ".join(game.deck.by_id[card].name for card in move.cards)
+    text = f"Pass {names} (type: pass {' '.join(move.cards)}): {advice.text}"
+    return [Hint(text, None, None, advice.notes, "advice", 2.45)]

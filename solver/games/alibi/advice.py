@@ -203,6 +203,7 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     assert isinstance(game, Alibi), info.game
     found = _certain_hints(pos, deduction) + _box_odds(pos, deduction) + _card_odds(pos, deduction)
     if not any(o.kind == "end" for o in info.observations):
+        found += _accusation_now(pos, deduction)
         for question in best_questions(info, deduction, top=1, max_cards=SPOKEN_CARDS):
             ask = question.ask
             words = question_words(ask.scope, ask.subject, game.deck)
@@ -262,6 +263,37 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
 def known_to_me(pos: Position) -> set[int]:
     """Cards crossed off without deduction: held by me at some time, or laid."""
     return {c for hand in pos.mine for c in hand} | set(pos.laid_by)
+
+
+def _accusation_now(pos: Position, deduction: Deduction) -> list[Hint]:
+    """While the box is open: the chance an accusation of the likeliest card of each type
+    would be right now (the types taken as independent), so that a player sees when a guess
+    becomes worth its risk (a wrong accuser cannot win)."""
+    box, chance, exact = [], 1.0, deduction.exact
+    for kind in TYPES:
+        odds = [
+            (estimate(deduction, fact), fact)
+            for fact in deduction.facts
+            if fact.kind == "InBox" and pos.deck.by_id[card_id(fact.args[0])].type == kind
+        ]
+        best, fact = max(odds, key=lambda item: item[0].value)
+        if not best.shown:
+            return []  # odds too rough to weigh a guess on
+        box.append(pos.deck.by_id[card_id(fact.args[0])].name)
+        chance *= best.value
+        exact = exact and best.exact
+    if chance >= 1.0 or chance < ACCUSATION_SHOWN:
+        return []  # the answer says it, with the accusation; or a guess not worth weighing
+    label = "" if exact else f" ({ESTIMATED})"
+    text = (
+        f"An accusation now ({'; '.join(box)}) would be right {percent(chance)}{label}; "
+        "a wrong accuser cannot win"
+    )
+    return [Hint(text, None, chance, (), "advice", 2.3)]
+
+
+ACCUSATION_SHOWN = 0.05
+"""The least chance of a right accusation worth telling a player to weigh."""
 
 
 def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
