@@ -7,7 +7,8 @@ bot made with seed `s` plays at `info`. The search lives in the solver layer bec
 solver knows no bots (arrows point sleuth -> opponents -> solver -> engines).
 
 A search module may also offer `hints(info) -> list[Hint]`: hints of its own that
-`solver.hints` adds to the game's (Serial Killer names its bot's choice at the seat's pick).
+`solver.hints` adds to the game's (Serial Killer names its bot's choice at the seat's pick,
+Alibi the cards its bot passes).
 
 Every search is bounded by work (nodes, samples, actions scored); a `time_budget` is off by
 default, and when set it is a safety ceiling and the one source of non-determinism.
