@@ -12,8 +12,17 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import engines
+import opponents
 import solver
-from engines import Action, ConfigError, IllegalAction, State
+from engines import (
+    Action,
+    ConfigError,
+    IllegalAction,
+    IncompleteInformationSet,
+    InformationSet,
+    NotToMove,
+    State,
+)
 from engines.city_killer import (
     DETECTIVE,
     KILLER,
@@ -27,6 +36,7 @@ from engines.city_killer import (
 )
 from engines.city_killer.pool_file import EXAMPLE
 from engines.city_killer.rules import GROUPS, MOTIVES, POOL
+from solver.validation import validate
 from tests.conformance import EngineSpec, check_random_game
 
 SWITCHES = {
@@ -350,3 +360,34 @@ def test_a_pool_file_is_read_and_checked(tmp_path: Path) -> None:
         engines.make("city-killer", pool_file=str(EXAMPLE))
     with pytest.raises(ConfigError, match="pool_file"):
         engines.make("city-killer", pool_file=3)
+
+
+def test_a_kept_view_is_replayed_anew_when_the_record_shows_what_it_stood_in_for() -> None:
+    """The detective's views at every complete beginning of a heuristic game (seed 2), each
+    extending the one before: a beginning cut inside the city phase's move (its token shown
+    after the cut) was replayed with a stand-in, and the next view extended it in place and
+    failed an assertion at "killer: done" (the notebook's page hid its board)."""
+    game = engines.make("city-killer")
+    state = game.new_game(seed=2)
+    bots = {s: opponents.make("heuristic", game, s, seed=2) for s in game.seats}
+    while not state.is_over:
+        seat = state.to_move
+        state.apply(bots[seat].act(state.information_set(seat)))
+    info = state.information_set("detective")
+    viewer = engines.make("city-killer")
+    for k in range(1, len(info.observations) + 1):
+        beginning = InformationSet(info.game, info.options, info.seat, info.observations[:k])
+        try:
+            validate(beginning)
+        except IncompleteInformationSet:
+            continue
+        assert _moves(viewer, beginning) == _moves(engines.make("city-killer"), beginning), k
+
+
+def _moves(game: engines.Game, info: InformationSet) -> list[str] | None:
+    """The seat's legal moves at `info` as the game's view of it lists them (None: not its
+    turn)."""
+    try:
+        return [str(action) for action in game.legal_actions_for(info)]
+    except NotToMove:
+        return None

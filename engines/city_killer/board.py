@@ -126,6 +126,7 @@ class Board(State):
         self._supply: list[str] = []
         self._pending_stack_tokens: list[str] = []
         self._script: dict[str, deque[Any]] | None = None  # a view's observed outcomes
+        self._stood_in = False  # a view replayed an outcome its record had not shown yet
         self._kept: deque[str] = deque()  # a view's cards the killer kept, still to replay
 
     @property

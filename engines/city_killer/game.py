@@ -627,6 +627,10 @@ class CityKiller(Game):
             return self._extended_view(info)
 
     def _extended_view(self, info: InformationSet) -> CityKillerState:
+        """`_view`, extending the kept view of the seat when `info` extends its record and
+        tells nothing its replay stood in for: the secrets and the allies (read before any
+        move is replayed), and a chance outcome a record cut inside a move had not shown yet
+        (a token drawn, its observation after the cut). Otherwise it is replayed anew."""
         observations = info.observations
         cached = self._views.get(info.seat)
         start, state = 0, None
@@ -634,7 +638,11 @@ class CityKiller(Game):
             seen, kept_state = cached
             if observations[: len(seen)] == seen:
                 start, state = len(seen), kept_state
-        private = {obs.kind: obs for obs in observations if obs.kind in ("secrets", "allies")}
+        if start and (state is None or state._stood_in or any(
+            obs.kind in PLACEHELD for obs in observations[start:]
+        )):  # fmt: skip
+            start, state = 0, None  # the kept view replayed stand-ins this record now names
+        private = {obs.kind: obs for obs in observations if obs.kind in PLACEHELD}
         if state is None:
             state = self._blank_view(observations, private)
         else:
@@ -655,6 +663,7 @@ class CityKiller(Game):
             elif text == f"allies {UNKNOWN}":
                 action = Grouped("allies", state._allies or GROUPS[0])
             elif text == f"keep {UNKNOWN}":
+                state._stood_in = state._stood_in or not state._kept  # its card comes later
                 action = Keep(state._kept.popleft() if state._kept else UNKNOWN)
             else:
                 action = self.parse_action(text)
@@ -796,6 +805,9 @@ class CityKiller(Game):
         )  # fmt: skip
 
 
+PLACEHELD = ("secrets", "allies")
+"""The private observations a view reads before replaying any move (it stands placeholders
+in for them when the seat has not learnt them)."""
 _PILES = {"detective-deck": "detective-card", "evidence": "evidence", "killer-deck": "killer-card"}
 
 

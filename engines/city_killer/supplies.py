@@ -31,6 +31,7 @@ class Supplies(Board):
             queue = self._script.get(kind)
             if queue:
                 return queue.popleft()
+            self._stood_in = True  # a record cut inside a move: its outcome comes later
             return UNKNOWN
         return value
 
