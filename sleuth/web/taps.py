@@ -1,0 +1,327 @@
+"""Turns entered by tapping: what the session page offers to build the next entry with.
+
+An `Offer` says whose turn it is or what the game owes next (`prompt`), lists whole lines that
+can come next (`quick`: each one read by the game's notation before it is offered) and holds a
+`Taps` tree: chips that build a line of the game's notation word by word (a verb, then a
+suspect; "2 asks", then "1", "hand", a card, ": 0"). The page's script walks the tree and
+writes the line into the entry box, and the line is sent through the same add route as a
+typed one: the notation reads, checks, refuses and stores it, so there is one path.
+
+Alibi and Noir have trees built from the record (whose turn, the seat's own hand, the grid now);
+the other games get their lists: the seat's legal moves when it is to move (as typed lines the
+notation reads) and the words of the notation grouped by kind, numbers and symbols.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engines import Game, Observation, Seat, SleuthError
+
+COMPLETE = 0
+"""The node a chip leads to when its line is whole (nothing more to tap but Add)."""
+ANSWERS = 21
+"""Answer chips for an Alibi question: 0 to 20 (a hand holds at most 19 cards)."""
+
+
+@dataclass
+class Node:
+    """One step of a line: a prompt and rows of chips (heading, chips). A chip is (text
+    appended, label shown, the node it leads to). `end`: the line may be added here; `multi`:
+    a chip tapped here stays for more (a list of cards), and is hidden once used."""
+
+    prompt: str
+    rows: list[tuple[str, list[tuple[str, str, int]]]] = field(default_factory=list)
+    end: bool = False
+    multi: bool = False
+
+
+class Taps:
+    """A tree (a graph: nodes are shared) of chips building one line."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = [Node("the line is complete: Add it", end=True)]
+
+    def node(self, prompt: str, *, end: bool = False, multi: bool = False) -> int:
+        self.nodes.append(Node(prompt, end=end, multi=multi))
+        return len(self.nodes) - 1
+
+    def row(self, node: int, heading: str, chips: Sequence[tuple[str, str, int]]) -> None:
+        if chips:
+            self.nodes[node].rows.append((heading, list(chips)))
+
+    def to_json(self) -> str:
+        return json.dumps(
+            [{"p": n.prompt, "rows": n.rows, "end": n.end, "multi": n.multi} for n in self.nodes],
+            separators=(",", ":"),
+        )
+
+
+START = 1
+"""The first node of every tree (made first by `_tree`)."""
+
+
+@dataclass
+class Offer:
+    prompt: str
+    quick: list[str]
+    taps: Taps
+
+
+def offer(game: Game, seat: Seat, before: Sequence[Observation]) -> Offer:
+    """What the page offers for the entry after `before` (the session's observations)."""
+    builder = BUILDERS.get(game.name, _lists)
+    try:
+        prompt, candidates, taps = builder(game, seat, tuple(before))
+    except (SleuthError, KeyError, ValueError, IndexError, TypeError, AttributeError):
+        # a record the builder cannot follow (a conflict, a line typed out of order): the
+        # lists still work, and typing always does
+        prompt, candidates, taps = _lists(game, seat, tuple(before))
+    quick = [line for line in dict.fromkeys(candidates) if _reads(game, seat, before, line)]
+    return Offer(prompt, quick, taps)
+
+
+def _reads(game: Game, seat: Seat, before: Sequence[Observation], line: str) -> bool:
+    try:
+        game.parse_entry(line, seat, tuple(before))
+    except SleuthError:
+        return False
+    return True
+
+
+Built = tuple[str, list[str], Taps]
+
+
+# --- Alibi ------------------------------------------------------------------------------------
+def _alibi(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
+    from engines.alibi import TYPES
+    from engines.alibi.game import Alibi
+    from engines.alibi.notation import Table, table_of
+
+    assert isinstance(game, Alibi) and isinstance(seat, int)
+    table: Table = table_of(game, seat, before)
+    deck = game.deck
+    taps = Taps()
+    start = taps.node("what happened")
+    phase = table.phase() if table.dealer is not None else "setup"
+    quick: list[str] = []
+
+    def cards_node(prompt: str, cards: Sequence[str], end: bool = True) -> int:
+        node = taps.node(prompt, end=end, multi=True)
+        for group in deck.groups:
+            row = [(c, deck.by_id[c].detail, node) for c in deck.of_group(group) if c in cards]
+            taps.row(node, group, row)
+        return node
+
+    answer = taps.node("the answer: how many")
+    taps.row(answer, "answer", [(f": {n}", str(n), COMPLETE) for n in range(ANSWERS)])
+    more = taps.node("more cards, or the answer", multi=True)
+    taps.row(more, "answer", [(f": {n}", str(n), COMPLETE) for n in range(ANSWERS)])
+    for group in deck.groups:
+        taps.row(more, group, [(c, deck.by_id[c].detail, more) for c in deck.of_group(group)])
+    subject = taps.node("the subject asked about")
+    taps.row(subject, "type", [(t, t, answer) for t in TYPES])
+    for kind in TYPES:
+        groups = [g for g in deck.groups if deck.type_of_group(g) == kind]
+        taps.row(subject, f"{kind} groups", [(g, g, answer) for g in groups])
+    taps.row(subject, "detail", [(d, d, answer) for d in deck.details])
+    for group in deck.groups:
+        taps.row(subject, group, [(c, deck.by_id[c].detail, more) for c in deck.of_group(group)])
+    scope = taps.node("hand or seen")
+    taps.row(scope, "", [("hand", "hand", subject), ("seen", "seen", subject)])
+
+    def target(asker: int) -> int:
+        node = taps.node(f"player {asker} asks whom")
+        chips = [(str(s), "me" if s == seat else f"player {s}", scope) for s in range(game.players)]
+        taps.row(node, "", [chip for chip in chips if chip[0] != str(asker)])
+        return node
+
+    everyone = cards_node("the cards", deck.ids)
+    lays = taps.node("which group")
+    taps.row(lays, "", [(g, g, COMPLETE) for g in deck.groups])
+    prompt = "the setup: who dealt, your cards, the hand sizes"
+    if phase == "turns":
+        mover = table.mover()
+        who = "your" if mover == seat else f"player {mover}'s"
+        prompt = f"{who} turn: a question, or an accusation"
+        taps.row(start, "turn", [(f"{mover} asks", f"{mover} asks", target(mover)),
+                                 (f"{mover} accuses", f"{mover} accuses", everyone)])  # fmt: skip
+    elif phase == "passing":
+        choosing = table.must_choose()
+        prompt = "the passes: who chose, who passed what"
+        if seat in choosing:
+            mine = cards_node(f"the {table.pass_count(seat)} cards you pass", sorted(table.hand))
+            taps.row(start, "you", [(f"{seat} chooses", "I choose", mine)])
+        quick += [f"{s} chooses" for s in choosing if s != seat]
+        for giver in table.unpassed():
+            receiver = (giver + 1) % game.players
+            line = f"{giver} passes to {receiver}"
+            if giver == seat:
+                quick.append(f"{line}: {' '.join(table.chosen.get(seat, ()))}")
+            elif receiver == seat:
+                got = cards_node(f"the cards player {giver} passed you",
+                                 [c for c in deck.ids if c not in table.hand])  # fmt: skip
+                taps.row(start, "to you", [(f"{line}:", f"{giver} passes to me", got)])
+            else:
+                quick.append(line)
+        sizes = table.sizes_after_passes()
+        quick.append("hands " + " ".join(map(str, sizes)))
+    elif phase in ("box", "solutions"):
+        prompt = "the box is opened: its four cards"
+        taps.row(start, "box", [("box", "box", everyone)])
+    elif phase in ("end", "results"):
+        prompt = "the end of the game"
+        quick.append("end winners " + " ".join(map(str, table.winners())))
+    elif phase == "over":
+        prompt = "the game is over"
+    if phase in ("turns", "passing"):
+        taps.row(start, "sets", [(f"{s} lays", f"{s} lays", lays) for s in range(game.players)])
+    if phase == "turns":  # a question out of the expected order
+        asks = [s for s in range(game.players) if s != table.mover()]
+        taps.row(start, "others", [(f"{s} asks", f"{s} asks", target(s)) for s in asks])
+    return prompt, quick, taps
+
+
+# --- Noir -------------------------------------------------------------------------------------
+def _noir(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
+    from engines.noir.game import Noir
+    from engines.noir.notation import END_REASONS, Record, observation_text
+    from engines.noir.rules import INSPECTOR, KILLER, block, neighbours
+
+    assert isinstance(game, Noir) and isinstance(seat, str)
+    record = Record.of(game, seat, before)
+    taps = Taps()
+    start = taps.node("what happened")
+    quick: list[str] = []
+    if not record.grid:
+        return "the grid as laid out (the new-session form sets it by tapping)", quick, taps
+    on_grid = [name for row in record.grid for name in row]
+    alive = [name for name in on_grid if name not in record.dead]
+
+    def names(prompt: str, chosen: Sequence[str], then: int = COMPLETE) -> int:
+        node = taps.node(prompt)
+        taps.row(node, "", [(name, name, then) for name in chosen])
+        return node
+
+    if record.owed:
+        owed = record.owed[0]
+        prompt = f"next: {owed.waiting_for}"
+        if owed.kind == "canvas":
+            quick += [observation_text(Observation.of("canvas", seat=owed.seat,
+                                                      suspect=owed.suspect, adjacent=answer))
+                      for answer in (True, False)]  # fmt: skip
+        elif owed.kind == "collapse":
+            quick.append("collapse")
+        elif owed.kind == "identity":
+            pool = record.hand if seat == INSPECTOR else alive
+            taps.row(start, "", [("identity", "identity", names("who", pool))])
+        elif owed.kind == "drew":
+            pool = [name for name in game.suspects if name not in record.held]
+            taps.row(start, "", [("drew", "drew", names("the card you drew", pool))])
+        elif owed.kind == "hand":
+            node = taps.node("your four cards", end=True, multi=True)
+            taps.row(node, "", [(name, name, node) for name in game.suspects])
+            taps.row(start, "", [("hand", "hand", node)])
+        quick += [f"end {word}" for word in END_REASONS]
+        return prompt, quick, taps
+    if record.over:
+        return "the game is over", quick, taps
+    mover = record.to_move
+    prompt = "your turn" if mover == seat else f"the {mover}'s turn"
+    shifts = taps.node("which line, which way")
+    rows, columns = len(record.grid), len(record.grid[0])
+    taps.row(shifts, "rows", [(f"row {r} {d}", f"row {r} {'←' if d == 'left' else '→'}", COMPLETE)
+                              for r in range(1, rows + 1) for d in ("left", "right")])  # fmt: skip
+    taps.row(shifts, "columns", [(f"column {c} {d}", f"col {c} {'↑' if d == 'up' else '↓'}",
+                                  COMPLETE) for c in range(1, columns + 1)
+                                 for d in ("up", "down")])  # fmt: skip
+    moves: list[tuple[str, str, int]] = []
+    if mover == KILLER:
+        victims = alive
+        if seat == KILLER and record.me is not None:
+            victims = [name for name in alive if name in neighbours(record.grid, record.me)]
+        moves.append(("kill", "kill", names("whom", victims)))
+        moves.append(("killer shift", "shift", shifts))
+        suspects = list(game.suspects)
+        if seat == KILLER and record.me is not None:
+            quick.append(f"disguise innocent {record.me}")
+            moves.append(("disguise as", "disguise as", names("your new identity", alive)))
+        else:
+            moves.append(("disguise innocent", "disguise innocent", names("whom", alive)))
+        moves.append(("disguise failed", "disguise failed", names("the card drawn", suspects)))
+    else:
+        outcome = taps.node("the outcome", end=True)
+        taps.row(outcome, "", [("missed", "missed", COMPLETE), ("caught", "caught", COMPLETE)])
+        near = alive
+        if seat == INSPECTOR and record.me is not None:
+            near = [name for name in alive if name in block(record.grid, record.me)]
+        if not record.chosen and seat == INSPECTOR:
+            chose = names("your identity", [n for n in record.hand if n not in record.dead])
+            moves.append(("chose-identity", "chose identity", chose))
+        quick.append("chose-identity")
+        moves.append(("inspector shift", "shift", shifts))
+        moves.append(("arrest", "arrest", names("whom", near, outcome)))
+        quick.append("draw")
+        hand = record.hand if seat == INSPECTOR else alive
+        moves.append(("exonerate", "exonerate", names("whom", hand)))
+        if game.options["citizen_arrest"]:
+            agents = record.hand if seat == INSPECTOR else alive
+            agent = taps.node("with which agent")
+            taps.row(agent, "", [(f"with {a}", a, outcome) for a in agents])
+            moves.append(("citizen-arrest", "citizen arrest", names("whom", alive, agent)))
+    taps.row(start, "", moves)
+    quick += [f"end {word}" for word in END_REASONS]
+    return prompt, quick, taps
+
+
+# --- the other games: lists ---------------------------------------------------------------------
+def _lists(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
+    """The seat's legal moves when it is to move (as lines the notation reads), then the
+    notation's kinds and words, numbers and symbols."""
+    from engines import InformationSet
+
+    taps = Taps()
+    start = taps.node("what happened")
+    quick: list[str] = []
+    prompt = "what your seat saw next"
+    info = InformationSet(game.name, game.option_items(), seat, before)
+    try:
+        actions = game.legal_actions_for(info)
+    except (SleuthError, NotImplementedError, KeyError, ValueError, IndexError, TypeError,
+            AttributeError, AssertionError):  # fmt: skip
+        actions = []
+    if actions:
+        prompt = "your move"
+        for action in actions[:60]:
+            lines = [line for line in _action_lines(game, seat, str(action))
+                     if _reads(game, seat, before, line)]  # fmt: skip
+            quick += lines[:1]
+    words = list(dict.fromkeys(game.notation_words()))
+    kinds = list(dict.fromkeys(form.split()[0] for form, _ in game.notation_help()))
+    rest = taps.node("the rest of the line", end=True, multi=False)
+    taps.row(rest, "words", [(w, w, rest) for w in words if w not in kinds])
+    taps.row(rest, "numbers", [(str(n), str(n), rest) for n in range(10)])
+    taps.row(rest, "symbols", [(s, s, rest) for s in ("!", "?", "/", ":", ",")])
+    taps.row(start, "kind", [(k, k, rest) for k in kinds])
+    return prompt, quick, taps
+
+
+def _action_lines(game: Game, seat: Seat, text: str) -> list[str]:
+    """The ways a seat's own move may be typed (`offer` keeps those the notation reads): as
+    the action prints, after the seat's name (City Killer), or with the seat's colour after
+    the verb (Serial Killer)."""
+    lines = [text, f"{seat}: {text}"]
+    if game.name == "serial-killer" and isinstance(seat, int):
+        from engines.serial_killer.cards import COLOURS
+
+        verb, _, rest = text.partition(" ")
+        lines.append(f"{verb} {COLOURS[seat]} {rest}".rstrip())
+    return lines
+
+
+BUILDERS: dict[str, Callable[[Game, Seat, tuple[Observation, ...]], Built]] = {
+    "alibi": _alibi,
+    "noir": _noir,
+}
