@@ -152,14 +152,20 @@ def _alibi(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
         choosing = table.must_choose()
         prompt = "the passes: who chose, who passed what"
         if seat in choosing:
-            mine = cards_node(f"the {table.pass_count(seat)} cards you pass", sorted(table.hand))
-            taps.row(start, "you", [(f"{seat} chooses", "I choose", mine)])
+            hand = [c for c in deck.ids if c in table.hand]
+            chosen = cards_node(f"the {table.pass_count(seat)} cards you pass", hand)
+            taps.row(start, "you", [(f"{seat} chooses", "I choose", chosen)])
         quick += [f"{s} chooses" for s in choosing if s != seat]
         for giver in table.unpassed():
             receiver = (giver + 1) % game.players
             line = f"{giver} passes to {receiver}"
             if giver == seat:
-                quick.append(f"{line}: {' '.join(table.chosen.get(seat, ()))}")
+                mine = [c for c in deck.ids if c in table.hand]
+                if seat in table.chosen or table.held(seat) <= table.round:  # chosen, or all
+                    quick.append(f"{line}: {' '.join(table.chosen.get(seat, mine))}")
+                else:
+                    passed = cards_node("the cards you passed", mine)
+                    taps.row(start, "you", [(f"{line}:", f"I pass to {receiver}", passed)])
             elif receiver == seat:
                 got = cards_node(f"the cards player {giver} passed you",
                                  [c for c in deck.ids if c not in table.hand])  # fmt: skip
@@ -264,7 +270,9 @@ def _noir(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
         moves.append(("inspector shift", "shift", shifts))
         moves.append(("arrest", "arrest", names("whom", near, outcome)))
         quick.append("draw")
-        hand = record.hand if seat == INSPECTOR else alive
+        hand = record.hand if seat == INSPECTOR else []
+        if seat != INSPECTOR:  # any card he may hold: not yet shown innocent
+            hand = [name for name in game.suspects if name not in record.innocent]
         moves.append(("exonerate", "exonerate", names("whom", hand)))
         if game.options["citizen_arrest"]:
             agents = record.hand if seat == INSPECTOR else alive
