@@ -93,8 +93,8 @@ def run(name: str, seat: object, seed: int, browser, rows: list[list[str]]) -> N
             if name == "alibi":
                 setup, first = set_up_alibi(page, server.url, lines), 3
             else:
-                secret = lines[1].split()[1:]
-                setup, first = set_up_noir(page, server.url, str(seat), grid_of(lines[0]), secret), 2
+                grid, secret = grid_of(lines[0]), lines[1].split()[1:]
+                setup, first = set_up_noir(page, server.url, str(seat), grid, secret), 2
             page.screenshot(path=str(OUT / f"{label}-first-turn.png"))
             counts, typed = enter(page, lines, first, label)
             seconds = time.perf_counter() - started
