@@ -60,7 +60,7 @@ class Taps:
 
 
 START = 1
-"""The first node of every tree (made first by `_tree`)."""
+"""The first node of every tree: each builder makes it first."""
 
 
 @dataclass
@@ -80,7 +80,10 @@ def offer(game: Game, seat: Seat, before: Sequence[Observation]) -> Offer:
         # lists still work, and typing always does
         prompt, candidates, taps = _lists(game, seat, tuple(before))
     quick = [line for line in dict.fromkeys(candidates) if _reads(game, seat, before, line)]
-    return Offer(prompt, quick, taps)
+    # the ways the game may have ended come last: offered, not suggested before the moves
+    ends = [line for line in quick if line == "end" or line.startswith("end ")]
+    taps.row(START, "if the game ended", [(line, line, COMPLETE) for line in ends])
+    return Offer(prompt, [line for line in quick if line not in ends], taps)
 
 
 def _reads(game: Game, seat: Seat, before: Sequence[Observation], line: str) -> bool:
@@ -121,14 +124,17 @@ def _alibi(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
     taps.row(more, "answer", [(f": {n}", str(n), COMPLETE) for n in range(ANSWERS)])
     for group in deck.groups:
         taps.row(more, group, [(c, deck.by_id[c].detail, more) for c in deck.of_group(group)])
-    subject = taps.node("the subject asked about")
+    subject = taps.node("the subject asked about: a type, a group (first in its row), a card")
     taps.row(subject, "type", [(t, t, answer) for t in TYPES])
+    shared = [d for d in deck.details if len(deck.of_detail(d)) > 1]
+    taps.row(subject, "detail", [(d, d, answer) for d in shared])
     for kind in TYPES:
-        groups = [g for g in deck.groups if deck.type_of_group(g) == kind]
-        taps.row(subject, f"{kind} groups", [(g, g, answer) for g in groups])
-    taps.row(subject, "detail", [(d, d, answer) for d in deck.details])
-    for group in deck.groups:
-        taps.row(subject, group, [(c, deck.by_id[c].detail, more) for c in deck.of_group(group)])
+        for n, group in enumerate(g for g in deck.groups if deck.type_of_group(g) == kind):
+            cards = [(c, deck.by_id[c].detail, more) for c in deck.of_group(group)]
+            taps.row(subject, f"{kind}: group, then its cards" if n == 0 else "",
+                     [(group, group, answer), *cards])  # fmt: skip
+    single = [d for d in deck.details if d not in shared]
+    taps.row(subject, "detail of one card", [(d, d, answer) for d in single])
     scope = taps.node("hand or seen")
     taps.row(scope, "", [("hand", "hand", subject), ("seen", "seen", subject)])
 
