@@ -227,6 +227,27 @@ def test_alibi_turns_by_taps_are_the_typed_lines(phone, tmp_path) -> None:
         assert "Traceback" not in server.stop()
 
 
+def test_alibis_whole_passing_step_is_one_line_of_taps(phone, tmp_path) -> None:
+    game, state = bot_game("alibi", 1, players=4)
+    record = state.information_set(0).observations
+    lines = typed_lines(game, state.information_set(0))
+    passing = next(i for i, line in enumerate(lines) if " chooses" in line)
+    passed = lines[passing].split()[2:]
+    got = next(line for line in lines[passing:] if line.startswith("3 passes to 0:"))
+    step = f"pass {' '.join(passed)} got {got.split(': ')[1]}"
+    Session.new("alibi", 0, dir=tmp_path, name="step", players=4, entries=lines[:passing]).close()
+    server = Server(tmp_path)
+    try:
+        page = phone.new_page()
+        page.goto(f"{server.url}/s/step")
+        count = tap_line(page, step)
+        assert count == 1 + len(passed) + 1 + len(got.split(": ")[1].split()) + 1
+        stored = Session.open("step", tmp_path).information_set().observations
+        assert stored == record[: passing + 9]  # the choices, the passes, the hand sizes
+    finally:
+        assert "Traceback" not in server.stop()
+
+
 @pytest.mark.parametrize("name", ["blue-lion", "city-killer", "serial-killer"])
 def test_the_list_games_offer_the_seats_moves_and_words(phone, tmp_path, name) -> None:
     game = engines.make(name)

@@ -59,6 +59,11 @@ class Taps:
         )
 
 
+UNFOLLOWED = (SleuthError, KeyError, ValueError, IndexError, TypeError, AttributeError,
+              AssertionError)  # fmt: skip
+"""What reading a record the builders cannot follow may raise (a conflict, a line typed out
+of the expected order): the page then offers less, and never fails."""
+
 START = 1
 """The first node of every tree: each builder makes it first."""
 
@@ -75,7 +80,7 @@ def offer(game: Game, seat: Seat, before: Sequence[Observation]) -> Offer:
     builder = BUILDERS.get(game.name, _lists)
     try:
         prompt, candidates, taps = builder(game, seat, tuple(before))
-    except (SleuthError, KeyError, ValueError, IndexError, TypeError, AttributeError):
+    except UNFOLLOWED:
         # a record the builder cannot follow (a conflict, a line typed out of order): the
         # lists still work, and typing always does
         prompt, candidates, taps = _lists(game, seat, tuple(before))
@@ -89,7 +94,7 @@ def offer(game: Game, seat: Seat, before: Sequence[Observation]) -> Offer:
 def _reads(game: Game, seat: Seat, before: Sequence[Observation], line: str) -> bool:
     try:
         game.parse_entry(line, seat, tuple(before))
-    except SleuthError:
+    except UNFOLLOWED:  # only offered when it reads; what cannot be read is never shown
         return False
     return True
 
@@ -152,11 +157,20 @@ def _alibi(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
         mover = table.mover()
         who = "your" if mover == seat else f"player {mover}'s"
         prompt = f"{who} turn: a question, or an accusation"
-        taps.row(start, "turn", [(f"{mover} asks", f"{mover} asks", target(mover)),
-                                 (f"{mover} accuses", f"{mover} accuses", everyone)])  # fmt: skip
+        me = mover == seat
+        taps.row(start, "turn", [(f"{mover} asks", "I ask" if me else f"{mover} asks",
+                                  target(mover)),
+                                 (f"{mover} accuses", "I accuse" if me else f"{mover} accuses",
+                                  everyone)])  # fmt: skip
     elif phase == "passing":
         choosing = table.must_choose()
         prompt = "the passes: who chose, who passed what"
+        if not table.chosen and not table.given:  # the whole step in one line
+            hand = [c for c in deck.ids if c in table.hand]
+            got = cards_node("the cards you got", [c for c in deck.ids if c not in table.hand])
+            gave = cards_node(f"the {table.pass_count(seat)} cards you passed", hand, end=False)
+            taps.row(gave, "then", [("got", "got …", got)])
+            taps.row(start, "the whole step", [("pass", "I passed … got …", gave)])
         if seat in choosing:
             hand = [c for c in deck.ids if c in table.hand]
             chosen = cards_node(f"the {table.pass_count(seat)} cards you pass", hand)
@@ -303,8 +317,7 @@ def _lists(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
     info = InformationSet(game.name, game.option_items(), seat, before)
     try:
         actions = game.legal_actions_for(info)
-    except (SleuthError, NotImplementedError, KeyError, ValueError, IndexError, TypeError,
-            AttributeError, AssertionError):  # fmt: skip
+    except (*UNFOLLOWED, NotImplementedError):
         actions = []
     if actions:
         prompt = "your move"
