@@ -84,11 +84,22 @@ def offer(game: Game, seat: Seat, before: Sequence[Observation]) -> Offer:
         # a record the builder cannot follow (a conflict, a line typed out of order): the
         # lists still work, and typing always does
         prompt, candidates, taps = _lists(game, seat, tuple(before))
-    quick = [line for line in dict.fromkeys(candidates) if _reads(game, seat, before, line)]
+    quick = [line for line in (_canonical(game, seat, before, c) for c in candidates) if line]
+    quick = list(dict.fromkeys(quick))
     # the ways the game may have ended come last: offered, not suggested before the moves
     ends = [line for line in quick if line == "end" or line.startswith("end ")]
     taps.row(START, "if the game ended", [(line, line, COMPLETE) for line in ends])
     return Offer(prompt, [line for line in quick if line not in ends], taps)
+
+
+def _canonical(game: Game, seat: Seat, before: Sequence[Observation], line: str) -> str | None:
+    """`line` as the game prints what it records (cards in the game's order, sizes filled in),
+    or None when it does not read here. A line of several observations stays as it is."""
+    try:
+        found = game.parse_entry(line, seat, tuple(before))
+        return game.observation_text(found[0]) if len(found) == 1 else line
+    except UNFOLLOWED:
+        return None
 
 
 def _reads(game: Game, seat: Seat, before: Sequence[Observation], line: str) -> bool:
@@ -180,9 +191,9 @@ def _alibi(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
             receiver = (giver + 1) % game.players
             line = f"{giver} passes to {receiver}"
             if giver == seat:
-                mine = [c for c in deck.ids if c in table.hand]
+                mine = [c for c in deck.ids if c in table.hand - table.received]
                 if seat in table.chosen or table.held(seat) <= table.round:  # chosen, or all
-                    quick.append(f"{line}: {' '.join(table.chosen.get(seat, mine))}")
+                    quick.append(f"{line}: {' '.join(table.chosen.get(seat) or mine)}")
                 else:
                     passed = cards_node("the cards you passed", mine)
                     taps.row(start, "you", [(f"{line}:", f"I pass to {receiver}", passed)])
