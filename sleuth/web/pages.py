@@ -75,7 +75,10 @@ def session_page(session: Session, all_hints: bool = False, why: int | None = No
 
 def _offer(session: Session) -> dict[str, str]:
     """The chips that build the next entry, as JSON for the page's script (`sleuth.web.taps`)."""
-    made = taps.offer(session.game, session.seat, session.information_set().observations)
+    reading = session.reading()
+    deduction = reading.deduction if reading.status == "ok" else None  # of the whole record
+    made = taps.offer(session.game, session.seat, session.information_set().observations,
+                      deduction)  # fmt: skip
     return {"prompt": made.prompt, "quick": json.dumps(made.quick), "taps": made.taps.to_json()}
 
 

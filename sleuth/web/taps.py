@@ -15,10 +15,14 @@ notation reads) and the words of the notation grouped by kind, numbers and symbo
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from engines import Game, Observation, Seat, SleuthError
+import solver
+from engines import Game, InformationSet, Observation, Seat, SleuthError
+from solver import Deduction
 
 COMPLETE = 0
 """The node a chip leads to when its line is whole (nothing more to tap but Add)."""
@@ -75,15 +79,21 @@ class Offer:
     taps: Taps
 
 
-def offer(game: Game, seat: Seat, before: Sequence[Observation]) -> Offer:
-    """What the page offers for the entry after `before` (the session's observations)."""
-    builder = BUILDERS.get(game.name, _lists)
+def offer(
+    game: Game, seat: Seat, before: Sequence[Observation], deduction: Deduction | None = None
+) -> Offer:
+    """What the page offers for the entry after `before` (the session's observations);
+    `deduction`, when given, is `solver.deduce` of them (made once by the session)."""
+    builder = BUILDERS.get(game.name)
     try:
+        if builder is None:
+            raise LookupError(game.name)  # no tree of its own: the lists
         prompt, candidates, taps = builder(game, seat, tuple(before))
-    except UNFOLLOWED:
+    except (*UNFOLLOWED, LookupError):
         # a record the builder cannot follow (a conflict, a line typed out of order): the
         # lists still work, and typing always does
         prompt, candidates, taps = _lists(game, seat, tuple(before))
+        candidates = [*candidates, *_engine_lines(game, seat, tuple(before), deduction)]
     quick = [line for line in (_canonical(game, seat, before, c) for c in candidates) if line]
     quick = list(dict.fromkeys(quick))
     # the ways the game may have ended come last: offered, not suggested before the moves
@@ -319,8 +329,6 @@ def _noir(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
 def _lists(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
     """The seat's legal moves when it is to move (as lines the notation reads), then the
     notation's kinds and words, numbers and symbols."""
-    from engines import InformationSet
-
     taps = Taps()
     start = taps.node("what happened")
     quick: list[str] = []
@@ -344,6 +352,60 @@ def _lists(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
     taps.row(rest, "symbols", [(s, s, rest) for s in ("!", "?", "/", ":", ",")])
     taps.row(start, "kind", [(k, k, rest) for k in kinds])
     return prompt, quick, taps
+
+
+WORLDS = {"city-killer": 1}
+"""Worlds drawn to find the lines that can come next in the list games (3 unless told): one
+in City Killer, whose sampler replays the record and takes up to a second a world."""
+MOVES = 80
+"""Moves (or chance outcomes) tried in each world."""
+BACK = {"city-killer": 0}
+"""How far back (3 unless told) a record still owed something (a reveal after a lay) may start
+the search: each step back is a deduction of its own, too slow in City Killer."""
+
+
+def _engine_lines(
+    game: Game, seat: Seat, before: tuple[Observation, ...], deduction: Deduction | None
+) -> list[str]:
+    """The lines that can come next, found by the engine: in a few whole worlds consistent
+    with the record (`solver.sample_state`), each move of the seat to move (or each chance
+    outcome) is made, and the first new observation of this seat printed as it is typed. A
+    record that still owes something is searched from where it last was whole, keeping the
+    moves whose observations begin with what was typed since."""
+    found: list[str] = []
+    for back in range(min(BACK.get(game.name, 3), len(before)) + 1):
+        whole = before[: len(before) - back]
+        info = InformationSet(game.name, game.option_items(), seat, whole)
+        rng = random.Random(len(before))
+        try:
+            worlds = [
+                solver.sample_state(info, rng, deduction if back == 0 else None)
+                for _ in range(WORLDS.get(game.name, 3))
+            ]
+        except (*UNFOLLOWED, solver.Inconsistent):
+            continue
+        since = before[len(whole) :]
+        for world in worlds:
+            if world.to_move is None and not world.is_chance:
+                continue
+            moves: list[Any] = (
+                [o for o, _ in world.chance_outcomes()] if world.is_chance
+                else world.legal_actions()
+            )  # fmt: skip
+            for move in moves[:MOVES]:
+                after = world.clone()
+                try:
+                    if world.is_chance:
+                        after.apply_chance(move)
+                    else:
+                        after.apply(move)
+                    new = after.information_set(seat).observations[len(whole) :]
+                except UNFOLLOWED:
+                    continue
+                if len(new) > len(since) and new[: len(since)] == since:
+                    found.append(game.observation_text(new[len(since)]))
+        return found
+    return found
 
 
 def _action_lines(game: Game, seat: Seat, text: str) -> list[str]:
