@@ -4,6 +4,7 @@ played by heuristic bots, the seat's record entered entry by entry with the page
     python benchmarks/web_taps.py                 # 4-player Alibi (seat 0), Noir (both seats)
     python benchmarks/web_taps.py --seed 5
     python benchmarks/web_taps.py --games noir    # only Noir
+    python benchmarks/web_taps.py --offline       # every game, every seat, no browser
 
 For each game: the taps to set it up from a fresh new-session form (the game picked from the
 menu; a menu counts two taps: open, pick), then for every entry after the setup the taps of
@@ -12,6 +13,10 @@ is the longest beginning of the entry, a whole line first). An entry the chips c
 would have to be typed: counted in the "typed" column (zero means no typing after the setup).
 The stored session is then compared with the engine's record of that seat. Screenshots go to
 benchmarks/out/ (git-ignored).
+
+`--offline` walks the same chips without a browser (`taps_offline` on `sleuth.web.taps.offer`,
+what the page is sent) over a whole game of every game and seat, from the first entry after
+its setup.
 """
 
 from __future__ import annotations
@@ -37,10 +42,12 @@ from test_web_taps import (  # noqa: E402  (tests/test_web_taps.py: the driver)
     grid_of,
     set_up_noir,
     tap_line,
+    taps_offline,
 )
 
 from sleuth.assist import Session  # noqa: E402
 from sleuth.assist.transcribe import typed_lines  # noqa: E402
+from sleuth.web import taps  # noqa: E402
 
 OUT = HERE / "out"
 
@@ -115,11 +122,57 @@ def run(name: str, seat: object, seed: int, browser, rows: list[list[str]]) -> N
     print(f"{label}: the most taps: {worst[-3:]}", flush=True)
 
 
+SETUP_LINES = {"alibi": 3, "noir": 2, "blue-lion": 7, "city-killer": 6, "serial-killer": 6}
+"""The lines of each game's record the new-session form's picks make (or that come before
+the first turn), left out of the offline counts."""
+
+
+def offline(seed: int) -> None:
+    head = ["game", "seat", "entries", "median", "max", "mean", "typed", "offer ms (median, max)"]
+    rows = []
+    for name in SETUP_LINES:
+        options = {"players": 4} if name == "alibi" else {}
+        game, state = bot_game(name, seed, **options)
+        for seat in game.seats:
+            info = state.information_set(seat)
+            lines = typed_lines(game, info)
+            counts, typed, times = [], [], []
+            for i in range(SETUP_LINES[name], len(lines)):
+                started = time.perf_counter()
+                made = taps.offer(game, seat, info.observations[:i])
+                times.append(1000 * (time.perf_counter() - started))
+                count = taps_offline(made, lines[i])
+                if count is None:
+                    typed.append(lines[i])
+                else:
+                    counts.append(count)
+            rows.append([name, str(seat), str(len(lines) - SETUP_LINES[name]),
+                         f"{statistics.median(counts):g}", str(max(counts)),
+                         f"{statistics.mean(counts):.2f}", str(len(typed)),
+                         f"{statistics.median(times):.0f}, {max(times):.0f}"])  # fmt: skip
+            print(f"{name} {seat}: typed {typed[:4]}", flush=True)
+    _table(head, rows)
+    print(
+        "(offline: the page's chips without a browser; the offer's time without the "
+        "session's deduction, which the page reuses)"
+    )
+
+
+def _table(head: list[str], rows: list[list[str]]) -> None:
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    for row in [head, *rows]:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", nargs="*", default=["alibi", "noir"])
+    parser.add_argument("--offline", action="store_true", help="every game, no browser")
     args = parser.parse_args()
+    if args.offline:
+        offline(args.seed)
+        return
     OUT.mkdir(exist_ok=True)
     from playwright.sync_api import sync_playwright
 
@@ -133,9 +186,7 @@ def main() -> None:
         browser.close()
     head = ["game-seat", "seed", "entries", "setup taps", "median", "max", "mean", "typed",
             "record equal", "seconds", "typed kinds"]  # fmt: skip
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    for row in [head, *rows]:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+    _table(head, rows)
     print(f"(taps per entry after the setup, chips and Add; a menu is {SELECT_TAPS} taps)")
 
 
