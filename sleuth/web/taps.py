@@ -93,7 +93,9 @@ def offer(
         # a record the builder cannot follow (a conflict, a line typed out of order): the
         # lists still work, and typing always does
         prompt, candidates, taps = _lists(game, seat, tuple(before))
-        candidates = [*candidates, *_engine_lines(game, seat, tuple(before), deduction)]
+        found, mover = _engine_lines(game, seat, tuple(before), deduction)
+        candidates = [*candidates, *found]
+        prompt = mover or prompt
     quick = [line for line in (_canonical(game, seat, before, c) for c in candidates) if line]
     quick = list(dict.fromkeys(quick))
     # the ways the game may have ended come last: offered, not suggested before the moves
@@ -339,7 +341,7 @@ def _lists(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
     except (*UNFOLLOWED, NotImplementedError):
         actions = []
     if actions:
-        prompt = "your move"
+        prompt = "your turn"
         for action in actions[:60]:
             lines = [line for line in _action_lines(game, seat, str(action))
                      if _reads(game, seat, before, line)]  # fmt: skip
@@ -366,13 +368,15 @@ the search: each step back is a deduction of its own, too slow in City Killer.""
 
 def _engine_lines(
     game: Game, seat: Seat, before: tuple[Observation, ...], deduction: Deduction | None
-) -> list[str]:
+) -> tuple[list[str], str | None]:
     """The lines that can come next, found by the engine: in a few whole worlds consistent
     with the record (`solver.sample_state`), each move of the seat to move (or each chance
     outcome) is made, and the first new observation of this seat printed as it is typed. A
     record that still owes something is searched from where it last was whole, keeping the
-    moves whose observations begin with what was typed since."""
+    moves whose observations begin with what was typed since. With them, whose move it is
+    (or that chance is next) when the worlds agree and nothing is owed, else None."""
     found: list[str] = []
+    movers: set[str] = set()
     for back in range(min(BACK.get(game.name, 3), len(before)) + 1):
         whole = before[: len(before) - back]
         info = InformationSet(game.name, game.option_items(), seat, whole)
@@ -388,6 +392,8 @@ def _engine_lines(
         for world in worlds:
             if world.to_move is None and not world.is_chance:
                 continue
+            mover = world.to_move
+            movers.add("chance" if world.is_chance or mover is None else _seat_text(mover, seat))
             moves: list[Any] = (
                 [o for o, _ in world.chance_outcomes()] if world.is_chance
                 else world.legal_actions()
@@ -404,8 +410,18 @@ def _engine_lines(
                     continue
                 if len(new) > len(since) and new[: len(since)] == since:
                     found.append(game.observation_text(new[len(since)]))
-        return found
-    return found
+        if back or len(movers) != 1:
+            return found, None
+        who = movers.pop()
+        return found, "what the game shows next" if who == "chance" else f"{who} turn"
+    return found, None
+
+
+def _seat_text(seat: Seat, me: Seat) -> str:
+    """Whose turn, in the words of the page: "your", "player 2's", "the killer's"."""
+    if seat == me:
+        return "your"
+    return f"player {seat}'s" if isinstance(seat, int) else f"the {seat}'s"
 
 
 def _action_lines(game: Game, seat: Seat, text: str) -> list[str]:
