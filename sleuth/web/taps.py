@@ -7,9 +7,12 @@ suspect; "2 asks", then "1", "hand", a card, ": 0"). The page's script walks the
 writes the line into the entry box, and the line is sent through the same add route as a
 typed one: the notation reads, checks, refuses and stores it, so there is one path.
 
-Alibi and Noir have trees built from the record (whose turn, the seat's own hand, the grid now);
-the other games get their lists: the seat's legal moves when it is to move (as typed lines the
-notation reads) and the words of the notation grouped by kind, numbers and symbols.
+Alibi and Noir have trees built from the record (whose turn, the seat's own hand, the grid now;
+their own pass or move offered whole when the record already says it). The other games get
+lists: the lines the engine says can come next (each move or chance outcome made in a few
+worlds drawn from the record), the seat's legal moves, and the words of the notation by kind,
+with numbers and symbols, for anything else. Every whole line offered is printed as the game
+prints it (`observation_text` of what it reads as), so a tapped entry is the typed one.
 """
 
 from __future__ import annotations
@@ -74,6 +77,9 @@ START = 1
 
 @dataclass
 class Offer:
+    """What the page offers for the next entry: whose turn or what is owed, whole lines that
+    can come next (each read by the notation here), and the chips to build any other."""
+
     prompt: str
     quick: list[str]
     taps: Taps
