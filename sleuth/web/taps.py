@@ -169,13 +169,15 @@ def _alibi(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
                      [(group, group, answer), *cards])  # fmt: skip
     single = [d for d in deck.details if d not in shared]
     taps.row(subject, "detail of one card", [(d, d, answer) for d in single])
-    scope = taps.node("hand or seen")
-    taps.row(scope, "", [("hand", "hand", subject), ("seen", "seen", subject)])
 
     def target(asker: int) -> int:
-        node = taps.node(f"player {asker} asks whom")
-        chips = [(str(s), "me" if s == seat else f"player {s}", scope) for s in range(game.players)]
-        taps.row(node, "", [chip for chip in chips if chip[0] != str(asker)])
+        """Whom `asker` asks and how, in one tap: "1 hand" (what they hold), "1 seen"."""
+        node = taps.node(f"player {asker} asks whom: about their hand, or what they have seen")
+        for s in range(game.players):
+            if s != asker:
+                who = "me" if s == seat else f"player {s}"
+                taps.row(node, "", [(f"{s} {scope}", f"{who} · {scope}", subject)
+                                    for scope in ("hand", "seen")])  # fmt: skip
         return node
 
     everyone = cards_node("the cards", deck.ids)
