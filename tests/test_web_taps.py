@@ -196,6 +196,14 @@ def test_a_noir_session_is_set_up_by_tapping_names_into_cells(phone, tmp_path) -
         setup, dealt = (e.text for e in session.entries)
         assert setup == lines[0] and sorted(dealt.split()) == sorted(lines[1].split())
         page.screenshot(path=str(_output("noir-first-turn.png")))
+        # a move from the board: the verb's chip, then the suspect tapped in the grid
+        assert lines[2].startswith("kill ")
+        page.click("#taps button.tap[data-tap='kill']")
+        page.click(f"#board td[data-word='{lines[2].split()[1]}']")
+        assert page.input_value("#text") == lines[2]
+        page.click("#back")
+        page.click("#back")
+        assert page.input_value("#text") == ""
         # the first turns, by taps: each stored as the typed line, no space added
         for line in lines[2:8]:
             count = tap_line(page, line)
