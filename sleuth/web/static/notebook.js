@@ -298,8 +298,10 @@ function tapGrid(fieldset) {
   const selects = [...fieldset.querySelectorAll("select")];
   if (selects.length < 4) return;
   const names = [...selects[0].options].filter((o) => o.value).map((o) => [o.value, o.text]);
+  // only a grid that places each name once (Noir's: as many cells as names), not picks
+  // whose answers may repeat (City Killer's districts)
   const same = selects.every((s) => s.options.length === selects[0].options.length);
-  if (!same) return;
+  if (!same || names.length !== selects.length) return;
   const cells = [];
   let target = null;
   const tray = document.createElement("div");
