@@ -40,6 +40,7 @@ from test_web_taps import (  # noqa: E402  (tests/test_web_taps.py: the driver)
     Server,
     bot_game,
     grid_of,
+    offline_offer,
     set_up_noir,
     tap_line,
     taps_offline,
@@ -47,7 +48,6 @@ from test_web_taps import (  # noqa: E402  (tests/test_web_taps.py: the driver)
 
 from sleuth.assist import Session  # noqa: E402
 from sleuth.assist.transcribe import typed_lines  # noqa: E402
-from sleuth.web import taps  # noqa: E402
 
 OUT = HERE / "out"
 
@@ -139,7 +139,7 @@ def offline(seed: int) -> None:
             counts, typed, times = [], [], []
             for i in range(SETUP_LINES[name], len(lines)):
                 started = time.perf_counter()
-                made = taps.offer(game, seat, info.observations[:i])
+                made = offline_offer(game, seat, info.observations[:i])
                 times.append(1000 * (time.perf_counter() - started))
                 count = taps_offline(made, lines[i])
                 if count is None:

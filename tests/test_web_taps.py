@@ -16,10 +16,12 @@ import pytest
 
 import engines
 import opponents
-from engines import Game, State
+import solver
+from engines import Game, InformationSet, InvalidInformationSet, State
 from sleuth.assist import Session
 from sleuth.assist.transcribe import typed_lines
 from sleuth.web import taps
+from solver.validation import validate
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -98,6 +100,21 @@ def taps_offline(made: taps.Offer, target: str) -> int | None:
         trail.append((node, best[2]))
         line, node = best[0], best[1]
     return None
+
+
+def offline_offer(game: Game, seat: object, before: tuple) -> taps.Offer:
+    """The offer the session page makes after `before`: with the deduction of the longest
+    whole beginning of the record (the session's reading), as `pages.session_offer` gives."""
+    deduced = None
+    for count in range(len(before), max(len(before) - taps.BACK, 1) - 1, -1):
+        info = InformationSet(game.name, game.option_items(), seat, before[:count])
+        try:
+            validate(info)
+            deduced = (count, solver.deduce(info))
+        except (InvalidInformationSet, solver.Inconsistent):
+            continue
+        break
+    return taps.offer(game, seat, before, deduced)
 
 
 def set_up_noir(page, url: str, seat: str, grid: list[list[str]], secret: list[str]) -> int:
@@ -296,7 +313,7 @@ def test_every_games_entries_come_from_the_chips(name, seat, first, count) -> No
     info = state.information_set(seat)
     lines = typed_lines(game, info)
     built = [
-        taps_offline(taps.offer(game, seat, info.observations[:i]), lines[i])
+        taps_offline(offline_offer(game, seat, info.observations[:i]), lines[i])
         for i in range(first, min(first + count, len(lines)))
     ]
     typed = [line for line, n in zip(lines[first:], built, strict=False) if n is None]

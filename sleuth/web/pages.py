@@ -74,12 +74,20 @@ def session_page(session: Session, all_hints: bool = False, why: int | None = No
 
 
 def _offer(session: Session) -> dict[str, str]:
-    """The chips that build the next entry, as JSON for the page's script (`sleuth.web.taps`)."""
-    reading = session.reading()
-    deduction = reading.deduction if reading.status == "ok" else None  # of the whole record
-    made = taps.offer(session.game, session.seat, session.information_set().observations,
-                      deduction)  # fmt: skip
+    """The chips that build the next entry, as JSON for the page's script."""
+    made = session_offer(session)
     return {"prompt": made.prompt, "quick": json.dumps(made.quick), "taps": made.taps.to_json()}
+
+
+def session_offer(session: Session) -> taps.Offer:
+    """What the page offers to build the session's next entry (`sleuth.web.taps.offer`), with
+    the deduction the session already made of its usable record."""
+    reading = session.reading()
+    deduced = None
+    if reading.usable is not None and reading.deduction is not None:
+        deduced = (len(reading.usable.observations), reading.deduction)
+    observations = session.information_set().observations
+    return taps.offer(session.game, session.seat, observations, deduced)
 
 
 def _board(session: Session) -> dict[str, Any] | None:

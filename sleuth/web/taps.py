@@ -86,10 +86,14 @@ class Offer:
 
 
 def offer(
-    game: Game, seat: Seat, before: Sequence[Observation], deduction: Deduction | None = None
+    game: Game,
+    seat: Seat,
+    before: Sequence[Observation],
+    deduced: tuple[int, Deduction] | None = None,
 ) -> Offer:
     """What the page offers for the entry after `before` (the session's observations);
-    `deduction`, when given, is `solver.deduce` of them (made once by the session)."""
+    `deduced`, when given, is (n, `solver.deduce` of the first n of them), made once by the
+    session (n < len(before) while the record waits for something the game owes)."""
     builder = BUILDERS.get(game.name)
     try:
         if builder is None:
@@ -99,7 +103,7 @@ def offer(
         # a record the builder cannot follow (a conflict, a line typed out of order): the
         # lists still work, and typing always does
         prompt, candidates, taps = _lists(game, seat, tuple(before))
-        found, mover = _engine_lines(game, seat, tuple(before), deduction)
+        found, mover = _engine_lines(game, seat, tuple(before), deduced)
         candidates = [*candidates, *found]
         prompt = mover or prompt
     quick = [line for line in (_canonical(game, seat, before, c) for c in candidates) if line]
@@ -369,13 +373,18 @@ WORLDS = {"city-killer": 1}
 in City Killer, whose sampler replays the record and takes up to a second a world."""
 MOVES = 80
 """Moves (or chance outcomes) tried in each world."""
-BACK = {"city-killer": 0}
-"""How far back (3 unless told) a record still owed something (a reveal after a lay) may start
-the search: each step back is a deduction of its own, too slow in City Killer."""
+BACK = 3
+"""How far back a record still owed something (a reveal after a lay) may start the search."""
+DEDUCED_ONLY = ("city-killer",)
+"""Games searched only from the point the session has a deduction of (a deduction of its own
+for another point is too slow in City Killer)."""
 
 
 def _engine_lines(
-    game: Game, seat: Seat, before: tuple[Observation, ...], deduction: Deduction | None
+    game: Game,
+    seat: Seat,
+    before: tuple[Observation, ...],
+    deduced: tuple[int, Deduction] | None,
 ) -> tuple[list[str], str | None]:
     """The lines that can come next, found by the engine: in a few whole worlds consistent
     with the record (`solver.sample_state`), each move of the seat to move (or each chance
@@ -385,14 +394,16 @@ def _engine_lines(
     (or that chance is next) when the worlds agree and nothing is owed, else None."""
     found: list[str] = []
     movers: set[str] = set()
-    for back in range(min(BACK.get(game.name, 3), len(before)) + 1):
+    for back in range(min(BACK, len(before)) + 1):
         whole = before[: len(before) - back]
+        deduction = deduced[1] if deduced is not None and deduced[0] == len(whole) else None
+        if deduction is None and game.name in DEDUCED_ONLY:
+            continue
         info = InformationSet(game.name, game.option_items(), seat, whole)
         rng = random.Random(len(before))
         try:
             worlds = [
-                solver.sample_state(info, rng, deduction if back == 0 else None)
-                for _ in range(WORLDS.get(game.name, 3))
+                solver.sample_state(info, rng, deduction) for _ in range(WORLDS.get(game.name, 3))
             ]
         except (*UNFOLLOWED, solver.Inconsistent):
             continue
