@@ -4,7 +4,7 @@ played by heuristic bots, the seat's record entered entry by entry with the page
     python benchmarks/web_taps.py                 # 4-player Alibi (seat 0), Noir (both seats)
     python benchmarks/web_taps.py --seed 5
     python benchmarks/web_taps.py --games noir    # only Noir
-    python benchmarks/web_taps.py --offline       # every game, every seat, no browser
+    python benchmarks/web_taps.py --offline       # the list games, every seat, no browser
 
 For each game: the taps to set it up from a fresh new-session form (the game picked from the
 menu; a menu counts two taps: open, pick), then for every entry after the setup the taps of
@@ -127,10 +127,10 @@ SETUP_LINES = {"alibi": 3, "noir": 2, "blue-lion": 7, "city-killer": 6, "serial-
 the first turn), left out of the offline counts."""
 
 
-def offline(seed: int) -> None:
+def offline(seed: int, games: list[str]) -> None:
     head = ["game", "seat", "entries", "median", "max", "mean", "typed", "offer ms (median, max)"]
     rows = []
-    for name in SETUP_LINES:
+    for name in games:
         options = {"players": 4} if name == "alibi" else {}
         game, state = bot_game(name, seed, **options)
         for seat in game.seats:
@@ -167,12 +167,13 @@ def _table(head: list[str], rows: list[list[str]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", nargs="*", default=["alibi", "noir"])
-    parser.add_argument("--offline", action="store_true", help="every game, no browser")
+    parser.add_argument("--games", nargs="*", help="default: alibi noir (offline: the others)")
+    parser.add_argument("--offline", action="store_true", help="no browser")
     args = parser.parse_args()
     if args.offline:
-        offline(args.seed)
+        offline(args.seed, args.games or ["blue-lion", "city-killer", "serial-killer"])
         return
+    args.games = args.games or ["alibi", "noir"]
     OUT.mkdir(exist_ok=True)
     from playwright.sync_api import sync_playwright
 
