@@ -14,9 +14,9 @@ would have to be typed: counted in the "typed" column (zero means no typing afte
 The stored session is then compared with the engine's record of that seat. Screenshots go to
 benchmarks/out/ (git-ignored).
 
-`--offline` walks the same chips without a browser (`taps_offline` on `sleuth.web.taps.offer`,
-what the page is sent) over a whole game of every game and seat, from the first entry after
-its setup.
+`--offline` walks the same chips without a browser (`taps_offline` on the offer the page is
+sent, with the deduction the session makes) over whole games of Blue Lion, City Killer and
+Serial Killer (or `--games`), every seat, from the first entry after the setup.
 """
 
 from __future__ import annotations
