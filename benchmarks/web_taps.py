@@ -153,8 +153,8 @@ def offline(seed: int, games: list[str]) -> None:
             print(f"{name} {seat}: typed {typed[:4]}", flush=True)
     _table(head, rows)
     print(
-        "(offline: the page's chips without a browser; the offer's time without the "
-        "session's deduction, which the page reuses)"
+        "(offline: the page's chips without a browser; the offer's time includes the "
+        "deduction of the record, which the session page has made already)"
     )
 
 

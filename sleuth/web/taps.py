@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import solver
-from engines import Game, InformationSet, Observation, Seat, SleuthError
+from engines import Game, InformationSet, Observation, Seat, SleuthError, State
 from solver import Deduction
 
 COMPLETE = 0
@@ -389,28 +390,21 @@ def _engine_lines(
     """The lines that can come next, found by the engine: in a few whole worlds consistent
     with the record (`solver.sample_state`), each move of the seat to move (or each chance
     outcome) is made, and the first new observation of this seat printed as it is typed. A
-    record that still owes something is searched from where it last was whole, keeping the
-    moves whose observations begin with what was typed since. With them, whose move it is
-    (or that chance is next) when the worlds agree and nothing is owed, else None."""
-    found: list[str] = []
-    movers: set[str] = set()
+    record the worlds cannot be drawn for, or whose moves give nothing (it still owes
+    something: a reveal after a lay), is searched from an earlier point, keeping the moves
+    whose observations begin with what was typed since. With them, whose move it is (or that
+    chance is next) when the worlds agree and nothing is owed, else None."""
     for back in range(min(BACK, len(before)) + 1):
         whole = before[: len(before) - back]
         deduction = deduced[1] if deduced is not None and deduced[0] == len(whole) else None
-        if deduction is None and game.name in DEDUCED_ONLY:
-            continue
         info = InformationSet(game.name, game.option_items(), seat, whole)
-        rng = random.Random(len(before))
-        try:
-            worlds = [
-                solver.sample_state(info, rng, deduction) for _ in range(WORLDS.get(game.name, 3))
-            ]
-        except (*UNFOLLOWED, solver.Inconsistent):
+        worlds = _worlds(game, info, deduction)
+        if not worlds:
             continue
         since = before[len(whole) :]
+        found: list[str] = []
+        movers: set[str] = set()
         for world in worlds:
-            if world.to_move is None and not world.is_chance:
-                continue
             mover = world.to_move
             movers.add("chance" if world.is_chance or mover is None else _seat_text(mover, seat))
             moves: list[Any] = (
@@ -429,11 +423,41 @@ def _engine_lines(
                     continue
                 if len(new) > len(since) and new[: len(since)] == since:
                     found.append(game.observation_text(new[len(since)]))
+        if not found:
+            continue
         if back or len(movers) != 1:
             return found, None
         who = movers.pop()
         return found, "what the game shows next" if who == "chance" else f"{who} turn"
-    return found, None
+    return [], None
+
+
+DRAWN: OrderedDict[InformationSet, tuple[State, ...]] = OrderedDict()
+"""The worlds drawn for the last records offered (the server's one worker thread reads and
+writes it): the page after an entry that still owes something searches from the record the
+page before drew worlds for, without drawing (and deducing) again."""
+KEPT = 16
+"""Records whose worlds are kept."""
+
+
+def _worlds(game: Game, info: InformationSet, deduction: Deduction | None) -> tuple[State, ...]:
+    """A few worlds consistent with `info` that are not over (none when they cannot be drawn,
+    or, in the games searched only where deduced, when `deduction` is not given and none were
+    drawn before)."""
+    if info in DRAWN:
+        DRAWN.move_to_end(info)
+        return DRAWN[info]
+    if deduction is None and game.name in DEDUCED_ONLY:
+        return ()
+    rng = random.Random(len(info.observations))
+    try:
+        drawn = [solver.sample_state(info, rng, deduction) for _ in range(WORLDS.get(game.name, 3))]
+    except (*UNFOLLOWED, solver.Inconsistent):
+        drawn = []
+    DRAWN[info] = tuple(world for world in drawn if not world.is_over)
+    while len(DRAWN) > KEPT:
+        DRAWN.popitem(last=False)
+    return DRAWN[info]
 
 
 def _seat_text(seat: Seat, me: Seat) -> str:
