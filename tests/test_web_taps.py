@@ -78,14 +78,14 @@ def tap_line(page, target: str) -> int | None:
 
 def taps_offline(made: taps.Offer, target: str) -> int | None:
     """`tap_line` without a browser: the same choice of chips on the offer the page is given
-    (`sleuth.web.taps.offer`), as the page's script walks it (a chip used in a list of cards
-    is not offered again there)."""
+    (`sleuth.web.taps.offer`), as the page's script walks it (in a list of cards, a card
+    already in the line is not offered again)."""
     nodes, node, line = made.taps.nodes, taps.START, ""
     trail: list[tuple[int, str]] = []
     for count in range(80):
         if line == target:
             return count + 1
-        used = {text for at, text in trail if at == node} if nodes[node].multi else set()
+        used = {text for _, text in trail} if nodes[node].multi else set()
         chips = [(q, taps.COMPLETE, True) for q in made.quick] if node == taps.START else []
         chips += [(t, nxt, False) for _, row in nodes[node].rows for t, _, nxt in row
                   if t not in used]  # fmt: skip

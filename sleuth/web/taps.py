@@ -38,7 +38,8 @@ ANSWERS = 21
 class Node:
     """One step of a line: a prompt and rows of chips (heading, chips). A chip is (text
     appended, label shown, the node it leads to). `end`: the line may be added here; `multi`:
-    a chip tapped here stays for more (a list of cards), and is hidden once used."""
+    a chip tapped here stays for more (a list of cards); a chip already in the line is not
+    shown here."""
 
     prompt: str
     rows: list[tuple[str, list[tuple[str, str, int]]]] = field(default_factory=list)

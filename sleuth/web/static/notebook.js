@@ -183,7 +183,7 @@ function tapBuilder(holder) {
   let trail = [];  // [line before the tap, node before the tap, the chip's text]
   let node = 1;
   let line = "";
-  const used = () => new Set(trail.filter((t) => t[1] === node).map((t) => t[2]));
+  const used = () => new Set(trail.map((t) => t[2]));  // a card is named once in a line
 
   function chip(text, label, onTap, cls) {
     const b = document.createElement("button");
@@ -260,7 +260,7 @@ function tapBuilder(holder) {
     render();
   });
   input.addEventListener("input", () => render());
-  // the words typed so far may be a line the tree would build: the chips follow it
+  // the start's chips, or (a refused line kept in the box) ✕ to empty it
   render();
   return {
     // a tap on the board: the chip of that word here, if there is one
