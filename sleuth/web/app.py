@@ -189,6 +189,11 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
             if len(key) > MAX_FIELD or len(value) > MAX_FIELD:
                 raise Refused(413, f"the field {key[:MAX_FIELD]!r} is too long")
         game = query.pop("game", None)
+        shown = query.pop("shown", None)
+        if shown is not None and shown != game:
+            # the game was changed: the options (and seat, picks) chosen were the other
+            # game's, so its form starts again from this game's defaults
+            query = {key: query[key] for key in ("name", "level") if key in query}
         return page(request, "new.html", {**pages.new_page(game, query), "refused": None})
 
     async def new_session(request: Request) -> Response:
@@ -349,7 +354,7 @@ def _make_change(session: Session, op: str, fields: dict[str, str]) -> None:
             "terminal) since it was shown, so your change was not made; here is the session "
             "now, redo the change if it still applies"
         )
-    text = fields.get("text", "")
+    text = fields.get("text", "").strip()  # a line built by taps ends with no space
     if op == "add":
         session.add(text)
     elif op == "undo":

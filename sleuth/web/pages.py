@@ -13,6 +13,7 @@ import engines
 from engines import ConfigError, Game
 from engines.core import JsonValue
 from sleuth.assist import DEFAULT_LEVEL, LEVELS, Session, SessionRecord, setup
+from sleuth.web import taps
 from sleuth.web.boards import board, start_board
 
 SHOWN_HINTS = 12
@@ -68,8 +69,25 @@ def session_page(session: Session, all_hints: bool = False, why: int | None = No
         "deduced": reading.usable is not None,
         "notation": game.notation_help(),
         "words": json.dumps(sorted(set(game.notation_words()))),
-        "word_list": list(dict.fromkeys(game.notation_words())),
+        "offer": _offer(session),
     }
+
+
+def _offer(session: Session) -> dict[str, str]:
+    """The chips that build the next entry, as JSON for the page's script."""
+    made = session_offer(session)
+    return {"prompt": made.prompt, "quick": json.dumps(made.quick), "taps": made.taps.to_json()}
+
+
+def session_offer(session: Session) -> taps.Offer:
+    """What the page offers to build the session's next entry (`sleuth.web.taps.offer`), with
+    the deduction the session already made of its usable record."""
+    reading = session.reading()
+    deduced = None
+    if reading.usable is not None and reading.deduction is not None:
+        deduced = (len(reading.usable.observations), reading.deduction)
+    observations = session.information_set().observations
+    return taps.offer(session.game, session.seat, observations, deduced)
 
 
 def _board(session: Session) -> dict[str, Any] | None:
@@ -106,6 +124,8 @@ def new_page(game_name: str | None, chosen: dict[str, str]) -> dict:
     cls = engines.game_class(name)
     options = []
     for spec in cls.options_spec:
+        if spec.name in ASKED_BY_PICKS.get(name, ()):
+            continue
         value = chosen.get(spec.name, _text(spec.default))
         choices = [_text(v) for v in spec.allowed or ()]
         if isinstance(spec.default, bool):
@@ -157,6 +177,10 @@ def _blocks(picks: list[dict[str, Any]]) -> list[dict[str, Any]]:
                            "picks": [pick]})  # fmt: skip
     return blocks
 
+
+ASKED_BY_PICKS = {"alibi": ("dealer",), "blue-lion": ("first_player",)}
+"""Options the form does not ask, left at their defaults ('random'), because a setup pick asks
+the same question of the table ("Who dealt", "Who lays the first tile")."""
 
 PICK = "pick-"
 """The form fields of the setup picks: `pick-NAME` for one value, `pick-NAME:VALUE` for each

@@ -1,0 +1,487 @@
+"""Turns entered by tapping: what the session page offers to build the next entry with.
+
+An `Offer` says whose turn it is or what the game owes next (`prompt`), lists whole lines that
+can come next (`quick`: each one read by the game's notation before it is offered) and holds a
+`Taps` tree: chips that build a line of the game's notation word by word (a verb, then a
+suspect; "2 asks", then "1", "hand", a card, ": 0"). The page's script walks the tree and
+writes the line into the entry box, and the line is sent through the same add route as a
+typed one: the notation reads, checks, refuses and stores it, so there is one path.
+
+Alibi and Noir have trees built from the record (whose turn, the seat's own hand, the grid now;
+their own pass or move offered whole when the record already says it). The other games get
+lists: the lines the engine says can come next (each move or chance outcome made in a few
+worlds drawn from the record), the seat's legal moves, and the words of the notation by kind,
+with numbers and symbols, for anything else. Every whole line offered is printed as the game
+prints it (`observation_text` of what it reads as), so a tapped entry is the typed one.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import solver
+from engines import Game, InformationSet, Observation, Seat, SleuthError, State
+from solver import Deduction
+
+COMPLETE = 0
+"""The node a chip leads to when its line is whole (nothing more to tap but Add)."""
+ANSWERS = 21
+"""Answer chips for an Alibi question: 0 to 20 (a hand holds at most 19 cards)."""
+
+
+@dataclass
+class Node:
+    """One step of a line: a prompt and rows of chips (heading, chips). A chip is (text
+    appended, label shown, the node it leads to). `end`: the line may be added here; `multi`:
+    a chip tapped here stays for more (a list of cards); a chip already in the line is not
+    shown here."""
+
+    prompt: str
+    rows: list[tuple[str, list[tuple[str, str, int]]]] = field(default_factory=list)
+    end: bool = False
+    multi: bool = False
+
+
+class Taps:
+    """A tree (a graph: nodes are shared) of chips building one line."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = [Node("the line is complete: Add it", end=True)]
+
+    def node(self, prompt: str, *, end: bool = False, multi: bool = False) -> int:
+        self.nodes.append(Node(prompt, end=end, multi=multi))
+        return len(self.nodes) - 1
+
+    def row(self, node: int, heading: str, chips: Sequence[tuple[str, str, int]]) -> None:
+        if chips:
+            self.nodes[node].rows.append((heading, list(chips)))
+
+    def to_json(self) -> str:
+        return json.dumps(
+            [{"p": n.prompt, "rows": n.rows, "end": n.end, "multi": n.multi} for n in self.nodes],
+            separators=(",", ":"),
+        )
+
+
+UNFOLLOWED = (SleuthError, KeyError, ValueError, IndexError, TypeError, AttributeError,
+              AssertionError)  # fmt: skip
+"""What reading a record the builders cannot follow may raise (a conflict, a line typed out
+of the expected order): the page then offers less, and never fails."""
+
+START = 1
+"""The first node of every tree: each builder makes it first."""
+
+
+@dataclass
+class Offer:
+    """What the page offers for the next entry: whose turn or what is owed, whole lines that
+    can come next (each read by the notation here), and the chips to build any other."""
+
+    prompt: str
+    quick: list[str]
+    taps: Taps
+
+
+def offer(
+    game: Game,
+    seat: Seat,
+    before: Sequence[Observation],
+    deduced: tuple[int, Deduction] | None = None,
+) -> Offer:
+    """What the page offers for the entry after `before` (the session's observations);
+    `deduced`, when given, is (n, `solver.deduce` of the first n of them), made once by the
+    session (n < len(before) while the record waits for something the game owes)."""
+    builder = BUILDERS.get(game.name)
+    try:
+        if builder is None:
+            raise LookupError(game.name)  # no tree of its own: the lists
+        prompt, candidates, taps = builder(game, seat, tuple(before))
+    except (*UNFOLLOWED, LookupError):
+        # a record the builder cannot follow (a conflict, a line typed out of order): the
+        # lists still work, and typing always does
+        prompt, candidates, taps = _lists(game, seat, tuple(before))
+        found, mover = _engine_lines(game, seat, tuple(before), deduced)
+        candidates = [*candidates, *found]
+        prompt = mover or prompt
+    quick = [line for line in (_canonical(game, seat, before, c) for c in candidates) if line]
+    quick = list(dict.fromkeys(quick))
+    # the ways the game may have ended come last: offered, not suggested before the moves
+    ends = [line for line in quick if line == "end" or line.startswith("end ")]
+    taps.row(START, "if the game ended", [(line, line, COMPLETE) for line in ends])
+    return Offer(prompt, [line for line in quick if line not in ends], taps)
+
+
+def _canonical(game: Game, seat: Seat, before: Sequence[Observation], line: str) -> str | None:
+    """`line` as the game prints what it records (cards in the game's order, sizes filled in),
+    or None when it does not read here. A line of several observations stays as it is."""
+    try:
+        found = game.parse_entry(line, seat, tuple(before))
+        return game.observation_text(found[0]) if len(found) == 1 else line
+    except UNFOLLOWED:
+        return None
+
+
+def _reads(game: Game, seat: Seat, before: Sequence[Observation], line: str) -> bool:
+    try:
+        game.parse_entry(line, seat, tuple(before))
+    except UNFOLLOWED:  # only offered when it reads; what cannot be read is never shown
+        return False
+    return True
+
+
+Built = tuple[str, list[str], Taps]
+
+
+# --- Alibi ------------------------------------------------------------------------------------
+def _alibi(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
+    from engines.alibi import TYPES
+    from engines.alibi.game import Alibi
+    from engines.alibi.notation import Table, table_of
+
+    assert isinstance(game, Alibi) and isinstance(seat, int)
+    table: Table = table_of(game, seat, before)
+    deck = game.deck
+    taps = Taps()
+    start = taps.node("what happened")
+    phase = table.phase() if table.dealer is not None else "setup"
+    quick: list[str] = []
+
+    def cards_node(prompt: str, cards: Sequence[str], end: bool = True) -> int:
+        node = taps.node(prompt, end=end, multi=True)
+        for group in deck.groups:
+            row = [(c, deck.by_id[c].detail, node) for c in deck.of_group(group) if c in cards]
+            taps.row(node, group, row)
+        return node
+
+    answer = taps.node("the answer: how many")
+    taps.row(answer, "answer", [(f": {n}", str(n), COMPLETE) for n in range(ANSWERS)])
+    more = taps.node("more cards, or the answer", multi=True)
+    taps.row(more, "answer", [(f": {n}", str(n), COMPLETE) for n in range(ANSWERS)])
+    for group in deck.groups:
+        taps.row(more, group, [(c, deck.by_id[c].detail, more) for c in deck.of_group(group)])
+    subject = taps.node("the subject asked about: a type, a group (first in its row), a card")
+    taps.row(subject, "type", [(t, t, answer) for t in TYPES])
+    shared = [d for d in deck.details if len(deck.of_detail(d)) > 1]
+    taps.row(subject, "detail", [(d, d, answer) for d in shared])
+    for kind in TYPES:
+        for n, group in enumerate(g for g in deck.groups if deck.type_of_group(g) == kind):
+            cards = [(c, deck.by_id[c].detail, more) for c in deck.of_group(group)]
+            taps.row(subject, f"{kind}: group, then its cards" if n == 0 else "",
+                     [(group, group, answer), *cards])  # fmt: skip
+    single = [d for d in deck.details if d not in shared]
+    taps.row(subject, "detail of one card", [(d, d, answer) for d in single])
+
+    def target(asker: int) -> int:
+        """Whom `asker` asks and how, in one tap: "1 hand" (what they hold), "1 seen"."""
+        node = taps.node(f"player {asker} asks whom: about their hand, or what they have seen")
+        for s in range(game.players):
+            if s != asker:
+                who = "me" if s == seat else f"player {s}"
+                taps.row(node, "", [(f"{s} {scope}", f"{who} · {scope}", subject)
+                                    for scope in ("hand", "seen")])  # fmt: skip
+        return node
+
+    everyone = cards_node("the cards", deck.ids)
+    lays = taps.node("which group")
+    taps.row(lays, "", [(g, g, COMPLETE) for g in deck.groups])
+    prompt = "the setup: who dealt, your cards, the hand sizes"
+    if phase == "turns":
+        mover = table.mover()
+        who = "your" if mover == seat else f"player {mover}'s"
+        prompt = f"{who} turn: a question, or an accusation"
+        me = mover == seat
+        taps.row(start, "turn", [(f"{mover} asks", "I ask" if me else f"{mover} asks",
+                                  target(mover)),
+                                 (f"{mover} accuses", "I accuse" if me else f"{mover} accuses",
+                                  everyone)])  # fmt: skip
+    elif phase == "passing":
+        choosing = table.must_choose()
+        prompt = "the passes: who chose, who passed what"
+        if not table.chosen and not table.given:  # the whole step in one line
+            hand = [c for c in deck.ids if c in table.hand]
+            got = cards_node("the cards you got", [c for c in deck.ids if c not in table.hand])
+            gave = cards_node(f"the {table.pass_count(seat)} cards you passed", hand, end=False)
+            taps.row(gave, "then", [("got", "got …", got)])
+            taps.row(start, "the whole step", [("pass", "I passed … got …", gave)])
+        if seat in choosing:
+            hand = [c for c in deck.ids if c in table.hand]
+            chosen = cards_node(f"the {table.pass_count(seat)} cards you pass", hand)
+            taps.row(start, "you", [(f"{seat} chooses", "I choose", chosen)])
+        quick += [f"{s} chooses" for s in choosing if s != seat]
+        for giver in table.unpassed():
+            receiver = (giver + 1) % game.players
+            line = f"{giver} passes to {receiver}"
+            if giver == seat:
+                mine = [c for c in deck.ids if c in table.hand - table.received]
+                if seat in table.chosen or table.held(seat) <= table.round:  # chosen, or all
+                    quick.append(f"{line}: {' '.join(table.chosen.get(seat) or mine)}")
+                else:
+                    passed = cards_node("the cards you passed", mine)
+                    taps.row(start, "you", [(f"{line}:", f"I pass to {receiver}", passed)])
+            elif receiver == seat:
+                got = cards_node(f"the cards player {giver} passed you",
+                                 [c for c in deck.ids if c not in table.hand])  # fmt: skip
+                taps.row(start, "to you", [(f"{line}:", f"{giver} passes to me", got)])
+            else:
+                quick.append(line)
+        sizes = table.sizes_after_passes()
+        quick.append("hands " + " ".join(map(str, sizes)))
+    elif phase in ("box", "solutions"):
+        prompt = "the box is opened: its four cards"
+        taps.row(start, "box", [("box", "box", everyone)])
+    elif phase in ("end", "results"):
+        prompt = "the end of the game"
+        quick.append("end winners " + " ".join(map(str, table.winners())))
+    elif phase == "over":
+        prompt = "the game is over"
+    if phase in ("turns", "passing"):
+        taps.row(start, "sets", [(f"{s} lays", f"{s} lays", lays) for s in range(game.players)])
+    if phase == "turns":  # a question out of the expected order
+        asks = [s for s in range(game.players) if s != table.mover()]
+        taps.row(start, "others", [(f"{s} asks", f"{s} asks", target(s)) for s in asks])
+    return prompt, quick, taps
+
+
+# --- Noir -------------------------------------------------------------------------------------
+def _noir(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
+    from engines.noir.game import Noir
+    from engines.noir.notation import END_REASONS, Record, observation_text
+    from engines.noir.rules import INSPECTOR, KILLER, block, neighbours
+
+    assert isinstance(game, Noir) and isinstance(seat, str)
+    record = Record.of(game, seat, before)
+    taps = Taps()
+    start = taps.node("what happened")
+    quick: list[str] = []
+    if not record.grid:
+        return "the grid as laid out (the new-session form sets it by tapping)", quick, taps
+    on_grid = [name for row in record.grid for name in row]
+    alive = [name for name in on_grid if name not in record.dead]
+
+    def names(prompt: str, chosen: Sequence[str], then: int = COMPLETE) -> int:
+        node = taps.node(prompt)
+        taps.row(node, "", [(name, name, then) for name in chosen])
+        return node
+
+    if record.owed:
+        owed = record.owed[0]
+        prompt = f"next: {owed.waiting_for}"
+        if owed.kind == "canvas":
+            quick += [observation_text(Observation.of("canvas", seat=owed.seat,
+                                                      suspect=owed.suspect, adjacent=answer))
+                      for answer in (True, False)]  # fmt: skip
+        elif owed.kind == "collapse":
+            quick.append("collapse")
+        elif owed.kind == "identity":
+            pool = record.hand if seat == INSPECTOR else alive
+            taps.row(start, "", [("identity", "identity", names("who", pool))])
+        elif owed.kind == "drew":
+            pool = [name for name in game.suspects if name not in record.held]
+            taps.row(start, "", [("drew", "drew", names("the card you drew", pool))])
+        elif owed.kind == "hand":
+            node = taps.node("your four cards", end=True, multi=True)
+            taps.row(node, "", [(name, name, node) for name in game.suspects])
+            taps.row(start, "", [("hand", "hand", node)])
+        quick += [f"end {word}" for word in END_REASONS]
+        return prompt, quick, taps
+    if record.over:
+        return "the game is over", quick, taps
+    mover = record.to_move
+    prompt = "your turn" if mover == seat else f"the {mover}'s turn"
+    shifts = taps.node("which line, which way")
+    rows, columns = len(record.grid), len(record.grid[0])
+    taps.row(shifts, "rows", [(f"row {r} {d}", f"row {r} {'←' if d == 'left' else '→'}", COMPLETE)
+                              for r in range(1, rows + 1) for d in ("left", "right")])  # fmt: skip
+    taps.row(shifts, "columns", [(f"column {c} {d}", f"col {c} {'↑' if d == 'up' else '↓'}",
+                                  COMPLETE) for c in range(1, columns + 1)
+                                 for d in ("up", "down")])  # fmt: skip
+    moves: list[tuple[str, str, int]] = []
+    if mover == KILLER:
+        victims = alive
+        if seat == KILLER and record.me is not None:
+            victims = [name for name in alive if name in neighbours(record.grid, record.me)]
+        moves.append(("kill", "kill", names("whom", victims)))
+        moves.append(("killer shift", "shift", shifts))
+        suspects = list(game.suspects)
+        if seat == KILLER and record.me is not None:
+            quick.append(f"disguise innocent {record.me}")
+            moves.append(("disguise as", "disguise as", names("your new identity", alive)))
+        else:
+            moves.append(("disguise innocent", "disguise innocent", names("whom", alive)))
+        moves.append(("disguise failed", "disguise failed", names("the card drawn", suspects)))
+    else:
+        outcome = taps.node("the outcome", end=True)
+        taps.row(outcome, "", [("missed", "missed", COMPLETE), ("caught", "caught", COMPLETE)])
+        near = alive
+        if seat == INSPECTOR and record.me is not None:
+            near = [name for name in alive if name in block(record.grid, record.me)]
+        if not record.chosen and seat == INSPECTOR:
+            chose = names("your identity", [n for n in record.hand if n not in record.dead])
+            moves.append(("chose-identity", "chose identity", chose))
+        quick.append("chose-identity")
+        moves.append(("inspector shift", "shift", shifts))
+        moves.append(("arrest", "arrest", names("whom", near, outcome)))
+        quick.append("draw")
+        hand = record.hand if seat == INSPECTOR else []
+        if seat != INSPECTOR:  # any card he may hold: not yet shown innocent
+            hand = [name for name in game.suspects if name not in record.innocent]
+        moves.append(("exonerate", "exonerate", names("whom", hand)))
+        if game.options["citizen_arrest"]:
+            agents = record.hand if seat == INSPECTOR else alive
+            agent = taps.node("with which agent")
+            taps.row(agent, "", [(f"with {a}", a, outcome) for a in agents])
+            moves.append(("citizen-arrest", "citizen arrest", names("whom", alive, agent)))
+    taps.row(start, "", moves)
+    quick += [f"end {word}" for word in END_REASONS]
+    return prompt, quick, taps
+
+
+# --- the other games: lists ---------------------------------------------------------------------
+def _lists(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
+    """The seat's legal moves when it is to move (as lines the notation reads), then the
+    notation's kinds and words, numbers and symbols."""
+    taps = Taps()
+    start = taps.node("what happened")
+    quick: list[str] = []
+    prompt = "what your seat saw next"
+    info = InformationSet(game.name, game.option_items(), seat, before)
+    try:
+        actions = game.legal_actions_for(info)
+    except (*UNFOLLOWED, NotImplementedError):
+        actions = []
+    if actions:
+        prompt = "your turn"
+        for action in actions[:60]:
+            lines = [line for line in _action_lines(game, seat, str(action))
+                     if _reads(game, seat, before, line)]  # fmt: skip
+            quick += lines[:1]
+    words = list(dict.fromkeys(game.notation_words()))
+    kinds = list(dict.fromkeys(form.split()[0] for form, _ in game.notation_help()))
+    rest = taps.node("the rest of the line", end=True, multi=False)
+    taps.row(rest, "words", [(w, w, rest) for w in words if w not in kinds])
+    taps.row(rest, "numbers", [(str(n), str(n), rest) for n in range(10)])
+    taps.row(rest, "symbols", [(s, s, rest) for s in ("!", "?", "/", ":", ",")])
+    taps.row(start, "kind", [(k, k, rest) for k in kinds])
+    return prompt, quick, taps
+
+
+WORLDS = {"city-killer": 1}
+"""Worlds drawn to find the lines that can come next in the list games (3 unless told): one
+in City Killer, whose sampler replays the record and takes up to a second a world."""
+MOVES = 80
+"""Moves (or chance outcomes) tried in each world."""
+BACK = 3
+"""How far back a record still owed something (a reveal after a lay) may start the search."""
+DEDUCED_ONLY = ("city-killer",)
+"""Games searched only from the point the session has a deduction of (a deduction of its own
+for another point is too slow in City Killer)."""
+
+
+def _engine_lines(
+    game: Game,
+    seat: Seat,
+    before: tuple[Observation, ...],
+    deduced: tuple[int, Deduction] | None,
+) -> tuple[list[str], str | None]:
+    """The lines that can come next, found by the engine: in a few whole worlds consistent
+    with the record (`solver.sample_state`), each move of the seat to move (or each chance
+    outcome) is made, and the first new observation of this seat printed as it is typed. A
+    record the worlds cannot be drawn for, or whose moves give nothing (it still owes
+    something: a reveal after a lay), is searched from an earlier point, keeping the moves
+    whose observations begin with what was typed since. With them, whose move it is (or that
+    chance is next) when the worlds agree and nothing is owed, else None."""
+    for back in range(min(BACK, len(before)) + 1):
+        whole = before[: len(before) - back]
+        deduction = deduced[1] if deduced is not None and deduced[0] == len(whole) else None
+        info = InformationSet(game.name, game.option_items(), seat, whole)
+        worlds = _worlds(game, info, deduction)
+        if not worlds:
+            continue
+        since = before[len(whole) :]
+        found: list[str] = []
+        movers: set[str] = set()
+        for world in worlds:
+            mover = world.to_move
+            movers.add("chance" if world.is_chance or mover is None else _seat_text(mover, seat))
+            moves: list[Any] = (
+                [o for o, _ in world.chance_outcomes()] if world.is_chance
+                else world.legal_actions()
+            )  # fmt: skip
+            for move in moves[:MOVES]:
+                after = world.clone()
+                try:
+                    if world.is_chance:
+                        after.apply_chance(move)
+                    else:
+                        after.apply(move)
+                    new = after.information_set(seat).observations[len(whole) :]
+                except UNFOLLOWED:
+                    continue
+                if len(new) > len(since) and new[: len(since)] == since:
+                    found.append(game.observation_text(new[len(since)]))
+        if not found:
+            continue
+        if back or len(movers) != 1:
+            return found, None
+        who = movers.pop()
+        return found, "what the game shows next" if who == "chance" else f"{who} turn"
+    return [], None
+
+
+DRAWN: OrderedDict[InformationSet, tuple[State, ...]] = OrderedDict()
+"""The worlds drawn for the last records offered (the server's one worker thread reads and
+writes it): the page after an entry that still owes something searches from the record the
+page before drew worlds for, without drawing (and deducing) again."""
+KEPT = 16
+"""Records whose worlds are kept."""
+
+
+def _worlds(game: Game, info: InformationSet, deduction: Deduction | None) -> tuple[State, ...]:
+    """A few worlds consistent with `info` that are not over (none when they cannot be drawn,
+    or, in the games searched only where deduced, when `deduction` is not given and none were
+    drawn before)."""
+    if info in DRAWN:
+        DRAWN.move_to_end(info)
+        return DRAWN[info]
+    if deduction is None and game.name in DEDUCED_ONLY:
+        return ()
+    rng = random.Random(len(info.observations))
+    try:
+        drawn = [solver.sample_state(info, rng, deduction) for _ in range(WORLDS.get(game.name, 3))]
+    except (*UNFOLLOWED, solver.Inconsistent):
+        drawn = []
+    DRAWN[info] = tuple(world for world in drawn if not world.is_over)
+    while len(DRAWN) > KEPT:
+        DRAWN.popitem(last=False)
+    return DRAWN[info]
+
+
+def _seat_text(seat: Seat, me: Seat) -> str:
+    """Whose turn, in the words of the page: "your", "player 2's", "the killer's"."""
+    if seat == me:
+        return "your"
+    return f"player {seat}'s" if isinstance(seat, int) else f"the {seat}'s"
+
+
+def _action_lines(game: Game, seat: Seat, text: str) -> list[str]:
+    """The ways a seat's own move may be typed (`offer` keeps those the notation reads): as
+    the action prints, after the seat's name (City Killer), or with the seat's colour after
+    the verb (Serial Killer)."""
+    lines = [text, f"{seat}: {text}"]
+    if game.name == "serial-killer" and isinstance(seat, int):
+        from engines.serial_killer.cards import COLOURS
+
+        verb, _, rest = text.partition(" ")
+        lines.append(f"{verb} {COLOURS[seat]} {rest}".rstrip())
+    return lines
+
+
+BUILDERS: dict[str, Callable[[Game, Seat, tuple[Observation, ...]], Built]] = {
+    "alibi": _alibi,
+    "noir": _noir,
+}
