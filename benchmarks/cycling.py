@@ -1,0 +1,178 @@
+"""Aimless cycling (issue 43, item 9): how often a two-seat game is decided by its length cap,
+and the longest run of moves in which nothing changed.
+
+    python benchmarks/cycling.py --games 400 --workers 2 [--only blue-lion] [--lineup solver,solver]
+
+For each two-seat game (Blue Lion, Noir, City Killer) and each lineup (the solver on both
+sides; the solver against `random`, seats alternated game by game), the games are played
+exactly as `opponents.arena` plays them (the same bot seeds, `solver.forget()` before each
+game), so game i of a lineup is the same game before and after a change to the bots that
+does not change their moves.
+
+Printed as a markdown table, per game and lineup:
+- **at cap**: the share of games the engine ended at its length cap (the `end` observation's
+  reason names the limit: Blue Lion's `turn_limit` of 200 turns, Noir's `turn_limit` of 500
+  turns). City Killer has no cap: it always ends with the accusation after the 5th murder
+  (5 rounds, 6 with a refusal), so its share is 0 by construction and printed as such.
+- **longest still run**: the most consecutive moves (applied actions, the arena's `length`
+  unit) with no change of score and no change of knowledge, the largest over the games (and
+  its median per game). *Score* is `state.points(seat)` of both seats (Blue Lion's points;
+  0 in Noir and City Killer, whose progress is kills and clues, counted as knowledge).
+  *Knowledge* changes when either seat's information set gains an observation that it had not
+  already received with the same content, other than the record of a move itself (`act`,
+  Noir's `shift`): a revealed back, a score, a kill, a canvas answer, a failed arrest, a
+  card drawn, an answer to a question. A flip of a tile whose back both seats have already
+  seen shows a face already seen and changes nothing; in Blue Lion, where the consistent
+  worlds are exactly those that agree with the faces seen, this is the same as "the number of
+  hidden worlds either side allows did not change".
+- **wins**: the solver's win rate against `random` (a shared win counts 1/2); for the
+  solver against itself, the share won by the game's first seat (Lupin, the killer), and
+  the share of shared wins (a tie at the cap).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import engines
+import solver
+from engines import Observation
+from opponents.base import make
+
+GAMES = ("blue-lion", "noir", "city-killer")
+LINEUPS: tuple[tuple[str, str], ...] = (("solver", "solver"), ("solver", "random"))
+MOVE_RECORDS = {"blue-lion": {"act"}, "noir": {"shift"}, "city-killer": {"act"}}
+"""Observation kinds that only record a move (no knowledge beyond the public position)."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game: its length, whether the cap ended it, its longest still run, who won."""
+
+    index: int
+    length: int
+    at_cap: bool
+    still: int
+    wins: tuple[float, ...]
+    """Per lineup entry: 1/k to each of the k winners."""
+    seat_wins: tuple[float, ...]
+    """The same in seat order."""
+    seconds: float
+
+
+def play(game_name: str, lineup: Sequence[str], index: int, seed: int) -> Played:
+    """Game `index` of a lineup, as `opponents.arena.play_one` plays it (rotating seats)."""
+    began = time.perf_counter()
+    game = engines.make(game_name)
+    seats = game.seats
+    shift = index % len(seats)
+    seat_of = [seats[(k + shift) % len(seats)] for k in range(len(lineup))]
+    bots = {
+        seat_of[k]: make(name, game, seat_of[k], seed=seed * 1000 + k)
+        for k, name in enumerate(lineup)
+    }
+    solver.forget()
+    state = game.new_game(seed=seed)
+    records = MOVE_RECORDS[game_name]
+    seen: set[Observation] = set()
+    read = {seat: 0 for seat in seats}
+
+    def progressed() -> bool:
+        """Whether either seat received an observation it had not seen before."""
+        new = False
+        for seat in seats:
+            observations = state.information_set(seat).observations
+            for obs in observations[read[seat] :]:
+                if obs.kind not in records and (seat, obs) not in seen:
+                    seen.add((seat, obs))  # type: ignore[arg-type]
+                    new = True
+            read[seat] = len(observations)
+        return new
+
+    progressed()
+    points = tuple(state.points(seat) for seat in seats)
+    run = still = length = 0
+    while (seat := state.to_move) is not None:
+        state.apply(bots[seat].act(state.information_set(seat)))
+        length += 1
+        now = tuple(state.points(s) for s in seats)
+        if progressed() or now != points:
+            run = 0
+        else:
+            run += 1
+            still = max(still, run)
+        points = now
+    end = [obs for obs in state.information_set(seats[0]).observations if obs.kind == "end"]
+    at_cap = bool(end) and "limit" in str(end[-1].get("reason", ""))
+    share = 1 / len(state.winners) if state.winners else 0.0
+    wins = tuple(share if seat in state.winners else 0.0 for seat in seat_of)
+    by_seat = tuple(share if seat in state.winners else 0.0 for seat in seats)
+    return Played(index, length, at_cap, still, wins, by_seat, time.perf_counter() - began)
+
+
+def measure(game: str, lineup: Sequence[str], games: int, workers: int, seed: int) -> list[Played]:
+    args = [(game, list(lineup), i, seed + i) for i in range(games)]
+    if workers == 1:
+        return [play(*arg) for arg in args]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return sorted(pool.map(play, *zip(*args, strict=True)), key=lambda p: p.index)
+
+
+def row(game: str, lineup: Sequence[str], played: list[Played], seconds: float) -> str:
+    n = len(played)
+    cap = sum(p.at_cap for p in played)
+    stills = [p.still for p in played]
+    if lineup[1] != "solver":
+        wins = f"solver {100 * sum(p.wins[0] for p in played) / n:.1f}%"
+    else:
+        first = 100 * sum(p.seat_wins[0] for p in played) / n
+        shared = 100 * sum(0 < p.seat_wins[0] < 1 for p in played) / n
+        wins = f"first seat {first:.1f}%, shared {shared:.1f}%"
+    cap_text = f"{cap}/{n} = {100 * cap / n:.1f}%" if game != "city-killer" else "0 (no cap)"
+    return (
+        f"| {game} | {' vs '.join(lineup)} | {n} | {cap_text} | {max(stills)} | "
+        f"{statistics.median(stills):.0f} | {statistics.fmean(p.length for p in played):.1f} | "
+        f"{wins} | {seconds:.0f} s |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="games per lineup")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", choices=GAMES, action="append", help="these games only")
+    parser.add_argument("--lineup", action="append", help="e.g. solver,random (repeatable)")
+    parser.add_argument(
+        "--cap-games",
+        action="append",
+        default=[],
+        metavar="GAME:LINEUP:N",
+        help="fewer games for one slow lineup, e.g. blue-lion:solver,solver:100",
+    )
+    args = parser.parse_args()
+    lineups = [tuple(text.split(",")) for text in args.lineup] if args.lineup else LINEUPS
+    fewer = {}
+    for text in args.cap_games:
+        name, lineup, count = text.split(":")
+        fewer[(name, tuple(lineup.split(",")))] = int(count)
+    print(
+        "| game | lineup | games | decided at cap | longest still run (moves) | "
+        "median still run | mean length | wins | time |"
+    )
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for game in args.only or GAMES:
+        for lineup in lineups:
+            games = fewer.get((game, tuple(lineup)), args.games)
+            began = time.perf_counter()
+            played = measure(game, lineup, games, args.workers, args.seed)
+            print(row(game, lineup, played, time.perf_counter() - began), flush=True)
+
+
+if __name__ == "__main__":
+    main()
