@@ -2,6 +2,8 @@
 and the longest run of moves in which nothing changed.
 
     python benchmarks/cycling.py --games 400 --workers 2 [--only blue-lion] [--lineup solver,solver]
+    python benchmarks/cycling.py --out before.jsonl ...   # also keep each game; resumes
+    python benchmarks/cycling.py --table before.jsonl after.jsonl   # before/after, same games
 
 For each two-seat game (Blue Lion, Noir, City Killer) and each lineup (the solver on both
 sides; the solver against `random`, seats alternated game by game), the games are played
@@ -33,11 +35,13 @@ Printed as a markdown table, per game and lineup:
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import engines
 import solver
@@ -115,15 +119,55 @@ def play(game_name: str, lineup: Sequence[str], index: int, seed: int) -> Played
     return Played(index, length, at_cap, still, wins, by_seat, time.perf_counter() - began)
 
 
-def measure(game: str, lineup: Sequence[str], games: int, workers: int, seed: int) -> list[Played]:
-    args = [(game, list(lineup), i, seed + i) for i in range(games)]
+def measure(
+    game: str,
+    lineup: Sequence[str],
+    games: int,
+    workers: int,
+    seed: int,
+    out: Path | None = None,
+) -> list[Played]:
+    """Games 0 to `games` - 1 of a lineup in order; with `out`, each is appended to it as it
+    ends, and games already there are read instead of played (a long run resumes)."""
+    done = {p.index: p for p in read(out, game, lineup)} if out else {}
+    args = [(game, list(lineup), i, seed + i) for i in range(games) if i not in done]
+    found = list(done.values())
+
+    def keep(played: Played) -> None:
+        found.append(played)
+        if out is not None:
+            with out.open("a") as file:
+                record = {"game": game, "lineup": list(lineup), **asdict(played)}
+                file.write(json.dumps(record) + "\n")
+
     if workers == 1:
-        return [play(*arg) for arg in args]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return sorted(pool.map(play, *zip(*args, strict=True)), key=lambda p: p.index)
+        for arg in args:
+            keep(play(*arg))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for played in pool.map(play, *zip(*args, strict=True)) if args else ():
+                keep(played)
+    return sorted((p for p in found if p.index < games), key=lambda p: p.index)
 
 
-def row(game: str, lineup: Sequence[str], played: list[Played], seconds: float) -> str:
+def read(path: Path | None, game: str, lineup: Sequence[str]) -> list[Played]:
+    """The games of `game` and `lineup` kept in `path` (JSON lines), in index order."""
+    if path is None or not path.exists():
+        return []
+    found = {}
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        if record.pop("game") == game and tuple(record.pop("lineup")) == tuple(lineup):
+            record["wins"] = tuple(record["wins"])
+            record["seat_wins"] = tuple(record["seat_wins"])
+            found[record["index"]] = Played(**record)
+    return sorted(found.values(), key=lambda p: p.index)
+
+
+def row(
+    game: str, lineup: Sequence[str], played: list[Played], seconds: float, label: str = ""
+) -> str:
+    """One line of the markdown table."""
     n = len(played)
     cap = sum(p.at_cap for p in played)
     stills = [p.still for p in played]
@@ -135,7 +179,7 @@ def row(game: str, lineup: Sequence[str], played: list[Played], seconds: float) 
         wins = f"first seat {first:.1f}%, shared {shared:.1f}%"
     cap_text = f"{cap}/{n} = {100 * cap / n:.1f}%" if game != "city-killer" else "0 (no cap)"
     return (
-        f"| {game} | {' vs '.join(lineup)} | {n} | {cap_text} | {max(stills)} | "
+        f"| {game} | {' vs '.join(lineup)}{label} | {n} | {cap_text} | {max(stills)} | "
         f"{statistics.median(stills):.0f} | {statistics.fmean(p.length for p in played):.1f} | "
         f"{wins} | {seconds:.0f} s |"
     )
@@ -155,23 +199,55 @@ def main() -> None:
         metavar="GAME:LINEUP:N",
         help="fewer games for one slow lineup, e.g. blue-lion:solver,solver:100",
     )
+    parser.add_argument("--out", type=Path, help="append each game to this JSON-lines file")
+    parser.add_argument(
+        "--table",
+        type=Path,
+        nargs="+",
+        metavar="JSONL",
+        help="print the table of games kept (two files: before and after, on the games both hold)",
+    )
     args = parser.parse_args()
+    if args.table:
+        tables(args.table)
+        return
     lineups = [tuple(text.split(",")) for text in args.lineup] if args.lineup else LINEUPS
     fewer = {}
     for text in args.cap_games:
         name, lineup, count = text.split(":")
         fewer[(name, tuple(lineup.split(",")))] = int(count)
-    print(
-        "| game | lineup | games | decided at cap | longest still run (moves) | "
-        "median still run | mean length | wins | time |"
-    )
+    print(HEADER)
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for game in args.only or GAMES:
         for lineup in lineups:
             games = fewer.get((game, tuple(lineup)), args.games)
             began = time.perf_counter()
-            played = measure(game, lineup, games, args.workers, args.seed)
+            played = measure(game, lineup, games, args.workers, args.seed, args.out)
             print(row(game, lineup, played, time.perf_counter() - began), flush=True)
+
+
+HEADER = (
+    "| game | lineup | games | decided at cap | longest still run (moves) | median still run "
+    "| mean length | wins | time |"
+)
+
+
+def tables(paths: Sequence[Path]) -> None:
+    """The table of the games kept in `paths`; with two (before, after), each game and lineup
+    twice, on the games both files hold (the same seeds)."""
+    print(HEADER.replace("| time |", "| summed game time |"))
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for game in GAMES:
+        for lineup in LINEUPS:
+            kept = [read(path, game, lineup) for path in paths]
+            common = set.intersection(*({p.index for p in k} for k in kept))
+            if not common:
+                continue
+            labels = ("", "") if len(paths) == 1 else (" (before)", " (after)")
+            for label, k in zip(labels, kept, strict=False):
+                played = [p for p in k if p.index in common]
+                seconds = sum(p.seconds for p in played)
+                print(row(game, lineup, played, seconds, label))
 
 
 if __name__ == "__main__":
