@@ -264,14 +264,15 @@ def advise(
     candidates = []
     for k, (value, action) in enumerate(ranked):
         threats = _threats(state, worlds, action, seat) if k < SHOWN else ()
-        because = change_text(action, search.progress.get(action))
+        change = change_text(action, search.progress.get(action))
+        because: tuple[str, ...] = ()
         if action == move and near > 1:
-            because += (
+            because = (
                 f"{near} moves are worth within {MARGIN} points of the best "
                 f"({best_value:+.2f}); among them the solver prefers a score or a back not "
-                "seen, then a position not yet seen, to going back to one",
+                "seen yet, then a position not yet seen, to going back to one",
             )
-        text = value_text(value, lead, search.depth, horizon)
+        text = value_text(value, lead, search.depth, horizon, change)
         candidates.append(Candidate(action, value, text, None, threats, because))
     best = candidates[0]
     details = (f"searched {search.nodes} positions, {search.depth} moves deep",)
@@ -294,45 +295,45 @@ def _other(seat: str) -> str:
     return SEATS[1] if seat == SEATS[0] else SEATS[0]
 
 
-def change_text(action: Action, change: tuple[int, int] | None) -> tuple[str, ...]:
-    """What `action` changes, as the tie-break reads it."""
+def change_text(action: Action, change: tuple[int, int] | None) -> str:
+    """What `action` changes, as the tie-break reads it ("" if not known)."""
     if change is None:
-        return ()
+        return ""
     kind, times = change
     tile = getattr(action, "flipped_tile", None)
     if kind == PROGRESS:
-        if tile is not None:
-            return (f"it turns {tile} over: it may score or show a back not seen yet",)
-        return ("it scores",)
+        return "scores now" if tile is None else f"may score or show {tile}'s back, not seen yet"
     if kind == NEW:
-        return ("it leads to a position you have not been in",)
-    return (f"it goes back to a position you have been in {_times(times)}",)
+        return "a position you have not been in"
+    return f"back to a position you have been in {_times(times)}"
 
 
 def _times(n: int) -> str:
     return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 
-def value_text(value: float, lead: int, depth: int, horizon: str = "") -> str:
-    """A search value in words: a forced result, or the expected lead after `depth` main
-    actions (whose: `horizon`) against the opponent's best replies, beside the lead now."""
+def value_text(value: float, lead: int, depth: int, horizon: str = "", change: str = "") -> str:
+    """A search value in words: a forced result, or the lead the search expects after `depth`
+    main actions (whose: `horizon`) with the best replies, beside the lead now; then what the
+    move changes (`change`, the tie-break's reading), if given."""
+    tail = f"; {change}" if change else ""
     if depth == 0:
-        return "the only move" if value == lead else "not searched"
+        return ("the only move" if value == lead else "not searched") + tail
     if value >= WIN:
         return f"wins by force within {depth} moves"
     if value <= -WIN:
         return f"loses against best play within {depth} moves"
     if value > WIN / 4:
-        return f"may win outright (value {value:+.0f}, a win counts {WIN:.0f})"
+        return f"may win outright (value {value:+.0f}, a win counts {WIN:.0f}){tail}"
     if value < -WIN / 4:
-        return f"may lose outright (value {value:+.0f}, a loss counts -{WIN:.0f})"
-    change = value - lead
+        return f"may lose outright (value {value:+.0f}, a loss counts -{WIN:.0f}){tail}"
+    gain = value - lead
     whose = f" ({horizon})" if horizon else ""
-    expected = f"expected lead {value:+.2f} after {depth} moves{whose} against the best replies"
-    if abs(change) < 0.005:
-        return f"keeps the score: {expected}, the same as now; no gain in sight"
-    verb = "gains" if change > 0 else "loses ground"
-    return f"{verb} {change:+.2f}: {expected} (now {lead:+d})"
+    expected = f"lead {value:+.2f} expected after {depth} moves{whose} with best replies"
+    if abs(gain) < 0.005:
+        return f"keeps the score: {expected}{tail}"
+    verb = "gains" if gain > 0 else "loses ground"
+    return f"{verb} {gain:+.2f}: {expected} (now {lead:+d}){tail}"
 
 
 def _threats(
