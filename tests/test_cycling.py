@@ -4,12 +4,16 @@ deterministic for a seed."""
 
 from __future__ import annotations
 
+import io
 import random
+
+import pytest
 
 import engines
 import opponents
 import solver
 from engines.blue_lion import BlueLionState
+from sleuth.cli import main
 from solver.search import blue_lion as search
 
 GAME = engines.make("blue-lion")
@@ -132,13 +136,13 @@ def test_the_advice_values_are_what_the_search_computed() -> None:
     advice = solver.advise(info, seed=1001)
     move, found, _, _ = search.choose(info, random.Random(1001), **search.KNOBS)
     computed = {a: v for v, a in found.values}
-    assert advice.move == move and found.depth >= 1
+    assert advice.move == move and found.depth == 3  # Lupin, Fujiko, Lupin
     for candidate in advice.candidates:
         assert candidate.value == computed[candidate.action]
         if abs(candidate.value) < search.WIN / 4:
             expected = f"lead {candidate.value:+.2f} expected after {found.depth} moves"
             assert expected in candidate.text
-            assert "(yours, Fujiko's, yours)" in candidate.text or found.depth != 3
+            assert "after 3 moves (yours, Fujiko's, yours)" in candidate.because[0]
     assert advice.text.startswith(("keeps the score", "gains", "loses ground"))
 
 
@@ -152,9 +156,28 @@ def test_why_says_why_the_move_is_best() -> None:
     assert reasons[0].startswith(f"{advice.move}: ")
     assert f"next best {runner.action}" in reasons[1]
     assert f"{advice.value - runner.value:+.2f} against it" in reasons[1]
-    assert "a position you have not been in" in reasons[0]  # what the move changes
+    assert "what it changes: a position you have not been in" in reasons  # the tie-break's
+    assert any(r.startswith("the value is the lead expected after 3 moves") for r in reasons)
     assert any("within 0.05 points of the best" in r for r in reasons)  # the tie-break
     assert any(r.startswith("searched ") for r in reasons)
     other = advice.reasons(GAME.parse_action("move t3"))
-    assert "back to a position you have been in twice" in other[0]
+    assert "what it changes: back to a position you have been in twice" in other
     assert f"the solver plays {advice.move} instead" in other[1]
+
+
+def test_play_why_best_and_why_a_move(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In `sleuth play`, `why best` prints the advised move's reasons and `why MOVE` why
+    the solver ranks MOVE below it."""
+    argv = ["play", "blue-lion", "--as", "lupin", "--seed", "8", "-o", "first_player=lupin"]
+    lines = ["why best", "why lay t2 left", "why lay t9", "quit"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert main(argv) == 0
+    out = " ".join(capsys.readouterr().out.split())  # as read, however the terminal wrapped it
+    state = engines.make("blue-lion", first_player="lupin").new_game(seed=8)
+    advice = solver.advise(state.information_set("lupin"), seed=8)
+    assert f"1. {advice.move}: {advice.text}" in out
+    assert "2. next best " in out and "searched " in out
+    assert "the solver did not score lay t2 left" in out  # not legal on an empty line
+    assert "lay t9" in out.split("why lay t9")[-1]  # refused with the parser's reason

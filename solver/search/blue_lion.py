@@ -264,15 +264,23 @@ def advise(
     candidates = []
     for k, (value, action) in enumerate(ranked):
         threats = _threats(state, worlds, action, seat) if k < SHOWN else ()
-        change = change_text(action, search.progress.get(action))
         because: tuple[str, ...] = ()
-        if action == move and near > 1:
+        if search.depth:
             because = (
+                f"the value is the lead expected after {search.depth} moves ({horizon}), "
+                "each blind flip weighed by the worlds still possible and each reply the best "
+                "for its player",
+            )
+        change = change_text(action, search.progress.get(action))
+        if change:
+            because += (f"what it changes: {change}",)
+        if action == move and near > 1:
+            because += (
                 f"{near} moves are worth within {MARGIN} points of the best "
                 f"({best_value:+.2f}); among them the solver prefers a score or a back not "
                 "seen yet, then a position not yet seen, to going back to one",
             )
-        text = value_text(value, lead, search.depth, horizon, change)
+        text = value_text(value, lead, search.depth)
         candidates.append(Candidate(action, value, text, None, threats, because))
     best = candidates[0]
     details = (f"searched {search.nodes} positions, {search.depth} moves deep",)
@@ -312,28 +320,25 @@ def _times(n: int) -> str:
     return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 
-def value_text(value: float, lead: int, depth: int, horizon: str = "", change: str = "") -> str:
-    """A search value in words: a forced result, or the lead the search expects after `depth`
-    main actions (whose: `horizon`) with the best replies, beside the lead now; then what the
-    move changes (`change`, the tie-break's reading), if given."""
-    tail = f"; {change}" if change else ""
+def value_text(value: float, lead: int, depth: int) -> str:
+    """A search value in words, short enough for a line of the advice: a forced result, or the
+    lead the search expects after `depth` main actions with the best replies, beside the lead
+    now. (Whose moves those are, and what the move changes, are in the candidate's reasons.)"""
     if depth == 0:
-        return ("the only move" if value == lead else "not searched") + tail
+        return "the only move" if value == lead else "not searched"
     if value >= WIN:
         return f"wins by force within {depth} moves"
     if value <= -WIN:
         return f"loses against best play within {depth} moves"
     if value > WIN / 4:
-        return f"may win outright (value {value:+.0f}, a win counts {WIN:.0f}){tail}"
+        return f"may win outright (value {value:+.0f}, a win counts {WIN:.0f})"
     if value < -WIN / 4:
-        return f"may lose outright (value {value:+.0f}, a loss counts -{WIN:.0f}){tail}"
+        return f"may lose outright (value {value:+.0f}, a loss counts -{WIN:.0f})"
     gain = value - lead
-    whose = f" ({horizon})" if horizon else ""
-    expected = f"lead {value:+.2f} expected after {depth} moves{whose} with best replies"
+    expected = f"lead {value:+.2f} expected after {depth} moves"
     if abs(gain) < 0.005:
-        return f"keeps the score: {expected}{tail}"
-    verb = "gains" if gain > 0 else "loses ground"
-    return f"{verb} {gain:+.2f}: {expected} (now {lead:+d}){tail}"
+        return f"keeps the score: {expected}"
+    return f"{'gains' if gain > 0 else 'loses ground'} {gain:+.2f}: {expected} (now {lead:+d})"
 
 
 def _threats(
