@@ -237,8 +237,14 @@ def tables(paths: Sequence[Path]) -> None:
     twice, on the games both files hold (the same seeds)."""
     print(HEADER.replace("| time |", "| summed game time |"))
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    held = {
+        (record["game"], tuple(record["lineup"]))
+        for path in paths
+        for record in map(json.loads, path.read_text().splitlines())
+    }
+    extra = sorted({lineup for _, lineup in held} - set(LINEUPS))
     for game in GAMES:
-        for lineup in LINEUPS:
+        for lineup in (*LINEUPS, *extra):
             kept = [read(path, game, lineup) for path in paths]
             common = set.intersection(*({p.index for p in k} for k in kept))
             if not common:
