@@ -27,7 +27,10 @@ Printed as a markdown table, per game and lineup:
   seen shows a face already seen and changes nothing; in Blue Lion, where the consistent
   worlds are exactly those that agree with the faces seen, this is the same as "the number of
   hidden worlds either side allows did not change".
-- **wins**: the solver's win rate against `random` (a shared win counts 1/2); for the
+- lineup `hint`: a person who plays the move `hint` advises every turn (`solver.advise` with
+  the game's seed, as `sleuth play --seed S` shows it), the issue's finding; e.g.
+  `--lineup hint,solver`.
+- **wins**: the first entry's win rate against the second (a shared win counts 1/2); for the
   solver against itself, the share won by the game's first seat (Lupin, the killer), and
   the share of shared wins (a tie at the cap).
 """
@@ -46,12 +49,24 @@ from pathlib import Path
 import engines
 import solver
 from engines import Observation
-from opponents.base import make
+from opponents.base import Bot, make
 
 GAMES = ("blue-lion", "noir", "city-killer")
 LINEUPS: tuple[tuple[str, str], ...] = (("solver", "solver"), ("solver", "random"))
 MOVE_RECORDS = {"blue-lion": {"act"}, "noir": {"shift"}, "city-killer": {"act"}}
 """Observation kinds that only record a move (no knowledge beyond the public position)."""
+
+
+class HintFollower:
+    """A person who plays the move `hint` shows every turn: `solver.advise(info, seed)` with
+    the game's seed, as `sleuth play --seed S` advises (a fresh search each time, so the same
+    position always gets the same advice unless the search remembers the record)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def act(self, info: engines.InformationSet) -> engines.Action:
+        return solver.advise(info, seed=self.seed).move
 
 
 @dataclass(frozen=True)
@@ -76,8 +91,10 @@ def play(game_name: str, lineup: Sequence[str], index: int, seed: int) -> Played
     seats = game.seats
     shift = index % len(seats)
     seat_of = [seats[(k + shift) % len(seats)] for k in range(len(lineup))]
-    bots = {
-        seat_of[k]: make(name, game, seat_of[k], seed=seed * 1000 + k)
+    bots: dict[object, HintFollower | Bot] = {
+        seat_of[k]: HintFollower(seed)
+        if name == "hint"
+        else make(name, game, seat_of[k], seed=seed * 1000 + k)
         for k, name in enumerate(lineup)
     }
     solver.forget()
@@ -171,8 +188,8 @@ def row(
     n = len(played)
     cap = sum(p.at_cap for p in played)
     stills = [p.still for p in played]
-    if lineup[1] != "solver":
-        wins = f"solver {100 * sum(p.wins[0] for p in played) / n:.1f}%"
+    if lineup[0] != lineup[1]:
+        wins = f"{lineup[0]} {100 * sum(p.wins[0] for p in played) / n:.1f}%"
     else:
         first = 100 * sum(p.seat_wins[0] for p in played) / n
         shared = 100 * sum(0 < p.seat_wins[0] < 1 for p in played) / n
