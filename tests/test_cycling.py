@@ -62,6 +62,7 @@ def cycled(moves: int = 28) -> BlueLionState:
     state = GAME.new_game(seed=1)
     for text in CYCLE[:moves]:
         state.apply(GAME.parse_action(text))
+    assert isinstance(state, BlueLionState)
     return state
 
 
@@ -77,12 +78,13 @@ def self_play(seed: int, **options: object) -> BlueLionState:
     state = game.new_game(seed=seed)
     while (seat := state.to_move) is not None:
         state.apply(bots[seat].act(state.information_set(seat)))
+    assert isinstance(state, BlueLionState)
     return state
 
 
 def test_the_cycle_is_a_repetition() -> None:
     state = cycled()
-    info = state.information_set(state.to_move)
+    info = state.information_set("lupin")
     seen, _ = search.history(info, state._pairs)
     assert max(seen.values()) >= 3  # the cycle's positions recur
     assert state.to_move == "lupin" and state.scores == {"lupin": 0, "fujiko": 0}
