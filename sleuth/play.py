@@ -1,7 +1,8 @@
 """`sleuth play`: a person against bots at the terminal. Bad input is refused, never fatal.
 
 The person gets the solver bot's own advice (`hint`, `best`), the rules, `undo`, the move log,
-the whole reason for any hint (`why N`), line editing with history and Tab completion where
+the whole reason for any hint (`why N`) and for the solver's ranking of a move (`why best`,
+`why MOVE`), line editing with history and Tab completion where
 the terminal has them, "did you mean" for typos, and at the end the hidden truth and a recap.
 """
 
