@@ -1,7 +1,8 @@
 """`sleuth play`: a person against bots at the terminal. Bad input is refused, never fatal.
 
 The person gets the solver bot's own advice (`hint`, `best`), the rules, `undo`, the move log,
-the whole reason for any hint (`why N`), line editing with history and Tab completion where
+the whole reason for any hint (`why N`) and for the solver's ranking of a move (`why best`,
+`why MOVE`), line editing with history and Tab completion where
 the terminal has them, "did you mean" for typos, and at the end the hidden truth and a recap.
 """
 
@@ -46,6 +47,7 @@ COMMANDS = {
     "hint": "the solver's advice, then what can be deduced now (numbered)",
     "best": "the solver's advice in full: every move it scored, with its risks",
     "why N": "the whole reason for hint N of the last `hint`",
+    "why best": "why the solver's move is best (`why MOVE`: why it ranks MOVE below)",
     "moves": "the legal moves again (`moves all`: every move, numbered)",
     "log": "the moves so far, numbered, as you saw them",
     "undo": "take back your last move and the bots' replies",
@@ -200,6 +202,8 @@ class Table:
                 self._hint(info)
             elif command == "best":
                 self._best(info)
+            elif command == "why" and rest and not rest.isdigit():
+                self._why_move(info, rest)
             elif command == "why":
                 self._why(rest)
             elif command == "log":
@@ -299,6 +303,24 @@ class Table:
         if not hint.because:
             self.console.print("  (read directly off the position: no observation to cite)")
         for k, reason in enumerate(hint.because, 1):
+            self.console.print(Text(f"  {k}. {reason}"))
+
+    def _why_move(self, info: InformationSet, rest: str) -> None:
+        """The search's reasons for its move (`best`) or for ranking a typed move below it."""
+        advice = self._advice(info)
+        if advice is None:
+            return
+        action = None
+        if rest.lower() != "best":
+            try:
+                action = self.game.parse_action(rest)
+            except InvalidAction as error:
+                self.console.print(Text(str(error), style="red"))
+                return
+        reasons = advice.reasons(action)
+        if not reasons:
+            self.console.print(f"the solver did not score {rest}")
+        for k, reason in enumerate(reasons, 1):
             self.console.print(Text(f"  {k}. {reason}"))
 
     def _log(self) -> None:

@@ -39,6 +39,9 @@ class Candidate:
     """The chance of losing on the opponent's next move (Noir: killed or arrested), if the game
     has such a risk; None otherwise."""
     threats: tuple[str, ...] = ()
+    because: tuple[str, ...] = ()
+    """Why the search ranks it where it does, beyond its value (a search may leave it empty):
+    Blue Lion says what the move changes (a back shown, a new position, a repetition)."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,31 @@ class Advice:
     @property
     def chosen(self) -> Candidate:
         return next(c for c in self.candidates if c.action == self.move)
+
+    def reasons(self, action: Action | None = None) -> list[str]:
+        """Why the search ranks `action` (the advised move by default) where it does: its
+        value against the runner-up's (or the advised move's), what it changes, and the
+        work behind the numbers. Empty if the search did not score `action`."""
+        mine = next((c for c in self.candidates if c.action == (action or self.move)), None)
+        if mine is None:
+            return []
+        out = [f"{mine.action}: {mine.text} (value {mine.value:+.2f})"]
+        if mine.action == self.move:
+            runner = next(iter(self.runners_up), None)
+            if runner is None:
+                out.append("no other move was scored")
+            else:
+                out.append(
+                    f"next best {runner.action}: {runner.text} (value {runner.value:+.2f}, "
+                    f"{mine.value - runner.value:+.2f} against it)"
+                )
+        else:
+            best = self.chosen
+            out.append(
+                f"the solver plays {best.action} instead: {best.text} (value "
+                f"{best.value:+.2f}, {best.value - mine.value:+.2f} against this move)"
+            )
+        return out + list(mine.because) + list(self.details)
 
     def lines(self, runners_up: int = 3) -> list[str]:
         """The advice as sentences, the move first."""

@@ -8,6 +8,13 @@ Leaves are valued by the score difference, a finished game by +-100 (more for a 
 a later loss). Depth counts main actions; returning set-aside tiles is searched but not
 counted.
 
+Among the moves worth within `MARGIN` of the best, the search prefers progress to wandering
+(issue 43): first a move that may change the score or show a back not seen yet; then one that
+reaches a position the seat has not been in (the public position, the scores and the faces
+seen so far, read from its own information set); a move back to a position already seen comes
+last, the least often seen first. Without this, two solvers with nothing to gain in three
+moves shuffled the same tiles back and forth until the turn limit.
+
 The search is bounded by work, so a seed gives the same move on any machine: it deepens up to
 `max_depth` while the next depth, judged by how the last one grew, fits in `max_nodes`
 positions in all; a depth cut off half-way is dropped. `time_budget` (seconds, off by default)
@@ -20,10 +27,11 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
 from engines import Action, InformationSet, Seat
-from engines.blue_lion import PATTERNS, BlueLionState, Return
+from engines.blue_lion import PATTERNS, SEATS, TILES, BlueLion, BlueLionState, Return
 from solver.deduction import deduce
 from solver.games.blue_lion import Pairs, outcomes, points_gained, position
 from solver.hints import percent
@@ -35,6 +43,58 @@ MAX_NODES = 25_000
 KNOBS: dict[str, object] = {"time_budget": None, "max_depth": 3, "max_nodes": MAX_NODES}
 SHOWN = 4
 """Candidates whose threats are worked out (the advised move and the runners-up shown)."""
+MARGIN = 0.05
+"""Points of expected lead: moves worth this much less than the best count as near-ties, among
+which progress (a score, a back shown, a new position) is preferred to a repetition. Values
+are multiples of 1/(worlds grouped by a flip) at most a few apart, so this admits exact ties
+and rounding, not a real loss."""
+
+Known = frozenset[tuple[str, str]]
+"""The faces seen so far: (tile, icon) pairs. Knowledge only grows."""
+Key = tuple[object, ...]
+"""A position as a seat remembers it: the public position, the scores, the faces seen."""
+
+PROGRESS, NEW, REPEAT = 0, 1, 2
+"""How a move changes things, best first: it may score or show a back not seen yet; it reaches
+a position not seen before; it returns to a position seen before."""
+
+
+def key(state: BlueLionState, known: Known) -> Key:
+    """The position `state` shows, as the seat to move remembers it (`known`: faces seen)."""
+    return (
+        tuple((tile, state.up[tile]) for tile in state.line),
+        tuple(state.pool),
+        tuple(sorted(state.returning)),
+        tuple(sorted(state.aside)),
+        tuple(state.scores[seat] for seat in SEATS),
+        state.current,
+        state.main_done,
+        known,
+    )
+
+
+def history(
+    info: InformationSet, pairs: Mapping[str, frozenset[str]]
+) -> tuple[Counter[Key], Known]:
+    """Every position the record of `info` passed through before each action (how many times
+    each), and the faces seen by its end. `pairs` is any world consistent with `info`: the
+    public positions are the same in all of them."""
+    game = info.make_game()
+    assert isinstance(game, BlueLion)
+    observations = info.observations
+    tosses = {obs["tile"]: obs["face"] for obs in observations[: len(TILES)]}
+    known = {(tile, face) for tile, face in tosses.items()}
+    seen: Counter[Key] = Counter()
+    if len(observations) <= len(TILES):
+        return seen, frozenset(known)
+    state = game.arrange(random.Random(0), pairs, tosses, observations[len(TILES)]["seat"])
+    for obs in observations[len(TILES) + 1 :]:
+        if obs.kind == "act":
+            seen[key(state, frozenset(known))] += 1
+            state.apply_trusted(game.parse_action(obs["action"]))
+        elif obs.kind == "reveal":
+            known.add((obs["tile"], obs["face"]))
+    return seen, frozenset(known)
 
 
 class OutOfWork(Exception):
@@ -60,15 +120,27 @@ class Search:
         """The deepest search completed."""
         self.values: list[tuple[float, Action]] = []
         """Each root action's value at the deepest completed depth."""
+        self.progress: dict[Action, tuple[int, int]] = {}
+        """Each root action's kind of change (PROGRESS, NEW, REPEAT) and, for a repetition,
+        how often the seat has been in the position it returns to."""
         self._deadline = math.inf
 
-    def run(self, state: BlueLionState, worlds: Sequence[Pairs]) -> Action:
+    def run(
+        self,
+        state: BlueLionState,
+        worlds: Sequence[Pairs],
+        seen: Mapping[Key, int] | None = None,
+        known: Known = frozenset(),
+    ) -> Action:
+        """The move at `state`; `seen` counts the positions the seat has been in, `known` the
+        faces it has seen (both from its information set; none given: no memory)."""
         budget = self.time_budget
         self._deadline = math.inf if budget is None else time.perf_counter() + budget
         actions = state.legal_actions()
         choice = self.rng.choice(actions)
         if len(actions) == 1:
             return choice
+        self.progress = {a: self._change(state, worlds, a, seen or {}, known) for a in actions}
         grown = 0
         for depth in range(1, self.max_depth + 1):
             before, began = self.nodes, time.perf_counter()
@@ -91,8 +163,41 @@ class Search:
         self, state: BlueLionState, worlds: Sequence[Pairs], actions: Sequence[Action], depth: int
     ) -> tuple[Action, list[tuple[float, Action]]]:
         values = [(self._expect(state, worlds, a, depth), a) for a in actions]
+        return self.pick(values), values
+
+    def pick(self, values: Sequence[tuple[float, Action]]) -> Action:
+        """The best move, near-ties (within `MARGIN`) going to the one that changes most:
+        progress, then a new position, then the least repeated; then the higher value; exact
+        ties at random (the seeded rng)."""
         best = max(value for value, _ in values)
-        return self.rng.choice([a for value, a in values if value >= best - 1e-9]), values
+        near = [(value, a) for value, a in values if value >= best - MARGIN]
+        change = min(self.progress.get(a, (PROGRESS, 0)) for _, a in near)
+        kept = [(value, a) for value, a in near if self.progress.get(a, (PROGRESS, 0)) == change]
+        top = max(value for value, _ in kept)
+        return self.rng.choice([a for value, a in kept if value >= top - 1e-9])
+
+    def _change(
+        self,
+        state: BlueLionState,
+        worlds: Sequence[Pairs],
+        action: Action,
+        seen: Mapping[Key, int],
+        known: Known,
+    ) -> tuple[int, int]:
+        """What `action` changes: (PROGRESS, 0) if some outcome scores or shows a face not
+        seen; else (NEW, 0) or (REPEAT, times seen) for the position it leads to."""
+        found = outcomes(state, worlds, action)
+        for _, child, _ in found:
+            if child.scores != state.scores or child.is_over:
+                return (PROGRESS, 0)
+            tile = getattr(action, "flipped_tile", None)
+            if tile is not None and (tile, child.up[tile]) not in known:
+                return (PROGRESS, 0)
+        _, child, _ = found[0]
+        tile = getattr(action, "flipped_tile", None)
+        after = known if tile is None else known | {(tile, child.up[tile])}
+        times = seen.get(key(child, after), 0)
+        return (REPEAT, times) if times else (NEW, 0)
 
     def _expect(
         self, state: BlueLionState, worlds: Sequence[Pairs], action: Action, depth: int
@@ -130,7 +235,8 @@ def choose(
     """The solver's move at `info`, and the search that chose it (its values and work)."""
     search = Search(info.seat, rng, **knobs)  # type: ignore[arg-type]
     state, worlds = position(info, deduce(info))
-    return search.run(state, worlds), search, state, worlds
+    seen, known = history(info, worlds[0])
+    return search.run(state, worlds, seen, known), search, state, worlds
 
 
 def advise(
@@ -141,26 +247,83 @@ def advise(
     **knobs: object,
 ) -> Advice:
     """The solver's move with its value in words, the runners-up, and what the opponent can
-    score on the next move after each of the moves shown."""
+    score on the next move after each of the moves shown.
+
+    Every value shown is the one the search computed for that move at its deepest completed
+    depth (the expected lead after that many moves against the opponent's best replies), with
+    that horizon; each candidate's `because` says what the move changes (the tie-break)."""
     move, search, state, worlds = choose(info, rng, **knobs)
     seat = str(info.seat)
     lead = state.scores[seat] - (sum(state.scores.values()) - state.scores[seat])
     if not search.values:  # one legal move, or not even depth 1 fitted the budget
         search.values = [(float(lead), a) for a in state.legal_actions()]
     ranked = sorted(search.values, key=lambda item: (item[1] != move, -item[0]))
+    best_value = max(value for value, _ in ranked)
+    near = sum(value >= best_value - MARGIN for value, _ in ranked)
+    horizon = horizon_text(state, seat, search.depth)
     candidates = []
     for k, (value, action) in enumerate(ranked):
         threats = _threats(state, worlds, action, seat) if k < SHOWN else ()
-        candidates.append(
-            Candidate(action, value, value_text(value, lead, search.depth), None, threats)
-        )
+        because: tuple[str, ...] = ()
+        if search.depth:
+            because = (
+                f"the value is the lead expected after {search.depth} moves ({horizon}), "
+                "each blind flip weighed by the worlds still possible and each reply the best "
+                "for its player",
+            )
+        change = change_text(action, search.progress.get(action))
+        if change:
+            because += (f"what it changes: {change}",)
+        if action == move and near > 1:
+            because += (
+                f"{near} moves are worth within {MARGIN} points of the best "
+                f"({best_value:+.2f}); among them the solver prefers a score or a back not "
+                "seen yet, then a position not yet seen, to going back to one",
+            )
+        text = value_text(value, lead, search.depth)
+        candidates.append(Candidate(action, value, text, None, threats, because))
     best = candidates[0]
     details = (f"searched {search.nodes} positions, {search.depth} moves deep",)
     return Advice(move, best.value, best.text, tuple(candidates), best.threats, (), details)
 
 
+def horizon_text(state: BlueLionState, seat: str, depth: int) -> str:
+    """Whose the next `depth` main actions are: "yours, Fujiko's, yours" (returns of tiles
+    set aside are not counted; when they are all that is left of the seat's turn, the next
+    main action is the opponent's)."""
+    mover = state.current if not state.main_done else _other(state.current)
+    names = []
+    for _ in range(depth):
+        names.append("yours" if mover == seat else f"{mover.capitalize()}'s")
+        mover = _other(mover)
+    return ", ".join(names)
+
+
+def _other(seat: str) -> str:
+    return SEATS[1] if seat == SEATS[0] else SEATS[0]
+
+
+def change_text(action: Action, change: tuple[int, int] | None) -> str:
+    """What `action` changes, as the tie-break reads it ("" if not known)."""
+    if change is None:
+        return ""
+    kind, times = change
+    tile = getattr(action, "flipped_tile", None)
+    if kind == PROGRESS:
+        return "scores now" if tile is None else f"may score or show {tile}'s back, not seen yet"
+    if kind == NEW:
+        return "a position you have not been in"
+    return f"back to a position you have been in {_times(times)}"
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
+
+
 def value_text(value: float, lead: int, depth: int) -> str:
-    """A search value in words: a forced result, or the expected lead after `depth` moves."""
+    """A search value in words, short enough for a line of the advice: a forced result, or the
+    lead the search expects after `depth` main actions with the best replies, beside the lead
+    now. (Whose moves those are, and what the move changes, are in the candidate's reasons.)"""
     if depth == 0:
         return "the only move" if value == lead else "not searched"
     if value >= WIN:
@@ -171,9 +334,11 @@ def value_text(value: float, lead: int, depth: int) -> str:
         return f"may win outright (value {value:+.0f}, a win counts {WIN:.0f})"
     if value < -WIN / 4:
         return f"may lose outright (value {value:+.0f}, a loss counts -{WIN:.0f})"
-    change = value - lead
-    verb = "gains" if change > 0.05 else "loses ground" if change < -0.05 else "keeps the score"
-    return f"{verb}: lead {value:+.1f} expected after {depth} moves (now {lead:+d})"
+    gain = value - lead
+    expected = f"lead {value:+.2f} expected after {depth} moves"
+    if abs(gain) < 0.005:
+        return f"keeps the score: {expected}"
+    return f"{'gains' if gain > 0 else 'loses ground'} {gain:+.2f}: {expected} (now {lead:+d})"
 
 
 def _threats(
