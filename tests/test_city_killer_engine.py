@@ -391,3 +391,21 @@ def _moves(game: engines.Game, info: InformationSet) -> list[str] | None:
         return [str(action) for action in game.legal_actions_for(info)]
     except NotToMove:
         return None
+
+
+def test_a_view_of_a_record_that_stops_before_the_kept_card_stands_one_in() -> None:
+    """The killer's record cut after his "keep ?" and before the card he kept (heuristic
+    game, seed 11, 18 observations; a typed session can stop there): the view replayed the
+    keep with an unknown card that is not among the scene's known cards and raised
+    ValueError (the notebook's page answered 500, found by the notebook fuzz, seed 101)."""
+    game = engines.make("city-killer")
+    state = game.new_game(seed=11)
+    bots = {s: opponents.make("heuristic", game, s, seed=11) for s in game.seats}
+    while not state.is_over:
+        seat = state.to_move
+        state.apply(bots[seat].act(state.information_set(seat)))
+    info = state.information_set("killer")
+    cut = InformationSet(info.game, info.options, info.seat, info.observations[:18])
+    assert cut.observations[-1].kind == "act" and cut.observations[-1]["move"] == "keep ?"
+    validate(cut)
+    assert _moves(engines.make("city-killer"), cut) == ["pass"]  # read, not a ValueError

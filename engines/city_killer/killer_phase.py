@@ -227,7 +227,10 @@ class KillerPhase(Supplies):
         assert isinstance(action, Keep)
         self._pop()
         cards = list(frame["cards"])
-        cards.remove(action.item if action.item in cards else UNKNOWN)
+        if action.item in cards:
+            cards.remove(action.item)
+        else:  # a view whose record stops before the killer's kept card: a stand-in goes
+            cards.remove(UNKNOWN if UNKNOWN in cards else cards[-1])
         self._killer_hand.append(action.item)
         self.killer_hand_size += 1
         self._killer_deck.extend(cards)
