@@ -36,8 +36,6 @@ FOLD_AT = 4
 """Certain facts of one kind beyond the hints are told one per line up to this many; more
 share one line (the board shows them all)."""
 
-_certainty = certainty  # the name the session reads
-
 
 def check_level(level: object) -> str:
     if level not in LEVELS:

@@ -41,10 +41,11 @@ from engines import (
     Seat,
 )
 from engines.core import JsonValue
-from sleuth.assist.levels import DEFAULT_LEVEL, _certainty, check_level, hints_at
+from sleuth.assist.levels import DEFAULT_LEVEL, check_level, hints_at
 from sleuth.assist.log import apply_event, fold
 from sleuth.assist.store import Event, SessionError, SessionRecord, Store
 from solver.diagnosis import diagnose
+from solver.hints import certainty
 from solver.validation import validate
 
 
@@ -400,7 +401,7 @@ class Session:
         Raises:
             NotCertain: the hint is not a certainty (a chance, a move to make).
         """
-        fact = _certainty(hint)
+        fact = certainty(hint)
         if fact is None:
             raise solver.NotCertain(f"{hint.text!r} is not a certain fact, so nothing forces it")
         return self.explain(fact)
