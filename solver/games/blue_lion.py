@@ -368,7 +368,11 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
         if not known:
             return None
         backs.append(f"{tile}'s is {ICON_NAMES[str(known[0].args[1])]}")
-    text = "Every back is known: " + ("; ".join(backs) or "every tile has shown both faces")
+    text = (
+        f"Every back is known: {'; '.join(backs)} (the other tiles have shown both faces)"
+        if backs
+        else "Nothing is hidden any more: every tile has shown both faces"
+    )
     hint = Hint(text, None, 1.0, (), "answer", 5.0)
     state, worlds = position(info, deduction)
     if state.is_over or state.to_move != info.seat:
