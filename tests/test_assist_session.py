@@ -15,10 +15,10 @@ import engines
 import solver
 from engines import InformationSet, InvalidObservation, SleuthError
 from sleuth.assist import LEVELS, Session, SessionError, StaleSession
-from sleuth.assist.levels import _certainty
 from sleuth.assist.terminal import Notebook
 from sleuth.assist.transcribe import random_game, typed_lines
 from sleuth.cli import main
+from solver.hints import certainty
 from tests import benchmark_scripts
 
 bench = benchmark_scripts.load("assist", "assist_bench")
@@ -176,7 +176,7 @@ def test_diagnosis_blames_only_entries_whose_removal_restores_consistency(tmp_pa
 # --- levels and explanations ------------------------------------------------------------
 def test_each_level_shows_at_least_what_the_level_below_shows(tmp_path) -> None:
     session = _typed(tmp_path, "blue-lion", 3, 30)
-    shown = [{_certainty(h) or h.text for h in session.hints(level)} for level in LEVELS]
+    shown = [{certainty(h) or h.text for h in session.hints(level)} for level in LEVELS]
     for lower, higher in pairwise(shown):
         assert lower <= higher
     kinds = {level: {h.kind for h in session.hints(level)} for level in LEVELS}
@@ -286,8 +286,8 @@ def test_a_change_made_on_an_older_version_is_refused_and_sync_catches_up(tmp_pa
 def test_why_of_a_hint_names_the_entries_of_its_certain_fact(tmp_path) -> None:
     session = _typed(tmp_path, "blue-lion", 3, 30)
     hints = session.hints("certain")
-    certain = next(h for h in hints if _certainty(h) is not None)
-    assert session.why(certain) == session.explain(_certainty(certain))
+    certain = next(h for h in hints if certainty(h) is not None)
+    assert session.why(certain) == session.explain(certainty(certain))
     with pytest.raises(solver.NotCertain):
         session.why(solver.Hint("t1's back is probably Fujiko", certain.fact, 0.5))
 
