@@ -61,7 +61,7 @@ class Found:
     seed: int
     certain_at: int | None  # the observation count of the first certain position
     first_says: dict[str, bool]  # level -> the first hint is the answer
-    plan: bool | None  # at advice: a plan was said (None: the game gives none)
+    plan: bool | None  # at advice: the answer's hint goes on with a plan
     moment: str  # at the first certain position: "your turn", "their turn" or "over"
     wide: int  # estimates shown with a margin above five points
     not_yet: int  # "not yet estimated" shown
@@ -140,7 +140,7 @@ def measure(job: tuple[str, Seat, int]) -> Found:
         w, n = margins(shown)
         wide, not_yet = wide + w, not_yet + n
     advice = hints_at("advice", info, deduction, changes)
-    plan = None if told.plan is None else told.plan in advice[0].text
+    plan = advice[0].kind == "answer" and advice[0].text.startswith(told.hint.text + ". ")
     return Found(name, seat, seed, len(info.observations), says, plan, moment(info), wide,
                  not_yet, time.perf_counter() - started)  # fmt: skip
 

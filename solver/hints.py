@@ -66,6 +66,11 @@ certain facts and the odds (by score: certainties score higher), the notepad. A 
 listed ranks with the certain facts."""
 
 
+PLANS = ("move", "advice")
+"""The kinds of a search's own hints (the move its bot makes at the seat's turn) that stand
+as the plan of a certain answer whose game names none."""
+
+
 def ranked(found: list[Hint]) -> list[Hint]:
     """`found` in the order a player needs them: by section, then by score."""
     return sorted(found, key=lambda h: (SECTIONS.get(h.kind, SECTIONS["certain"]), -h.score))
@@ -99,15 +104,16 @@ def hints(
     found_hints = knowledge.hints(info, found)
     search = game_module(info.game, "solver.search")
     searched = getattr(search, "hints", None)  # a search may add the move its bot makes
-    if searched is not None:
-        found_hints = [*found_hints, *searched(info)]
+    moves = [] if searched is None else searched(info)
+    found_hints = [*found_hints, *moves]
     told = answer(info, found)
     if told is not None:
         said = certainty(told.hint)
         found_hints = [h for h in found_hints if said is None or certainty(h) != said]
         hint = told.hint
-        if plans and told.plan is not None:
-            hint = replace(hint, text=f"{hint.text}. {told.plan}")
+        plan = told.plan or next((h.text for h in moves if h.kind in PLANS), None)
+        if plans and plan is not None:
+            hint = replace(hint, text=f"{hint.text}. {plan}")
         found_hints.append(hint)
     result = ranked(found_hints)
     return result if limit is None else result[:limit]
