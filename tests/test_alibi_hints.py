@@ -7,11 +7,13 @@ from __future__ import annotations
 import random
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 
 import engines
 import solver
+from engines import InformationSet
 from engines.alibi import Accuse
 from solver.games import alibi as knowledge
 from solver.games.alibi import advice
@@ -149,3 +151,12 @@ def test_explanations_handed_out_are_copies_and_threads_share_them_safely() -> N
         threaded = list(pool.map(explain_all, jobs))
     assert threaded == [found * 3 for found in serial]
     assert len(advice._EXPLAINED) == sum(len(job) for job in jobs)
+
+
+def test_hints_read_a_round_with_more_answers_than_players() -> None:
+    """A mutated record the solver answers (tests/test_solver_robustness.py found it): a round
+    counting more answers than players. The hints ask whose turn it is, and the seat's view
+    raised IndexError; now every seat has asked, and the round passes."""
+    path = Path(__file__).parent / "data" / "alibi_round_with_more_answers_than_players.json"
+    info = InformationSet.from_json(path.read_text())
+    assert solver.hints(info, solver.deduce(info))

@@ -463,10 +463,10 @@ class Alibi(Game):
             view.phase = "solutions"
             first = view._order_from(view.accuser)[1:]
             view.writers = [s for s in first if s not in written]
-        elif view.played == n and limit is not None and view.round >= limit:
+        elif view.played >= n and limit is not None and view.round >= limit:
             view.phase = "solutions"
             view.writers = [s for s in order if s not in written]
-        elif view.played == n:
+        elif view.played >= n:  # every seat has asked (a record may count more answers)
             view.phase = "passing"
             view.passers = [
                 s for s in order if sizes[s] > view.round and (view.round, s) not in chosen
