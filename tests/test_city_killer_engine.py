@@ -367,12 +367,7 @@ def test_a_kept_view_is_replayed_anew_when_the_record_shows_what_it_stood_in_for
     extending the one before: a beginning cut inside the city phase's move (its token shown
     after the cut) was replayed with a stand-in, and the next view extended it in place and
     failed an assertion at "killer: done" (the notebook's page hid its board)."""
-    game = engines.make("city-killer")
-    state = game.new_game(seed=2)
-    bots = {s: opponents.make("heuristic", game, s, seed=2) for s in game.seats}
-    while not state.is_over:
-        seat = state.to_move
-        state.apply(bots[seat].act(state.information_set(seat)))
+    state = heuristic_game(2)
     info = state.information_set("detective")
     viewer = engines.make("city-killer")
     for k in range(1, len(info.observations) + 1):
@@ -398,14 +393,20 @@ def test_a_view_of_a_record_that_stops_before_the_kept_card_stands_one_in() -> N
     game, seed 11, 18 observations; a typed session can stop there): the view replayed the
     keep with an unknown card that is not among the scene's known cards and raised
     ValueError (the notebook's page answered 500, found by the notebook fuzz, seed 101)."""
-    game = engines.make("city-killer")
-    state = game.new_game(seed=11)
-    bots = {s: opponents.make("heuristic", game, s, seed=11) for s in game.seats}
-    while not state.is_over:
-        seat = state.to_move
-        state.apply(bots[seat].act(state.information_set(seat)))
+    state = heuristic_game(11)
     info = state.information_set("killer")
     cut = InformationSet(info.game, info.options, info.seat, info.observations[:18])
     assert cut.observations[-1].kind == "act" and cut.observations[-1]["move"] == "keep ?"
     validate(cut)
     assert _moves(engines.make("city-killer"), cut) == ["pass"]  # read, not a ValueError
+
+
+def heuristic_game(seed: int) -> engines.State:
+    """A whole City Killer game between heuristic bots."""
+    game = engines.make("city-killer")
+    state = game.new_game(seed=seed)
+    bots = {s: opponents.make("heuristic", game, s, seed=seed) for s in game.seats}
+    while not state.is_over:
+        seat = state.to_move
+        state.apply(bots[seat].act(state.information_set(seat)))
+    return state
