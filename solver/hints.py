@@ -111,9 +111,13 @@ def hints(
         said = certainty(told.hint)
         found_hints = [h for h in found_hints if said is None or certainty(h) != said]
         hint = told.hint
-        plan = told.plan or next((h.text for h in moves if h.kind in PLANS), None)
+        searched_plan = next((h for h in moves if h.kind in PLANS), None)
+        plan = told.plan or (searched_plan and searched_plan.text)
         if plans and plan is not None:
             hint = replace(hint, text=f"{hint.text}. {plan}")
+            if not told.plan and searched_plan is not None:  # told as the plan, not twice
+                hint = replace(hint, because=hint.because + searched_plan.because)
+                found_hints = [h for h in found_hints if h is not searched_plan]
         found_hints.append(hint)
     result = ranked(found_hints)
     return result if limit is None else result[:limit]

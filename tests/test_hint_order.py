@@ -106,6 +106,33 @@ def test_the_noir_plan_names_exactly_the_shifts_that_bring_the_opponent_within_r
     assert checked >= 1
 
 
+@pytest.mark.parametrize("seat", ["lupin", "fujiko"])
+def test_the_blue_lion_plan_is_the_move_the_solver_plays(seat: Seat) -> None:
+    """Once every back is known, the answer's plan at the seat's turn is the solver bot's move
+    (seed 0); at the opponent's turn, the opponent's best move by the same search and the reply to it."""
+    moments = set()
+    for seed in range(6):
+        first = first_certain(random_positions("blue-lion", seat, seed))
+        if first is None:
+            continue
+        info, told = first
+        state = info.make_game().public_state(info)
+        if state.is_over:
+            continue
+        text = hints_at("advice", info, solver.deduce(info))[0].text
+        assert text.startswith(told.hint.text + ". "), text
+        if state.to_move == seat:
+            assert f"Play {solver.advise(info, seed=0).move}: " in text
+            moments.add("your turn")
+        else:
+            assert f"{str(state.to_move).capitalize()} is to move" in text
+            assert "your best reply then: " in text or "ends the game" in text
+            moments.add("their turn")
+        plan = text[len(told.hint.text) + 2 :]
+        assert all(h.text != plan for h in solver.hints(info))  # told once, as the plan
+    assert moments
+
+
 def test_changes_tell_exactly_the_facts_an_entry_settled() -> None:
     """Against a brute comparison of the two deductions: every settled fact is told (one a
     hint, or counted in the shared line), and nothing else is."""

@@ -354,8 +354,9 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
 
 
 def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
-    """The backs once every tile's is known (both faces seen, or deduced), and at the seat's
-    turn the move that scores most now."""
+    """The backs once every tile's is known (both faces seen, or deduced). The plan is the
+    search's (`solver.search.blue_lion.hints`): the move it plays, or at the opponent's turn
+    the opponent's best move and the reply to it."""
     seen: dict[str, list[str]] = defaultdict(list)
     for obs in info.observations:
         if obs.kind in ("toss", "reveal") and obs["face"] not in seen[obs["tile"]]:
@@ -373,12 +374,7 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
         if backs
         else "Nothing is hidden any more: every tile has shown both faces"
     )
-    hint = Hint(text, None, 1.0, (), "answer", 5.0)
-    state, worlds = position(info, deduction)
-    if state.is_over or state.to_move != info.seat:
-        return Answer(hint)
-    best = next((h for h in _move_hints(state, worlds, info.seat) if h.kind == "move"), None)
-    return Answer(hint, None if best is None else f"Best now: {best.text}")
+    return Answer(Hint(text, None, 1.0, (), "answer", 5.0))
 
 
 def _back_hints(info: InformationSet, deduction: Deduction) -> list[Hint]:

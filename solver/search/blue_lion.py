@@ -34,7 +34,7 @@ from engines import Action, InformationSet, Seat
 from engines.blue_lion import PATTERNS, SEATS, TILES, BlueLion, BlueLionState, Return
 from solver.deduction import deduce
 from solver.games.blue_lion import Pairs, outcomes, points_gained, position
-from solver.hints import percent
+from solver.hints import Hint, percent
 from solver.search import Advice, Candidate, Memory
 
 WIN = 100.0
@@ -285,6 +285,50 @@ def advise(
     best = candidates[0]
     details = (f"searched {search.nodes} positions, {search.depth} moves deep",)
     return Advice(move, best.value, best.text, tuple(candidates), best.threats, (), details)
+
+
+ADVICE_SCORE = 50.0
+"""The search's move leads the "what to do" section, above the moves that score at once
+(`solver.games.blue_lion`), which look one move ahead where the search looks three."""
+
+
+def hints(info: InformationSet) -> list[Hint]:
+    """What to do, as the solver bot would do it (seed 0, as `solver.advise(info)`): at the
+    seat's turn its move and the lead it expects; at the opponent's turn once every back is
+    known (one world left), the opponent's best move by the same search and the seat's best
+    reply to it, the plan a strong player makes while waiting. Nothing once the game is over,
+    nor at the opponent's turn while backs are still hidden (the threats say what she can
+    score)."""
+    state, worlds = position(info, deduce(info))
+    seat = str(info.seat)
+    if state.is_over:
+        return []
+    if state.to_move == seat:
+        advice = advise(info, state.legal_actions(), random.Random(0), {}, **KNOBS)
+        text = f"Play {advice.move}: {advice.text}"
+        return [Hint(text, None, None, tuple(advice.reasons()), "advice", ADVICE_SCORE)]
+    if len(worlds) != 1:
+        return []
+    other = str(state.to_move)
+    before = state.scores[other]
+    theirs: list[Action] = []
+    while not state.is_over and state.to_move == other:
+        move = Search(other, random.Random(0), **KNOBS).run(state, worlds)  # type: ignore[arg-type]
+        theirs.append(move)
+        state = outcomes(state, worlds, move)[0][1]
+    name = other.capitalize()
+    text = f"{name} is to move; {name}'s best is {', '.join(map(str, theirs))}"
+    if state.scores[other] > before:
+        text += f", scoring +{state.scores[other] - before}"
+    if state.is_over:
+        return [Hint(f"{text}, which ends the game", None, None, (), "advice", ADVICE_SCORE)]
+    seen, known = history(info, worlds[0])
+    search = Search(seat, random.Random(0), **KNOBS)  # type: ignore[arg-type]
+    reply = search.run(state, worlds, seen, known)
+    lead = state.scores[seat] - state.scores[other]
+    value = next((v for v, a in search.values if a == reply), float(lead))
+    text += f"; your best reply then: {reply} ({value_text(value, lead, search.depth)})"
+    return [Hint(text, None, None, (), "advice", ADVICE_SCORE)]
 
 
 def horizon_text(state: BlueLionState, seat: str, depth: int) -> str:
