@@ -176,9 +176,15 @@ def test_diagnosis_blames_only_entries_whose_removal_restores_consistency(tmp_pa
 # --- levels and explanations ------------------------------------------------------------
 def test_each_level_shows_at_least_what_the_level_below_shows(tmp_path) -> None:
     session = _typed(tmp_path, "blue-lion", 3, 30)
-    shown = [{certainty(h) or h.text for h in session.hints(level)} for level in LEVELS]
+
+    def told(hint: solver.Hint) -> object:  # the answer is the same at `advice`, plus its plan
+        return "answer" if hint.kind == "answer" else certainty(hint) or hint.text
+
+    shown = [{told(h) for h in session.hints(level)} for level in LEVELS]
     for lower, higher in pairwise(shown):
         assert lower <= higher
+    answers = [h.text for level in LEVELS for h in session.hints(level) if h.kind == "answer"]
+    assert all(text.startswith(answers[0]) for text in answers)
     kinds = {level: {h.kind for h in session.hints(level)} for level in LEVELS}
     assert kinds["notepad"] <= {"notepad"} and "certain" in kinds["certain"]
 

@@ -187,9 +187,9 @@ def test_validation_names_the_bad_field() -> None:
 
 def test_hints_for_both_seats() -> None:
     state = position(3, small=False, liar_model="free")
-    for seat in ("detective", "killer"):
+    for seat, heading in (("detective", "Suspects ("), ("killer", "The detective's suspects (")):
         found = solver.hints(state.information_set(seat))
-        assert any("Suspects" in hint.text for hint in found)
+        assert any(hint.text.startswith(heading) for hint in found)
     texts = [hint.text for hint in solver.hints(state.information_set("killer"))]
     assert any(text.startswith("Exposure") for text in texts)
 
@@ -241,3 +241,33 @@ def test_validation_follows_the_victims() -> None:
     broken = engines.InformationSet(info.game, info.options, info.seat, tuple(observations))
     with pytest.raises(InvalidInformationSet, match="history"):
         solver.deduce(broken)
+
+
+def test_the_detectives_moves_are_told_in_table_words_and_typed_as_told() -> None:
+    """A question or a surveillance is advised in words, with the notation to type (no bits
+    but in `why`), and the notation is a move the detective may make then."""
+    from solver.games.city_killer import narrowing, question_words
+
+    assert question_words("height", "short") == "short"
+    assert question_words("height", "medium") == "of medium height"
+    assert question_words("group", "press") == "in the press group"
+    assert question_words("profession", "actress") == "an actress"
+    assert narrowing(36.0, 1.0) == (
+        "it should narrow the likely killer-motive pairs from about 36 to about 18"
+    )
+    advised = 0
+    for seed in range(12):
+        state = position(seed, small=False, liar_model="free")
+        if state.is_over or state.to_move != "detective":
+            continue
+        info = state.information_set("detective")
+        legal = {str(action) for action in state.legal_actions()}
+        for hint in solver.hints(info):
+            assert "bits" not in hint.text, hint.text
+            if hint.text.startswith(("Ask ", "Put ")):
+                typed = hint.text.rsplit("(type: ", 1)[1].rstrip(")")
+                assert any("bits" in reason for reason in hint.because)
+                if typed.split()[0] in {action.split()[0] for action in legal}:
+                    assert typed in legal, (typed, sorted(legal))
+                    advised += 1
+    assert advised >= 1

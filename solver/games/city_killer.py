@@ -761,34 +761,23 @@ def _suspect_hints(info: InformationSet, deduction: Deduction, post: Posterior) 
     names, found = post.residents, []
     killers = sorted(zip(post.killer, names, strict=True), reverse=True)
     motives = sorted(zip(post.motive, MOTIVES, strict=True), reverse=True)
-    open_k = [(p, n) for p, n in killers if p > 0]
-    listed = ", ".join(f"{n} {percent(p)}" for p, n in open_k[:5])
-    found.append(
-        Hint(
-            f"Suspects ({len(open_k)} possible): {listed}",
-            killer_fact(open_k[0][1]),
-            float(open_k[0][0]),
-            (),
-            "likely",
-            1.5 + float(open_k[0][0]),
-        )
-    )
-    open_m = [(p, m) for p, m in motives if p > 0]
-    listed = ", ".join(f"{m} {percent(p)}" for p, m in open_m[:4])
-    found.append(
-        Hint(
-            f"Motives ({len(open_m)} possible): {listed}",
-            motive_fact(open_m[0][1]),
-            float(open_m[0][0]),
-            (),
-            "likely",
-            1.4 + float(open_m[0][0]),
-        )
-    )
-    for fact in (killer_fact(open_k[0][1]), motive_fact(open_m[0][1])):
-        if len(open_k if fact.var == K else open_m) == 1:
+    open_k = [(float(p), n) for p, n in killers if p > 0]
+    open_m = [(float(p), m) for p, m in motives if p > 0]
+    detective = info.seat == "detective"  # the killer reads the detective's odds of him
+    whose = "" if detective else "The detective's "
+    for heading, left, fact_of, shown, score in (
+        (f"{whose}suspects".capitalize(), open_k, killer_fact, 5, 1.5),
+        (f"{whose}motives".capitalize(), open_m, motive_fact, 4, 1.4),
+    ):
+        fact = fact_of(left[0][1])
+        if len(left) == 1:  # told as certain, not as "1 possible: >99%"
             because = tuple(deduction.describe(deduction.explain(fact)))
-            found.append(Hint(f"Certain: {fact.text}", fact, 1.0, because, "certain", 3.0))
+            said = "Certain" if detective else "The detective can be certain"
+            found.append(Hint(f"{said}: {fact.text}", fact, 1.0, because, "certain", 3.0))
+            continue
+        listed = ", ".join(f"{n} {percent(p)}" for p, n in left[:shown])
+        text = f"{heading} ({len(left)} possible): {listed}"
+        found.append(Hint(text, fact, left[0][0], (), "likely", score + left[0][0]))
     ruled = [n for p, n in killers if p == 0 and n not in _dead(info)]
     rec = record(info)
     for name in ruled[:3]:
@@ -796,19 +785,25 @@ def _suspect_hints(info: InformationSet, deduction: Deduction, post: Posterior) 
         assert sources is not None
         because = tuple(deduction.describe([info.observations[i] for i in sources]))
         fact = ~killer_fact(name)
-        found.append(Hint(f"{name} cannot be the killer", fact, 1.0, because, "certain", 2.0))
+        text = f"{name} cannot be the killer" if detective else f"The detective can rule out {name}"
+        found.append(Hint(text, fact, 1.0, because, "certain", 2.0))
     who, motive, p = post.best_accusation(_living(info))
-    found.append(
-        Hint(
-            f"Best accusation now: {who} as {motive} ({percent(p)} right)",
-            None,
-            p,
-            (),
-            "advice",
-            1.6 + p,
-        )
-    )
+    if not detective:
+        text = f"The detective's best accusation now: {who} as {motive} ({percent(p)} right)"
+        found.append(Hint(text, None, p, (), "likely", 1.3 + p))
+    elif _accusing(info):
+        text = f"Accuse now: {who} as {motive} ({percent(p)} right; type: accuse {who} {motive})"
+        found.append(Hint(text, None, p, (), "advice", 1.6 + p))
+    else:
+        text = f"If you had to accuse now: {who} as {motive} ({percent(p)} right)"
+        found.append(Hint(text, None, p, (), "likely", 1.3 + p))
     return found
+
+
+def _accusing(info: InformationSet) -> bool:
+    """Whether the detective's accusation is the move now (after the 5th murder)."""
+    state = _view(info)
+    return state is not None and not state.over and state.frames[-1]["kind"] == "accuse"
 
 
 def _dead(info: InformationSet) -> set[str]:
@@ -854,27 +849,52 @@ def _detective_moves(info: InformationSet, post: Posterior) -> list[Hint]:
     state = _view(info)
     if state is None or state.over or state.pawn is None:
         return found
+    pairs = 2 ** entropy(post.joint.ravel())
     best = best_question(state, post)
     if best is not None:
         bits, name, attr, value, how = best
-        found.append(
-            Hint(
-                f"Best question: {how} {name} {attr}:{value} ({bits:.2f} bits about "
-                "the killer and his motive)",
-                None,
-                None,
-                (),
-                "move",
-                1.5 + bits,
-            )
+        where = " at the diner next door" if how == "diner" else ""
+        text = (
+            f"Ask {name}{where} whether the killer is {question_words(attr, value)}: "
+            f"{narrowing(pairs, bits)} (type: {how} {name} {attr}:{value})"
         )
+        because = (f"the answer is worth {bits:.2f} bits about the killer and his motive, "
+                   "a liar's answer counted as a coin toss",)  # fmt: skip
+        found.append(Hint(text, None, None, because, "move", 1.5 + bits))
     watch = best_watch(state, post)
     if watch is not None:
         bits, name = watch
-        found.append(
-            Hint(f"Best surveillance: {name} ({bits:.2f} bits)", None, None, (), "move", 1.4 + bits)
+        text = (
+            f"Put {name} under surveillance (whether the killer could kill them now): "
+            f"{narrowing(pairs, bits)} (type: police {name})"
         )
+        because = (f"the answer is worth {bits:.2f} bits about the killer and his motive",)
+        found.append(Hint(text, None, None, because, "move", 1.4 + bits))
     return found
+
+
+def question_words(attr: str, value: str) -> str:
+    """A question's subject as a player says it: "short", "in the press", "a coroner"."""
+    if attr == "group":
+        return f"in the {value} group"
+    if attr == "profession":
+        article = "an" if value[0] in "aeiou" else "a"
+        return f"{article} {value.replace('-', ' ')}"
+    if value == "medium":
+        return {"build": "of medium build", "height": "of medium height"}.get(attr, value)
+    return value
+
+
+def narrowing(pairs: float, bits: float) -> str:
+    """What an answer worth `bits` does to the (killer, motive) pairs in play, as counts: the
+    pairs as if equally likely (2 ** entropy) now and expected after it."""
+    after = pairs / 2**bits
+    if round(after) >= round(pairs):
+        return f"it should barely narrow the {round(pairs)} or so likely killer-motive pairs"
+    return (
+        f"it should narrow the likely killer-motive pairs from about {round(pairs)} "
+        f"to about {max(1, round(after))}"
+    )
 
 
 def question_candidates(state: CityKillerState) -> list[tuple[str, str]]:
