@@ -109,7 +109,8 @@ def test_the_noir_plan_names_exactly_the_shifts_that_bring_the_opponent_within_r
 @pytest.mark.parametrize("seat", ["lupin", "fujiko"])
 def test_the_blue_lion_plan_is_the_move_the_solver_plays(seat: Seat) -> None:
     """Once every back is known, the answer's plan at the seat's turn is the solver bot's move
-    (seed 0); at the opponent's turn, the opponent's best move by the same search and the reply to it."""
+    (seed 0); at the opponent's turn, the opponent's best move by the same search and the
+    reply to it."""
     moments = set()
     for seed in range(6):
         first = first_certain(random_positions("blue-lion", seat, seed))
