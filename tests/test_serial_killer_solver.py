@@ -121,9 +121,11 @@ def test_hints_tell_candidates_odds_dice_and_the_race() -> None:
     info = state.information_set(state.to_move)
     texts = [hint.text for hint in solver.hints(info)]
     assert any("candidates" in text for text in texts)
-    assert any(text.startswith("a declaration now is right") for text in texts)
-    assert any(text.startswith("race: ") for text in texts)
-    assert any("bits of the profile for" in text for text in texts), "the value of a die"
+    assert any("a guess now is right" in text for text in texts)
+    assert any(text.startswith("The race, closest first: ") for text in texts)
+    values = [h for h in solver.hints(info) if " for " in h.text and "points" in h.text]
+    assert values and all("bits" not in h.text for h in values), "the value of a die, in words"
+    assert all(any("bits of the profile" in why for why in h.because) for h in values)
 
 
 def test_a_certain_genre_is_explained_by_the_sightings_of_its_other_traits() -> None:

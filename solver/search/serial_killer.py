@@ -449,8 +449,8 @@ class Table:
 
     def look_gain(self, action: Action) -> float:
         """log-gain of a briefing or a lab view, from the counted worlds (in nats)."""
-        bits = information(self.position, self.worlds, self.view, action, self.candidates)
-        return (bits or 0.0) * math.log(2)
+        told = information(self.position, self.worlds, self.view, action, self.candidates)
+        return (0.0 if told is None else told[0]) * math.log(2)
 
 
 def score(table: Table, action: Action) -> Scored:
@@ -519,11 +519,12 @@ def score(table: Table, action: Action) -> Scored:
                 "the last draw: it starts the final round, so look first (the final round's "
                 "remaining picks may not offer the dice)",
             )
-        return Scored(gain - price, gain, f"draws a {genre} card: one candidate ruled out")
+        name = view.game.parts.by_genre[genre].name
+        return Scored(gain - price, gain, f"draws a {name} card: one candidate ruled out")
     if isinstance(action, Briefing | Lab):
         gain = table.look_gain(action)
         what = "the hand" if isinstance(action, Briefing) else "the lab"
-        return Scored(gain - price, gain, f"{what} shows about {gain:.2f} nats of the profile")
+        return Scored(gain - price, gain, f"{what} may show some of your candidates")
     if isinstance(action, Move):
         return _move(table, action, price)
     return Scored(-price, 0.0, "no use")
@@ -635,16 +636,17 @@ def advise(
 def hints(info: InformationSet) -> list[Hint]:
     """At the seat's own pick or declaration step, the move the solver bot makes there and
     why (seed 0, as `solver.advise(info)`), beside the runner-up: the buy, the pass or the
-    declaration a strong player would choose, for a person to weigh."""
+    declaration a strong player would choose, for a person to weigh. It leads what to do
+    (`solver.games.serial_killer.advice` says when to declare, the race and the decks)."""
     view = public_view(info)
     if view.to_move != info.seat or view.phase not in ("buy", "declare"):
         return []
     advice = advise(info, view.legal_actions(), random.Random(0), {})
-    text = f"the solver's choice: {advice.move} ({advice.text})"
+    text = f"{str(advice.move).capitalize()}: {advice.text}"
     runner = next(iter(advice.runners_up), None)
     if runner is not None:
-        text += f"; next best: {runner.action} ({runner.text})"
-    return [Hint(text, None, None, (), "advice", 2.45)]
+        text += f" (next best: {runner.action}, {runner.text})"
+    return [Hint(text, None, None, tuple(advice.reasons()), "advice", 2.6)]
 
 
 def _placements(

@@ -91,11 +91,17 @@ def profile_hints(position: Position, deduction: Deduction) -> list[Hint]:
             ((deduction.probability(f), f) for f in facts if f.args[1] in cards),
             key=lambda pair: -pair[0],
         )
-        listed = ", ".join(f"{f.args[1]} {percent(p)}" for p, f in chances)
-        name = parts.by_genre[genre].name
+        even = chances[0][0] - chances[-1][0] < 0.005
+        listed = ", ".join(
+            f"{f.args[1]} {parts.trait_name(str(f.args[1]))}" + ("" if even else f" {percent(p)}")
+            for p, f in chances
+        )
+        name = parts.by_genre[genre].name.capitalize()
         found.append(
             Hint(
-                f"{genre} ({name}): {len(cards)} candidates: {listed}",
+                f"{name} ({genre}), {len(cards)} candidates"
+                + (f" equally likely ({percent(chances[0][0])} each): " if even else ": ")
+                + listed,
                 chances[0][1],
                 chances[0][0],
                 (),
@@ -140,20 +146,20 @@ def declaration_chance(position: Position) -> float:
 
 
 def declaration_hints(position: Position, view: SerialKillerState) -> list[Hint]:
+    """When to declare, with the two chances it rests on: that a guess now is right, and
+    that the seat's dice beat ferocity."""
     me = position.seat
     right = declaration_chance(position)
     dice = view.dice_for(me)
     roll = roll_chance(dice, view.ferocity)
-    text = (
-        f"a declaration now is right with chance {percent(right)}; "
-        f"{dice} dice reach ferocity {view.ferocity} with chance {percent(roll)}"
+    odds = (
+        f"a guess now is right {percent(right)} of the time, and your {dice} dice beat "
+        f"ferocity {view.ferocity} {percent(roll)} of the time"
     )
-    if view.weapon < WEAPON_MAX:
-        text += f"; the weapon track is at {view.weapon} of {WEAPON_MAX}"
-    found = [Hint(text, None, right * roll, (), "advice", 2.5)]
-    if view.seq[me] is None and not view.is_over:
-        found.append(Hint(when_to_declare(position, view), None, None, (), "advice", 2.4))
-    return found
+    if view.seq[me] is not None or view.is_over:
+        return [Hint(odds[0].upper() + odds[1:], None, right * roll, (), "advice", 2.5)]
+    text = f"{when_to_declare(position, view)}; {odds}"
+    return [Hint(text, None, right * roll, (), "advice", 2.5)]
 
 
 def when_to_declare(position: Position, view: SerialKillerState) -> str:
@@ -163,19 +169,16 @@ def when_to_declare(position: Position, view: SerialKillerState) -> str:
     right = declaration_chance(position)
     roll = roll_chance(view.dice_for(me), view.ferocity)
     if view.weapon < WEAPON_MAX:
-        return f"declare only once the weapon track reaches {WEAPON_MAX} (now {view.weapon})"
-    if right == 1:
         return (
-            f"your profile is certain: buy nothing this round and declare ({percent(roll)} "
-            "to out-roll ferocity)"
+            f"Do not declare yet: a declaration needs the weapon track at {WEAPON_MAX} "
+            f"(now {view.weapon})"
         )
+    if right == 1:
+        return "Your profile is certain: buy nothing this round and declare"
     falling = roll_chance(view.dice_for(me) - 4, view.ferocity + 3)
     if roll > 0.9 and falling < 0.5:
-        return (
-            f"declare soon: your roll ({percent(roll)} now) fades as you spend, and a guess "
-            f"is right {percent(right)} of the time"
-        )
-    return f"keep narrowing: a guess now is right only {percent(right)} of the time"
+        return "Declare soon: your roll fades as you spend"
+    return "Keep narrowing before you declare"
 
 
 def dice_hints(position: Position, worlds: CountedWorlds, view: SerialKillerState) -> list[Hint]:
@@ -188,24 +191,28 @@ def dice_hints(position: Position, worlds: CountedWorlds, view: SerialKillerStat
     unused = sum(face * k for face, k in enumerate(view.pool, 1))
     found = []
     for action in view.legal_actions():
-        gain = information(position, worlds, view, action, candidates)
-        if gain is None:
+        told = information(position, worlds, view, action, candidates)
+        if told is None:
             continue
+        gain, shown = told
         cost = view.cost(me, action)
         face = face_of(action) or 0
         saved = unused // 10 - (unused - face) // 10
-        found.append(
-            Hint(
-                f"{action}: about {gain:.2f} bits of the profile for {cost} points "
-                f"({gain / cost:.2f} a point); buying it saves {saved} ferocity",
-                None,
-                gain / cost,
-                (),
-                "advice",
-                2.0 + gain / cost / 10,
-            )
-        )
+        text = f"{str(action).capitalize()}: {ruled_out(shown)} for {cost} points"
+        if saved:
+            text += f", and ferocity grows {saved} less at the round's end"
+        because = (f"about {gain:.2f} bits of the profile ({gain / cost:.2f} a point)",)
+        found.append(Hint(text, None, gain / cost, because, "advice", 2.0 + gain / cost / 10))
     return sorted(found, key=lambda h: -h.score)[:3]
+
+
+def ruled_out(candidates: float) -> str:
+    """The candidates a buy is expected to rule out, in words."""
+    if candidates < 0.05:
+        return "it likely shows nothing new"
+    if abs(candidates - 1) < 0.05:
+        return "it rules out one of your candidates"
+    return f"it rules out about {candidates:.1f} of your candidates"
 
 
 def information(
@@ -214,15 +221,16 @@ def information(
     view: SerialKillerState,
     action: object,
     candidates: dict[str, list[str]],
-) -> float | None:
-    """Expected bits a buy removes from the profile's uncertainty (sum of log2 |Cand_g|):
-    a draw always shows a new trait of its genre; a briefing or a lab view shows each
-    unseen card there with the chance the counted worlds give it."""
+) -> tuple[float, float] | None:
+    """Expected bits a buy removes from the profile's uncertainty (sum of log2 |Cand_g|),
+    and the candidates it is expected to rule out: a draw always shows a new trait of its
+    genre; a briefing or a lab view shows each unseen card there with the chance the counted
+    worlds give it."""
     me = position.seat
     if isinstance(action, Investigate):
         genre = view.deck_at[view.pawn[me] or 0]
         k = len(candidates[genre])
-        return log2(k) - log2(k - 1) if k > 1 else 0.0
+        return (log2(k) - log2(k - 1), 1.0) if k > 1 else (0.0, 0.0)
     places: list[str] = []
     if isinstance(action, Briefing):
         targets = [action.target] if action.target is not None else view._colocated(me)
@@ -232,15 +240,18 @@ def information(
         places = [f"lab:{p}" for p in {*shown, *action.positions}]
     else:
         return None
-    bits = 0.0
+    bits = ruled = 0.0
     for cards in candidates.values():
         k = len(cards)
+        if k == 1:
+            continue
         expected = 0.0
         for card in cards:
             inside, total = worlds.genre_count(at_var(card), frozenset(places))
             expected += inside / total if total else 0.0
-        bits += log2(k) - log2(max(k - expected, 1)) if k > 1 else 0.0
-    return bits
+        bits += log2(k) - log2(max(k - expected, 1))
+        ruled += min(expected, k - 1)
+    return bits, ruled
 
 
 def race_hints(
@@ -254,25 +265,26 @@ def race_hints(
         mine = progress(position, worlds, seat)
         left = sum(mine.candidates.values()) - len(mine.candidates)
         roll = roll_chance(view.dice_for(seat), view.ferocity)
-        name = f"{COLOURS[seat]}{' (you)' if seat == position.seat else ''}"
+        name = "you" if seat == position.seat else COLOURS[seat]
         drew = pace.lately(seat)
-        where = (
-            f"{view.points_left[seat]} points, drew {drew} card{'s' * (drew != 1)} this "
-            "round and the last"
-        )
+        where = f"{view.points_left[seat]} points, drew {drew} lately"
         if view.seq[seat] is not None:
-            rows.append((-1.0, f"{name}: {where}, declared (#{view.seq[seat]})"))
+            rows.append((-1.0, f"{name} declared (#{view.seq[seat]}; {where})"))
             continue
-        rows.append(
-            (
-                mine.chance * roll,
-                f"{name}: {where}, {left:.1f} traits to rule out, right now "
-                f"{percent(mine.chance)}, roll {percent(roll)}",
-            )
-        )
+        said = [f"{round(left)} traits to rule out", where]
+        if mine.chance >= 0.01:
+            said.append(f"a guess right {percent(mine.chance)}")
+        if roll < 0.95:
+            said.append(f"beats ferocity {percent(roll)}")
+        rows.append((mine.chance * roll, f"{name} ({', '.join(said)})"))
     rows.sort(key=lambda row: -row[0])
-    text = "race: " + "; ".join(text for _, text in rows)
-    return [Hint(text, None, None, (), "advice", 2.2)]
+    text = "The race, closest first: " + "; ".join(text for _, text in rows)
+    because = (
+        "cards drawn lately are this round's and the last's; a guess is the player's best "
+        "declaration now, right with the chance shown; 'beats ferocity' is the roll's chance "
+        "with the player's dice now",
+    )
+    return [Hint(text, None, None, because, "advice", 2.2)]
 
 
 def outlook_hints(position: Position, view: SerialKillerState, pace: Pace) -> list[Hint]:
@@ -288,9 +300,9 @@ def outlook_hints(position: Position, view: SerialKillerState, pace: Pace) -> li
     if sum(chances) < 0.01:
         later = roll_chance(dice, round(view.ferocity + 2 * growth))
         text = (
-            f"the decks stand still: {cards} cards left and the table drew {recent} in its "
-            f"last rounds, while ferocity grows about {growth:.0f} a round (your roll "
-            f"{percent(roll_chance(dice, view.ferocity))} now, {percent(later)} in two "
+            f"The decks stand still: {cards} cards left and the table drew {recent} in its "
+            f"last rounds, while ferocity grows about {growth:.0f} a round (your roll beats "
+            f"it {percent(roll_chance(dice, view.ferocity))} now, {percent(later)} in two "
             "rounds): the game is judged only when the decks run out, so somebody must draw"
         )
         return [Hint(text, None, 0.0, (), "advice", 2.3)]
@@ -299,9 +311,8 @@ def outlook_hints(position: Position, view: SerialKillerState, pace: Pace) -> li
     when += "s" if rounds >= 1.5 else ""
     outlook = pace.outlook(dice, view.ferocity, cards) or 0.0
     text = (
-        f"the decks: {cards} cards left; at the table's pace ({recent} cards in its last "
-        f"rounds) they run out {when}, ferocity growing about {growth:.0f} a round; the "
-        f"chance they run out while your {dice} dice still reach it (if you spend nothing "
-        f"more): {percent(outlook)}"
+        f"The decks ({cards} cards) run out {when} at the table's pace ({recent} cards a "
+        f"round lately), ferocity growing about {growth:.0f} a round; your {dice} dice still "
+        f"beat it then {percent(outlook)} of the time, if you spend nothing more"
     )
     return [Hint(text, None, outlook, (), "advice", 2.3)]
