@@ -8,6 +8,8 @@ and the odds; the notepad's crossings-off. Within a section, the game's own scor
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -28,6 +30,9 @@ class Hint:
     because: tuple[str, ...] = ()
     kind: str = "deduction"
     score: float = 0.0  # rank within its section: higher first
+    fold: tuple[str, str] | None = None
+    """(heading, item) of a hint shown folded with the others of its heading on one line
+    ("Not the killer (dead): Emil, Uma"): the notepad's crossings; see `folded`."""
 
     def __str__(self) -> str:
         if not self.because:
@@ -121,6 +126,32 @@ def hints(
         found_hints.append(hint)
     result = ranked(found_hints)
     return result if limit is None else result[:limit]
+
+
+def folded(found: Sequence[Hint]) -> list[Hint]:
+    """`found` with the hints that share a `fold` heading told on one line, where the first
+    of them stood: "heading: item, item" (items joined by "; " when one has a comma), with
+    all their reasons. A heading with one hint keeps that hint as it is (its fact, for
+    `why`)."""
+    groups: dict[str, list[Hint]] = defaultdict(list)
+    for hint in found:
+        if hint.fold is not None:
+            groups[hint.fold[0]].append(hint)
+    result = []
+    for hint in found:
+        if hint.fold is None or len(groups[hint.fold[0]]) == 1:
+            result.append(hint)
+            continue
+        group = groups[hint.fold[0]]
+        if hint is not group[0]:
+            continue
+        items = [h.fold[1] for h in group if h.fold is not None]
+        joined = ("; " if any("," in item for item in items) else ", ").join(items)
+        chances = {h.probability for h in group}
+        because = tuple(dict.fromkeys(reason for h in group for reason in h.because))
+        result.append(Hint(f"{hint.fold[0]}: {joined}", None, chances.pop() if len(chances) == 1
+                           else None, because, hint.kind, max(h.score for h in group)))  # fmt: skip
+    return result
 
 
 def answer(info: InformationSet, deduction: Deduction) -> Answer | None:

@@ -43,7 +43,7 @@ def test_play_summarises_moves_refuses_bad_ones_and_gives_hints(
     assert not re.search(r"^1\. ask", out, re.M), "a long move list is summarised, not numbered"
     assert "cannot read 'ask 9 hand type:weapon': no seat '9'" in out
     assert "pass car-trunk is not legal now" in out
-    assert "the box's" in out and "% chance in the box" in out, "hint: hints and heat map"
+    assert "The box's" in out and "% chance in the box" in out, "hint: hints and heat map"
     assert "to player 0's 'how many weapon cards in your hand'" in out
     assert "1. pass" in out, "the few passes of round 1 are numbered"
     assert "player 0 chose the card to pass" in out, "a number picks a listed move"

@@ -18,8 +18,9 @@ from engines.noir.rules import block
 from sleuth.assist import Session
 from sleuth.assist.levels import hints_at
 from sleuth.assist.transcribe import typed_lines
+from solver.games import alibi as alibi_knowledge
 from solver.games import noir as knowledge
-from solver.hints import SECTIONS, certainty, ranked
+from solver.hints import SECTIONS, certainty, folded, ranked
 from solver.sampling import NOT_YET, Estimate
 from solver.validation import validate
 
@@ -214,3 +215,39 @@ def test_the_session_tells_what_its_last_entry_changed(tmp_path) -> None:
         fresh.close()
     session.close()
     assert told > 0
+
+
+def test_crossings_of_one_heading_fold_into_one_line_with_all_their_reasons() -> None:
+    def crossed(text: str, because: tuple[str, ...], heading: str, item: str) -> solver.Hint:
+        return solver.Hint(text, None, 0.0, because, "notepad", 0.0, (heading, item))
+
+    dead = [
+        crossed(f"{n} is not the killer (dead)", (f"{n} was killed",), "Not the killer (dead)", n)
+        for n in ("Emil", "Uma")
+    ]
+    mine = crossed("Ada is not the killer (one of your cards)", ("dealt",),
+                   "Not the killer (one of your cards)", "Ada")  # fmt: skip
+    cards = [
+        solver.Hint(f"{c} is not in the box", None, 0.0, (), "notepad", 0.0, ("Not in the box", c))
+        for c in ("Rita Bell, noon", "Max Fenner, evening")
+    ]
+    shown = folded([dead[0], mine, dead[1], *cards])
+    assert [h.text for h in shown] == [
+        "Not the killer (dead): Emil, Uma",
+        "Ada is not the killer (one of your cards)",  # alone: kept as it was, with its fact
+        "Not in the box: Rita Bell, noon; Max Fenner, evening",
+    ]
+    assert shown[0].because == ("Emil was killed", "Uma was killed")
+    assert shown[1] is mine
+
+
+def test_alibi_does_not_tell_the_seats_own_cards_as_deductions() -> None:
+    infos = random_positions("alibi", 0, 3, players=4)
+    info = infos[len(infos) // 2]
+    deduction = solver.deduce(info)
+    hand = alibi_knowledge.plainly_known(info, deduction)
+    assert hand  # the seat holds cards: who holds them is certain, and plain
+    for level in ("certain", "odds", "advice"):
+        shown = hints_at(level, info, deduction)
+        assert not any(h.fact in hand for h in shown if h.kind == "certain")
+        assert not any(f.text in h.text for f in hand for h in shown if h.kind == "certain")

@@ -61,7 +61,8 @@ def notepad(info: InformationSet) -> list[Hint]:
                 card = deck.by_id[card_id]
                 fact = in_box(pos, pos.index[card_id])
                 text = f"{card.name} is not in the box"
-                out.append(Hint(text, fact, 0.0, because(crossed[card_id]), "notepad", 0.0))
+                fold = (f"Not in the box ({kind}s)", card.name)
+                out.append(Hint(text, fact, 0.0, because(crossed[card_id]), "notepad", 0.0, fold))
     return solved + out
 
 

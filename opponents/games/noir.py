@@ -93,7 +93,8 @@ def notepad(info: InformationSet) -> list[Hint]:
     for name in sorted(crossed, key=lambda n: (_rank(info, crossed[n]), game.suspects.index(n))):
         reason = _reason(info, info.seat, crossed[name][0])
         found.append(Hint(f"{name} is not the {who} ({reason})", fact_of(name), 0.0,
-                          because(crossed[name]), "notepad", 0.0))  # fmt: skip
+                          because(crossed[name]), "notepad", 0.0,
+                          (f"Not the {who} ({reason})", name)))  # fmt: skip
     return found
 
 
@@ -153,8 +154,8 @@ def _tip_text(who: str, moment: Moment) -> str:
 
 
 _REASONS = {
-    "arrest": "arrested, not the killer",
-    "citizen-arrest": "arrested, not the killer",
+    "arrest": "a failed arrest",
+    "citizen-arrest": "a failed arrest",
     "hand": "one of your cards",
     "drew": "one of your cards",
     "exonerate": "exonerated",

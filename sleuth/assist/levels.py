@@ -22,7 +22,8 @@ import opponents
 import solver
 from engines import InformationSet
 from sleuth.assist.store import SessionError
-from solver.hints import certainty, ranked
+from solver.games import SeeingKnowledge, knowledge_for
+from solver.hints import certainty, folded, ranked
 
 LEVELS = ("notepad", "certain", "odds", "advice")
 DEFAULT_LEVEL = "odds"
@@ -52,11 +53,12 @@ def hints_at(
 ) -> list[solver.Hint]:
     """The hints `level` shows for `info`, ranked: the solver's, what the last entry changed
     (`changes`, solver.changes against the record before it; each fact told once, so a
-    newly certain answer is told as the answer), the notepad's crossings-off, then the
-    remaining certain facts (many of one kind folded into one line)."""
+    newly certain answer is told as the answer), the notepad's crossings-off (folded by
+    reason, `solver.hints.folded`), then the remaining certain facts (many of one kind
+    folded into one line)."""
     notepad = opponents.notepad(info)
     if level == "notepad":
-        return notepad
+        return folded(notepad)
     chosen = [
         h for h in solver.hints(info, deduction, plans=level == "advice") if shown_at(level, h)
     ]
@@ -65,8 +67,11 @@ def hints_at(
     told = {key for hint in chosen if (key := certainty(hint)) is not None}
     crossed = [h for h in notepad if h.kind != "summary" and certainty(h) not in told]
     told |= {key for hint in crossed if (key := certainty(hint)) is not None}
+    knowledge = knowledge_for(info.game)
+    if isinstance(knowledge, SeeingKnowledge):  # not deductions: the seat sees them
+        told |= knowledge.plainly_known(info, deduction)
     rest = _folded([fact for fact in deduction.certain() if fact not in told])
-    return ranked(chosen + crossed + rest)
+    return ranked(chosen + folded(crossed) + rest)
 
 
 def shown_at(level: str, hint: solver.Hint) -> bool:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from solver.cpsat import Compiled
     from solver.deduction import Deduction
     from solver.hints import Hint
-    from solver.model import Model, World
+    from solver.model import Fact, Model, World
     from solver.sampling import CountedWorldSet, WorldSet
 
 
@@ -68,6 +68,15 @@ class WitnessingKnowledge(Protocol):
 
     def known_world(self, model: Model, compiled: Compiled) -> World | None:
         """A world known to satisfy every constraint of `model`, or None."""
+
+
+@runtime_checkable
+class SeeingKnowledge(Protocol):
+    """A knowledge module whose certain facts include what the seat sees in its own hand
+    (Alibi: who holds the cards it held): true, but not deductions worth telling."""
+
+    def plainly_known(self, info: InformationSet, deduction: Deduction) -> set[Fact]:
+        """The facts of `deduction` the seat knows without deduction."""
 
 
 @runtime_checkable

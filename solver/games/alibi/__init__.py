@@ -21,7 +21,7 @@ from engines.alibi import AlibiState
 from solver.cpsat import Compiled
 from solver.games.alibi import chain as chains
 from solver.games.alibi import witnesses
-from solver.games.alibi.advice import answer, forget_explanations, hints
+from solver.games.alibi.advice import answer, forget_explanations, hints, plainly_known
 from solver.games.alibi.chain import Carried, HistoryChain
 from solver.games.alibi.counting import CountedHistories, count_histories
 from solver.games.alibi.model import BOX, at_var, build, paths_of, world_from
@@ -37,6 +37,7 @@ __all__ = [
     "hints",
     "history_of",
     "known_world",
+    "plainly_known",
     "query_variables",
     "validate",
     "world_of",

@@ -260,6 +260,18 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
     return Answer(hint, f"{when}: {accuse} wins the game")
 
 
+def plainly_known(info: InformationSet, deduction: Deduction) -> set[Fact]:
+    """Who holds the cards the seat held (its hand, the cards it passed): what it sees or
+    did, not deductions (the notepad and the board show them)."""
+    pos = parse(info)
+    plain = known_to_me(pos)
+    return {
+        fact
+        for fact in deduction.facts
+        if fact.kind == "Holds" and pos.index[card_id(fact.args[1])] in plain
+    }
+
+
 def known_to_me(pos: Position) -> set[int]:
     """Cards crossed off without deduction: held by me at some time, or laid."""
     return {c for hand in pos.mine for c in hand} | set(pos.laid_by)
@@ -446,7 +458,7 @@ def _box_odds(pos: Position, deduction: Deduction) -> list[Hint]:
         label = "" if deduction.exact else f" ({ESTIMATED}, ± 95% margin)"
         found.append(
             Hint(
-                f"the box's {kind}{label}: {table}",
+                f"The box's {kind}{label}: {table}",
                 fact,
                 best.value,
                 (),
