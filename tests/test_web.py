@@ -331,10 +331,10 @@ def test_two_tabs_and_the_terminal_live_refresh_and_stale_changes(browser, tmp_p
 @pytest.mark.parametrize(
     "name, options, count",
     [
-        ("blue-lion", {}, 12),
+        ("blue-lion", {}, 11),
         ("noir", {}, 14),
         ("alibi", {"players": 4}, 40),
-        ("city-killer", {}, 20),
+        ("city-killer", {}, 14),
         ("serial-killer", {}, 30),
     ],
 )
@@ -357,6 +357,13 @@ def test_each_games_session_page_fits_a_phone(phone, tmp_path, name, options, co
             assert living > 10 and page.locator("table.city .pct").count() == living
         page.locator("#board").scroll_into_view_if_needed()
         _shoot(page, f"session-{name}")
+        # the advice level: what to do (or the answer and its plan) leads the hints
+        _submit(page, ".levels button:text-is('advice')")
+        assert "(advice)" in page.inner_text("#hints h2")
+        first = page.locator(".hints > li").first.get_attribute("class")
+        assert first in {"answer", "move", "advice", "question", "danger"}, first
+        _shoot(page, f"session-{name}-advice")
+        print(f"screenshot: {OUTPUT / f'session-{name}-advice.png'}")
         # completion: typing the start of a name offers it as a button
         page.fill("#text", "")
         page.type("#text", lines_start := _lines(name, 5, **options)[0][:3])

@@ -964,17 +964,10 @@ def _killer_moves(info: InformationSet, post: Posterior) -> list[Hint]:
     frame = state.frames[-1]
     if frame["kind"] == "killer" and not state._left(frame):
         options = victim_options(state, post)
-        for p, name in options[:3]:
-            found.append(
-                Hint(
-                    f"Murder {name}: afterwards {percent(p)} on you with your motive",
-                    None,
-                    p,
-                    (),
-                    "move",
-                    1.5 - p,
-                )
-            )
+        if options:  # the odds each choice leaves; the solver's choice is the search's hint
+            listed = ", ".join(f"{name} {percent(p)}" for p, name in options[:5])
+            text = f"After each murder, the detective's odds on you with your motive: {listed}"
+            found.append(Hint(text, None, options[0][0], (), "likely", 1.5 - options[0][0]))
     if frame["kind"] == "answer" and state.is_liar(frame["name"]):
         for answer in (True, False):
             p = after_answer(post, identity, motive, frame["name"], frame["attr"],

@@ -25,7 +25,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engines import Action, InformationSet
+from engines import Action, InformationSet, NotToMove
 from engines.city_killer import (
     DETECTIVE,
     KILLER,
@@ -52,13 +52,15 @@ from solver.games.city_killer import (
     best_question,
     entropy,
     legal_matrix,
+    narrowing,
     posterior,
+    question_words,
     scene_now,
     secrets,
     victim_options,
     watch_gain,
 )
-from solver.hints import percent
+from solver.hints import Hint, percent
 from solver.search import Advice, Candidate, Memory
 
 KNOBS: dict[str, object] = {"time_budget": None}
@@ -122,8 +124,11 @@ class Solver(Decisions):
     def _posterior(self, info: InformationSet) -> Posterior:
         return posterior(info)
 
-    def _score(self, options: Sequence[tuple[float, Action]], unit: str) -> None:
-        self.scored = [(value, action, f"{value:.2f} {unit}") for value, action in options]
+    def _score(self, options: Sequence[tuple[float, Action]], post: Posterior) -> None:
+        """The options with their values (bits about (K, M)) told in words: how far each
+        should narrow the likely killer-motive pairs."""
+        pairs = 2 ** entropy(post.joint.ravel())
+        self.scored = [(value, action, narrowing(pairs, value)) for value, action in options]
 
 
 # --- the detective -------------------------------------------------------------------------------
@@ -163,7 +168,7 @@ class Detective(Solver):
         if steps:
             options.append(self._best_step(state, post, steps))
         options.sort(key=lambda o: (o[0], -len(str(o[1])), str(o[1])), reverse=True)
-        self._score(options, "bits about (K, M)")
+        self._score(options, post)
         if not options or options[0][0] <= self.MIN_GAIN:
             self.scored.insert(0, (0.0, Verb("end"), "nothing left here tells enough"))
             return Verb("end")
@@ -237,7 +242,7 @@ class Detective(Solver):
         scored = sorted(
             ((answer_gain(post, a.name, a.attr, a.value), str(a), a) for a in asks), reverse=True
         )
-        self._score([(gain, a) for gain, _, a in scored], "bits about (K, M)")
+        self._score([(gain, a) for gain, _, a in scored], post)
         gain, _, best = scored[0]
         if gain <= 1e-6:
             self.scored.insert(0, (0.0, Verb("done"), "no answer here would tell anything"))
@@ -255,7 +260,7 @@ class Detective(Solver):
             ),
             reverse=True,
         )
-        self._score([(gain, a) for gain, _, a in scored], "bits about (K, M)")
+        self._score([(gain, a) for gain, _, a in scored], post)
         return scored[0][2]
 
     def _on_hand(self, info: InformationSet, state: CityKillerState, legal: list[Action]) -> Action:
@@ -470,6 +475,28 @@ def advise(
     return Advice(move, chosen.value, chosen.text, candidates, threats)
 
 
+def hints(info: InformationSet) -> list[Hint]:
+    """At the seat's turn, when the solver weighs its options there (not a routine step),
+    the move it makes and why (seed 0, as `solver.advise(info)`), beside the runner-up: what
+    to do, first among the seat's moves."""
+    game = info.make_game()
+    assert isinstance(game, CityKiller)
+    try:
+        legal = game.legal_actions_for(info)
+    except NotToMove:
+        return []
+    if game._view(info)._stood_in:  # a record cut inside a move: its outcome is owed first
+        return []
+    move, scored = choose(info, legal, random.Random(0), None, game)
+    if len(scored) < 2:
+        return []
+    _, _, text = scored[0]
+    said = f"{str(move)[:1].upper()}{str(move)[1:]}: {text} (next best: {scored[1][1]}, "
+    said += f"{scored[1][2]})"
+    because = tuple(f"{action}: {why}" for _, action, why in scored[:4])
+    return [Hint(said, None, None, because, "advice", 2.6)]
+
+
 def _threats(info: InformationSet, state: CityKillerState) -> list[str]:
     if state.over or not state.residents:
         return []
@@ -510,6 +537,7 @@ def _detective_threats(info: InformationSet, state: CityKillerState, post: Poste
     found = [f"the detective's best accusation: {who} {why} ({percent(chance)}): {right}"]
     question = best_question(state, post) if state.pawn is not None else None
     if question is not None:
-        gain, name, attr, value, _ = question
-        found.append(f"his best question: ask {name} {attr}:{value} ({gain:.2f} bits)")
+        _, name, attr, value, _ = question
+        found.append(f"his best question: ask {name} whether the killer is "
+                     f"{question_words(attr, value)}")  # fmt: skip
     return found
