@@ -323,6 +323,24 @@ def test_every_games_entries_come_from_the_chips(name, seat, first, count) -> No
         assert len(typed) <= len(built) // 5, typed
 
 
+def test_city_killers_answers_and_murders_come_from_the_chips() -> None:
+    """The detective's record: the killer's yes or no to a question, the answer as the table
+    hears it and the killer's victim are offered whatever the one world drawn holds (the
+    public view's lines, `taps.PUBLIC_LINES`)."""
+    game, state = bot_game("city-killer", 0)
+    info = state.information_set("detective")
+    lines = typed_lines(game, info)
+    chance = ("killer: answer ", "killer: murder ")
+    wanted = [
+        i for i, line in enumerate(lines)
+        if i >= 6 and (line.startswith(chance) or " answered " in line)
+    ][:12]  # fmt: skip
+    assert len(wanted) == 12
+    for i in wanted:
+        made = offline_offer(game, "detective", info.observations[:i])
+        assert taps_offline(made, lines[i]) is not None, (lines[i], made.quick)
+
+
 @pytest.mark.parametrize("name", ["blue-lion", "city-killer", "serial-killer"])
 def test_the_list_games_offer_the_seats_moves_and_words(phone, tmp_path, name) -> None:
     game = engines.make(name)

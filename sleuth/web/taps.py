@@ -106,7 +106,8 @@ def offer(
         # lists still work, and typing always does
         prompt, candidates, taps = _lists(game, seat, tuple(before))
         found, mover = _engine_lines(game, seat, tuple(before), deduced)
-        candidates = [*candidates, *found]
+        public = PUBLIC_LINES.get(game.name)
+        candidates = [*candidates, *found, *(public(game, seat, tuple(before)) if public else [])]
         prompt = mover or prompt
     quick = [line for line in (_canonical(game, seat, before, c) for c in candidates) if line]
     quick = list(dict.fromkeys(quick))
@@ -370,6 +371,49 @@ def _lists(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
     return prompt, quick, taps
 
 
+def _city_killer_lines(game: Game, seat: Seat, before: tuple[Observation, ...]) -> list[str]:
+    """What may come next whatever the hidden world, read off the public view (the one world
+    drawn shows only its own answers and victims): the killer's yes or no to a question,
+    then the answer as the table hears it; the killer's choice of victim (any living
+    resident)."""
+    from engines.city_killer import CityKiller
+
+    assert isinstance(game, CityKiller)
+
+    def frame_after(observations: tuple[Observation, ...]) -> dict[str, Any] | None:
+        info = InformationSet(game.name, game.option_items(), seat, observations)
+        try:
+            view = game._view(info)
+        except UNFOLLOWED:
+            return None
+        if not view.frames:
+            return None
+        return {**view.frames[-1], "living": list(view.living)}
+
+    def answered(frame: dict[str, Any], yes: bool) -> str:
+        fields = {key: frame[key] for key in ("name", "attr", "value", "source")}
+        return game.observation_text(Observation.of("answer", **fields, answer=yes))
+
+    last = before[-1] if before else None
+    if last is not None and last.kind == "act" and last["move"] in ("answer yes", "answer no"):
+        frame = frame_after(before[:-1])
+        if frame is None or frame["kind"] != "answer":
+            return []
+        return [answered(frame, last["move"] == "answer yes")]
+    frame = frame_after(before)
+    if frame is None:
+        return []
+    if frame["kind"] == "answer":
+        return ["killer: answer yes", "killer: answer no"]
+    if frame["kind"] == "killer":
+        return [f"killer: murder {name}" for name in frame["living"]]
+    return []
+
+
+PUBLIC_LINES: dict[str, Callable[[Game, Seat, tuple[Observation, ...]], list[str]]] = {
+    "city-killer": _city_killer_lines
+}
+"""Lines a list game's public view says may come next, beside those of the worlds drawn."""
 WORLDS = {"city-killer": 1}
 """Worlds drawn to find the lines that can come next in the list games (3 unless told): one
 in City Killer, whose sampler replays the record and takes up to a second a world."""
