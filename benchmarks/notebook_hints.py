@@ -3,6 +3,7 @@ of the estimates it shows.
 
     python benchmarks/notebook_hints.py                     # 100 random games per game and seat
     python benchmarks/notebook_hints.py --games 20 --only alibi noir
+    python benchmarks/notebook_hints.py --only alibi --seats 1 2   # some seats only
 
 For each game (Alibi at 4 players, the others at their defaults) and each seat whose game hides
 an answer from it (the box, the opponent's identity, the backs, the killer, the profile), random
@@ -162,6 +163,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", nargs="*", choices=list(GAMES), default=list(GAMES))
+    parser.add_argument("--seats", nargs="*", help="only these seats (as printed); default all")
     args = parser.parse_args()
     print(
         "| game | seat | games | answer certain | first hint says it (certain / odds / advice) "
@@ -172,6 +174,8 @@ def main() -> None:
     for name in args.only:
         game = engines.make(name, **GAMES[name])
         for seat in game.seats:
+            if args.seats and str(seat) not in args.seats:
+                continue
             jobs = [(name, seat, args.seed + i) for i in range(args.games)]
             with ProcessPoolExecutor(max_workers=args.workers) as pool:
                 found = list(pool.map(measure, jobs))
