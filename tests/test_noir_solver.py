@@ -17,6 +17,7 @@ in every branch, so the undrawn rests add one common factor and the ratios are e
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import math
 import random
@@ -195,9 +196,11 @@ def random_game(game: Noir, seed: int) -> list[NoirState]:
         state.apply(rng.choice(state.legal_actions()))
 
 
+@functools.cache
 def positions() -> list[tuple[InformationSet, NoirState, Counter[str]]]:
     """Information sets of both seats at the end of each action in random 3x3 games, with the
-    true state and the weighted ground truth; one per distinct (truth, model, weights)."""
+    true state and the weighted ground truth; one per distinct (truth, model, weights).
+    Made once per process, when a test first needs them (not at collection: issue 37)."""
     found, keys = [], set()
     for options, games in CONFIGS:
         game = engines.make("noir", **options)
@@ -221,19 +224,16 @@ def positions() -> list[tuple[InformationSet, NoirState, Counter[str]]]:
     return found
 
 
-POSITIONS = positions()
-
-
 def uniform(weights: Counter[str]) -> bool:
     return len(set(weights.values())) <= 1
 
 
 def test_positions_cover_both_roles_and_non_uniform_posteriors() -> None:
-    seats = {info.seat for info, _, _ in POSITIONS}
-    sizes = {len(truth) for _, _, truth in POSITIONS}
-    separate = [i for i, _, _ in POSITIONS if dict(i.options)["deck"] == "separate"]
-    skewed = [i for i, _, truth in POSITIONS if not uniform(truth)]
-    assert seats == {"killer", "inspector"} and len(POSITIONS) > 600
+    seats = {info.seat for info, _, _ in positions()}
+    sizes = {len(truth) for _, _, truth in positions()}
+    separate = [i for i, _, _ in positions() if dict(i.options)["deck"] == "separate"]
+    skewed = [i for i, _, truth in positions() if not uniform(truth)]
+    assert seats == {"killer", "inspector"} and len(positions()) > 600
     assert {1, 2, 3, 4, 5} <= sizes and max(sizes) >= 7
     assert len(separate) > 300
     # Deals weight identities unequally (a failed disguise proves a card is held): a count
@@ -244,7 +244,7 @@ def test_positions_cover_both_roles_and_non_uniform_posteriors() -> None:
 
 def test_solver_probabilities_equal_the_weighted_count_exactly() -> None:
     mismatches = []
-    for info, state, truth in POSITIONS:
+    for info, state, truth in positions():
         d = solver.deduce(info)
         total = sum(truth.values())
         for fact in d.facts:
@@ -260,7 +260,7 @@ def test_solver_probabilities_equal_the_weighted_count_exactly() -> None:
 
 def test_posterior_and_samples_follow_the_weights() -> None:
     checked = 0
-    for info, _, truth in POSITIONS:
+    for info, _, truth in positions():
         if uniform(truth):
             continue
         total = sum(truth.values())
@@ -290,7 +290,7 @@ def test_order_counts_equal_a_count_of_permutations(data: st.DataObject) -> None
 
 
 def test_every_consistent_identity_completes_to_a_deal_the_engine_accepts() -> None:
-    for info, _, truth in POSITIONS[::5]:
+    for info, _, truth in positions()[::5]:
         game = info.make_game()
         assert isinstance(game, Noir)
         for value in set(truth) - {knowledge.UNCHOSEN}:
@@ -310,7 +310,7 @@ def forced(model: Model, sources: list[int], fact: solver.Fact) -> bool:
 
 def test_explanations_force_the_fact_and_are_minimal() -> None:
     explained = 0
-    for info, _, _ in POSITIONS[::8]:
+    for info, _, _ in positions()[::8]:
         d = solver.deduce(info)
         facts = d.certain() + [~f for f in d.impossible()][:3]
         for fact in facts:
@@ -326,7 +326,7 @@ def test_explanations_force_the_fact_and_are_minimal() -> None:
 
 def test_contradictory_observations_raise_inconsistent_with_the_minimal_conflict() -> None:
     checked = 0
-    for info, _, truth in POSITIONS[::20]:
+    for info, _, truth in positions()[::20]:
         if info.seat != "inspector" or not truth or info.observations[-1].kind == "end":
             continue  # (nothing may follow the end of a game)
         checked += 1
@@ -469,7 +469,7 @@ def test_malformed_information_sets_raise_invalid_information_set(
 
 
 def test_real_information_sets_pass_validation() -> None:
-    for info, _, _ in POSITIONS:
+    for info, _, _ in positions():
         knowledge.validate(info)
     for options in ({}, {"deck": "separate", "citizen_arrest": True}):
         for seat in ("killer", "inspector"):
@@ -485,7 +485,7 @@ VALUES = st.sampled_from(ODD_VALUES)
 @st.composite
 def mutated(draw: st.DrawFn) -> InformationSet:
     """A real information set with one to three random changes."""
-    info = draw(st.sampled_from([KILLER_INFO, INSPECTOR_INFO, *[p[0] for p in POSITIONS[::97]]]))
+    info = draw(st.sampled_from([KILLER_INFO, INSPECTOR_INFO, *[p[0] for p in positions()[::97]]]))
     for _ in range(draw(st.integers(1, 3))):
         observations = list(info.observations)
         way = draw(st.sampled_from(["field", "drop", "copy", "swap", "kind", "seat", "option"]))
