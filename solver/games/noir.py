@@ -1016,10 +1016,14 @@ def _inspector_moves(info: InformationSet, deduction: Deduction) -> list[Hint]:
     grid, dead = current_grid(info.observations), dead_cards(info)
     found = []
     danger = sum(p for name, p in chances.items() if adjacent(grid, me, name))
-    found.append(Hint(
-        f"Danger: {percent(danger)} that the killer is next to you ({me}) and can kill you",
-        None, danger, (), "danger", 1.5 + danger,
-    ))  # fmt: skip
+    if danger > 0:
+        found.append(Hint(
+            f"Danger: {percent(danger)} that the killer is next to you ({me}) and can kill you",
+            None, danger, (), "danger", 1.5 + danger,
+        ))  # fmt: skip
+    else:  # worth knowing, not a warning: ranked with the odds
+        text = f"Safe for now: the killer is not next to you ({me})"
+        found.append(Hint(text, None, 0.0, (), "likely", 0.5))
     targets = [t for t in block(grid, me) if t not in dead and t != me]
     if targets:
         target = max(targets, key=lambda t: (chances.get(t, 0.0), t))
