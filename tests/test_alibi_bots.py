@@ -279,3 +279,36 @@ def test_a_budgeted_move_moves_garbage_collection_after_it() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "solver"])
+def test_bots_write_a_solution_in_the_variant_solutions(kind: str) -> None:
+    """In the variant "solutions" every bot writes one card of each type when the game ends
+    (they asked instead, an illegal move, before): the heuristic its notepad's first card
+    left of each type, the solver the likeliest of each type."""
+    game = engines.make("alibi", players=3, deck="small", end_variant="solutions")
+    for seed in range(2):
+        state = game.new_game(seed=seed)
+        bots = {s: opponents.make(kind, game, s, seed=seed) for s in game.seats}
+        while not state.is_over:
+            seat = state.to_move
+            state.apply(bots[seat].act(state.information_set(seat)))
+        written = [o for o in state.information_set(0).observations if o.kind == "solution"]
+        assert len(written) == 3 and all(len(o["cards"]) == len(TYPES) for o in written)
+    if kind == "solver":
+        advice = solver.advise(_writing_position(game), seed=0)
+        assert str(advice.move).startswith("solution ") and "likeliest" in advice.text
+
+
+def _writing_position(game: engines.Game) -> InformationSet:
+    """Seat 0's information set when it must write its solution (bots play the game)."""
+    for seed in range(20):
+        state = game.new_game(seed=seed)
+        bots = {s: opponents.make("heuristic", game, s, seed=seed) for s in game.seats}
+        while not state.is_over:
+            seat = state.to_move
+            info = state.information_set(seat)
+            if seat == 0 and str(state.legal_actions()[0]).startswith("solution "):
+                return info
+            state.apply(bots[seat].act(info))
+    raise AssertionError("no game left seat 0 a solution to write")

@@ -323,6 +323,20 @@ def test_every_games_entries_come_from_the_chips(name, seat, first, count) -> No
         assert len(typed) <= len(built) // 5, typed
 
 
+@pytest.mark.parametrize("seat", [0, 2])
+def test_alibis_written_solutions_come_from_the_chips(seat: int) -> None:
+    """The variant "solutions": the seat's written solution, the others' writing, the box and
+    the solutions revealed are all built from the chips."""
+    game, state = bot_game("alibi", 3, players=3, end_variant="solutions")
+    info = state.information_set(seat)
+    lines = typed_lines(game, info)
+    end = [i for i, line in enumerate(lines) if " writes" in line]
+    assert end, "the game ends with written solutions"
+    for i in range(end[0], len(lines)):
+        made = offline_offer(game, seat, info.observations[:i])
+        assert taps_offline(made, lines[i]) is not None, (lines[i], made.quick)
+
+
 def test_city_killers_answers_and_murders_come_from_the_chips() -> None:
     """The detective's record: the killer's yes or no to a question, the answer as the table
     hears it and the killer's victim are offered whatever the one world drawn holds (the

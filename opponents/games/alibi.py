@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines import Action, InformationSet, Observation, Seat
-from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Subject
+from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Solution, Subject
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
 from solver import Hint
 from solver.games.alibi.model import in_box
@@ -86,6 +86,8 @@ class HeuristicBot(SeatedBot):
         passes = [a for a in legal if isinstance(a, Pass)]
         if passes:
             return min(passes, key=lambda a: sum(c not in crossed for c in a.cards))
+        if any(isinstance(a, Solution) for a in legal):  # the variant "solutions"
+            return Solution(box_of([cards[0] for cards in left]))
         if all(len(cards) == 1 for cards in left):
             return Accuse(box_of([cards[0] for cards in left]))
         open_groups = [g for g in deck.groups if any(c not in crossed for c in deck.of_group(g))]

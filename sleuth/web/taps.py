@@ -232,10 +232,20 @@ def _alibi(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
                 quick.append(line)
         sizes = table.sizes_after_passes()
         quick.append("hands " + " ".join(map(str, sizes)))
-    elif phase in ("box", "solutions"):
+    elif phase == "solutions":  # the variant: everyone but the accuser writes a solution
+        prompt = "the written solutions: yours, then who else wrote"
+        writers = [s for s in table.writers() if s not in table.written]
+        if seat in writers:
+            taps.row(start, "you", [(f"{seat} writes", "I write", everyone)])
+        quick += [f"{s} writes" for s in writers if s != seat]
+    elif phase == "box":
         prompt = "the box is opened: its four cards"
         taps.row(start, "box", [("box", "box", everyone)])
-    elif phase in ("end", "results"):
+    elif phase == "results":
+        prompt = "the written solutions shown, one by one"
+        shown = [s for s in range(game.players) if s not in table.revealed]  # the accuser too
+        taps.row(start, "reveals", [(f"{s} reveals", f"{s} reveals", everyone) for s in shown])
+    elif phase == "end":
         prompt = "the end of the game"
         quick.append("end winners " + " ".join(map(str, table.winners())))
     elif phase == "over":

@@ -26,7 +26,7 @@ from contextlib import contextmanager, suppress
 import numpy as np
 
 from engines import Action, InformationSet, NotToMove
-from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Subject
+from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Solution, Subject
 from engines.alibi.questions import question_words
 from solver.deduction import Deduction, deduce
 from solver.errors import SolverTimeout
@@ -109,6 +109,8 @@ def _choose(
     if passes:
         return _pass(info, len(passes[0].cards), rng, memory, made, clock)
     cleared = publicly_cleared(info)
+    if any(isinstance(a, Solution) for a in legal):
+        return _write(info, game, cleared, made, clock)
     for action in legal:
         if isinstance(action, Lay) and set(game.deck.of_group(action.group)) <= cleared:
             made.move, made.why = action, "lay"
@@ -243,6 +245,8 @@ class Notepad:
         pos = parse(info)
         crossed = {pos.ids[c] for c in known_to_me(pos)} | cleared
         left = [[c for c in game.deck.of_type(kind) if c not in crossed] for kind in TYPES]
+        self.guess = box_of([cards[0] for cards in left])
+        """The first card left of each type (a written solution out of time)."""
         self.move: Accuse | Ask
         if all(len(cards) == 1 for cards in left):
             self.move = Accuse(box_of([cards[0] for cards in left]))
@@ -263,6 +267,24 @@ class Notepad:
             ),
         )
         self.move = Ask(target, "seen", Subject("group", group))
+
+
+def _write(
+    info: InformationSet, game: Alibi, cleared: set[str], made: Choice, clock: Clock
+) -> Choice:
+    """The variant "solutions": the likeliest card of each type (each right card scores, so
+    each type's likeliest is best), or the notepad's first card left of each type when the
+    deduction does not finish in time."""
+    made.why = "solution"
+    try:
+        d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
+    except SolverTimeout:
+        made.move = Solution(Notepad(info, game, cleared).guess)
+        return made
+    made.deduction = d
+    box, made.chance, _ = best_box(game, d)
+    made.box, made.move = box, Solution(box)
+    return made
 
 
 def _out_of_time(
@@ -382,9 +404,14 @@ def advise(
     if made.why == "lay":
         text = "lays a group everyone already knows is not in the box: points, no information"
         return Advice(made.move, 0.0, text, (Candidate(made.move, 0.0, text),))
-    if made.why == "out of time":
+    if made.why == "out of time" or (made.why == "solution" and made.deduction is None):
         text = "the time budget ran out before the deduction: the notepad's move"
         return Advice(made.move, 0.0, text, (Candidate(made.move, 0.0, text),))
+    if made.why == "solution":
+        text = f"the likeliest card of each type: all four right {percent(made.chance)}"
+        odds = box_odds(game, made.deduction) if made.deduction is not None else ()
+        return Advice(made.move, made.chance, text, (Candidate(made.move, 0.0, text),),
+                      (), odds)  # fmt: skip
     d = made.deduction
     assert d is not None
     odds = box_odds(game, d)
