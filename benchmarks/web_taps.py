@@ -31,11 +31,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE.parent))  # tests.browser
 
 from test_web_taps import (  # noqa: E402  (tests/test_web_taps.py: the driver)
-    ARGS,
-    CHROMIUM,
-    PHONE,
     SELECT_TAPS,
     Server,
     bot_game,
@@ -48,6 +46,7 @@ from test_web_taps import (  # noqa: E402  (tests/test_web_taps.py: the driver)
 
 from sleuth.assist import Session  # noqa: E402
 from sleuth.assist.transcribe import typed_lines  # noqa: E402
+from tests.browser import ARGS, CHROMIUM, PHONE  # noqa: E402
 
 OUT = HERE / "out"
 

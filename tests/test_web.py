@@ -13,7 +13,6 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,15 +20,11 @@ import pytest
 import engines
 from sleuth.assist import Session, StaleSession
 from sleuth.assist.transcribe import random_game, typed_lines
+from tests.browser import CHROMIUM, OUTPUT, PHONE
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path(os.environ.get("SLEUTH_CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
-OUTPUT = Path(__file__).resolve().parent / "output"
-PHONE = {"width": 390, "height": 844}
 
 if not CHROMIUM.exists():
     if os.environ.get("CI"):
@@ -78,21 +73,6 @@ class Server:
             self.process.terminate()
         _, err = self.process.communicate(timeout=10)
         return err
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True)
-    yield context
-    context.close()
 
 
 def _lines(name: str, seed: int, **options) -> list[str]:

@@ -8,8 +8,6 @@ The driver here (`tap_line`, `set_up_noir`, `bot_game`) is also what
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,9 +23,9 @@ from solver.validation import validate
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
 sync_api = pytest.importorskip("playwright.sync_api")
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_web import ARGS, CHROMIUM, OUTPUT, PHONE, Server  # noqa: E402
+from tests.browser import OUTPUT, PHONE  # noqa: E402
+from tests.test_web import Server  # noqa: E402
 
 SELECT_TAPS = 2
 """A menu (a <select>) on a phone: one tap opens it, one picks."""
@@ -148,21 +146,6 @@ def grid_of(setup_line: str) -> list[list[str]]:
 
 
 # --- the tests --------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True)
-    yield context
-    context.close()
-
-
 def test_the_form_starts_again_from_the_games_defaults_when_the_game_changes(phone, tmp_path):
     server = Server(tmp_path)
     try:
