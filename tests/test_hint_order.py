@@ -251,3 +251,12 @@ def test_alibi_does_not_tell_the_seats_own_cards_as_deductions() -> None:
         shown = hints_at(level, info, deduction)
         assert not any(h.fact in hand for h in shown if h.kind == "certain")
         assert not any(f.text in h.text for f in hand for h in shown if h.kind == "certain")
+    # a card another player certainly holds is told once, on its holder's line
+    info = infos[len(infos) * 3 // 4]
+    deduction = solver.deduce(info)
+    told = hints_at("odds", info, deduction)
+    held = [h for h in solver.hints(info, deduction) if h.kind == "where" and h.fact is not None]
+    assert held
+    for hint in held:
+        name = hint.text.split(" certainly holds ", 1)[1]
+        assert sum(name in h.text for h in told if h.kind in ("where", "certain")) == 1, name

@@ -53,9 +53,10 @@ def hints_at(
 ) -> list[solver.Hint]:
     """The hints `level` shows for `info`, ranked: the solver's, what the last entry changed
     (`changes`, solver.changes against the record before it; each fact told once, so a
-    newly certain answer is told as the answer), the notepad's crossings-off (folded by
-    reason, `solver.hints.folded`), then the remaining certain facts (many of one kind
-    folded into one line)."""
+    newly certain answer is told as the answer), the notepad's crossings-off, then the
+    remaining certain facts (many of one kind folded into one line); hints that share a
+    heading are told on one line (`solver.hints.folded`: the crossings by reason, Alibi's
+    certain holdings by holder)."""
     notepad = opponents.notepad(info)
     if level == "notepad":
         return folded(notepad)
@@ -71,7 +72,7 @@ def hints_at(
     if isinstance(knowledge, SeeingKnowledge):  # not deductions: the seat sees them
         told |= knowledge.plainly_known(info, deduction)
     rest = _folded([fact for fact in deduction.certain() if fact not in told])
-    return ranked(chosen + folded(crossed) + rest)
+    return ranked(folded(chosen + crossed + rest))
 
 
 def shown_at(level: str, hint: solver.Hint) -> bool:

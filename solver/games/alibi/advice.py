@@ -484,27 +484,27 @@ def _card_odds(pos: Position, deduction: Deduction) -> list[Hint]:
             chances[pos.index[card_id(fact.args[0])]].append(
                 (estimate(deduction, fact), "the box", fact)
             )
-    certain: dict[str, list[str]] = {}
+    certain: dict[str, list[tuple[str, Fact]]] = {}
     likely: dict[str, list[tuple[float, str]]] = {}
     for card, options in chances.items():
         best, where, fact = max(options, key=lambda o: o[0].value)
         name = pos.deck.cards[card].name
         if best.exact and best.value == 1.0:
-            certain.setdefault(where, []).append(name)
+            certain.setdefault(where, []).append((name, fact))
         elif best.shown and best.value >= LIKELY_PLACE:
             likely.setdefault(where, []).append((best.value, f"{name} {best.short()}"))
     label = "" if deduction.exact else f" ({ESTIMATED})"
     for where in sorted(certain.keys() | likely.keys()):
-        said = []
-        if where in certain:
-            said.append(f"certainly holds {'; '.join(certain[where])}")
+        holder = f"{where[:1].upper()}{where[1:]}"
+        for name, fact in certain.get(where, ()):  # one per fact (for why), shown folded
+            heading = f"{holder} certainly holds"
+            found.append(Hint(f"{heading} {name}", fact, 1.0, (), "where", 0.52, (heading, name)))
         if where in likely:
             cards = [text for _, text in sorted(likely[where], reverse=True)]
-            said.append(f"probably holds{label} {'; '.join(cards[:CARDS_LISTED])}")
+            text = f"{holder} probably holds{label} {'; '.join(cards[:CARDS_LISTED])}"
             if len(cards) > CARDS_LISTED:
-                said[-1] += f"; and {len(cards) - CARDS_LISTED} more"
-        text = f"{where[:1].upper()}{where[1:]} {', and '.join(said)}"
-        found.append(Hint(text, None, None, (), "where", 0.5 + len(certain.get(where, ())) / 100))
+                text += f"; and {len(cards) - CARDS_LISTED} more"
+            found.append(Hint(text, None, None, (), "where", 0.5))
     return found
 
 
