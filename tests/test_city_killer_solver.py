@@ -14,10 +14,13 @@ import pytest
 import engines
 import solver
 from engines import InvalidInformationSet, Observation
-from engines.city_killer import CityKillerState
+from engines.city_killer import CityKiller, CityKillerState
 from engines.city_killer.pool_file import EXAMPLE
 from engines.city_killer.rules import GROUPS
+from sleuth.assist import Session
+from sleuth.assist.transcribe import random_game, typed_lines
 from solver.games.city_killer import allies_fact, killer_fact, posterior
+from solver.search import city_killer as search_city_killer
 from solver.validation import validate
 from tests.city_killer_brute_force import brute_force
 
@@ -274,3 +277,20 @@ def test_the_detectives_moves_are_told_in_table_words_and_typed_as_told() -> Non
                     assert typed in legal, (typed, sorted(legal))
                     advised += 1
     assert advised >= 1
+
+
+def test_hints_at_a_record_cut_inside_a_move_stand_without_the_search(tmp_path) -> None:
+    """A session typed up to the killer's murder with its outcome not yet entered: the view
+    stands in for the outcome (its `keep ?` crashed the search's hint), so the hints stand
+    and the search names no move there."""
+    game = engines.make("city-killer")
+    lines = typed_lines(game, random_game(game, 5).information_set("killer"))
+    cut = next(i for i, line in enumerate(lines) if line.startswith("killer: murder "))
+    session = Session.new("city-killer", dir=tmp_path, name="cut", seat="killer")
+    for line in lines[: cut + 1]:
+        session.add(line)
+    info = session.information_set()
+    assert isinstance(game, CityKiller) and game.awaits_outcome(info)
+    assert search_city_killer.hints(info) == []
+    assert session.hints("advice")
+    session.close()

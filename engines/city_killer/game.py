@@ -615,6 +615,11 @@ class CityKiller(Game):
         state.begin()
 
     # --- views ------------------------------------------------------------------------------
+    def awaits_outcome(self, info: InformationSet) -> bool:
+        """Whether `info` was cut inside a move (a session typed up to an action whose outcome
+        is not entered yet): its view stands in for the outcome, so it is no decision point."""
+        return self._view(info)._stood_in
+
     def _view(self, info: InformationSet) -> CityKillerState:
         """A state agreeing with `info` on the public record and the seat's own cards; what the
         seat cannot see is a placeholder, and each draw takes what `info` says it drew.

@@ -297,8 +297,8 @@ def hints(info: InformationSet) -> list[Hint]:
     seat's turn its move and the lead it expects; at the opponent's turn once every back is
     known (one world left), the opponent's best move by the same search and the seat's best
     reply to it, the plan a strong player makes while waiting. Nothing once the game is over,
-    nor at the opponent's turn while backs are still hidden (the threats say what she can
-    score)."""
+    nor at the opponent's turn while backs are still hidden (the threats say what the
+    opponent can score)."""
     state, worlds = position(info, deduce(info))
     seat = str(info.seat)
     if state.is_over:

@@ -485,7 +485,7 @@ def hints(info: InformationSet) -> list[Hint]:
         legal = game.legal_actions_for(info)
     except NotToMove:
         return []
-    if game._view(info)._stood_in:  # a record cut inside a move: its outcome is owed first
+    if game.awaits_outcome(info):  # a record cut inside a move: its outcome is owed first
         return []
     move, scored = choose(info, legal, random.Random(0), None, game)
     if len(scored) < 2:
