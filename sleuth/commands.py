@@ -54,9 +54,10 @@ def seat_name(seat: Seat) -> str:
 
 
 def safe_hints(info: InformationSet, limit: int) -> list[solver.Hint]:
-    """Hints, or none for a game without a knowledge model yet."""
+    """What the seat knows (the hints without the search's own move, which another seed's bot
+    may not play), or none for a game without a knowledge model yet."""
     try:
-        return solver.hints(info, limit=limit)
+        return solver.hints(info, limit=limit, search=False)
     except ConfigError:
         return []
 

@@ -86,10 +86,14 @@ def hints(
     deduction: Deduction | None = None,
     limit: int | None = None,
     plans: bool = True,
+    search: bool = True,
 ) -> list[Hint]:
     """Ranked hints for the seat of `info`: the answer once certain, what to do, the odds,
     what is certain and why. With `plans`, a certain answer's hint also says the plan
-    towards winning with it (the move that wins, or the way to it).
+    towards winning with it (the move that wins, or the way to it). With `search`, the
+    game's search adds the move its bot makes there (seed 0, as `solver.advise`); without
+    it, the hints are what the seat knows (what `sleuth demo` shows beside another seed's
+    move).
 
     Raises:
         InvalidInformationSet: `info` is not an information set its game could produce.
@@ -107,9 +111,9 @@ def hints(
         validate(info)
     knowledge = knowledge_for(info.game)
     found_hints = knowledge.hints(info, found)
-    search = game_module(info.game, "solver.search")
-    searched = getattr(search, "hints", None)  # a search may add the move its bot makes
-    moves = [] if searched is None else searched(info)
+    game_search = game_module(info.game, "solver.search")
+    searched = getattr(game_search, "hints", None)  # a search may add the move its bot makes
+    moves = [] if searched is None or not search else searched(info)
     found_hints = [*found_hints, *moves]
     told = answer(info, found)
     if told is not None:

@@ -125,6 +125,8 @@ def test_the_blue_lion_plan_is_the_move_the_solver_plays(seat: Seat) -> None:
         assert text.startswith(told.hint.text + ". "), text
         if state.to_move == seat:
             assert f"Play {solver.advise(info, seed=0).move}: " in text
+            known = solver.hints(info, search=False)  # what `sleuth demo` shows: no move
+            assert known[0].text == told.hint.text and "Play " not in known[0].text
             moments.add("your turn")
         else:
             assert f"{str(state.to_move).capitalize()} is to move" in text
