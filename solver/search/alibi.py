@@ -461,8 +461,7 @@ def _question(game: Alibi, d: Deduction, question: Question) -> str:
     after = total / counts[kind] * after_type
     return (
         f"asks player {ask.target} '{words}': narrows the box from {total} to about "
-        f"{after:.0f} possibilities (its {kind}: {counts[kind]} to about {after_type:.1f}; "
-        f"{question.gain:.2f} bits)"
+        f"{after:.0f} possibilities (its {kind}: {counts[kind]} to about {after_type:.1f})"
     )
 
 

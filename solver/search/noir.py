@@ -355,7 +355,7 @@ def narrows(chances: Posterior, gain: float) -> str:
     """Information about the killer in words: how many suspects it leaves, about."""
     entropy = -sum(p * math.log2(p) for p in chances.values() if p > 0)
     after = max(1.0, 2 ** (entropy - gain))
-    return f"narrows the killer from {len(chances)} suspects to about {after:.1f} ({gain:.2f} bits)"
+    return f"narrows the killer from {len(chances)} suspects to about {after:.1f}"
 
 
 def _near(chances: Posterior, grid: Grid, me: str) -> float:
