@@ -34,21 +34,20 @@ Printed as a markdown table, per game and lineup:
   solver against itself, the share won by the game's first seat (Lupin, the killer), and
   the share of shared wins (a tie at the cap).
 
-Measured for issue 43 (seed 0, one worker per run, on two cores shared with other jobs, so
-fewer than 400 games where they did not fit; before = main at 8fc87fe, after = h43-cycling;
-the same game indices before and after):
+Measured for issue 43 (seed 0, one worker per run, on two shared cores; before = main at
+8fc87fe, after = main after stop 47; the same game indices before and after):
 
 | game, lineup | games | at cap before -> after | longest still run | median | mean length |
 | --- | ---: | ---: | ---: | ---: | ---: |
-| blue-lion solver vs solver | 100 | 0% -> 0% | 48 -> 47 | 14 -> 9 | 72.2 -> 48.6 |
-| blue-lion solver vs random | 200 | 0% -> 0% | 16 -> 14 | 4 -> 3 | 24.0 -> 22.3 |
+| blue-lion solver vs solver | 400 | 0% -> 0% | 103 -> 47 | 15 -> 8 | 75.9 -> 48.8 |
+| blue-lion solver vs random | 400 | 0% -> 0% | 16 -> 14 | 4 -> 3 | 24.0 -> 22.8 |
 | blue-lion hint vs solver | 12 | 8.3% -> 0% | 184 -> 13 | 23 -> 6 | 97.5 -> 41.4 |
 | noir (both lineups) | 400 | 0% (unchanged code: the same games) | 28 / 42 | 1 / 6 | 30.6 / 47.1 |
 | city-killer (both lineups) | 400 | no cap | 10 / 8 | 4 / 3 | 89.6 / 90.8 |
 
-Solver vs solver, games with a still run of 30 moves or more: 11 -> 3 of 100; longest game
-152 -> 88 moves. The solver won all 200 games against random and all 30 against the heuristic,
-before and after.
+Solver vs solver, games with a still run of 30 moves or more: 46 -> 16 of 400; longest game
+187 -> 101 moves; the first seat won 49.0% -> 48.2%. The solver won all 400 games against
+random, before and after.
 """
 
 from __future__ import annotations
