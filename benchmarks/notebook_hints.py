@@ -30,12 +30,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import engines
-import opponents
 import solver
-from engines import IncompleteInformationSet, InformationSet, NotToMove, Seat
+from engines import InformationSet, NotToMove, Seat
 from sleuth.assist.levels import LEVELS, hints_at
+from sleuth.assist.transcribe import seat_positions
 from solver.sampling import NOT_YET
-from solver.validation import validate
 
 GAMES: dict[str, dict[str, object]] = {
     "blue-lion": {},
@@ -71,21 +70,7 @@ class Found:
 
 def positions(name: str, seat: Seat, seed: int) -> list[InformationSet]:
     """The seat's information set after every move of a random game."""
-    game = engines.make(name, **GAMES[name])
-    state = game.new_game(seed=seed)
-    bots = {
-        s: opponents.make("random", game, s, seed=seed * 10 + k) for k, s in enumerate(game.seats)
-    }
-    found = []
-    while (mover := state.to_move) is not None:
-        state.apply(bots[mover].act(state.information_set(mover)))
-        info = state.information_set(seat)
-        try:
-            validate(info)
-        except IncompleteInformationSet:
-            continue  # mid-move (City Killer's question before its answer): not an entry's end
-        found.append(info)
-    return found
+    return seat_positions(engines.make(name, **GAMES[name]), seat, seed, bot_seed=seed * 10)
 
 
 def certain(info: InformationSet) -> bool:

@@ -12,34 +12,21 @@ import pytest
 import engines
 import opponents
 import solver
-from engines import IncompleteInformationSet, InformationSet, Seat
+from engines import InformationSet, Seat
 from engines.noir import NoirState, allowed_shifts, collapsed, neighbours, shifted
 from engines.noir.rules import block
 from sleuth.assist import Session
 from sleuth.assist.levels import hints_at
-from sleuth.assist.transcribe import typed_lines
+from sleuth.assist.transcribe import seat_positions, typed_lines
 from solver.games import alibi as alibi_knowledge
 from solver.games import noir as knowledge
 from solver.hints import SECTIONS, certainty, folded, ranked
 from solver.sampling import NOT_YET, Estimate
-from solver.validation import validate
 
 
 def random_positions(name: str, seat: Seat, seed: int, **options) -> list[InformationSet]:
     """The seat's complete information sets after every move of a game of `random` bots."""
-    game = engines.make(name, **options)
-    state = game.new_game(seed=seed)
-    bots = {s: opponents.make("random", game, s, seed=seed + k) for k, s in enumerate(game.seats)}
-    found = []
-    while (mover := state.to_move) is not None:
-        state.apply(bots[mover].act(state.information_set(mover)))
-        info = state.information_set(seat)
-        try:
-            validate(info)
-        except IncompleteInformationSet:
-            continue
-        found.append(info)
-    return found
+    return seat_positions(engines.make(name, **options), seat, seed, bot_seed=seed)
 
 
 def first_certain(infos: list[InformationSet]) -> tuple[InformationSet, solver.Answer] | None:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import random
 
-from engines import Game, InformationSet, State
+import opponents
+from engines import Game, IncompleteInformationSet, InformationSet, Seat, State
+from solver.validation import validate
 
 
 def typed_lines(game: Game, info: InformationSet) -> list[str]:
@@ -25,3 +27,23 @@ def random_game(game: Game, seed: int, max_moves: int = 100_000) -> State:
             break
         state.apply(rng.choice(state.legal_actions()))
     return state
+
+
+def seat_positions(game: Game, seat: Seat, seed: int, bot_seed: int) -> list[InformationSet]:
+    """`seat`'s information set after every move of a game of `random` bots (the k-th seat's
+    seeded `bot_seed + k`): the positions tests and benchmarks read hints at. A record cut
+    inside a move (City Killer's question before its answer) is no entry's end: skipped."""
+    state = game.new_game(seed=seed)
+    bots = {
+        s: opponents.make("random", game, s, seed=bot_seed + k) for k, s in enumerate(game.seats)
+    }
+    found = []
+    while (mover := state.to_move) is not None:
+        state.apply(bots[mover].act(state.information_set(mover)))
+        info = state.information_set(seat)
+        try:
+            validate(info)
+        except IncompleteInformationSet:
+            continue
+        found.append(info)
+    return found
