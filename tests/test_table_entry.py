@@ -8,6 +8,7 @@ Each test is named after the finding of issue 43 it guards.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 import engines
+import solver
 from engines import ConfigError, InvalidObservation, Observation
 from engines.notation import AmbiguousName, Vocabulary
 from sleuth import views
@@ -28,7 +30,6 @@ from sleuth.assist.terminal import Notebook
 from sleuth.assist.transcribe import random_game, typed_lines
 from sleuth.cli import main
 from sleuth.play import _did_you_mean
-from sleuth.views.advice import plain
 
 ALIBI: Any = engines.make("alibi", players=4, dealer=1)  # an Alibi: its deck is read
 
@@ -332,13 +333,35 @@ def test_finding_the_dealer_is_asked_once(tmp_path: Path, monkeypatch, capsys) -
 
 # --- 5. play: the advice says whose chance of what ----------------------------------------
 def test_finding_noir_advice_says_who_does_what_to_whom() -> None:
-    text = plain("killed next turn 0%, arrest next turn 10%")
-    assert text == (
-        "the killer kills you on his next move: 0%, you arrest the killer on your next move: 10%"
-    )
-    threat = plain("the killer is placed to kill you in 22% of worlds")
-    assert threat.startswith("the killer is beside you in 22% of worlds: he could kill you")
-    assert plain("arrest risk next turn <1%") == "the inspector arrests you on his next move: <1%"
+    """The search says its chances in full (who acts on whom, and when), not in shorthand."""
+    said: set[str] = set()
+    game = engines.make("noir")
+    for seed in range(12):
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(1, 16)):
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_over:
+            continue
+        advice = solver.advise(state.information_set(state.to_move), seed=0)
+        for candidate in advice.candidates:
+            text = " ".join((candidate.text, *candidate.threats))
+            assert "next turn" not in text and "placed to" not in text, text
+            said |= {phrase for phrase in PHRASES if phrase in text}
+    assert said == set(PHRASES), set(PHRASES) - said
+
+
+PHRASES = (
+    "the killer kills you on his next move: ",
+    "you arrest the killer on your next move: ",
+    "the inspector arrests you on his next move: ",
+    "of worlds: he could kill you on his next move, if he picks you out as the inspector",
+    "of worlds: he could arrest you on his next move, if he picks you out as the killer",
+)
+"""What the Noir search says of the next moves, for either seat (was: "killed next turn 0%,
+arrest next turn 10%", "the killer is placed to kill you in 22% of worlds")."""
 
 
 def test_finding_play_offers_the_respelt_move() -> None:

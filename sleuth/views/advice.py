@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
@@ -15,36 +14,6 @@ THREATS = 3
 """Threats shown under a move; `best` shows them all."""
 REASONS = 3
 REASON_WIDTH = 150
-_CHANCE = r"([<>]?\d+%)"
-PLAIN: tuple[tuple[re.Pattern[str], str], ...] = (
-    # Noir, the inspector: whose move, who does what to whom, whose chance
-    (re.compile(rf"\barrests the killer now {_CHANCE}"), r"this arrest catches the killer: \1"),
-    (re.compile(rf"\bkilled next turn {_CHANCE}"), r"the killer kills you on his next move: \1"),
-    (re.compile(rf"\barrest next turn {_CHANCE}"), r"you arrest the killer on your next move: \1"),
-    (
-        re.compile(rf"^the killer is placed to kill you in {_CHANCE} of worlds$"),
-        r"the killer is beside you in \1 of worlds: he could kill you on his next move, if he "
-        "picks you out as the inspector",
-    ),
-    # Noir, the killer
-    (
-        re.compile(rf"\barrest risk next turn {_CHANCE}"),
-        r"the inspector arrests you on his next move: \1",
-    ),
-    (
-        re.compile(rf"^the inspector is placed to arrest you in {_CHANCE} of worlds$"),
-        r"the inspector is beside you in \1 of worlds: he could arrest you on his next move, "
-        "if he picks you out as the killer",
-    ),
-)
-"""The search's shorthand for chances, said in full: who acts on whom, and when."""
-
-
-def plain(text: str) -> str:
-    """`text` with the search's shorthand chances ("killed next turn 0%") said in full."""
-    for pattern, said in PLAIN:
-        text = pattern.sub(said, text)
-    return text
 
 
 def advice_table(advice: Advice, runners_up: int, every: bool = False) -> RenderableType:
@@ -59,10 +28,10 @@ def advice_table(advice: Advice, runners_up: int, every: bool = False) -> Render
         row = Text()
         row.append(f"{label}: ", style="bold green" if k == 0 else "")
         row.append(str(candidate.action), style="bold" if k == 0 else "")
-        row.append(f"  {plain(candidate.text)}")
+        row.append(f"  {candidate.text}")
         limit = len(candidate.threats) if every else THREATS
         for threat in candidate.threats[:limit]:
-            row.append(f"\n    then: {plain(threat)}", style="yellow")
+            row.append(f"\n    then: {threat}", style="yellow")
         if len(candidate.threats) > limit:
             row.append(f"\n    and {len(candidate.threats) - limit} more (`best` shows all)", "dim")
         table.add_row(row)
@@ -72,7 +41,7 @@ def advice_table(advice: Advice, runners_up: int, every: bool = False) -> Render
         moves = "move" if more == 1 else "moves"
         parts.append(Text(f"  {more} more {moves}: `best` lists them", "dim"))
     for note in advice.notes:
-        parts.append(Text(f"  {plain(note)}"))
+        parts.append(Text(f"  {note}"))
     if every:
         for detail in advice.details:
             parts.append(Text(f"  ({detail})", style="dim"))

@@ -135,13 +135,16 @@ def advise(
     opponent's next move, best first."""
     move, scored = choose(info, legal, rng, time_budget)
     ranked = sorted(scored, key=lambda item: (item[0] != move, -item[1].value))
-    who = "killer" if info.seat == INSPECTOR else "inspector"
-    loss = "kill you" if info.seat == INSPECTOR else "arrest you"
+    who, you = ("killer", "inspector") if info.seat == INSPECTOR else ("inspector", "killer")
+    loss = "kill" if info.seat == INSPECTOR else "arrest"
     candidates = []
     for action, found in ranked:
         threats: tuple[str, ...] = ()
         if found.possible > 0:
-            threats = (f"the {who} is placed to {loss} in {percent(found.possible)} of worlds",)
+            threats = (
+                f"the {who} is beside you in {percent(found.possible)} of worlds: he could "
+                f"{loss} you on his next move, if he picks you out as the {you}",
+            )
         candidates.append(Candidate(action, found.value, found.text, found.risk, threats))
     best = candidates[0]
     safest = min(candidates, key=lambda c: (c.risk or 0.0, -c.value))
@@ -183,10 +186,10 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
     hand = inspector_hand(info)
 
     def worded(value: float, now: float, reply: Reply, killed: float) -> Scored:
-        parts = [f"arrests the killer now {percent(now)}"] if now else []
+        parts = [f"this arrest catches the killer: {percent(now)}"] if now else []
         parts += [
-            f"killed next turn {percent(killed)}",
-            f"arrest next turn {percent(reply.arrest)}",
+            f"the killer kills you on his next move: {percent(killed)}",
+            f"you arrest the killer on your next move: {percent(reply.arrest)}",
         ]
         return Scored(value, killed, (1 - now) * reply.placed, ", ".join(parts))
 
@@ -478,7 +481,7 @@ def _killer_scorer(view: KillerView) -> Scorer:
             _, placed, stated = threat(cover, after, gone, rest)
             text = f"wins now {percent(win)}; " if win else ""
             text += (
-                f"arrest risk next turn {percent((1 - win) * stated)}, "
+                f"the inspector arrests you on his next move: {percent((1 - win) * stated)}, "
                 f"{len(cover)} suspects left who could have done it"
             )
             return Scored(value, (1 - win) * stated, (1 - win) * placed, text)
@@ -497,13 +500,18 @@ def _killer_scorer(view: KillerView) -> Scorer:
             )
             # Its arrest needs luck: one of as many suspects as he cannot rule out.
             risk = fail * stated + (1 - fail) * beside / max(len(fresh), 1)
-            text = f"fails {percent(fail)}; arrest risk next turn {percent(risk)}"
+            text = (
+                f"fails {percent(fail)}; the inspector arrests you on his next move: "
+                f"{percent(risk)}"
+            )
             return Scored(value, risk, fail * placed + (1 - fail) * beside, text)
         assert isinstance(action, Shift)
         board = after_shift(grid, action, dead)
         _, placed, stated = threat(hidden, board, dead, chances)
         value = safety(hidden, board, dead, chances) - 0.01
-        return Scored(value, stated, placed, f"arrest risk next turn {percent(stated)}")
+        return Scored(
+            value, stated, placed, f"the inspector arrests you on his next move: {percent(stated)}"
+        )
 
     return score
 
