@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engines import InformationSet, NotToMove, Observation
+from engines import Action, InformationSet, NotToMove, Observation
 from engines.alibi import SCOPES, TYPES, Accuse, Alibi, Ask, Subject
 from engines.alibi.questions import listed_subjects, question_words
 from solver.cpsat import CoreSearch
@@ -230,13 +230,16 @@ def narrowing(bits: float) -> str:
     return f"rule out about {percent(1 - kept)} of what is possible for"
 
 
-def _my_turn(info: InformationSet) -> bool:
-    """Whether the seat of `info` is to move now."""
+def _my_moves(info: InformationSet) -> list[Action]:
+    """The seat's legal moves now (none while another seat is to move)."""
     try:
-        info.make_game().legal_actions_for(info)
+        return info.make_game().legal_actions_for(info)
     except NotToMove:
-        return False
-    return True
+        return []
+
+
+def _my_turn(info: InformationSet) -> bool:
+    return bool(_my_moves(info))
 
 
 def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
@@ -255,7 +258,7 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
     if pos.box_seen is not None:
         return Answer(hint)
     accuse = Accuse(cards)  # type: ignore[arg-type]
-    now = _my_turn(info) and accuse in info.make_game().legal_actions_for(info)
+    now = accuse in _my_moves(info)  # the seat's moves, asked once
     when = "Accuse now" if now else "Accuse at your turn, instead of asking"
     return Answer(hint, f"{when}: {accuse} wins the game")
 
