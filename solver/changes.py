@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines import game_module
+from solver.games import knowledge_for
 from solver.hints import Hint, percent
 from solver.model import Fact
 from solver.sampling import estimate
@@ -31,7 +31,7 @@ def changes(deduction: Deduction, before: Deduction) -> list[Hint]:
     same variable implies), and the biggest moves of the answer's odds (the facts of the
     kinds the game's knowledge module names in ANSWER_KINDS)."""
     earlier = {(fact.kind, fact.args): fact for fact in before.facts}
-    answer_kinds = getattr(game_module(deduction.info.game, "solver.games"), "ANSWER_KINDS", None)
+    answer_kinds = getattr(knowledge_for(deduction.info.game), "ANSWER_KINDS", None)
     settled: list[tuple[bool, Fact]] = []
     moved: list[tuple[float, Fact, float, float]] = []
     for fact in deduction.facts:
