@@ -64,7 +64,8 @@ from pathlib import Path
 import engines
 import solver
 from engines import Observation
-from opponents.base import Bot, make
+from opponents.base import Bot
+from opponents.factory import make
 
 GAMES = ("blue-lion", "noir", "city-killer")
 LINEUPS: tuple[tuple[str, str], ...] = (("solver", "solver"), ("solver", "random"))

@@ -103,9 +103,9 @@ def main() -> None:
         import pyspiel
         from open_spiel.python.games import kuhn_poker, tic_tac_toe  # noqa: F401 - registers
 
-        import sleuth.adapters.openspiel  # noqa: F401 - registers sleuth's games
-        from sleuth.adapters import adaptable
-        from sleuth.adapters.openspiel import short_name
+        import engines.adapters.openspiel  # noqa: F401 - registers sleuth's games
+        from engines.adapters import adaptable
+        from engines.adapters.openspiel import short_name
     except ImportError:
         print("OpenSpiel is not installed (pip install 'sleuth[openspiel]'): engines only")
     else:

@@ -6,7 +6,7 @@ Adding a game: `_REGISTRY` below is the one place a game is registered. Its entr
 engine's package and `Game` class (`"city-killer": "engines.city_killer:CityKiller"`); every
 other layer finds its part of the game under the same package name (`game_module`):
 `solver.games.<package>` (the knowledge model, a `solver.games.Knowledge`),
-`opponents.games.<package>` (its bots, an `opponents.base.GameBots`),
+`opponents.games.<package>` (its bots, an `opponents.factory.GameBots`),
 `sleuth.views.<package>` (how it looks in the terminal, a `sleuth.views.GameView`) and,
 optionally, `sleuth.web.boards.<package>` (its board on the web page). A layer
 whose module is missing says so with a `ConfigError`; the shared conformance suite

@@ -9,7 +9,8 @@ res.win_rate(seat, entry=k)                            # entry k's games in that
 """
 
 from opponents.arena import ArenaResult, GameRecord, arena, wilson
-from opponents.base import BOT_NAMES, Bot, RandomBot, SeatedBot, WrongInformationSet, make, notepad
+from opponents.base import Bot, RandomBot, SeatedBot, WrongInformationSet
+from opponents.factory import BOT_NAMES, make, notepad
 
 __all__ = [
     "BOT_NAMES",

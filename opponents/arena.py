@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import engines
 import solver
 from engines import ConfigError, Game, Seat
-from opponents.base import make, quote, same_seat
+from opponents.base import quote, same_seat
+from opponents.factory import make
 
 Entry = str | tuple[str, Mapping[str, object]]
 """A lineup entry: a bot name, or (name, options) such as ("solver", {"time_budget": 0.2})."""

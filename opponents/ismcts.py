@@ -1,6 +1,6 @@
 """OpenSpiel's ISMCTS as an arena opponent: `opponents.make("ismcts", game, seat, ...)`.
 
-The bot searches the OpenSpiel adapter of the game (sleuth.adapters.openspiel) with
+The bot searches the OpenSpiel adapter of the game (engines.adapters.openspiel) with
 OpenSpiel's `ISMCTSBot` and random-rollout evaluation; every simulation starts from a whole
 state drawn by `solver.sample_state` from the seat's posterior (`solver.states.sampler`: one
 Deduction per move, or a game's own list of worlds), so the tree is keyed on the seat's
@@ -21,13 +21,18 @@ Requires the extra `sleuth[openspiel]`; games without a state sampler are refuse
 from __future__ import annotations
 
 import functools
+import json
 import math
 import random
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from engines import Action, ConfigError, Game, InformationSet, Seat
-from opponents.base import SeatedBot
+from engines.deal import draw_inline
+from opponents.base import SeatedBot, check_options
+from solver.states import has_sampler, sampler
 
 OPTIONS = ("simulations", "uct_c", "rollouts", "rollout_length")
 
@@ -46,17 +51,14 @@ class IsmctsBot(SeatedBot):
         rollout_length: int | None = None,
     ) -> None:
         super().__init__(game, seat, rng)
-        try:
-            import numpy as np
+        try:  # the optional extra sleuth[openspiel]
             import pyspiel
 
-            from sleuth.adapters.openspiel import short_name
+            from engines.adapters.openspiel import short_name
         except ImportError:
             raise ConfigError(
                 "the ismcts bot needs OpenSpiel: pip install 'sleuth[openspiel]'"
             ) from None
-        from solver.states import has_sampler
-
         if not has_sampler(game.name):
             raise ConfigError(f"no ismcts bot for {game.name} yet (no state sampler)")
         # OpenSpiel's first simulation only expands the root: a choice needs a second.
@@ -94,8 +96,6 @@ class IsmctsBot(SeatedBot):
             draws = self._sampler[1]
         else:
             draws = self._draws(state.spelling.state.information_set(self.game.seats[player]))
-        from engines.deal import draw_inline
-
         engine = draws(self.rng)
         draw_inline(engine, self.rng)  # play's draws inside each action, as in the rollouts
         fresh = self._wrap(engine)
@@ -106,14 +106,12 @@ class IsmctsBot(SeatedBot):
 
     def _draws(self, info: InformationSet) -> Callable[[random.Random], Any]:
         """One sampler per information set (the move's root), reused by every sample."""
-        from solver.states import sampler
-
         if self._sampler is None or self._sampler[0] != info:
             self._sampler = (info, sampler(info))
         return self._sampler[1]
 
     def _wrap(self, engine_state: Any) -> Any:
-        from sleuth.adapters.openspiel import SleuthState
+        from engines.adapters.openspiel import SleuthState  # needs the optional pyspiel
 
         return SleuthState(self.spiel, engine_state)
 
@@ -126,7 +124,7 @@ def _search_class() -> type:
     than twice, a node's key made once per visit rather than three times, and the legal ids
     copied as a list before their shuffle rather than deep-copied. Each override returns
     what OpenSpiel's method returns and draws the same random numbers."""
-    from open_spiel.python.algorithms import ismcts
+    from open_spiel.python.algorithms import ismcts  # the optional extra sleuth[openspiel]
 
     class Search(ismcts.ISMCTSBot):
         def get_state_key(self, state: Any) -> tuple[int, str]:
@@ -211,10 +209,6 @@ class Rollouts:
         return [(action, 1.0 / len(legal)) for action in legal]
 
     def evaluate(self, state: Any) -> Any:
-        import numpy as np
-
-        from engines.deal import draw_inline
-
         spelling, rng, limit = state.spelling, self.rng, self.max_length
         total = np.zeros(len(spelling.state.game.seats))
         for _ in range(self.rollouts):
@@ -240,9 +234,7 @@ class Rollouts:
 
 
 def _parameters(game: Game, options: dict[str, Any]) -> dict[str, Any]:
-    """The OpenSpiel parameters of the game's options (see sleuth.adapters.openspiel)."""
-    import json
-
+    """The OpenSpiel parameters of the game's options (see engines.adapters.openspiel)."""
     specs = {spec.name: spec for spec in game.options_spec}
     return {
         key: value if type(value) is type(specs[key].default) else json.dumps(value)
@@ -253,7 +245,5 @@ def _parameters(game: Game, options: dict[str, Any]) -> dict[str, Any]:
 
 def make(game: Game, seat: Seat, rng: random.Random, **options: Any) -> IsmctsBot:
     """The ismcts bot (ConfigError on an unknown option or a bad value)."""
-    from opponents.base import check_options
-
     check_options("ismcts", options, OPTIONS)
     return IsmctsBot(game, seat, rng, **options)

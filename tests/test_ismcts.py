@@ -47,7 +47,7 @@ def test_rollouts_finish_a_spelled_action_and_leave_the_state() -> None:
     completes it with a legal action, plays to the end and leaves the leaf unchanged."""
     import pyspiel
 
-    import sleuth.adapters.openspiel  # noqa: F401 - registers sleuth's games
+    import engines.adapters.openspiel  # noqa: F401 - registers sleuth's games
     from opponents.ismcts import Rollouts
 
     spiel = pyspiel.load_game("sleuth_alibi", {"players": 3, "deck": "small"})
@@ -72,8 +72,8 @@ def test_rollouts_draw_chance_during_play() -> None:
     the first roll."""
     import pyspiel
 
+    from engines.adapters.openspiel import SleuthState
     from opponents.ismcts import Rollouts
-    from sleuth.adapters.openspiel import SleuthState
     from solver import sample_state
 
     options = {"players": 3, "genres": 3, "traits_per_genre": 4}
@@ -94,7 +94,7 @@ def test_an_action_of_several_ids() -> None:
     resamples' after the first id is chosen."""
     from collections import Counter
 
-    from sleuth.adapters import Spelling
+    from engines.adapters import Spelling
 
     game = engines.make("city-killer", residents=8)
     state, rng = game.new_game(3), random.Random(0)
@@ -121,8 +121,8 @@ def test_node_keys_are_the_information_states(name: str, options: dict) -> None:
     """The search keys its nodes by `information_key`, built on from the last key of the
     same state: over a search's every node (private observations, ids chosen, chance
     during play) two keys are equal exactly when OpenSpiel's information state strings are."""
+    from engines.adapters import Spelling
     from opponents.ismcts import _search_class
-    from sleuth.adapters import Spelling
 
     game = engines.make(name, **options)
     state, rng = game.new_game(4), random.Random(1)

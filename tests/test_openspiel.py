@@ -1,4 +1,4 @@
-"""OpenSpiel's own checks on every adaptable game (sleuth/adapters/openspiel.py): its
+"""OpenSpiel's own checks on every adaptable game (engines/adapters/openspiel.py): its
 `random_sim_test` with serialisation, and its Python API test (`GamesSimTest.sim_game`:
 clones, pyspiel and pickle serialisation, returns in bounds)."""
 
@@ -13,7 +13,7 @@ import engines
 
 pyspiel = pytest.importorskip("pyspiel", reason="the extra sleuth[openspiel] is not installed")
 games_sim_test = pytest.importorskip("open_spiel.python.tests.games_sim_test")
-from sleuth.adapters.openspiel import short_name  # noqa: E402
+from engines.adapters.openspiel import short_name  # noqa: E402
 
 # Small configurations keep random games short (a default Blue Lion may last 200 turns).
 CONFIGS = {

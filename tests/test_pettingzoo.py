@@ -1,4 +1,4 @@
-"""PettingZoo's own checks on every adaptable game (sleuth/adapters/pettingzoo.py):
+"""PettingZoo's own checks on every adaptable game (engines/adapters/pettingzoo.py):
 `api_test` and `seed_test`."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import engines
 pettingzoo_test = pytest.importorskip(
     "pettingzoo.test", reason="the extra sleuth[pettingzoo] is not installed"
 )
-from sleuth.adapters.pettingzoo import env  # noqa: E402
+from engines.adapters.pettingzoo import env  # noqa: E402
 
 CONFIGS: dict[str, dict[str, object]] = {
     "alibi": {"players": 3, "deck": "small", "round_limit": 3},

@@ -11,7 +11,7 @@ import opponents
 import solver
 from engines import ConfigError
 from engines.blue_lion import BlueLion
-from opponents.base import game_bots
+from opponents.factory import game_bots
 from sleuth import views
 from solver.games import knowledge_for
 

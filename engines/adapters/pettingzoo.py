@@ -1,6 +1,6 @@
 """Every adaptable sleuth game as a PettingZoo AEC environment with action masks.
 
-    from sleuth.adapters.pettingzoo import env
+    from engines.adapters.pettingzoo import env
     e = env("noir", grid=4)
     e.reset(seed=0)
     for agent in e.agent_iter():
@@ -29,7 +29,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from engines import Game, Seat
-from sleuth.adapters import Spelling, checked_game
+from engines.adapters import Spelling, checked_game
 
 
 def agent_name(seat: Seat) -> str:

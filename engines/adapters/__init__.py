@@ -1,5 +1,5 @@
-"""sleuth's games inside other frameworks: `sleuth.adapters.openspiel` (OpenSpiel Python games)
-and `sleuth.adapters.pettingzoo` (PettingZoo AEC environments). Each is an optional extra
+"""sleuth's games inside other frameworks: `engines.adapters.openspiel` (OpenSpiel Python games)
+and `engines.adapters.pettingzoo` (PettingZoo AEC environments). Each is an optional extra
 (`pip install 'sleuth[openspiel]'`, `'sleuth[pettingzoo]'`) and generic: it uses only the core
 API (`Game.initial_state`, action ids, `State.legal_choices`, `InformationSet.to_array`), so
 every game that provides it is adapted without code of its own.

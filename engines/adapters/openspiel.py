@@ -1,7 +1,7 @@
 """Every adaptable sleuth game as an OpenSpiel Python game, registered on import.
 
     import pyspiel
-    import sleuth.adapters.openspiel
+    import engines.adapters.openspiel
     game = pyspiel.load_game("sleuth_noir(grid=4)")
 
 A game's options are its parameters (those whose default is a bool, number or string). A
@@ -27,7 +27,7 @@ import numpy as np
 import pyspiel
 
 from engines import ConfigError, Game, Option, State, game_class
-from sleuth.adapters import Spelling, adaptable, checked_game
+from engines.adapters import Spelling, adaptable, checked_game
 
 PREFIX = "sleuth_"
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
@@ -132,7 +132,7 @@ class SleuthGame(pyspiel.Game):
 
 
 class SleuthState(pyspiel.State):
-    """An engine state and the ids chosen so far (see `sleuth.adapters.Spelling`)."""
+    """An engine state and the ids chosen so far (see `engines.adapters.Spelling`)."""
 
     def __init__(self, game: SleuthGame, engine_state: State | None = None) -> None:
         """The game before its deal, or at `engine_state` (a state of `game.engine`; its
