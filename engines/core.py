@@ -265,7 +265,7 @@ class Observation:
         return {"kind": self.kind, "fields": [[key, thaw(value)] for key, value in self.fields]}
 
     @cached_property
-    def _json(self) -> str:
+    def json_text(self) -> str:
         """`to_dict` as JSON, kept: an observation is immutable and shared by every clone of
         its state, so search writing information sets (OpenSpiel's keys) encodes it once."""
         return json.dumps(self.to_dict(), sort_keys=True)
@@ -342,7 +342,7 @@ class InformationSet:
         options = json.dumps([[key, thaw(value)] for key, value in self.options], sort_keys=True)
         return (
             f'{{{addressees}"game": {json.dumps(self.game)}, '
-            f'"observations": [{", ".join([obs._json for obs in self.observations])}], '
+            f'"observations": [{", ".join([obs.json_text for obs in self.observations])}], '
             f'"options": {options}, "seat": {json.dumps(self.seat)}}}'
         )
 
@@ -899,14 +899,14 @@ class Game(ABC):
             NotToMove: it is not that seat's turn, or the game is over.
         """
         seat = self.check_seat(info.seat)
-        view = self._view(info)
+        view = self.seat_view(info)
         if view.to_move is None:
             raise NotToMove(f"{self.name}: the game is over; seat {seat!r} has no move")
         if not one_of(view.to_move, (seat,)):
             raise NotToMove(f"{self.name}: it is seat {view.to_move!r}'s turn, not {seat!r}'s")
         return view.legal_actions()
 
-    def _view(self, info: InformationSet) -> State:
+    def seat_view(self, info: InformationSet) -> State:
         """Hook: a state agreeing with `info` on all that the seat's own legal actions depend
         on (the public record and the seat's own cards); the rest may be anything."""
         raise NotImplementedError(f"{self.name} cannot list legal actions from an information set")
@@ -1229,7 +1229,7 @@ class State(ABC):
         self._rng_shared = False
         self._log: list[tuple[Observation, tuple[Seat, ...] | None]] = []
         self._log_summary: tuple[int, object, Any] | None = None
-        self._setup: Setup | None = None  # None only for a view made by `Game._view`
+        self._setup: Setup | None = None  # None only for a view made by `Game.seat_view`
         self._actions: list[Action] = []  # applied since the setup, in order
         self._movers: list[Seat] = []  # who applied each of them
         self._chance: list[tuple[JsonValue, tuple[Seat, ...] | None]] = []  # the deal's draws
@@ -1418,6 +1418,17 @@ class State(ABC):
     def _emit(self, observation: Observation, to: Iterable[Seat] | None = None) -> None:
         """Record an observation for the seats `to` (everyone when None)."""
         self._log.append((observation, None if to is None else tuple(to)))
+
+    @property
+    def observation_count(self) -> int:
+        """How many observations the state has recorded, for any seat (the log only grows)."""
+        return len(self._log)
+
+    def recorded(self, start: int = 0) -> list[LogEntry]:
+        """The observations recorded from index `start` on, each with the seats it is shown
+        to (None: everyone): what `information_set` filters, for readers that follow the
+        log as it grows."""
+        return self._log[start:]
 
     def public_observations(self) -> tuple[Observation, ...]:
         """The observations every seat sees (what a spectator may be told)."""

@@ -101,7 +101,9 @@ class IsmctsBot(SeatedBot):
         fresh = self._wrap(engine)
         fresh.spelling.prefix = list(state.spelling.prefix)
         information_key(state, player)  # `player` knows the same in both: its text is kept
-        fresh.information_keys = {player: (len(engine._log), state.information_keys[player][1])}
+        fresh.information_keys = {
+            player: (engine.observation_count, state.information_keys[player][1])
+        }
         return fresh
 
     def _draws(self, info: InformationSet) -> Callable[[random.Random], Any]:
@@ -179,12 +181,12 @@ def information_key(state: Any, player: int) -> str:
     """
     engine = state.spelling.state
     keys = state.__dict__.setdefault("information_keys", {})
-    log = engine._log  # (observation, addressees) in order: what information_set filters
     seen, text = keys.get(player, (0, ""))
-    if seen < len(log):
+    if seen < engine.observation_count:
         seat = engine.game.seats[player]
-        text += "".join(f"{obs._json} {to}\n" for obs, to in log[seen:] if to is None or seat in to)
-        keys[player] = (len(log), text)
+        fresh = engine.recorded(seen)  # (observation, addressees): what information_set filters
+        text += "".join(f"{obs.json_text} {to}\n" for obs, to in fresh if to is None or seat in to)
+        keys[player] = (engine.observation_count, text)
     mover = engine.to_move
     if mover is not None and engine.game.seat_index(mover) == player and state.spelling.prefix:
         return f"{text}chosen {state.spelling.prefix}"

@@ -210,7 +210,7 @@ def test_intimidation_is_mandatory_then_the_murder_fits_the_motive() -> None:
 def test_a_second_refusal_loses() -> None:
     state = started()
     for _ in range(2):
-        while state.frames[-1]["kind"] != "killer" or state._left(state.frames[-1]):
+        while state.frames[-1]["kind"] != "killer" or state.intimidations_left(state.frames[-1]):
             if state.to_move == KILLER:
                 state.apply(state.legal_actions()[0])
             else:
@@ -317,7 +317,7 @@ def test_the_detective_places_the_residents() -> None:
         assert acts[: len(state.residents)] == [
             f"place {n} {state.pos[n][0]},{state.pos[n][1]}" for n in state.residents
         ]
-        assert game._view(info).pos == state.pos
+        assert game.seat_view(info).pos == state.pos
     deduction = solver.deduce(state.information_set(DETECTIVE))
     n = len(state.residents)
     assert deduction.total() == n * len(MOTIVES) * len(GROUPS) * (n - 1)

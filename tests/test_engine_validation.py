@@ -398,7 +398,7 @@ def test_a_view_from_an_information_set_cannot_be_loaded_as_a_state(name: str) -
     state = STATES[name][0]
     seat = state.to_move
     assert seat is not None
-    view = state.game._view(state.information_set(seat))
+    view = state.game.seat_view(state.information_set(seat))
     text = view.to_json()
     if view._setup is None:  # Alibi and Noir views leave the hidden cards unknown
         with pytest.raises(InvalidState, match="setup cannot be null"):

@@ -309,7 +309,7 @@ class Alibi(Game):
     def _encode(self, info: InformationSet) -> list[float]:
         """Per card: in my hand, seen by me, passed by me, laid, in the opened box; per
         seat: hand size, set points, to move, me, accuser; then the phase and the round."""
-        view = self._view(info)
+        view = self.seat_view(info)
         me, n, deck = info.seat, self.players, self.deck
         assert isinstance(me, int)
         sizes, passed, box = [0] * n, set(), set()
@@ -417,7 +417,7 @@ class Alibi(Game):
             return Solution(tuple(obs.get("cards") or solutions[obs["seat"]]))
         return None
 
-    def _view(self, info: InformationSet) -> AlibiState:
+    def seat_view(self, info: InformationSet) -> AlibiState:
         """A state agreeing with `info` on all that the seat's own legal actions depend on: the
         public course of the game and the seat's hand and seen cards (other hands stay empty)."""
         me, n = info.seat, self.players

@@ -254,7 +254,7 @@ class BlueLion(Game):
                 return self.reconstruct(info, dict(zip(TILES, perm, strict=True)))
         raise InvalidState("no assignment of the six pairs shows every face seen")
 
-    def _view(self, info: InformationSet) -> BlueLionState:
+    def seat_view(self, info: InformationSet) -> BlueLionState:
         return self.public_state(info)
 
     def _parse_action(self, text: str) -> BlueLionAction:

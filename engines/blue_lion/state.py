@@ -97,6 +97,11 @@ class BlueLionState(State):
     def points(self, seat: Seat) -> float:
         return float(self.scores[str(self.game.check_seat(seat))])
 
+    def pairs(self) -> dict[str, frozenset[str]]:
+        """Each tile's two icons (the truth: the whole world, for the solver's tests and the
+        bots' imagined states)."""
+        return dict(self._pairs)
+
     def back(self, tile: str) -> str:
         """The hidden back of `tile` (the truth; bots and the solver never call this)."""
         return _BACKS[self._pairs[tile], self.up[tile]]

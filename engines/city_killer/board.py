@@ -135,6 +135,15 @@ class Board(State):
             return None
         return self.frames[-1]["seat"]
 
+    def secrets(self) -> tuple[str, str | None, str, str]:
+        """The killer's identity, his figurant (None while undrawn or unused), his motive and
+        his allies' group: the truth ("" while not chosen yet)."""
+        return self._identity, self._figurant, self._motive, self._allies
+
+    def detective_hand(self) -> list[str]:
+        """The cards in the detective's hand (the truth)."""
+        return list(self._detective_hand)
+
     @property
     def winners(self) -> tuple[Seat, ...]:
         return self._winners
@@ -258,7 +267,7 @@ class Board(State):
     def _intimidation_targets(self) -> list[str]:
         return [n for n in self.living if n not in self.intimidated and self.pos[n] != self.pawn]
 
-    def _left(self, frame: Frame) -> int:
+    def intimidations_left(self, frame: Frame) -> int:
         """Intimidations still owed: no more than there are residents to flip (a card may
         have moved some next to the pawn)."""
         return min(frame["left"], len(self._intimidation_targets()))
@@ -266,7 +275,8 @@ class Board(State):
     def _unplaced(self) -> list[str]:
         return [n for n in self.residents if n not in self.pos]
 
-    def _questions(self) -> tuple[tuple[str, str], ...]:
+    def question_choices(self) -> tuple[tuple[str, str], ...]:
+        """Every (attribute, value) a resident may be asked about, under the options."""
         return questions(self.game.options["question_attributes"], self.game.professions)
 
     def _to_question(self, district: District, asked: set[str]) -> list[str]:
@@ -291,7 +301,7 @@ class Board(State):
                 Ask("diner", n, attr, value)
                 for n in in_reach
                 if self.questionable(n) and not (per_phase and n in self.questioned)
-                for attr, value in self._questions()
+                for attr, value in self.question_choices()
             ]
         if kind == "hospital":
             return [Named("hospital", n) for n in in_reach if n in self.intimidated]

@@ -46,7 +46,7 @@ class Cards(Supplies):
             ]
             if self.game.options["testimony_order"] == "pick_then_ask":
                 return pairs
-            return [(a, b, f"{t}:{v}") for a, b in pairs for t, v in self._questions()]
+            return [(a, b, f"{t}:{v}") for a, b in pairs for t, v in self.question_choices()]
         if card == "curfew":
             return [*((f"age:{a}",) for a in AGE), *((f"group:{g}",) for g in GROUPS)]
         if card == "vehicle":

@@ -462,7 +462,7 @@ class CityKiller(Game):
         crime scene; the killer's motive, drawn tokens and allies; the tokens revealed and
         out; the row; my cards and evidence tokens; the round, murders, refusals, the
         killer's hand size, who moves and who I am."""
-        view = self._view(info)
+        view = self.seat_view(info)
         killer = info.seat == KILLER
         out: list[float] = []
         for name in view.residents:
@@ -618,9 +618,9 @@ class CityKiller(Game):
     def awaits_outcome(self, info: InformationSet) -> bool:
         """Whether `info` was cut inside a move (a session typed up to an action whose outcome
         is not entered yet): its view stands in for the outcome, so it is no decision point."""
-        return self._view(info)._stood_in
+        return self.seat_view(info)._stood_in
 
-    def _view(self, info: InformationSet) -> CityKillerState:
+    def seat_view(self, info: InformationSet) -> CityKillerState:
         """A state agreeing with `info` on the public record and the seat's own cards; what the
         seat cannot see is a placeholder, and each draw takes what `info` says it drew.
 
@@ -632,7 +632,7 @@ class CityKiller(Game):
             return self._extended_view(info)
 
     def _extended_view(self, info: InformationSet) -> CityKillerState:
-        """`_view`, extending the kept view of the seat when `info` extends its record and
+        """`seat_view`, extending the kept view of the seat when `info` extends its record and
         tells nothing its replay stood in for: the secrets and the allies (read before any
         move is replayed), and a chance outcome a record cut inside a move had not shown yet
         (a token drawn, its observation after the cut). Otherwise it is replayed anew."""

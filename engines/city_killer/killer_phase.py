@@ -72,7 +72,7 @@ class KillerPhase(Supplies):
 
     def _legal_killer(self, frame: Frame) -> list[Action]:
         actions: list[Action] = []
-        left = self._left(frame)
+        left = self.intimidations_left(frame)
         if left:
             actions += [Named("intimidate", n) for n in self._intimidation_targets()]
         for card in dict.fromkeys(self._killer_hand):
@@ -166,7 +166,7 @@ class KillerPhase(Supplies):
 
     def _do_killer(self, frame: Frame, action: Action) -> None:
         if isinstance(action, Named) and action.verb == "intimidate":
-            frame["left"] = self._left(frame) - 1
+            frame["left"] = self.intimidations_left(frame) - 1
             self.intimidated.add(action.name)
             self._emit(Observation.of("intimidate", name=action.name))
         elif isinstance(action, Play):

@@ -28,12 +28,12 @@ class Questioning(Supplies):
         assert self.pawn is not None
         names = self._to_question(self.pawn, set(frame["asked"]))
         actions: list[Action] = [
-            Ask("ask", n, attr, value) for n in names for attr, value in self._questions()
+            Ask("ask", n, attr, value) for n in names for attr, value in self.question_choices()
         ]
         return [*actions, Verb("done")]
 
     def _legal_testimony(self, frame: Frame) -> list[Action]:
-        return [Ask("ask", frame["name"], attr, value) for attr, value in self._questions()]
+        return [Ask("ask", frame["name"], attr, value) for attr, value in self.question_choices()]
 
     def _legal_answer(self, frame: Frame) -> list[Action]:
         truth = self.resident(self._identity).attribute(frame["attr"]) == frame["value"]

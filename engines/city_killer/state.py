@@ -8,7 +8,7 @@ A card played goes on the *chain*; the other seat gets a reaction window wheneve
 card (a public count), so the windows never tell what a hand holds; passing resolves the
 chain last in, first out.
 
-A *view* (`CityKiller._view`) is a state built from one seat's observations: what that seat
+A *view* (`CityKiller.seat_view`) is a state built from one seat's observations: what that seat
 cannot see is a placeholder "?", and each draw takes what the observations say it drew
 (`_script`), so the seat's own legal actions can be listed from its information set.
 """

@@ -198,7 +198,7 @@ class Noir(Game):
         """Per suspect: where on the grid, dead, innocent, revealed, spent, discarded, my
         identity, in my hand; then whose turn and view, the phase,
         the pending draw, the protected shift, the turn, the kills and the decks' sizes."""
-        view = self._view(info)
+        view = self.seat_view(info)
         size, limit = self.options["grid"], self.options["turn_limit"]
         place = {name: (r, c) for r, row in enumerate(view.grid) for c, name in enumerate(row)}
         mine = view._killer if info.seat == KILLER else view._inspector
@@ -338,9 +338,9 @@ class Noir(Game):
         """The position `info` describes as far as it is public, plus the seat's own cards:
         grid, dead, whose turn, the last shift and the cards left in each deck are exact; the
         opponent's cards are blank stand-ins, so callers must not read them."""
-        return self._view(info)
+        return self.seat_view(info)
 
-    def _view(self, info: InformationSet) -> NoirState:
+    def seat_view(self, info: InformationSet) -> NoirState:
         """A state agreeing with `info` on all that the seat's own legal actions depend on: the
         public record (grid, dead, whose turn, the last shift, cards left in each deck) and
         the seat's own identity and hand. The opponent's cards are not filled in."""

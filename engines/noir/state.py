@@ -109,6 +109,18 @@ class NoirState(State):
     def to_move(self) -> Seat | None:
         return None if self.over else self.current
 
+    def killer(self) -> str:
+        """The killer's identity card (the truth)."""
+        return self._killer
+
+    def inspector(self) -> str | None:
+        """The inspector's identity card, None until he has one (the truth)."""
+        return self._inspector
+
+    def inspector_hand(self) -> list[str]:
+        """The cards in the inspector's hand (the truth)."""
+        return list(self._hand)
+
     @property
     def winners(self) -> tuple[Seat, ...]:
         return self._winners

@@ -392,7 +392,7 @@ class SerialKiller(Game):
         district; per seat: points, pawn, hand size, declared, caught, locked, passed, to
         move, me; per lab position: filled, rotated, mine, genre; then ferocity, weapon,
         round, the pool, the phase and the final round."""
-        view = self._view(info)
+        view = self.seat_view(info)
         me = info.seat
         assert isinstance(me, int)
         parts, options = self.parts, self.options
@@ -489,7 +489,7 @@ class SerialKiller(Game):
         return self._arranged(lambda: self.arrange(rng, cards, districts, first), read)
 
     # --- the view from an information set ---------------------------------------------------
-    def _view(self, info: InformationSet) -> SerialKillerState:
+    def seat_view(self, info: InformationSet) -> SerialKillerState:
         """The public course of the game replayed with the recorded chance outcomes, hidden
         cards as placeholders (`AGE.?`) and the seat's own cards as it saw them."""
         me = info.seat

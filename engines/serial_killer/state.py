@@ -214,6 +214,11 @@ class SerialKillerState(State):
         the default end trigger the final round begins when it reaches 0 (§6)."""
         return sum(len(deck) - 1 for deck in self._decks.values())
 
+    def deck(self, genre: str) -> list[str]:
+        """The cards of `genre`'s deck, top first, its undrawable bottom card last (the
+        truth)."""
+        return list(self._decks[genre])
+
     def hand(self, seat: int) -> list[str]:
         """The cards `seat` holds (the truth; bots and the solver never call this)."""
         return list(self._hands[seat])
@@ -307,7 +312,7 @@ class SerialKillerState(State):
             if action.district == self.pawn[seat]:
                 return f"your pawn is already in district {action.district}"
         elif isinstance(action, Briefing):
-            others = self._colocated(seat)
+            others = self.colocated(seat)
             if options["briefing_scope"] == "all":
                 if action.target is not None:
                     return "a briefing shows every co-located hand: buy 4 briefing, no target"
@@ -333,7 +338,8 @@ class SerialKillerState(State):
             return f"it costs {self.cost(seat, action)} and you have {self.points_left[seat]}"
         return None
 
-    def _colocated(self, seat: int) -> list[int]:
+    def colocated(self, seat: int) -> list[int]:
+        """The other players whose pawns share `seat`'s district (those it may brief)."""
         here = self.pawn[seat]
         return [j for j, d in enumerate(self.pawn) if j != seat and d == here]
 
@@ -537,7 +543,7 @@ class SerialKillerState(State):
             if self.game.options["first_player_timing"] == "immediate":
                 self.first_player = seat
         elif isinstance(action, Briefing):
-            targets = [action.target] if action.target is not None else self._colocated(seat)
+            targets = [action.target] if action.target is not None else self.colocated(seat)
             fields["targets"] = targets
             for target in targets:
                 assert target is not None

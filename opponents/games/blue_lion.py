@@ -47,7 +47,7 @@ class HeuristicBot(SeatedBot):
         up = state.up[tile]
         total = 0.0
         for back in (icon for icon in ICONS if icon != up):
-            after = state.with_pairs({**state._pairs, tile: frozenset((up, back))})
+            after = state.with_pairs({**state.pairs(), tile: frozenset((up, back))})
             after.apply_trusted(action)
             total += net_gain(state, after, self.seat)
         return total / 3

@@ -10,10 +10,10 @@ from solver.search.alibi import best_box
 
 
 def reveal(game: Alibi, state: AlibiState) -> list[str]:
-    box = ", ".join(game.deck.by_id[c].name for c in state._box)
+    box = ", ".join(game.deck.by_id[c].name for c in state.box())
     hands = [
-        f"player {seat} held {len(hand)}: " + ", ".join(hand)
-        for seat, hand in enumerate(state._hands)
+        f"player {seat} held {len(state.hand(seat))}: " + ", ".join(state.hand(seat))
+        for seat in range(game.players)
     ]
     return [f"the box: {box}", *hands]
 

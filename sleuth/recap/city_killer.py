@@ -10,19 +10,19 @@ from sleuth.recap import Certainty
 
 
 def reveal(game: CityKiller, state: CityKillerState) -> list[str]:
-    identity, figurant = state._identity, state._figurant
+    identity, figurant, motive, allies = state.secrets()
     card = state.resident(identity)
     lines = [
         f"the killer was {identity} ({card.sex}, {card.age}, {card.build}, {card.height}; "
         f"group {card.group})",
-        f"his motive was {state._motive}",
-        f"his allies were the group {state._allies}",
+        f"his motive was {motive}",
+        f"his allies were the group {allies}",
         f"the figurant was {figurant or 'nobody (no figurant)'}",
     ]
     if state.accusation is not None:
         who, why = state.accusation
         right = "right" if who == identity else "wrong"
-        motive_right = "right" if why == state._motive else "wrong"
+        motive_right = "right" if why == motive else "wrong"
         lines.append(f"the detective accused {who} ({right}) of {why} ({motive_right})")
     return lines
 

@@ -12,10 +12,10 @@ from solver.games.noir import chosen_at, posterior
 
 
 def reveal(game: Noir, state: NoirState) -> list[str]:
-    hand = ", ".join(state._hand)
+    hand = ", ".join(state.inspector_hand())
     return [
-        f"the killer was {state._killer}",
-        f"the inspector was {state._inspector or '(not chosen)'}; his hand: {hand}",
+        f"the killer was {state.killer()}",
+        f"the inspector was {state.inspector() or '(not chosen)'}; his hand: {hand}",
     ]
 
 

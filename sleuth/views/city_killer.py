@@ -21,7 +21,7 @@ BUILDING_MARKS = {"police": "P", "diner": "D", "hospital": "H", "fire": "F"}
 
 
 def _state(game: CityKiller, info: InformationSet) -> CityKillerState:
-    return game._view(info)
+    return game.seat_view(info)
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,8 @@ def districts(
 ) -> list[list[District]]:
     """The city row by row, as plain data (the terminal's table and the web's board)."""
     state = _state(game, info)
-    me = state._identity if info.seat == "killer" and state._identity else None
+    identity = state.secrets()[0]
+    me = identity if info.seat == "killer" and identity else None
     scenes = {d: n + 1 for n, (d, _, _) in enumerate(state.scenes)}
     return [
         [

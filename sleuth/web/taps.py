@@ -393,7 +393,7 @@ def _city_killer_lines(game: Game, seat: Seat, before: tuple[Observation, ...]) 
     def frame_after(observations: tuple[Observation, ...]) -> dict[str, Any] | None:
         info = InformationSet(game.name, game.option_items(), seat, observations)
         try:
-            view = game._view(info)
+            view = game.seat_view(info)
         except UNFOLLOWED:
             return None
         if not view.frames:

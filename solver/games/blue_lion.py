@@ -142,7 +142,8 @@ def query_variables(model: Model) -> None:
 
 def world_of(state: State) -> World:
     assert isinstance(state, BlueLionState)
-    world = {variable(tile): PAIR_NAME[state._pairs[tile]] for tile in TILES}
+    pairs = state.pairs()
+    world = {variable(tile): PAIR_NAME[pairs[tile]] for tile in TILES}
     for tile, shown in events(state.information_set(SEATS[0])).items():
         world.update({up_variable(tile, k): face for k, (_, face) in enumerate(shown)})
     return world
@@ -265,7 +266,7 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
     state = game.arrange(random.Random(0), pairs, tosses, first["seat"])
     checked = 0
     for index, obs in enumerate(info.observations):
-        if obs.kind != "act" or index < len(state._log):
+        if obs.kind != "act" or index < state.observation_count:
             continue
         _same_so_far(info, state, checked, index)
         checked = index
@@ -279,8 +280,8 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
         except (InvalidAction, IllegalAction) as error:
             raise InvalidInformationSet(f"blue-lion: observation {index} (act): {error}") from None
     _same_so_far(info, state, checked, len(info.observations))
-    if len(state._log) != len(info.observations):
-        owed = _owed(game, state._log[len(info.observations)][0])
+    if state.observation_count != len(info.observations):
+        owed = _owed(game, state.recorded(len(info.observations))[0][0])
         raise IncompleteInformationSet(
             f"blue-lion: the record stops at observation {len(info.observations)}, before "
             f"{owed}, which the game shows next",
@@ -302,16 +303,17 @@ def _owed(game: BlueLion, shown: Observation) -> str:
 def _same_so_far(info: InformationSet, state: BlueLionState, start: int, upto: int) -> None:
     """Observations `start` to `upto` are those the replayed game showed (those before
     `start` were checked already: the log only grows)."""
-    log = state._log
-    for index in range(start, min(upto, len(log))):
-        if info.observations[index] != log[index][0]:
+    fresh, count = state.recorded(start), state.observation_count
+    for index in range(start, min(upto, count)):
+        shown = fresh[index - start][0]
+        if info.observations[index] != shown:
             raise InvalidInformationSet(
                 f"blue-lion: observation {index} ({info.observations[index].kind}) is not what "
-                f"the game shows there: {state.game.describe(log[index][0])}"
+                f"the game shows there: {state.game.describe(shown)}"
             )
-    if upto > len(log):
+    if upto > count:
         raise InvalidInformationSet(
-            f"blue-lion: observation {len(log)} ({info.observations[len(log)].kind}) "
+            f"blue-lion: observation {count} ({info.observations[count].kind}) "
             "follows nothing the game did"
         )
 
@@ -416,7 +418,7 @@ def _move_hints(state: BlueLionState, worlds: Sequence[Pairs], seat: object) -> 
         for chance, child, _ in outcomes(state, worlds, action):
             gained = points_gained(state.scores, child)
             expected += chance * sum(v if s == mover else -v for s, v in gained.items())
-            for obs, _to in child._log[len(state._log) :]:
+            for obs, _to in child.recorded(state.observation_count):
                 if obs.kind == "score":
                     pattern = PATTERNS[obs["faces"]]
                     effects[f"{pattern.name} ({obs['seat'].capitalize()} +{pattern.points})"] += (

@@ -429,8 +429,8 @@ def world_of(state: State) -> World:
     killer's identity (and with it the figurant) until he chooses it, the allies until he
     picks them."""
     assert isinstance(state, CityKillerState)
-    figurant = state._figurant or (NONE if state._identity else "")
-    return {K: state._identity, M: state._motive, G: state._allies, F: figurant}
+    identity, figurant, motive, allies = state.secrets()
+    return {K: identity, M: motive, G: allies, F: figurant or (NONE if identity else "")}
 
 
 def world_set(model: Model, compiled: Compiled) -> TensorWorlds:
@@ -835,7 +835,7 @@ _GAMES: dict[tuple[tuple[str, JsonValue], ...], CityKiller] = {}
 def _view(info: InformationSet) -> CityKillerState | None:
     game = game_of(info)
     try:
-        return game._view(info)
+        return game.seat_view(info)
     except Exception:  # a record the engine cannot replay: no move hints, the rest stands
         return None
 
@@ -917,7 +917,7 @@ def best_question(
     best = None
     for name, how in question_candidates(state):
         lying = liar_joint(post, name)
-        for attr, value in state._questions():
+        for attr, value in state.question_choices():
             bits = answer_gain(post, name, attr, value, lying)
             if best is None or bits > best[0] + 1e-12:
                 best = (bits, name, attr, value, how)
@@ -962,7 +962,7 @@ def _killer_moves(info: InformationSet, post: Posterior) -> list[Hint]:
     if state is None or state.over or not state.frames:
         return found
     frame = state.frames[-1]
-    if frame["kind"] == "killer" and not state._left(frame):
+    if frame["kind"] == "killer" and not state.intimidations_left(frame):
         options = victim_options(state, post)
         if options:  # the odds each choice leaves; the solver's choice is the search's hint
             listed = ", ".join(f"{name} {percent(p)}" for p, name in options[:5])
@@ -988,7 +988,7 @@ def _killer_moves(info: InformationSet, post: Posterior) -> list[Hint]:
 
 def victim_options(state: CityKillerState, post: Posterior) -> list[tuple[float, str]]:
     """Each legal victim, with the detective's P(K, M) on the truth after that murder."""
-    identity, motive = state._identity, state._motive
+    identity, _, motive, _ = state.secrets()
     found = []
     for name in state.living:
         if not state.legal_victim(name):

@@ -429,7 +429,7 @@ def _replies(
                 continue
             made = [
                 PATTERNS[obs["faces"]].name
-                for obs, _to in child._log[len(state._log) :]
+                for obs, _to in child.recorded(state.observation_count)
                 if obs.kind == "score"
             ]
             text = f"{who} {action} scores +{theirs} ({', '.join(made)})"

@@ -92,7 +92,7 @@ class Decisions:
     rng: random.Random
 
     def decide(self, info: InformationSet, legal: list[Action]) -> Action:
-        state = self.game._view(info)
+        state = self.game.seat_view(info)
         kind = state.frames[-1]["kind"]
         handler = getattr(self, "_on_" + kind.replace("-", "_"), None)
         if handler is None:
@@ -179,7 +179,7 @@ class Detective(Solver):
         total = 0.0
         for name in state.at(district):
             if state.questionable(name):
-                total += max(answer_gain(post, name, a, v) for a, v in state._questions())
+                total += max(answer_gain(post, name, a, v) for a, v in state.question_choices())
         return total
 
     def _watch_gain(self, state: CityKillerState, post: Posterior, name: str) -> float:
@@ -211,7 +211,7 @@ class Detective(Solver):
                 options.append((0.9 * self._watch_gain(state, post, action.args[0]), action))
         for action in self._pick(legal, Evidence):
             card = "?" if action.position == 0 else state.row[action.position - 1]
-            if card in DETECTIVE_WANTS and not state._detective_hand:
+            if card in DETECTIVE_WANTS and not state.detective_hand():
                 options.append((0.3 - 0.01 * DETECTIVE_WANTS.index(card), action))
         return options
 
@@ -303,7 +303,7 @@ class Killer(Solver):
     ) -> Action:
         post = self._posterior(info)
         frame = state.frames[-1]
-        if state._left(frame):
+        if state.intimidations_left(frame):
             return self._intimidation(state, post, legal)
         murders = {a.name for a in self._pick(legal, Named) if a.verb == "murder"}
         if not murders:
@@ -325,7 +325,7 @@ class Killer(Solver):
         pawn, the most revealing first."""
         targets = [a for a in self._pick(legal, Named) if a.verb == "intimidate"]
         pawn = state.pawn or (2, 2)
-        identity, motive = state._identity, state._motive
+        identity, _, motive, _ = state.secrets()
 
         def danger(action: Named) -> tuple[float, float, str]:
             name = action.name
@@ -412,7 +412,7 @@ class Killer(Solver):
         """Move the token when the truthful answer would expose him more than another's."""
         post = self._posterior(info)
         name = state.frames[-1]["name"]
-        identity, motive = state._identity, state._motive
+        identity, _, motive, _ = state.secrets()
 
         def exposure_after(resident: str) -> float:
             truth = state.legal_victim(resident, killing=False)
@@ -466,7 +466,7 @@ def advise(
     move, scored = choose(info, legal, rng, time_budget, game)
     if not scored:
         scored = [(0.0, move, "the routine choice here")]
-    threats = tuple(_threats(info, game._view(info)))
+    threats = tuple(_threats(info, game.seat_view(info)))
     candidates = tuple(
         Candidate(action, value, text, threats=threats if action == move else ())
         for value, action, text in scored

@@ -72,7 +72,7 @@ def history_of(state: AlibiState) -> tuple[Position, list[Trajectory]]:
     paths = [[loc] for loc in at]
     for e in range(1, pos.epoch + 1):
         moved = {}
-        for obs, _ in state._log:
+        for obs, _ in state.recorded():
             if obs.kind == "pass" and obs["round"] == e and obs.get("cards"):
                 moved.update({pos.index[card]: obs["receiver"] for card in obs["cards"]})
         for c, path in enumerate(paths):

@@ -79,7 +79,7 @@ def world_of(state: State) -> World:
         for card in state.hand(seat):
             world[at_var(card)] = f"hand:{seat}"
     for g in state.game.parts.genre_ids:
-        remaining = state._decks[g]
+        remaining = state.deck(g)
         for card in remaining[:-1]:
             world[at_var(card)] = "deck"
         world[at_var(remaining[-1])] = "profile"

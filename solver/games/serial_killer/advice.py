@@ -233,7 +233,7 @@ def information(
         return (log2(k) - log2(k - 1), 1.0) if k > 1 else (0.0, 0.0)
     places: list[str] = []
     if isinstance(action, Briefing):
-        targets = [action.target] if action.target is not None else view._colocated(me)
+        targets = [action.target] if action.target is not None else view.colocated(me)
         places = [f"hand:{t}" for t in targets]
     elif isinstance(action, Lab):
         shown = [p + 1 for p, turned in enumerate(view.rotated) if not turned]

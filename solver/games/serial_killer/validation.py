@@ -92,7 +92,7 @@ def validate(info: InformationSet) -> None:
         view = public_view(info)
     except IllegalAction as error:
         check.refuse(_failing(game, info), f"the game would not allow it: {error}")
-    shown = [obs for obs, to in view._log if to is None or info.seat in to]
+    shown = [obs for obs, to in view.recorded() if to is None or info.seat in to]
     for index, (given, expected) in enumerate(zip(observations, shown, strict=False)):
         if not _agrees(game, given, expected):
             check.refuse(
