@@ -44,9 +44,9 @@ def test_unknown_game_is_named() -> None:
 
 def test_a_game_without_a_layer_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game registered with its engine alone: the other layers say what is missing."""
-    monkeypatch.setitem(engines._REGISTRY, "solo", "engines.blue_lion:Solo")
+    monkeypatch.setitem(engines.registry._REGISTRY, "solo", "engines.blue_lion:Solo")
     assert engines.game_module("solo", "solver.games") is not None  # blue_lion's package
-    monkeypatch.setitem(engines._REGISTRY, "solo", "engines.solo:Solo")
+    monkeypatch.setitem(engines.registry._REGISTRY, "solo", "engines.solo:Solo")
     assert engines.game_module("solo", "solver.games") is None
     with pytest.raises(ConfigError, match="no knowledge model for 'solo' yet"):
         knowledge_for("solo")
@@ -65,14 +65,14 @@ def test_a_broken_import_inside_a_layer_is_not_hidden(monkeypatch: pytest.Monkey
     import types
 
     broken = types.ModuleType("solver.games.broken")
-    monkeypatch.setitem(engines._REGISTRY, "broken", "engines.broken:Broken")
+    monkeypatch.setitem(engines.registry._REGISTRY, "broken", "engines.broken:Broken")
 
     def fail(name: str) -> types.ModuleType:
         if name == "solver.games.broken":
             raise ModuleNotFoundError("No module named 'numpyy'", name="numpyy")
         return broken
 
-    monkeypatch.setattr(engines, "import_module", fail)
+    monkeypatch.setattr(engines.registry, "import_module", fail)
     with pytest.raises(ModuleNotFoundError, match="numpyy"):
         engines.game_module("broken", "solver.games")
     assert "solver.games.broken" not in sys.modules

@@ -26,7 +26,6 @@ from engines.core import (
     Action,
     Domain,
     Game,
-    IncompleteInformationSet,
     InformationSet,
     InvalidState,
     JsonReader,
@@ -42,6 +41,7 @@ from engines.core import (
     quote,
 )
 from engines.deal import Dealer
+from engines.errors import IncompleteInformationSet
 
 
 class BlueLion(Game):

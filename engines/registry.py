@@ -1,0 +1,60 @@
+"""The games this version of sleuth implements, by name, and where each layer finds its part
+of a game: `_REGISTRY` is the one place a game is registered."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from engines.errors import ConfigError
+
+if TYPE_CHECKING:
+    from engines.core import Game
+
+# name -> "module:Class"; modules are imported on first use so `import engines` stays light.
+_REGISTRY: dict[str, str] = {
+    "alibi": "engines.alibi:Alibi",
+    "blue-lion": "engines.blue_lion:BlueLion",
+    "city-killer": "engines.city_killer:CityKiller",
+    "noir": "engines.noir:Noir",
+    "serial-killer": "engines.serial_killer:SerialKiller",
+}
+
+
+def names() -> list[str]:
+    """The names of the games this version of sleuth implements, sorted."""
+    return sorted(_REGISTRY)
+
+
+def game_class(name: str) -> type[Game]:
+    """The `Game` subclass registered as `name`; raises ConfigError listing the known names."""
+    try:
+        module_name, class_name = _REGISTRY[name].split(":")
+    except KeyError:
+        raise ConfigError(f"unknown game {name!r}; the games are: {', '.join(names())}") from None
+    return getattr(import_module(module_name), class_name)
+
+
+def game_module(name: str, layer: str) -> ModuleType | None:
+    """Game `name`'s module in package `layer` (say "solver.games"), found by the engine's
+    package name, or None when that layer has none for it.
+
+    Raises:
+        ConfigError: `name` is no registered game.
+    """
+    if name not in _REGISTRY:
+        raise ConfigError(f"unknown game {name!r}; the games are: {', '.join(names())}")
+    package = _REGISTRY[name].split(":")[0].rpartition(".")[2]
+    module = f"{layer}.{package}"
+    try:
+        return import_module(module)
+    except ModuleNotFoundError as missing:
+        if missing.name != module:  # the module exists but something it imports does not
+            raise
+        return None
+
+
+def make(name: str, **options: object) -> Game:
+    """A configured game. Raises ConfigError on an unknown game, option or option value."""
+    return game_class(name)(**options)
