@@ -199,16 +199,52 @@ def thaw(value: JsonValue) -> JsonValue:
     return value
 
 
-@dataclass(frozen=True)
 class Observation:
     """One thing a seat saw happen: a kind and named fields of plain, hashable data.
 
     Observations are the only input of the solver, so each one is a small, self-describing
     record ("t3 showed Z at the toss") that an explanation can quote back to a person.
+
+    Each game declares its kinds as typed subclasses (`ObservationKind`), which the engines
+    emit and the other layers `match` on; a plain Observation is what JSON or a hand-built
+    record holds until an information set reads it as its game's kind. Equality and hashing
+    are by kind and fields, whichever class holds them, and immutable.
     """
 
-    kind: str
-    fields: tuple[tuple[str, JsonValue], ...] = ()
+    _kind: str
+    _fields: tuple[tuple[str, JsonValue], ...]
+
+    def __init__(self, kind: str, fields: tuple[tuple[str, JsonValue], ...] = ()) -> None:
+        object.__setattr__(self, "_kind", kind)
+        object.__setattr__(self, "_fields", fields)
+
+    @property
+    def kind(self) -> str:
+        return self._kind
+
+    @property
+    def fields(self) -> tuple[tuple[str, JsonValue], ...]:
+        return self._fields
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise dataclasses.FrozenInstanceError(f"an observation is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"an observation is immutable: cannot del {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return self.kind == other.kind and self.fields == other.fields
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.fields))
+
+    def __repr__(self) -> str:
+        return f"Observation(kind={self.kind!r}, fields={self.fields!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Observation, (self.kind, self.fields))
 
     @classmethod
     def of(cls, kind: str, **fields: JsonValue) -> Observation:
@@ -251,6 +287,69 @@ class Observation:
         return cls(kind, tuple((key, freeze(value)) for key, value in fields))
 
 
+class ObservationKind(Observation):
+    """Base of a game's typed observation kinds: frozen dataclasses
+    (`@dataclass(frozen=True, eq=False)`), their fields those of the stored form, in its
+    order, and the kind's name given in the class statement
+    (`class Toss(ObservationKind, kind="toss")`). Field values are frozen (lists become
+    tuples), so an instance equals, hashes and stores as the plain `Observation` of its kind
+    and fields; `Game.observation_kinds` lists a game's kinds by name."""
+
+    KIND: ClassVar[str] = ""
+    _field_names: ClassVar[tuple[str, ...]]
+
+    def __init_subclass__(cls, kind: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if kind:
+            cls.KIND = kind
+
+    @property
+    def kind(self) -> str:
+        return self.KIND
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """The kind's fields, in their stored order (read once per class)."""
+        names: tuple[str, ...] | None = cls.__dict__.get("_field_names")
+        if names is None:
+            names = tuple(field.name for field in dataclasses.fields(cls))  # type: ignore[arg-type]
+            cls._field_names = names
+        return names
+
+    @cached_property
+    def fields(self) -> tuple[tuple[str, JsonValue], ...]:
+        return tuple((name, getattr(self, name)) for name in self.field_names())
+
+    def __post_init__(self) -> None:
+        for name in self.field_names():
+            value = getattr(self, name)
+            if type(value) not in _PLAIN:
+                object.__setattr__(self, name, freeze(value))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), tuple(getattr(self, name) for name in self.field_names()))
+
+
+def kinds_by_name(*kinds: type[ObservationKind]) -> dict[str, type[ObservationKind]]:
+    """A game's typed kinds by name (`Game.observation_kinds`)."""
+    return {kind.KIND: kind for kind in kinds}
+
+
+def typed(observation: Observation, kinds: Mapping[str, type[ObservationKind]]) -> Observation:
+    """`observation` as its typed kind among `kinds`; unchanged when it already is one, when
+    its kind is not among them, or when its fields are not that kind's (the game's validation
+    then refuses it by name)."""
+    if isinstance(observation, ObservationKind):
+        return observation
+    kind = kinds.get(observation.kind)
+    if kind is None:
+        return observation
+    try:
+        return kind(**dict(observation.fields))
+    except TypeError:
+        return observation
+
+
 def _read_addressees(value: JsonValue) -> tuple[tuple[Seat, ...] | None, ...]:
     """The `addressees` of an information set's JSON: null or a list of seats, each."""
     found: list[tuple[Seat, ...] | None] = []
@@ -286,6 +385,11 @@ class InformationSet:
     def __post_init__(self) -> None:
         if self.addressees is not None and len(self.addressees) != len(self.observations):
             object.__setattr__(self, "addressees", None)  # they no longer describe these
+        if any(type(obs) is Observation for obs in self.observations):
+            kinds = registry.observation_kinds(self.game)
+            if kinds:
+                read = tuple(typed(obs, kinds) for obs in self.observations)
+                object.__setattr__(self, "observations", read)
 
     def private(self) -> tuple[bool, ...] | None:
         """Whether each observation was addressed to some seats only (None: unknown)."""
@@ -499,6 +603,9 @@ class Game(ABC):
 
     metadata: ClassVar[Metadata]
     options_spec: ClassVar[tuple[Option, ...]] = ()
+    observation_kinds: ClassVar[Mapping[str, type[ObservationKind]]] = {}
+    """The game's typed observation kinds by name (`kinds_by_name`): what an information set
+    reads its plain observations as."""
 
     def __init__(self, **options: JsonValue) -> None:
         specs = {spec.name: spec for spec in self.options_spec}

@@ -3,6 +3,8 @@ of a game: `_REGISTRY` is the one place a game is registered."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -10,7 +12,7 @@ from typing import TYPE_CHECKING
 from engines.errors import ConfigError
 
 if TYPE_CHECKING:
-    from engines.core import Game
+    from engines.core import Game, ObservationKind
 
 # name -> "module:Class"; modules are imported on first use so `import engines` stays light.
 _REGISTRY: dict[str, str] = {
@@ -58,3 +60,12 @@ def game_module(name: str, layer: str) -> ModuleType | None:
 def make(name: str, **options: object) -> Game:
     """A configured game. Raises ConfigError on an unknown game, option or option value."""
     return game_class(name)(**options)
+
+
+@functools.cache
+def observation_kinds(name: str) -> Mapping[str, type[ObservationKind]]:
+    """Game `name`'s typed observation kinds by name ({} for a name no game has: such an
+    information set is refused by name where it is read)."""
+    if name not in _REGISTRY:
+        return {}
+    return game_class(name).observation_kinds
