@@ -337,17 +337,18 @@ def kinds_by_name(*kinds: type[ObservationKind]) -> dict[str, type[ObservationKi
 
 def typed(observation: Observation, kinds: Mapping[str, type[ObservationKind]]) -> Observation:
     """`observation` as its typed kind among `kinds`; unchanged when it already is one, when
-    its kind is not among them, or when its fields are not that kind's (the game's validation
-    then refuses it by name)."""
+    its kind is not among them, or when its fields are not that kind's, each once and in
+    order (the game's validation then refuses it by name)."""
     if isinstance(observation, ObservationKind):
         return observation
     kind = kinds.get(observation.kind)
     if kind is None:
         return observation
     try:
-        return kind(**dict(observation.fields))
+        read = kind(**dict(observation.fields))
     except TypeError:
         return observation
+    return read if read.fields == observation.fields else observation
 
 
 def _read_addressees(value: JsonValue) -> tuple[tuple[Seat, ...] | None, ...]:
@@ -771,7 +772,7 @@ class Game(ABC):
                     f"{self.name}: before[{i}] is {type(item).__name__} {quote(item)}, not an "
                     "engines.Observation"
                 )
-        return tuple(before)
+        return tuple(typed(item, self.observation_kinds) for item in before)
 
     def parse_observation(
         self, text: object, seat: object, before: Sequence[Observation] = ()

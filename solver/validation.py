@@ -21,7 +21,7 @@ from typing import NoReturn
 
 import engines
 from engines import ConfigError, Game, InformationSet, InvalidInformationSet, Observation
-from engines.core import is_int, quote
+from engines.core import ObservationKind, is_int, quote
 
 
 def validate(info: object) -> InformationSet:
@@ -134,11 +134,17 @@ class Checker:
     """Checks one game's observations field by field, each failure naming the observation's
     index, its field and what is allowed (for the knowledge modules' `validate`)."""
 
-    def __init__(self, info: InformationSet, kinds: Mapping[str, Collection[str]]) -> None:
-        """`kinds`: the observation kinds this seat may see, each with its field names (a
-        field named with a trailing "?" may be absent)."""
+    def __init__(
+        self, info: InformationSet, kinds: Mapping[str, Collection[str] | type[ObservationKind]]
+    ) -> None:
+        """`kinds`: the observation kinds this seat may see, each a typed kind or its field
+        names (a field named with a trailing "?" may be absent)."""
         self.info = info
-        self.kinds = kinds
+        self.kinds = {
+            name: kind.field_names() if isinstance(kind, type) else kind
+            for name, kind in kinds.items()
+        }
+        self.typed = {name for name, kind in kinds.items() if isinstance(kind, type)}
 
     def fail(self, index: int, field: str, value: object, allowed: str) -> NoReturn:
         kind = self.info.observations[index].kind
@@ -162,6 +168,13 @@ class Checker:
         names = {name for name, _ in obs.fields}
         if not required <= names <= optional:
             self.fail(index, "the fields", sorted(names), ", ".join(sorted(optional)))
+        if obs.kind in self.typed and not isinstance(obs, ObservationKind):
+            self.fail(
+                index,
+                "the fields",
+                [name for name, _ in obs.fields],
+                "each once, in the order " + ", ".join(expected),
+            )
 
     def choice(self, index: int, field: str, allowed: Iterable[object]) -> object:
         """The field's value, one of `allowed` with the same type (True is not 1)."""

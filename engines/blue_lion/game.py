@@ -18,8 +18,17 @@ from engines.blue_lion.actions import (
     Swap,
     parse,
 )
-from engines.blue_lion.notation import HELP, Notation, observation_text, words
-from engines.blue_lion.rules import ICON_NAMES, ICONS, PAIRS, SEATS, TILES
+from engines.blue_lion.notation import HELP, Notation, words
+from engines.blue_lion.observations import (
+    KINDS,
+    Act,
+    FaceShown,
+    First,
+    Toss,
+    describe,
+    observation_text,
+)
+from engines.blue_lion.rules import ICONS, PAIRS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState, listed
 from engines.core import (
     BOOL,
@@ -55,6 +64,7 @@ class BlueLion(Game):
         version=2,
         max_length="turn_limit turns (default 200)",
     )
+    observation_kinds = KINDS
     options_spec = (
         Option(
             "first_player", "random", ("random", "lupin", "fujiko"), doc="who lays the first tile"
@@ -159,8 +169,8 @@ class BlueLion(Game):
         view = self.public_state(info)
         seen: dict[str, set[str]] = {tile: set() for tile in TILES}
         for obs in info.observations:
-            if obs.kind in ("toss", "reveal"):
-                seen[obs["tile"]].add(obs["face"])
+            if isinstance(obs, FaceShown):
+                seen[obs.tile].add(obs.face)
         out: list[float] = []
         for tile in TILES:
             place = [0.0] * 9
@@ -206,8 +216,8 @@ class BlueLion(Game):
             first=first,
         )
         for tile in TILES:
-            state._emit(Observation.of("toss", tile=tile, face=up[tile]))
-        state._emit(Observation.of("first", seat=first))
+            state._emit(Toss(tile, up[tile]))
+        state._emit(First(first))
         return state
 
     def reconstruct(
@@ -218,8 +228,8 @@ class BlueLion(Game):
         Raises:
             InvalidState: `pairs` contradicts a face seen in `info`.
         """
-        up = {obs["tile"]: obs["face"] for obs in info.observations if obs.kind == "toss"}
-        first = next((obs["seat"] for obs in info.observations if obs.kind == "first"), None)
+        up = {obs.tile: obs.face for obs in info.observations if isinstance(obs, Toss)}
+        first = next((obs.seat for obs in info.observations if isinstance(obs, First)), None)
         if len(up) < len(TILES) or first is None:
             raise IncompleteInformationSet(
                 f"the toss is not finished: {len(up)} of {len(TILES)} tiles have landed"
@@ -233,8 +243,8 @@ class BlueLion(Game):
                 )
         state = self.arrange(random.Random(0), pairs, up, first)
         for obs in info.observations:
-            if obs.kind == "act":
-                state.apply(self.parse_action(obs["action"]))
+            if isinstance(obs, Act):
+                state.apply(self.parse_action(obs.action))
         if state.information_set(info.seat).observations != info.observations:
             raise InvalidState("these tile pairs contradict a face seen during the game")
         return state
@@ -247,8 +257,8 @@ class BlueLion(Game):
         """
         seen: dict[str, set[str]] = {tile: set() for tile in TILES}
         for obs in info.observations:
-            if obs.kind in ("toss", "reveal"):
-                seen[obs["tile"]].add(obs["face"])
+            if isinstance(obs, FaceShown):
+                seen[obs.tile].add(obs.face)
         for perm in permutations(PAIRS):
             if all(seen[tile] <= pair for tile, pair in zip(TILES, perm, strict=True)):
                 return self.reconstruct(info, dict(zip(TILES, perm, strict=True)))
@@ -277,25 +287,7 @@ class BlueLion(Game):
         return None
 
     def describe(self, observation: Observation) -> str:
-        kind, get = observation.kind, observation.get
-        if kind == "toss":
-            return f"{get('tile')} landed showing {ICON_NAMES[get('face')]}"
-        if kind == "first":
-            return f"{get('seat').capitalize()} starts"
-        if kind == "act":
-            return f"{get('seat').capitalize()}: {get('action')}"
-        if kind == "reveal":
-            return f"{get('tile')} was turned over and showed {ICON_NAMES[get('face')]}"
-        if kind == "score":
-            tiles = " ".join(get("tiles"))
-            return (
-                f"{'-'.join(get('faces'))} ({tiles}) scored {get('points')} for "
-                f"{get('seat').capitalize()}; {get('tiles')[1]} was set aside"
-            )
-        if kind == "end":
-            winners = " and ".join(seat.capitalize() for seat in get("winners"))
-            return f"the game ended ({get('reason')}): {winners} won"
-        return f"{kind}: {dict(observation.fields)}"
+        return describe(observation)
 
     # --- the typed notation (engines/blue_lion/notation.py) --------------------------------
     @cached_property

@@ -25,6 +25,16 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from engines.blue_lion.actions import ENDS, BlueLionAction, parse
+from engines.blue_lion.observations import (
+    Act,
+    End,
+    FaceShown,
+    First,
+    Reveal,
+    Score,
+    Toss,
+    observation_text,
+)
 from engines.blue_lion.rules import ICONS, PAIRS, PATTERNS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState
 from engines.core import (
@@ -56,7 +66,9 @@ MOVE_WORDS = Vocabulary("move", VERBS)
 REASONS = {"target": "target", "turn-limit": "turn limit"}
 REASON_NAMES = Vocabulary("reason", REASONS)
 COMBINATIONS = ", ".join("-".join(faces) for faces in PATTERNS)
-Check = Callable[[Sequence[str], Observation], None]
+Owed = Score | End
+"""What the game shows after a move, which a person may type to confirm."""
+Check = Callable[[Sequence[str], Owed], None]
 
 HELP: tuple[tuple[str, str], ...] = (
     (
@@ -134,8 +146,8 @@ class Record:
             raise InvalidObservation(
                 f"observation {self.count} before this entry is not one of blue-lion: {quote(obs)}"
             )
-        if obs.kind in ("toss", "reveal"):
-            self.seen.setdefault(str(obs.get("tile")), []).append(str(obs.get("face")))
+        if isinstance(obs, FaceShown):
+            self.seen.setdefault(obs.tile, []).append(obs.face)
         if self.state is None:
             self._read_setup(obs)
         elif self.owed:
@@ -144,7 +156,7 @@ class Record:
             self.owed.pop(0)
         elif self.flipping is not None:
             self._read_reveal(obs, *self.flipping)
-        elif obs.kind == "act":
+        elif isinstance(obs, Act):
             self._read_act(obs)
         else:
             raise self._refuse(obs, "only a move comes next")
@@ -152,19 +164,19 @@ class Record:
     def _read_setup(self, obs: Observation) -> None:
         if len(self.toss) < len(TILES):
             tile = TILES[len(self.toss)]
-            if obs.kind != "toss" or obs.get("tile") != tile:
+            if not isinstance(obs, Toss) or obs.tile != tile:
                 raise self._refuse(obs, f"the toss of {tile} comes next")
-            self.toss[tile] = str(obs.get("face"))
-        elif obs.kind == "first" and obs.get("seat") in SEATS:
-            self.first = str(obs["seat"])
+            self.toss[tile] = obs.face
+        elif isinstance(obs, First):
+            self.first = obs.seat
             self.state = _table(self.game, self.toss, self.first)
         else:
             raise self._refuse(obs, "who starts comes next")
 
-    def _read_act(self, obs: Observation) -> None:
+    def _read_act(self, obs: Act) -> None:
         assert self.state is not None
-        action = parse(str(obs.get("action")))
-        if obs.get("seat") != self.state.to_move:
+        action = parse(obs.action)
+        if obs.seat != self.state.to_move:
             raise self._refuse(obs, f"it is {self.state.to_move}'s move")
         if action.flipped_tile is not None:
             _probe(self.state, action, None)
@@ -176,9 +188,9 @@ class Record:
     def _read_reveal(self, obs: Observation, act: Observation, action: BlueLionAction) -> None:
         tile = action.flipped_tile
         assert tile is not None and self.state is not None
-        if obs.kind != "reveal" or obs.get("tile") != tile:
+        if not isinstance(obs, Reveal) or obs.tile != tile:
             raise self._refuse(obs, f"the face {tile} showed when turned over comes next")
-        face = str(obs.get("face"))
+        face = obs.face
         if face == self.state.up[tile]:
             raise self._refuse(obs, f"a turned tile shows its other face, not {face}")
         self.flipping = None
@@ -190,10 +202,10 @@ class Record:
     def _play(self, action: BlueLionAction, face: str | None) -> None:
         """Apply `action` (turning its tile to `face`); what the game shows is owed."""
         assert self.state is not None
-        shown = len(self.state._log)
+        shown = self.state.observation_count
         _turn_to(self.state, action, face)
         self.state.apply(action)
-        self.owed = [obs for obs, _ in self.state._log[shown:]]
+        self.owed = [obs for obs, _ in self.state.recorded(shown)]
 
     def _refuse(self, obs: Observation, why: str) -> InvalidObservation:
         return InvalidObservation(
@@ -205,25 +217,23 @@ class Record:
 def _well_formed(obs: object) -> bool:
     """An observation whose fields `describe` and the replay can read (the replay checks
     the rest, scores and the end included, against what the game shows)."""
-    if not isinstance(obs, Observation):
-        return False
-    get = obs.get
-    if obs.kind in ("toss", "reveal"):
-        return _is_one(get("tile"), TILES) and _is_one(get("face"), ICONS)
-    if obs.kind in ("first", "act"):
-        return _is_one(get("seat"), SEATS) and (obs.kind == "first" or type(get("action")) is str)
-    if obs.kind == "score":
-        tiles = get("tiles")
-        return (
-            _is_one(get("faces"), PATTERNS)
-            and type(tiles) is tuple
-            and len(tiles) == 3
-            and all(_is_one(tile, TILES) for tile in tiles)
-            and _is_one(get("seat"), SEATS)
-        )
-    if obs.kind == "end":
-        winners = get("winners")
-        return type(winners) is tuple and all(_is_one(seat, SEATS) for seat in winners)
+    match obs:
+        case FaceShown(tile=tile, face=face):
+            return _is_one(tile, TILES) and _is_one(face, ICONS)
+        case First(seat=seat):
+            return _is_one(seat, SEATS)
+        case Act(seat=seat, action=action):
+            return _is_one(seat, SEATS) and type(action) is str
+        case Score(faces=faces, tiles=tiles, seat=seat):
+            return (
+                _is_one(faces, PATTERNS)
+                and type(tiles) is tuple
+                and len(tiles) == 3
+                and all(_is_one(tile, TILES) for tile in tiles)
+                and _is_one(seat, SEATS)
+            )
+        case End(winners=winners):
+            return type(winners) is tuple and all(_is_one(seat, SEATS) for seat in winners)
     return False
 
 
@@ -290,9 +300,9 @@ class Notation:
         if head == "reveal":
             return (_reveal(words[1:], record),)
         if head == "score":
-            return (_owed("score", words[1:], record, _check_score),)
+            return (_owed(Score, words[1:], record, _check_score),)
         if head == "end":
-            return (_owed("end", words[1:], record, _check_end),)
+            return (_owed(End, words[1:], record, _check_end),)
         return _move(words, record)
 
 
@@ -326,7 +336,7 @@ def _toss(args: Sequence[str], record: Record) -> tuple[Observation, ...]:
             f"no toss shows {shown}: each icon is on three tiles, and the six tiles carry "
             "the six pairs of icons"
         )
-    return tuple(Observation.of("toss", tile=tile, face=face) for tile, face in faces.items())
+    return tuple(Toss(tile, face) for tile, face in faces.items())
 
 
 def _tile_faces(args: Sequence[str], left: Sequence[str]) -> dict[str, str]:
@@ -392,7 +402,7 @@ def _first(args: Sequence[str], record: Record) -> Observation:
     seat = SEAT_NAMES.read(args[0]) if args else chosen
     if chosen not in ("random", seat):
         raise InvalidObservation(f"{chosen} starts: the option first_player is {chosen!r}")
-    return Observation.of("first", seat=seat)
+    return First(seat)
 
 
 def _reveal(args: Sequence[str], record: Record) -> Observation:
@@ -425,7 +435,7 @@ def _revealed(record: Record, tile: str, face: str) -> Observation:
             f"{tile} has shown {' and '.join(sorted(shown))}, so turned over it shows {back}, "
             f"not {face}"
         )
-    return Observation.of("reveal", tile=tile, face=face)
+    return Reveal(tile, face)
 
 
 def _waiting(record: Record) -> str | None:
@@ -446,32 +456,33 @@ def _waiting(record: Record) -> str | None:
     return None
 
 
-def _owed(kind: str, args: Sequence[str], record: Record, check: Check) -> Observation:
+def _owed(kind: type[Owed], args: Sequence[str], record: Record, check: Check) -> Observation:
     """The score or end the game shows next, checked against what was typed of it."""
-    if record.owed and record.owed[0].kind == kind:
-        expected = record.owed[0]
+    expected = record.owed[0] if record.owed else None
+    if isinstance(expected, kind):
         check(args, expected)
         return expected
     waiting = _waiting(record)
     if waiting is not None:
         raise InvalidObservation(waiting)
-    if kind == "score":
+    if kind is Score:
         raise InvalidObservation("nothing scored: the last move made no combination")
     raise InvalidObservation("the game is not over: nobody has won yet")
 
 
-def _check_score(args: Sequence[str], expected: Observation) -> None:
+def _check_score(args: Sequence[str], expected: Owed) -> None:
+    assert isinstance(expected, Score)
     tiles: list[str] = []
     for word in args:
         if word[:1].lower() == "t":
             tiles.append(TILE_NAMES.read(word))
         elif re.fullmatch(r"[lfzbLFZB-]+", word):
-            _same(word, "-".join(_pattern(word)), "-".join(expected["faces"]), "the combination")
+            _same(word, "-".join(_pattern(word)), "-".join(expected.faces), "the combination")
         elif word.isdigit():
-            _same(word, read_int(word, "points", 1, 3), expected["points"], "the points")
+            _same(word, read_int(word, "points", 1, 3), expected.points, "the points")
         else:
-            _same(word, SEAT_NAMES.read(word), expected["seat"], "who scores")
-    left, centre, right = expected["tiles"]
+            _same(word, SEAT_NAMES.read(word), expected.seat, "who scores")
+    left, centre, right = expected.tiles
     if tiles and tiles not in ([centre], [left, centre, right], [right, centre, left]):
         raise InvalidObservation(
             f"the combination made is {observation_text(expected)[6:]} (centre {centre}), "
@@ -486,7 +497,8 @@ def _pattern(word: str) -> str:
     return faces
 
 
-def _check_end(args: Sequence[str], expected: Observation) -> None:
+def _check_end(args: Sequence[str], expected: Owed) -> None:
+    assert isinstance(expected, End)
     typed = " ".join(args).lower().replace("turn limit", "turn-limit").split()
     winners = [word for word in typed if not _is_reason(word)]
     reasons = [REASONS[REASON_NAMES.read(word)] for word in typed if _is_reason(word)]
@@ -494,11 +506,11 @@ def _check_end(args: Sequence[str], expected: Observation) -> None:
         _same(
             " ".join(winners),
             set(SEAT_NAMES.read_all(winners)),
-            set(expected["winners"]),
+            set(expected.winners),
             "who won",
         )
     for reason in reasons:
-        _same(reason, reason, expected["reason"], "why the game ended")
+        _same(reason, reason, expected.reason, "why the game ended")
 
 
 def _is_reason(word: str) -> bool:
@@ -533,7 +545,7 @@ def _move(words: Sequence[str], record: Record) -> tuple[Observation, ...]:
         _probe(state, action, face)
     except IllegalAction as error:
         raise InvalidObservation(str(error)) from None
-    return (Observation.of("act", seat=state.to_move, action=str(action)), *reveal)
+    return (Act(str(state.to_move), str(action)), *reveal)
 
 
 def _mover_state(record: Record) -> BlueLionState:
@@ -593,33 +605,3 @@ def _face_or_none(word: str) -> str | None:
         return read_face(word)
     except InvalidObservation:
         return None
-
-
-# --- writing an observation -------------------------------------------------------------------
-def observation_text(obs: Observation) -> str:
-    """The line a person types for `obs` (what `Notation.parse` reads back)."""
-    get = obs.get
-    try:
-        if obs.kind in ("toss", "reveal"):
-            return f"{obs.kind} {_member(get('tile'), TILES)} {_member(get('face'), ICONS)}"
-        if obs.kind == "first":
-            return f"first {_member(get('seat'), SEATS)}"
-        if obs.kind == "act":
-            return str(parse(str(get("action"))))
-        if obs.kind == "score":
-            tiles = [_member(tile, TILES) for tile in get("tiles")]
-            return f"score {_member(get('faces'), PATTERNS)} {' '.join(tiles)}"
-        if obs.kind == "end":
-            return "end " + " ".join(_member(seat, SEATS) for seat in get("winners"))
-    except (InvalidAction, TypeError) as error:
-        raise InvalidObservation(f"not a blue-lion observation: {quote(obs)} ({error})") from None
-    raise InvalidObservation(
-        f"{quote(obs.kind)} is not a kind of blue-lion observation; the kinds are "
-        "toss, first, act, reveal, score, end"
-    )
-
-
-def _member(value: object, allowed: Collection[str]) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise TypeError(f"{quote(value)} is not one of {', '.join(allowed)}")
-    return value

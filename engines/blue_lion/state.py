@@ -23,6 +23,7 @@ from engines.blue_lion.actions import (
     Return,
     Swap,
 )
+from engines.blue_lion.observations import Act, End, First, Reveal, Score
 from engines.blue_lion.rules import (
     ICONS,
     PAIRS,
@@ -39,7 +40,6 @@ from engines.core import (
     Action,
     JsonValue,
     LogEntry,
-    Observation,
     Seat,
     State,
 )
@@ -240,8 +240,7 @@ class BlueLionState(State):
             who = combination.beneficiary(actor)
             self.scores[who] += combination.pattern.points
             tiles = (combination.left, combination.centre, combination.right)
-            fields = (("faces", combination.faces), ("tiles", tiles), ("seat", who))
-            self._emit(Observation("score", (*fields, ("points", combination.pattern.points))))
+            self._emit(Score(combination.faces, tiles, who, combination.pattern.points))
         for combination in created:
             self.line.remove(combination.centre)
             self.aside.append(combination.centre)
@@ -266,7 +265,7 @@ class BlueLionState(State):
     def _finish(self, winners: tuple[str, ...], reason: str) -> None:
         self.over = True
         self._winners = winners
-        self._emit(Observation.of("end", winners=list(winners), reason=reason))
+        self._emit(End(winners, reason))
 
     # --- hidden worlds, cloning, JSON ------------------------------------------------------
     def with_pairs(self, pairs: Mapping[str, frozenset[str]]) -> BlueLionState:
@@ -359,7 +358,7 @@ class BlueLionState(State):
         """The scores, the single pass and whose turn, against the public record."""
         log = self._log
         start = log[len(TILES)][0] if len(log) > len(TILES) else None
-        first = start.get("seat") if start is not None and start.kind == "first" else None
+        first = start.seat if isinstance(start, First) else None
         if first not in SEATS:
             return ["the record starts with the toss of each tile and who plays first"]
         broken = []
@@ -398,10 +397,10 @@ _CANONICAL: dict[Action, BlueLionAction] = {action: action for action in _LISTED
 """The one instance of each action that `_legal_actions` lists."""
 _LAY, _RETURN, _PASS_KIND, _MOVE, _SWAP, _FLIP = range(6)
 _KINDS = {Lay: _LAY, Return: _RETURN, Pass: _PASS_KIND, MoveEnd: _MOVE, Swap: _SWAP, Flip: _FLIP}
-_LISTED: dict[int, tuple[BlueLionAction, dict[str, Observation], int]] = {
+_LISTED: dict[int, tuple[BlueLionAction, dict[str, Act], int]] = {
     id(action): (
         action,
-        {seat: Observation.of("act", seat=seat, action=str(action)) for seat in SEATS},
+        {seat: Act(seat, str(action)) for seat in SEATS},
         _KINDS[type(action)],
     )
     for action in _LISTED_ACTIONS
@@ -417,11 +416,7 @@ def listed(action: Action) -> bool:
 
 
 _BACKS = {(pair, face): other_face(pair, face) for pair in PAIRS for face in pair}
-_REVEALS = {
-    (tile, face): Observation("reveal", (("tile", tile), ("face", face)))
-    for tile in TILES
-    for face in ICONS
-}
+_REVEALS = {(tile, face): Reveal(tile, face) for tile in TILES for face in ICONS}
 """Each tile's record of being turned over to each face (shared, like the records above)."""
 _OPPONENT = {SEATS[0]: SEATS[1], SEATS[1]: SEATS[0]}
 
@@ -471,11 +466,14 @@ def _tally(tally: tuple[int, int, int], entry: LogEntry) -> tuple[int, int, int]
     """Points recorded for lupin and fujiko, and passes recorded, after one more entry."""
     lupin, fujiko, passes = tally
     obs = entry[0]
-    if obs.kind == "score":
-        gained = obs.get("points")
-        gained = gained if type(gained) is int else 0
-        seat = obs.get("seat")
-        return (lupin + gained * (seat == SEATS[0]), fujiko + gained * (seat == SEATS[1]), passes)
-    if obs.kind == "act" and obs.get("action") == "pass":
-        return (lupin, fujiko, passes + 1)
+    match obs:
+        case Score(seat=seat, points=gained):
+            gained = gained if type(gained) is int else 0
+            return (
+                lupin + gained * (seat == SEATS[0]),
+                fujiko + gained * (seat == SEATS[1]),
+                passes,
+            )
+        case Act(action="pass"):
+            return (lupin, fujiko, passes + 1)
     return tally

@@ -28,6 +28,7 @@ from engines import (
     State,
 )
 from engines.blue_lion import ICONS, PAIRS, PATTERNS, SEATS, TILES, BlueLion, BlueLionState
+from engines.blue_lion.observations import KINDS, Act, End, FaceShown, First, Reveal, Score, Toss
 from engines.blue_lion.rules import ICON_NAMES
 from engines.core import quote
 from solver.deduction import Deduction
@@ -68,8 +69,8 @@ def events(info: InformationSet) -> dict[str, list[tuple[int, str]]]:
     """Each tile's toss and reveals in order: (observation index, face shown)."""
     found: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for index, obs in enumerate(info.observations):
-        if obs.kind in ("toss", "reveal"):
-            found[obs["tile"]].append((index, obs["face"]))
+        if isinstance(obs, FaceShown):
+            found[obs.tile].append((index, obs.face))
     return found
 
 
@@ -77,8 +78,8 @@ def up_faces(info: InformationSet) -> dict[str, str]:
     """Each tile's face showing now: the last face seen (toss, then every reveal)."""
     up: dict[str, str] = {}
     for obs in info.observations:
-        if obs.kind in ("toss", "reveal"):
-            up[obs["tile"]] = obs["face"]
+        if isinstance(obs, FaceShown):
+            up[obs.tile] = obs.face
     return up
 
 
@@ -166,14 +167,6 @@ def position(info: InformationSet, deduction: Deduction) -> tuple[BlueLionState,
 
 
 # --- validation -----------------------------------------------------------------------------
-KINDS: dict[str, tuple[str, ...]] = {
-    "toss": ("tile", "face"),
-    "first": ("seat",),
-    "act": ("seat", "action"),
-    "reveal": ("tile", "face"),
-    "score": ("faces", "tiles", "seat", "points"),
-    "end": ("winners", "reason"),
-}
 
 
 def validate(info: InformationSet) -> None:
@@ -192,23 +185,25 @@ def validate(info: InformationSet) -> None:
     check = Checker(info, KINDS)
     for index, obs in enumerate(info.observations):
         check.shape(index)
-        if obs.kind in ("toss", "reveal"):
-            check.choice(index, "tile", TILES)
-            check.choice(index, "face", ICONS)
-        elif obs.kind in ("first", "act", "score"):
-            check.choice(index, "seat", SEATS)
-        if obs.kind == "act":
-            check.text(index, "action")
-        elif obs.kind == "score":
-            check.choice(index, "faces", PATTERNS)
-            check.items(index, "tiles", TILES, {3}, "tiles")
-            check.choice(index, "points", sorted({p.points for p in PATTERNS.values()}))
-        elif obs.kind == "end":
-            check.items(index, "winners", SEATS, {1, 2}, "seats")
-            check.choice(index, "reason", ("target", "turn limit"))
+        match obs:
+            case FaceShown():
+                check.choice(index, "tile", TILES)
+                check.choice(index, "face", ICONS)
+            case First():
+                check.choice(index, "seat", SEATS)
+            case Act():
+                check.choice(index, "seat", SEATS)
+                check.text(index, "action")
+            case Score():
+                check.choice(index, "seat", SEATS)
+                check.choice(index, "faces", PATTERNS)
+                check.items(index, "tiles", TILES, {3}, "tiles")
+                check.choice(index, "points", sorted({p.points for p in PATTERNS.values()}))
+            case End():
+                check.items(index, "winners", SEATS, {1, 2}, "seats")
+                check.choice(index, "reason", ("target", "turn limit"))
     heads = info.observations[: len(TILES)]
-    tossed = [("toss", tile) for tile in TILES]
-    if [(obs.kind, obs.get("tile")) for obs in heads] != tossed[: len(heads)]:
+    if [obs.tile if isinstance(obs, Toss) else None for obs in heads] != list(TILES[: len(heads)]):
         raise InvalidInformationSet(
             f"blue-lion: an information set starts with the tosses of {', '.join(TILES)} in "
             f"that order, not {quote([obs.kind for obs in heads])}"
@@ -247,36 +242,36 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
     """
     game = info.make_game()
     assert isinstance(game, BlueLion)
-    tosses = {obs["tile"]: obs["face"] for obs in info.observations[: len(TILES)]}
+    tosses = {obs.tile: obs.face for obs in info.observations if isinstance(obs, Toss)}
     first = info.observations[len(TILES)] if len(info.observations) > len(TILES) else None
     if first is None:
         raise IncompleteInformationSet(
             "blue-lion: the record stops after the toss, before who starts", "who starts"
         )
-    if first.kind != "first":
+    if not isinstance(first, First):
         raise InvalidInformationSet(
             f"blue-lion: observation {len(TILES)} must say who starts ('first') after the tosses"
         )
     chosen = game.options["first_player"]
-    if chosen != "random" and first["seat"] != chosen:
+    if chosen != "random" and first.seat != chosen:
         raise InvalidInformationSet(
-            f"blue-lion: observation {len(TILES)} (first): {first['seat']!r} starts, but the "
+            f"blue-lion: observation {len(TILES)} (first): {first.seat!r} starts, but the "
             f"option first_player is {chosen!r}"
         )
-    state = game.arrange(random.Random(0), pairs, tosses, first["seat"])
+    state = game.arrange(random.Random(0), pairs, tosses, first.seat)
     checked = 0
     for index, obs in enumerate(info.observations):
-        if obs.kind != "act" or index < state.observation_count:
+        if not isinstance(obs, Act) or index < state.observation_count:
             continue
         _same_so_far(info, state, checked, index)
         checked = index
-        if obs["seat"] != state.to_move:
+        if obs.seat != state.to_move:
             raise InvalidInformationSet(
-                f"blue-lion: observation {index} (act): {obs['seat']} acts, but it is "
+                f"blue-lion: observation {index} (act): {obs.seat} acts, but it is "
                 f"{state.to_move}'s turn"
             )
         try:
-            state.apply(game.parse_action(obs["action"]))
+            state.apply(game.parse_action(obs.action))
         except (InvalidAction, IllegalAction) as error:
             raise InvalidInformationSet(f"blue-lion: observation {index} (act): {error}") from None
     _same_so_far(info, state, checked, len(info.observations))
@@ -293,10 +288,10 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
 def _owed(game: BlueLion, shown: Observation) -> str:
     """What the game shows next, said without the face of a reveal (the replay's backs are
     only one explanation of the record)."""
-    if shown.kind == "reveal":
-        return f"the face {shown['tile']} showed when turned over"
-    if shown.kind == "score":
-        return f"the score of {'-'.join(shown['faces'])} ({' '.join(shown['tiles'])})"
+    if isinstance(shown, Reveal):
+        return f"the face {shown.tile} showed when turned over"
+    if isinstance(shown, Score):
+        return f"the score of {'-'.join(shown.faces)} ({' '.join(shown.tiles)})"
     return f"the end of the game ({game.observation_text(shown)})"
 
 
@@ -361,8 +356,8 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
     the opponent's best move and the reply to it."""
     seen: dict[str, list[str]] = defaultdict(list)
     for obs in info.observations:
-        if obs.kind in ("toss", "reveal") and obs["face"] not in seen[obs["tile"]]:
-            seen[obs["tile"]].append(obs["face"])
+        if isinstance(obs, FaceShown) and obs.face not in seen[obs.tile]:
+            seen[obs.tile].append(obs.face)
     backs = []
     for tile in TILES:
         if len(seen[tile]) == 2:
@@ -382,8 +377,8 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
 def _back_hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     seen: dict[str, set[str]] = defaultdict(set)
     for obs in info.observations:
-        if obs.kind in ("toss", "reveal"):
-            seen[obs["tile"]].add(obs["face"])
+        if isinstance(obs, FaceShown):
+            seen[obs.tile].add(obs.face)
     found = []
     for tile in TILES:
         if len(seen[tile]) == 2:
@@ -419,11 +414,9 @@ def _move_hints(state: BlueLionState, worlds: Sequence[Pairs], seat: object) -> 
             gained = points_gained(state.scores, child)
             expected += chance * sum(v if s == mover else -v for s, v in gained.items())
             for obs, _to in child.recorded(state.observation_count):
-                if obs.kind == "score":
-                    pattern = PATTERNS[obs["faces"]]
-                    effects[f"{pattern.name} ({obs['seat'].capitalize()} +{pattern.points})"] += (
-                        chance
-                    )
+                if isinstance(obs, Score):
+                    pattern = PATTERNS[obs.faces]
+                    effects[f"{pattern.name} ({obs.seat.capitalize()} +{pattern.points})"] += chance
         if effects:
             made = ", ".join(f"{what} {percent(p)}" for what, p in effects.items())
             valued.append((expected, action, made))

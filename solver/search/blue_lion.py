@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 
 from engines import Action, InformationSet, Seat
 from engines.blue_lion import PATTERNS, SEATS, TILES, BlueLion, BlueLionState, Return
+from engines.blue_lion.observations import Act, First, Reveal, Score, Toss
 from solver.deduction import deduce
 from solver.games.blue_lion import Pairs, outcomes, points_gained, position
 from solver.hints import Hint, percent
@@ -82,18 +83,20 @@ def history(
     game = info.make_game()
     assert isinstance(game, BlueLion)
     observations = info.observations
-    tosses = {obs["tile"]: obs["face"] for obs in observations[: len(TILES)]}
+    tosses = {obs.tile: obs.face for obs in observations if isinstance(obs, Toss)}
     known = {(tile, face) for tile, face in tosses.items()}
     seen: Counter[Key] = Counter()
-    if len(observations) <= len(TILES):
+    first = observations[len(TILES)] if len(observations) > len(TILES) else None
+    if not isinstance(first, First):
         return seen, frozenset(known)
-    state = game.arrange(random.Random(0), pairs, tosses, observations[len(TILES)]["seat"])
+    state = game.arrange(random.Random(0), pairs, tosses, first.seat)
     for obs in observations[len(TILES) + 1 :]:
-        if obs.kind == "act":
-            seen[key(state, frozenset(known))] += 1
-            state.apply_trusted(game.parse_action(obs["action"]))
-        elif obs.kind == "reveal":
-            known.add((obs["tile"], obs["face"]))
+        match obs:
+            case Act(action=action):
+                seen[key(state, frozenset(known))] += 1
+                state.apply_trusted(game.parse_action(action))
+            case Reveal(tile=tile, face=face):
+                known.add((tile, face))
     return seen, frozenset(known)
 
 
@@ -428,9 +431,9 @@ def _replies(
             if theirs <= 0:
                 continue
             made = [
-                PATTERNS[obs["faces"]].name
+                PATTERNS[obs.faces].name
                 for obs, _to in child.recorded(state.observation_count)
-                if obs.kind == "score"
+                if isinstance(obs, Score)
             ]
             text = f"{who} {action} scores +{theirs} ({', '.join(made)})"
             old = found.get(text, (0.0, 0.0))

@@ -1,0 +1,149 @@
+"""Blue Lion's observations, one typed kind each: its fields (in their stored order), how a
+person reads it (`describe`) and the line they type for it (`text`, which
+`engines.blue_lion.notation` reads back). Both players see every one: Blue Lion hides only
+the tiles' backs, and a face is seen by both once it shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from engines.blue_lion.actions import parse
+from engines.blue_lion.rules import ICON_NAMES, ICONS, PATTERNS, SEATS, TILES
+from engines.core import Observation, ObservationKind, kinds_by_name, quote, typed
+from engines.errors import InvalidAction, InvalidObservation
+
+
+@dataclass(frozen=True, eq=False)
+class FaceShown(ObservationKind):
+    """A face seen on a tile: where it landed at the toss, or what turning it over showed."""
+
+    tile: str
+    face: str
+
+
+@dataclass(frozen=True, eq=False)
+class Toss(FaceShown, kind="toss"):
+    def describe(self) -> str:
+        return f"{self.tile} landed showing {ICON_NAMES[self.face]}"
+
+    def text(self) -> str:
+        return f"toss {_member(self.tile, TILES)} {_member(self.face, ICONS)}"
+
+
+@dataclass(frozen=True, eq=False)
+class Reveal(FaceShown, kind="reveal"):
+    def describe(self) -> str:
+        return f"{self.tile} was turned over and showed {ICON_NAMES[self.face]}"
+
+    def text(self) -> str:
+        return f"reveal {_member(self.tile, TILES)} {_member(self.face, ICONS)}"
+
+
+@dataclass(frozen=True, eq=False)
+class First(ObservationKind, kind="first"):
+    """Who lays the first tile (the last entry of the setup)."""
+
+    seat: str
+
+    def describe(self) -> str:
+        return f"{self.seat.capitalize()} starts"
+
+    def text(self) -> str:
+        return f"first {_member(self.seat, SEATS)}"
+
+
+@dataclass(frozen=True, eq=False)
+class Act(ObservationKind, kind="act"):
+    """A move, in the game's action notation."""
+
+    seat: str
+    action: str
+
+    def describe(self) -> str:
+        return f"{self.seat.capitalize()}: {self.action}"
+
+    def text(self) -> str:
+        return str(parse(str(self.action)))
+
+
+@dataclass(frozen=True, eq=False)
+class Score(ObservationKind, kind="score"):
+    """A combination the last move made: its faces, its tiles left to right, who scored and
+    how much (its centre tile is set aside)."""
+
+    faces: str
+    tiles: tuple[str, str, str]
+    seat: str
+    points: int
+
+    def describe(self) -> str:
+        return (
+            f"{'-'.join(self.faces)} ({' '.join(self.tiles)}) scored {self.points} for "
+            f"{self.seat.capitalize()}; {self.tiles[1]} was set aside"
+        )
+
+    def text(self) -> str:
+        tiles = [_member(tile, TILES) for tile in self.tiles]
+        return f"score {_member(self.faces, PATTERNS)} {' '.join(tiles)}"
+
+
+@dataclass(frozen=True, eq=False)
+class End(ObservationKind, kind="end"):
+    """The game is over: who won, and why ("target" or "turn limit")."""
+
+    winners: tuple[str, ...]
+    reason: str
+
+    def describe(self) -> str:
+        winners = " and ".join(seat.capitalize() for seat in self.winners)
+        return f"the game ended ({self.reason}): {winners} won"
+
+    def text(self) -> str:
+        return "end " + " ".join(_member(seat, SEATS) for seat in self.winners)
+
+
+BlueLionObservation = Toss | Reveal | First | Act | Score | End
+KINDS = kinds_by_name(Toss, First, Act, Reveal, Score, End)
+
+
+def describe(observation: Observation) -> str:
+    """`observation` in words (any observation: one of another kind is shown as it is)."""
+    observation = typed(observation, KINDS)
+    if isinstance(observation, BlueLionObservation):
+        return observation.describe()
+    return f"{observation.kind}: {dict(observation.fields)}"
+
+
+def observation_text(observation: Observation) -> str:
+    """The line a person types for `observation` (what the notation reads back).
+
+    Raises:
+        InvalidObservation: not a Blue Lion observation, or one whose fields are not.
+    """
+    observation = typed(observation, KINDS)
+    if not isinstance(observation, BlueLionObservation):
+        kind = KINDS.get(observation.kind)
+        if kind is not None:
+            fields = ", ".join(kind.field_names())
+            raise InvalidObservation(
+                f"not a blue-lion observation: {quote(observation)} (a {kind.KIND} has the "
+                f"fields {fields})"
+            )
+        raise InvalidObservation(
+            f"{quote(observation.kind)} is not a kind of blue-lion observation; the kinds are "
+            f"{', '.join(KINDS)}"
+        )
+    try:
+        return observation.text()
+    except (InvalidAction, TypeError) as error:
+        raise InvalidObservation(
+            f"not a blue-lion observation: {quote(observation)} ({error})"
+        ) from None
+
+
+def _member(value: object, allowed: Collection[str]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise TypeError(f"{quote(value)} is not one of {', '.join(allowed)}")
+    return value
