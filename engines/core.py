@@ -330,25 +330,34 @@ class ObservationKind(Observation):
         return (type(self), tuple(getattr(self, name) for name in self.field_names()))
 
 
-def kinds_by_name(*kinds: type[ObservationKind]) -> dict[str, type[ObservationKind]]:
+Kinds: TypeAlias = "Mapping[str, tuple[type[ObservationKind], ...]]"
+"""A game's typed kinds by name; a name may have several shapes (Noir's disguise that
+failed has the card drawn, one that succeeded the identity given up), told apart by their
+fields."""
+
+
+def kinds_by_name(*kinds: type[ObservationKind]) -> dict[str, tuple[type[ObservationKind], ...]]:
     """A game's typed kinds by name (`Game.observation_kinds`)."""
-    return {kind.KIND: kind for kind in kinds}
+    found: dict[str, tuple[type[ObservationKind], ...]] = {}
+    for kind in kinds:
+        found[kind.KIND] = (*found.get(kind.KIND, ()), kind)
+    return found
 
 
-def typed(observation: Observation, kinds: Mapping[str, type[ObservationKind]]) -> Observation:
+def typed(observation: Observation, kinds: Kinds) -> Observation:
     """`observation` as its typed kind among `kinds`; unchanged when it already is one, when
     its kind is not among them, or when its fields are not that kind's, each once and in
     order (the game's validation then refuses it by name)."""
     if isinstance(observation, ObservationKind):
         return observation
-    kind = kinds.get(observation.kind)
-    if kind is None:
-        return observation
-    try:
-        read = kind(**dict(observation.fields))
-    except TypeError:
-        return observation
-    return read if read.fields == observation.fields else observation
+    for kind in kinds.get(observation.kind, ()):
+        try:
+            read = kind(**dict(observation.fields))
+        except TypeError:
+            continue
+        if read.fields == observation.fields:
+            return read
+    return observation
 
 
 def _read_addressees(value: JsonValue) -> tuple[tuple[Seat, ...] | None, ...]:
@@ -604,7 +613,7 @@ class Game(ABC):
 
     metadata: ClassVar[Metadata]
     options_spec: ClassVar[tuple[Option, ...]] = ()
-    observation_kinds: ClassVar[Mapping[str, type[ObservationKind]]] = {}
+    observation_kinds: ClassVar[Kinds] = {}
     """The game's typed observation kinds by name (`kinds_by_name`): what an information set
     reads its plain observations as."""
 

@@ -4,7 +4,6 @@ of a game: `_REGISTRY` is the one place a game is registered."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING
 from engines.errors import ConfigError
 
 if TYPE_CHECKING:
-    from engines.core import Game, ObservationKind
+    from engines.core import Game, Kinds
 
 # name -> "module:Class"; modules are imported on first use so `import engines` stays light.
 _REGISTRY: dict[str, str] = {
@@ -63,7 +62,7 @@ def make(name: str, **options: object) -> Game:
 
 
 @functools.cache
-def observation_kinds(name: str) -> Mapping[str, type[ObservationKind]]:
+def observation_kinds(name: str) -> Kinds:
     """Game `name`'s typed observation kinds by name ({} for a name no game has: such an
     information set is refused by name where it is read)."""
     if name not in _REGISTRY:

@@ -17,11 +17,11 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping
-from typing import NoReturn
+from typing import NoReturn, cast
 
 import engines
 from engines import ConfigError, Game, InformationSet, InvalidInformationSet, Observation
-from engines.core import ObservationKind, is_int, quote
+from engines.core import Kinds, ObservationKind, is_int, quote
 
 
 def validate(info: object) -> InformationSet:
@@ -134,17 +134,17 @@ class Checker:
     """Checks one game's observations field by field, each failure naming the observation's
     index, its field and what is allowed (for the knowledge modules' `validate`)."""
 
-    def __init__(
-        self, info: InformationSet, kinds: Mapping[str, Collection[str] | type[ObservationKind]]
-    ) -> None:
-        """`kinds`: the observation kinds this seat may see, each a typed kind or its field
-        names (a field named with a trailing "?" may be absent)."""
+    def __init__(self, info: InformationSet, kinds: Mapping[str, Collection[str]] | Kinds) -> None:
+        """`kinds`: the observation kinds this seat may see, each with its field names (a
+        field named with a trailing "?" may be absent), or the game's typed kinds."""
         self.info = info
-        self.kinds = {
-            name: kind.field_names() if isinstance(kind, type) else kind
-            for name, kind in kinds.items()
-        }
-        self.typed = {name for name, kind in kinds.items() if isinstance(kind, type)}
+        self.names: dict[str, Collection[str]] = {}
+        self.typed: dict[str, tuple[type[ObservationKind], ...]] = {}
+        for name, kind in kinds.items():
+            if isinstance(kind, tuple) and all(isinstance(k, type) for k in kind):
+                self.typed[name] = kind
+            else:
+                self.names[name] = cast("Collection[str]", kind)
 
     def fail(self, index: int, field: str, value: object, allowed: str) -> NoReturn:
         kind = self.info.observations[index].kind
@@ -158,23 +158,24 @@ class Checker:
         raise InvalidInformationSet(f"{self.info.game}: observation {index} ({kind}): {why}")
 
     def shape(self, index: int) -> None:
-        """The observation's kind is known and it has exactly that kind's fields."""
+        """The observation's kind is known and it has exactly that kind's fields (a typed
+        kind: each once, in order)."""
         obs = self.info.observations[index]
-        if obs.kind not in self.kinds:
-            self.fail(index, "the kind", obs.kind, ", ".join(map(repr, self.kinds)))
-        expected = self.kinds[obs.kind]
+        if obs.kind in self.typed:
+            if not isinstance(obs, self.typed[obs.kind]):
+                shapes = " or ".join(", ".join(k.field_names()) for k in self.typed[obs.kind])
+                given = [name for name, _ in obs.fields]
+                self.fail(index, "the fields", given, f"each once, in the order {shapes}")
+            return
+        if obs.kind not in self.names:
+            known = [*self.names, *self.typed]
+            self.fail(index, "the kind", obs.kind, ", ".join(map(repr, known)))
+        expected = self.names[obs.kind]
         required = {name for name in expected if not name.endswith("?")}
         optional = {name.rstrip("?") for name in expected}
         names = {name for name, _ in obs.fields}
         if not required <= names <= optional:
             self.fail(index, "the fields", sorted(names), ", ".join(sorted(optional)))
-        if obs.kind in self.typed and not isinstance(obs, ObservationKind):
-            self.fail(
-                index,
-                "the fields",
-                [name for name, _ in obs.fields],
-                "each once, in the order " + ", ".join(expected),
-            )
 
     def choice(self, index: int, field: str, allowed: Iterable[object]) -> object:
         """The field's value, one of `allowed` with the same type (True is not 1)."""

@@ -124,8 +124,7 @@ def observation_text(observation: Observation) -> str:
     """
     observation = typed(observation, KINDS)
     if not isinstance(observation, BlueLionObservation):
-        kind = KINDS.get(observation.kind)
-        if kind is not None:
+        for kind in KINDS.get(observation.kind, ()):
             fields = ", ".join(kind.field_names())
             raise InvalidObservation(
                 f"not a blue-lion observation: {quote(observation)} (a {kind.KIND} has the "
