@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import re
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +88,60 @@ def test_views_and_solver_still_answer_through_the_registry() -> None:
     assert views.heat_map(game, info) is None
     assert views.routine(game, state.legal_actions()) is False
     assert solver.deduce(info).total() > 0
+
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ("engines", "solver", "opponents", "sleuth")
+
+
+def adding_a_game() -> list[tuple[str, bool]]:
+    """The places README's "Adding a game" lists, each a path with `<package>` in it, and
+    whether it is optional."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("### Adding a game", 1)[1].split("\n## ", 1)[0]
+    found = []
+    for item in re.split(r"\n- ", section)[1:]:
+        optional = item.startswith("optionally")
+        for path in re.findall(r"`([a-z_/]+/<package>[a-z_./]*)`", item):
+            found.append((path, optional))
+    return found
+
+
+def looked_up_layers() -> set[str]:
+    """Every layer the library finds a game's module in (`game_module(name, layer)`)."""
+    layers = set()
+    for top in LIBRARY:
+        for path in (ROOT / top).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not (isinstance(node, ast.Call) and len(node.args) == 2):
+                    continue
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if called != "game_module":
+                    continue
+                layer = node.args[1]
+                if isinstance(layer, ast.Constant):
+                    layers.add(layer.value)
+                elif isinstance(layer, ast.Name) and layer.id == "__name__":
+                    layers.add(".".join(path.relative_to(ROOT).parent.parts))
+    return layers
+
+
+def test_readme_lists_every_layer_the_library_looks_up() -> None:
+    listed = {
+        path.removesuffix("/<package>").replace("/", ".")
+        for path, _ in adding_a_game()
+        if path.endswith("/<package>")
+    }
+    assert looked_up_layers() == listed
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_every_game_has_every_place_readme_lists(name: str) -> None:
+    package = engines.game_class(name).__module__.split(".")[1]
+    places = adding_a_game()
+    assert len(places) >= 10
+    for path, optional in places:
+        where = ROOT / path.replace("<package>", package)
+        exists = where.exists() or where.with_suffix(".py").exists()
+        assert exists or optional, f"{name}: README says a game has {path}; {where} is missing"

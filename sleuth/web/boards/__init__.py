@@ -12,13 +12,36 @@ lays them out and name the colour of each style.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import engines
 import solver
 from engines import Game, InformationSet
 
 LOG = logging.getLogger(__name__)
+
+
+class Board(Protocol):
+    """What a game's board module here provides."""
+
+    AT_START: bool
+    """Whether the board can be drawn for a record still being started (as a picker)."""
+
+    def draw(
+        self, game: Any, info: InformationSet, deduction: solver.Deduction | None
+    ) -> dict[str, Any]:
+        """The template's data for `info` (`template` names its file under
+        templates/boards/); with a deduction, the odds on it."""
+
+
+def _board_module(game: Game) -> Board | None:
+    return cast(Board | None, engines.game_module(game.name, __name__))
+
+
+if TYPE_CHECKING:  # mypy checks that every board module provides what `Board` declares
+    from sleuth.web.boards import alibi, blue_lion, city_killer, noir, serial_killer
+
+    _BOARDS: tuple[Board, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
 
 STYLE_CLASSES = {
     "bold white on red": "hot",
@@ -38,7 +61,7 @@ def board(
 ) -> dict[str, Any] | None:
     """What the board template draws for `info`: with `odds` (and a deduction) the heat map,
     else the plain position; None for a game without a board."""
-    module = engines.game_module(game.name, __name__)
+    module = _board_module(game)
     if module is None:
         return None
     try:
@@ -56,7 +79,7 @@ def start_board(game: Game, info: InformationSet) -> dict[str, Any] | None:
     """The plain board of a record still being started (nothing deduced yet), as a picker
     to tap names from; None for a game whose board needs a whole beginning (Blue Lion's line
     needs the whole toss)."""
-    module = engines.game_module(game.name, __name__)
+    module = _board_module(game)
     if module is None or not module.AT_START:
         return None
     return board(game, info, None, False)
