@@ -10,9 +10,11 @@
 - functions longer than 80 lines;
 - `assert isinstance` statements.
 
-Cyclomatic complexity is ruff's (`ruff check --select C901`), and the duplicates are the
-`duplicates` tool's; `--list KIND` prints every occurrence of one figure (kind, up, private,
-local, long, isinstance).
+- functions of cyclomatic complexity over 25, as radon counts it (`pip install radon`; the
+  figure is left out without it).
+
+The duplicates are the `duplicates` tool's; `--list KIND` prints every occurrence of one
+figure (kind, up, private, local, long, isinstance, complex).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("engines", "solver", "opponents", "sleuth")
 """The library's packages, lowest first: each may import only those before it."""
 LONG = 80
+COMPLEX = 25
 
 
 @dataclass(frozen=True)
@@ -121,14 +124,30 @@ def findings() -> list[Finding]:
             length = (function.end_lineno or function.lineno) - function.lineno + 1
             if length > LONG:
                 found.append(Finding("long", where, function.lineno, f"{function.name}: {length}"))
+        found += complex_functions(path, where)
     return found
+
+
+def complex_functions(path: Path, where: str) -> list[Finding]:
+    """Functions of cyclomatic complexity over COMPLEX (radon's count), [] without radon."""
+    try:
+        from radon.complexity import cc_visit  # optional: a measuring tool, not a dependency
+    except ImportError:
+        return []
+    return [
+        Finding("complex", where, block.lineno, f"{block.name}: {block.complexity}")
+        for block in cc_visit(path.read_text())
+        if block.complexity > COMPLEX
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--list", choices=("kind", "up", "private", "local", "long", "isinstance"))
+    parser.add_argument(
+        "--list", choices=("kind", "up", "private", "local", "long", "isinstance", "complex")
+    )
     args = parser.parse_args()
     found = findings()
     if args.list:
@@ -145,6 +164,7 @@ def main() -> None:
         ("local", "function-local imports"),
         ("long", f"functions over {LONG} lines"),
         ("isinstance", "assert isinstance"),
+        ("complex", f"functions of complexity over {COMPLEX} (radon)"),
     ):
         print(f"| {label} | {sum(f.kind == kind for f in found)} |")
     sys.stdout.flush()

@@ -10,9 +10,11 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+import engines
 from engines import Game, InformationSet, Observation
 from solver.cpsat import Compiled, CoreSearch
 from solver.errors import Inconsistent, NotCertain, NotCounted, SolverTimeout
+from solver.games import CountingKnowledge, RememberingKnowledge, WitnessingKnowledge, knowledge_for
 from solver.model import Fact, Model, Value, World
 from solver.sampling import (
     CountedWorldSet,
@@ -273,9 +275,6 @@ def forget() -> None:
     """Drop everything the solver remembers between refreshes (deductions, compiled models,
     and what each game's knowledge module keeps), so that what follows is computed as in a
     fresh process: a new game starts here, and a replayed one shows exactly what it showed."""
-    import engines
-    from solver.games import RememberingKnowledge
-
     with _RECENT_LOCK:
         _RECENT.clear()
     with _COMPILED_LOCK:
@@ -288,15 +287,11 @@ def forget() -> None:
 
 def _counted(knowledge: Knowledge, model: Model) -> CountedWorldSet | None:
     """The game's own exact count of the model's worlds, if its knowledge module counts."""
-    from solver.games import CountingKnowledge
-
     return knowledge.counted(model) if isinstance(knowledge, CountingKnowledge) else None
 
 
 def _known_world(knowledge: Knowledge, model: Model, compiled: Compiled) -> World | None:
     """A consistent world of the model that the game already knows, if it keeps any."""
-    from solver.games import WitnessingKnowledge
-
     if isinstance(knowledge, WitnessingKnowledge):
         return knowledge.known_world(model, compiled)
     return None
@@ -315,8 +310,6 @@ def _deduce(
     about: Callable[[Fact], bool] | None,
     deadline: float | None = None,
 ) -> Deduction:
-    from solver.games import knowledge_for
-
     knowledge = knowledge_for(info.game)
     _in_time(deadline, info, "validating the observations")
     model = knowledge.build(info)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from engines import InformationSet
 from solver.cpsat import Compiled
+from solver.games import knowledge_for
 from solver.validation import validate
 
 
@@ -34,8 +35,6 @@ class Diagnosis:
 
 
 def _compiled(info: InformationSet) -> Compiled:
-    from solver.games import knowledge_for
-
     validate(info)
     knowledge = knowledge_for(info.game)
     return Compiled(knowledge.build(info), knowledge.CPSAT_PARAMETERS)

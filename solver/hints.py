@@ -14,7 +14,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engines import InformationSet, game_module
+from solver.deduction import deduce
+from solver.games import knowledge_for
 from solver.model import Fact
+from solver.validation import validate
+from solver.wording import percent as percent
+from solver.wording import plural as plural
 
 if TYPE_CHECKING:
     from solver.deduction import Deduction
@@ -100,10 +105,6 @@ def hints(
         Inconsistent: the observations contradict each other.
         SolverTimeout: CP-SAT reached a time limit (a safety ceiling).
     """
-    from solver.deduction import deduce
-    from solver.games import knowledge_for
-    from solver.validation import validate
-
     if deduction is None:
         found = deduce(info)  # validates
     else:
@@ -161,8 +162,6 @@ def folded(found: Sequence[Hint]) -> list[Hint]:
 def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
     """The seat's hidden answer once it is certain (None while it is not, or for a seat whose
     game hides no answer from it), as the game's knowledge module tells it."""
-    from solver.games import knowledge_for
-
     telling = getattr(knowledge_for(info.game), "answer", None)
     return None if telling is None else telling(info, deduction)
 
@@ -173,17 +172,3 @@ def certainty(hint: Hint) -> Fact | None:
     if hint.fact is None or hint.probability not in (0.0, 1.0):
         return None
     return hint.fact if hint.probability == 1.0 else ~hint.fact
-
-
-def percent(probability: float) -> str:
-    """A probability as people read it: 67%, <1%, >99%."""
-    if 0 < probability < 0.005:
-        return "<1%"
-    if 0.995 < probability < 1:
-        return ">99%"
-    return f"{probability:.0%}"
-
-
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """`count` and `noun`, in the plural unless it is one: "1 suspect", "3 suspects"."""
-    return f"{count} {noun if count == 1 else many or noun + 's'}"

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from engines import InformationSet, Observation
+from solver.games import knowledge_for
 
 if TYPE_CHECKING:
     from engines import State
@@ -104,8 +105,6 @@ class Fact:
 
     def holds(self, state: State) -> bool:
         """Whether the fact is true in a full-truth State of its game."""
-        from solver.games import knowledge_for
-
         return self.holds_in(knowledge_for(state.game.name).world_of(state))
 
     def __invert__(self) -> Fact:

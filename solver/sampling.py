@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 
 from solver.errors import NotCounted
-from solver.hints import percent
 from solver.model import Fact, Value, World
+from solver.wording import percent
 
 if TYPE_CHECKING:
     from solver.deduction import Deduction

@@ -22,6 +22,7 @@ from typing import NoReturn, cast
 import engines
 from engines import ConfigError, Game, InformationSet, InvalidInformationSet, Observation
 from engines.core import Kinds, ObservationKind, is_int, quote
+from solver.games import knowledge_for
 
 
 def validate(info: object) -> InformationSet:
@@ -54,8 +55,6 @@ def validate(info: object) -> InformationSet:
     with _VALIDATED_LOCK:
         if key in _VALIDATED:
             return info
-    from solver.games import knowledge_for
-
     knowledge_for(info.game).validate(info)  # every knowledge module defines it
     with _VALIDATED_LOCK:
         _VALIDATED[key] = info

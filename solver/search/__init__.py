@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import engines
 from engines import Action, ConfigError, InformationSet
 from engines.core import quote
+from solver.validation import validate
 
 
 @dataclass(frozen=True)
@@ -159,8 +160,6 @@ def advise(info: InformationSet, seed: int | None = 0, **knobs: object) -> Advic
         raise ConfigError(f"a seed is an int or None, got {quote(seed)}")
     module = search_for(info.game)
     checked = check_knobs(info.game, module.KNOBS, knobs)
-    from solver.validation import validate
-
     validate(info)
     game = info.make_game()
     legal = game.legal_actions_for(info)
