@@ -17,6 +17,7 @@ from engines.city_killer.actions import (
     Play,
     Verb,
 )
+from engines.city_killer.observations import End, Moved, TokenPlaced
 from engines.city_killer.rules import (
     CENTRAL,
     DETECTIVE,
@@ -29,7 +30,7 @@ from engines.city_killer.rules import (
     neighbours,
     questions,
 )
-from engines.core import Action, Observation, Seat, State
+from engines.core import Action, Seat, State
 
 if TYPE_CHECKING:
     from engines.city_killer.game import CityKiller
@@ -248,21 +249,16 @@ class Board(State):
 
     def _move_resident(self, name: str, dest: District, source: str) -> None:
         self.pos[name] = dest
-        self._emit(Observation.of("moved", name=name, district=list(dest), source=source))
+        self._emit(Moved(name, dest, source))
 
     def _place_token(self, name: str, source: str) -> None:
         self.token, self.token_fresh = name, True
-        self._emit(Observation.of("token-placed", name=name, source=source))
+        self._emit(TokenPlaced(name, source))
 
     def _finish(self, winners: tuple[str, ...], reason: str) -> None:
         self.over, self._winners, self.reason = True, winners, reason
         self.frames.clear()
-        self._emit(
-            Observation.of(
-                "end", winners=list(winners), reason=reason, identity=self._identity,
-                motive=self._motive, allies=self._allies, figurant=self._figurant,
-            )
-        )  # fmt: skip
+        self._emit(End(winners, reason, self._identity, self._motive, self._allies, self._figurant))
 
     def _intimidation_targets(self) -> list[str]:
         return [n for n in self.living if n not in self.intimidated and self.pos[n] != self.pawn]

@@ -9,6 +9,15 @@ from engines.city_killer.actions import (
     read_district,
 )
 from engines.city_killer.board import COUNTERS, Frame, other
+from engines.city_killer.observations import (
+    Answered,
+    Calm,
+    Cancelled,
+    Confession,
+    Pawn,
+    Played,
+    TokenPlaced,
+)
 from engines.city_killer.rules import (
     AGE,
     BUILDINGS,
@@ -23,7 +32,7 @@ from engines.city_killer.rules import (
     neighbours,
 )
 from engines.city_killer.supplies import Supplies
-from engines.core import Action, Observation
+from engines.core import Action
 
 
 class Cards(Supplies):
@@ -118,7 +127,7 @@ class Cards(Supplies):
         else:
             self._take_from(self._detective_hand, action.card)
         self.chain.append((seat, action.card, action.args))
-        self._emit(Observation.of("play", seat=seat, card=action.card, args=list(action.args)))
+        self._emit(Played(seat, action.card, action.args))
         opponent = other(seat)
         if action.card == "bomb" or not self.hand_size(opponent):
             self._resolve_chain()
@@ -135,7 +144,7 @@ class Cards(Supplies):
             if card in COUNTERS:
                 cancelled = chain.pop()
                 self._discard(cancelled[0], cancelled[1])
-                self._emit(Observation.of("cancelled", seat=cancelled[0], card=cancelled[1]))
+                self._emit(Cancelled(cancelled[0], cancelled[1]))
                 if self.game.options["symbol_on_cancel"]:
                     self._symbol(cancelled[0], cancelled[1])
                 if not chain:
@@ -203,17 +212,16 @@ class Cards(Supplies):
         elif card == "false-alarm":
             assert districts[0] is not None
             self.pawn = districts[0]
-            self._emit(Observation.of("pawn", district=list(districts[0]), cost=0))
+            self._emit(Pawn(districts[0], 0))
         elif card == "crowd":
             self.token = args[0]
-            self._emit(Observation.of("token-placed", name=args[0], source="crowd"))
+            self._emit(TokenPlaced(args[0], "crowd"))
             self._push("crowd-choice", DETECTIVE, name=args[0])
         elif card == "blackmail":
             frame = context["frame"]
             self._emit(
-                Observation.of("answer", name=frame["name"], attr=frame["attr"],
-                               value=frame["value"], answer=None, source=frame["source"])
-            )  # fmt: skip
+                Answered(frame["name"], frame["attr"], frame["value"], None, frame["source"])
+            )
             self._after_question()
 
     def _resolve_detective(self, card: str, args: tuple[str, ...]) -> None:
@@ -227,7 +235,7 @@ class Cards(Supplies):
             dest = read_district(args[0])
             assert dest is not None
             self.pawn = dest
-            self._emit(Observation.of("pawn", district=list(dest), cost=0))
+            self._emit(Pawn(dest, 0))
         elif card == "cordon":
             self.cordon = read_district(args[0])
         elif card == "raid":
@@ -242,7 +250,7 @@ class Cards(Supplies):
                 self._push("cooperation", DETECTIVE, building=args[0])
         elif card == "patrols":
             self.intimidated.discard(args[0])
-            self._emit(Observation.of("calm", names=[args[0]], source="patrols"))
+            self._emit(Calm((args[0],), "patrols"))
         elif card == "confession":
             group = None if self._figurant is None else self.resident(self._figurant).group
-            self._emit(Observation.of("confession", group=self._observed("confession", group)))
+            self._emit(Confession(self._observed("confession", group)))

@@ -9,6 +9,7 @@ from engines.city_killer.actions import (
     Verb,
 )
 from engines.city_killer.board import Frame
+from engines.city_killer.observations import Calm, GroupChosen
 from engines.city_killer.rules import (
     DETECTIVE,
     GROUPS,
@@ -16,7 +17,7 @@ from engines.city_killer.rules import (
     SCENES,
 )
 from engines.city_killer.supplies import Supplies
-from engines.core import Action, Observation
+from engines.core import Action
 
 
 class CityPhase(Supplies):
@@ -26,7 +27,7 @@ class CityPhase(Supplies):
         self.strike, self.stubborn, self.token_fresh = None, None, False
         calmed = [n for n in self.living if n in self.intimidated and self.pos[n] == self.pawn]
         self.intimidated -= set(calmed)
-        self._emit(Observation.of("calm", names=calmed, source="city"))
+        self._emit(Calm(tuple(calmed), "city"))
         self.stage = "c2-detective"
         group = self._draw_stack(KILLER, "city")
         if group is not None:
@@ -75,7 +76,7 @@ class CityPhase(Supplies):
     def _do_group(self, frame: Frame, action: Action) -> None:
         assert isinstance(action, Grouped)
         self._pop()
-        self._emit(Observation.of("group-chosen", seat=frame["seat"], group=action.group))
+        self._emit(GroupChosen(frame["seat"], action.group))
         self._group_move(frame["seat"], action.group, frame["source"], chosen=True)
 
     def _group_move(self, seat: str, group: str, source: str, chosen: bool = False) -> None:

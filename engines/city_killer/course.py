@@ -15,23 +15,53 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from engines.city_killer.observations import (
+    KINDS,
+    Accusation,
+    Answered,
+    Bomb,
+    Cancelled,
+    CityKillerObservation,
+    CitySetup,
+    Confession,
+    Declined,
+    End,
+    Kept,
+    Murder,
+    Played,
+    Profile,
+    Question,
+    Refusal,
+    SceneCards,
+    Surveil,
+    Surveillance,
+    TokenPlaced,
+    Witness,
+)
 from engines.city_killer.rules import DETECTIVE, KILLER
-from engines.core import Observation
+from engines.core import Observation, typed
 
-AWAITED_CARDS = {"testimony": "witness", "profile": "profile", "confession": "confession"}
+Kind = type[CityKillerObservation]
+AWAITED_CARDS: dict[str, Kind] = {
+    "testimony": Witness,
+    "profile": Profile,
+    "confession": Confession,
+}
 """Detective cards whose resolution shows an observation (unless the card is cancelled)."""
 AWAITED_WORDS = {
     "testimony": "the killer's pick of the witness",
     "profile": "the motive the killer names",
     "confession": "the Confession",
 }
+SETTLED: tuple[Kind, ...] = (Surveillance, Declined, Profile, Confession, Kept, End)
+"""Kinds that settle an observation owed, and do nothing more."""
 
 
 @dataclass(frozen=True)
 class Owed:
     """An observation owed: its kind(s), the resident it concerns, who makes it, in words."""
 
-    kinds: tuple[str, ...]
+    kinds: tuple[Kind, ...]
     waiting_for: str
     by: str
     name: str = ""
@@ -52,7 +82,7 @@ class Course:
     questions: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # open ones
     testimony: tuple[str, ...] = ()  # the pair of the latest Testimony played
     owed: list[Owed] = field(default_factory=list)
-    last: str = ""  # the latest observation's kind
+    played_last: bool = False  # whether the latest observation is a card played
 
     @classmethod
     def of(cls, observations: Iterable[Observation], seat: str, bomb_in_history: bool) -> Course:
@@ -70,11 +100,11 @@ class Course:
         """The first observation someone other than the seat still owes the record. None
         after a card played: a reaction window is open, which is a decision, not a gap (the
         record of a seat about to react ends there)."""
-        if self.last == "play":
+        if self.played_last:
             return None
         return next((o for o in self.owed if o.by != self.seat), None)
 
-    def _settle(self, kind: str, name: str = "", card: str = "") -> None:
+    def _settle(self, kind: Kind, name: str = "", card: str = "") -> None:
         for i, owed in enumerate(self.owed):
             same_name = not owed.name or not name or owed.name == name
             same_card = not owed.card or not card or owed.card == card
@@ -83,55 +113,60 @@ class Course:
                 return
 
     def add(self, obs: Observation) -> None:
-        kind, get = obs.kind, obs.get
-        self.last = kind
-        if kind == "setup":
-            self.residents = tuple(get("residents"))
-        elif kind in ("murder", "bomb"):
-            self.events += 1
-            self.scenes += 1
-            dead = [get("victim")] if kind == "murder" else list(get("casualties"))
-            if kind == "murder" or self.bomb_in_history:
-                self.history.extend(dead)
-            if self.seat == KILLER:
-                number = get("scene")
-                self.owed.append(Owed(("scene-cards",), f"the cards under scene {number}", ""))
-        elif kind == "refusal":
-            self.events += 1
-            self.refusals += 1
-            if self.refusals >= 2:
-                self.owed.append(Owed(("end",), "the end of the game", ""))
-        elif kind == "scene-cards":
-            self._settle(kind)
-            self.owed.append(Owed(("kept",), "the card the killer keeps", KILLER))
-        elif kind == "question":
-            name = get("name")
-            self.questions[name] = (get("attr"), get("value"), get("source"))
-            self._settle("question", name)
-            self.owed.append(Owed(("answer",), f"{name}'s answer", KILLER, name))
-        elif kind == "answer":
-            self.questions.pop(get("name"), None)
-            self._settle(kind, get("name"))
-        elif kind == "surveil":
-            what = f"the killer's answer to the surveillance of {get('name')}"
-            self.owed.append(Owed(("surveillance", "declined"), what, KILLER))
-        elif kind == "token-placed" and get("source") == "crowd":
-            self._settle("surveillance")
-            what = f"the detective's choice after Crowd moved the token to {get('name')}"
-            self.owed.append(Owed(("surveillance", "declined"), what, DETECTIVE))
-        elif kind == "play" and get("card") in AWAITED_CARDS:
-            card = get("card")
-            if card == "testimony":
-                self.testimony = tuple(get("args")[:2])
-            words = AWAITED_WORDS[card]
-            self.owed.append(Owed((AWAITED_CARDS[card],), words, KILLER, card=card))
-        elif kind == "cancelled" and get("card") in AWAITED_CARDS:
-            self._settle(AWAITED_CARDS[get("card")], card=get("card"))
-        elif kind == "witness":
-            self._settle(kind, card="testimony")
-            name = get("name")
-            self.owed.append(Owed(("question",), f"the question to {name}", DETECTIVE, name))
-        elif kind == "accusation":
-            self.owed.append(Owed(("end",), "the end of the game", ""))
-        elif kind in ("surveillance", "declined", "profile", "confession", "kept", "end"):
-            self._settle(kind)
+        """Follow one more observation.
+
+        Raises:
+            ValueError: an observation of a City Killer kind without that kind's fields.
+        """
+        obs = typed(obs, KINDS)
+        if obs.kind in KINDS and not isinstance(obs, CityKillerObservation):
+            raise ValueError(f"observation {obs.kind!r} has not the fields of its kind")
+        self.played_last = isinstance(obs, Played)
+        match obs:
+            case CitySetup(residents=residents):
+                self.residents = tuple(residents)
+            case Murder() | Bomb():
+                self.events += 1
+                self.scenes += 1
+                dead = [obs.victim] if isinstance(obs, Murder) else list(obs.casualties)
+                if isinstance(obs, Murder) or self.bomb_in_history:
+                    self.history.extend(dead)
+                if self.seat == KILLER:
+                    number = obs.scene
+                    self.owed.append(Owed((SceneCards,), f"the cards under scene {number}", ""))
+            case Refusal():
+                self.events += 1
+                self.refusals += 1
+                if self.refusals >= 2:
+                    self.owed.append(Owed((End,), "the end of the game", ""))
+            case SceneCards():
+                self._settle(SceneCards)
+                self.owed.append(Owed((Kept,), "the card the killer keeps", KILLER))
+            case Question(name=name):
+                self.questions[name] = (obs.attr, obs.value, obs.source)
+                self._settle(Question, name)
+                self.owed.append(Owed((Answered,), f"{name}'s answer", KILLER, name))
+            case Answered(name=name):
+                self.questions.pop(name, None)
+                self._settle(Answered, name)
+            case Surveil(name=name):
+                what = f"the killer's answer to the surveillance of {name}"
+                self.owed.append(Owed((Surveillance, Declined), what, KILLER))
+            case TokenPlaced(name=name, source="crowd"):
+                self._settle(Surveillance)
+                what = f"the detective's choice after Crowd moved the token to {name}"
+                self.owed.append(Owed((Surveillance, Declined), what, DETECTIVE))
+            case Played(card=card) if card in AWAITED_CARDS:
+                if card == "testimony":
+                    self.testimony = tuple(obs.args[:2])
+                words = AWAITED_WORDS[card]
+                self.owed.append(Owed((AWAITED_CARDS[card],), words, KILLER, card=card))
+            case Cancelled(card=card) if card in AWAITED_CARDS:
+                self._settle(AWAITED_CARDS[card], card=card)
+            case Witness(name=name):
+                self._settle(Witness, card="testimony")
+                self.owed.append(Owed((Question,), f"the question to {name}", DETECTIVE, name))
+            case Accusation():
+                self.owed.append(Owed((End,), "the end of the game", ""))
+            case _ if isinstance(obs, SETTLED):
+                self._settle(type(obs))

@@ -16,6 +16,16 @@ from engines.city_killer.actions import (
     Verb,
 )
 from engines.city_killer.board import MAX_STEPS, UNKNOWN, Frame
+from engines.city_killer.observations import (
+    Accusation,
+    Calm,
+    Discarded,
+    EvidenceDiscard,
+    Examination,
+    Interrogation,
+    InvestigationOver,
+    Pawn,
+)
 from engines.city_killer.rules import (
     BUILDINGS,
     DETECTIVE,
@@ -26,7 +36,7 @@ from engines.city_killer.rules import (
     neighbours,
 )
 from engines.city_killer.supplies import Supplies
-from engines.core import Action, Observation
+from engines.core import Action
 
 
 class DetectivePhase(Supplies):
@@ -41,7 +51,7 @@ class DetectivePhase(Supplies):
         if self.murdered:
             district = self.scenes[-1][0]
             self.pawn = district
-            self._emit(Observation.of("pawn", district=list(district), cost=0))
+            self._emit(Pawn(district, 0))
             names = self.at(district)
             if names:
                 self._push("displace", DETECTIVE, names=names)
@@ -163,7 +173,7 @@ class DetectivePhase(Supplies):
     def _examine(self) -> None:
         self.examined = True
         drawn = self._give_evidence(2)
-        self._emit(Observation.of("examine", district=list(self.pawn or (0, 0))))
+        self._emit(Examination(self.pawn or (0, 0)))
         if len(drawn) == 2:
             for token in drawn:
                 self._evidence.remove(token)
@@ -176,7 +186,7 @@ class DetectivePhase(Supplies):
         drawn.remove(action.item if action.item in drawn else UNKNOWN)
         self._evidence.append(action.item)
         self.evidence_discard.extend(drawn)
-        self._emit(Observation.of("evidence-discard", tokens=drawn))
+        self._emit(EvidenceDiscard(tuple(drawn)))
 
     def _do_detective(self, frame: Frame, action: Action) -> None:
         if isinstance(action, Placed):
@@ -184,19 +194,19 @@ class DetectivePhase(Supplies):
             self.mp -= cost
             self.steps += 1
             self.pawn = action.district
-            self._emit(Observation.of("pawn", district=list(action.district), cost=cost))
+            self._emit(Pawn(action.district, cost))
         elif action == Verb("interrogate"):
             assert self.pawn is not None
             self.used.append("interrogate")
             count = len(self._to_question(self.pawn, set()))
-            self._emit(Observation.of("interrogate", district=list(self.pawn)))
+            self._emit(Interrogation(self.pawn))
             self._push("interrogation", DETECTIVE, asked=[], start=count)
         elif action == Verb("examine"):
             self.used.append("examine")
             self._examine()
         elif action == Verb("end"):
             self._pop()
-            self._emit(Observation.of("investigation-over", round=self.round))
+            self._emit(InvestigationOver(self.round))
         elif isinstance(action, Named) and action.verb == "surveil":
             self._surveil(action.name)
         elif isinstance(action, Evidence):
@@ -219,7 +229,7 @@ class DetectivePhase(Supplies):
         elif isinstance(action, Named):
             kind = "hospital"
             self.intimidated.discard(action.name)
-            self._emit(Observation.of("calm", names=[action.name], source="hospital"))
+            self._emit(Calm((action.name,), "hospital"))
         else:
             kind = "fire"
             group = self._draw_stack(DETECTIVE, "fire")
@@ -233,7 +243,7 @@ class DetectivePhase(Supplies):
         if isinstance(action, Discard):
             self._take_from(self._detective_hand, action.card)
             self.detective_discard.append(action.card)
-            self._emit(Observation.of("discard", card=action.card))
+            self._emit(Discarded(action.card))
         else:
             assert isinstance(action, Play)
             self._play(DETECTIVE, action)
@@ -247,7 +257,7 @@ class DetectivePhase(Supplies):
         self._pop()
         self.accusation = (action.name, action.motive)
         right = action.name == self._identity and action.motive == self._motive
-        self._emit(Observation.of("accusation", name=action.name, motive=action.motive))
+        self._emit(Accusation(action.name, action.motive))
         if right:
             self._finish((DETECTIVE,), "the detective named the killer and his motive")
         else:

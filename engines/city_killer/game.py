@@ -8,9 +8,9 @@ import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
-from engines.city_killer import notation, typed
+from engines.city_killer import typed
 from engines.city_killer.actions import (
     ASKING,
     BARE,
@@ -35,6 +35,23 @@ from engines.city_killer.actions import (
     parse,
 )
 from engines.city_killer.motives import FAN_CODE, Predicates, read_predicates
+from engines.city_killer.observations import (
+    KINDS,
+    Act,
+    Allies,
+    CitySetup,
+    Confession,
+    Draw,
+    Drew,
+    GroupToken,
+    Kept,
+    Row,
+    SceneCards,
+    Secrets,
+    Surveillance,
+    describe,
+    observation_text,
+)
 from engines.city_killer.pool_file import read_pool
 from engines.city_killer.rules import (
     BUILDINGS,
@@ -208,6 +225,7 @@ class CityKiller(Game):
         version=1,
         max_length="6 rounds",
     )
+    observation_kinds = KINDS
     options_spec = _documented((
         Option("residents", 20, check=_count(4, 20), describe_allowed="4 to 20",
                doc="residents in play (fewer for tests)"),
@@ -601,17 +619,16 @@ class CityKiller(Game):
     def _open(self, state: CityKillerState) -> None:
         """The public setup, the row dealt, the setup decisions (same for a view)."""
         state._emit(
-            Observation.of(
-                "setup",
-                residents=list(state.residents),
-                placement=[[n, *state.pos[n]] for n in state.residents if n in state.pos],
-                buildings=[[*d, kind] for d, kind in sorted(state.buildings.items())],
+            CitySetup(
+                residents=state.residents,
+                placement=tuple((n, *state.pos[n]) for n in state.residents if n in state.pos),
+                buildings=tuple((*d, kind) for d, kind in sorted(state.buildings.items())),
             )
         )
         for i in range(ROW):
             state.row[i] = state._draw_detective_card(blind=False)
         state.row.reverse()  # the first card dealt lies rightmost
-        state._emit(Observation.of("row", cards=list(state.row)))
+        state._emit(Row(tuple(state.row)))
         state.begin()
 
     # --- views ------------------------------------------------------------------------------
@@ -644,27 +661,27 @@ class CityKiller(Game):
             if observations[: len(seen)] == seen:
                 start, state = len(seen), kept_state
         if start and (state is None or state._stood_in or any(
-            obs.kind in PLACEHELD for obs in observations[start:]
+            isinstance(obs, PLACEHELD) for obs in observations[start:]
         )):  # fmt: skip
             start, state = 0, None  # the kept view replayed stand-ins this record now names
-        private = {obs.kind: obs for obs in observations if obs.kind in PLACEHELD}
+        secrets = _last(observations, Secrets)
+        allies = _last(observations, Allies)
         if state is None:
-            state = self._blank_view(observations, private)
+            state = self._blank_view(observations, secrets)
         else:
             assert state._script is not None
             for kind, queue in _script(observations[start:]).items():
                 state._script[kind].extend(queue)
-        state._kept.extend(obs["card"] for obs in observations[start:] if obs.kind == "kept")
-        secrets = private.get("secrets")
-        if "allies" in private:
-            state._allies = private["allies"]["group"]
+        state._kept.extend(obs.card for obs in observations[start:] if isinstance(obs, Kept))
+        if allies is not None:
+            state._allies = allies.group
         names = state.residents
         for obs in observations[start:]:
-            if obs.kind != "act":
+            if not isinstance(obs, Act):
                 continue
-            text = obs["move"]
+            text = obs.move
             if text == f"identity {UNKNOWN}":
-                action: Action = Named("identity", secrets["identity"] if secrets else names[0])
+                action: Action = Named("identity", secrets.identity if secrets else names[0])
             elif text == f"allies {UNKNOWN}":
                 action = Grouped("allies", state._allies or GROUPS[0])
             elif text == f"keep {UNKNOWN}":
@@ -674,25 +691,30 @@ class CityKiller(Game):
                 action = self.parse_action(text)
             state.apply_trusted(action)
         if secrets is not None:
-            state._identity, state._figurant = secrets["identity"], secrets["figurant"]
-            state._motive, state._drawn = secrets["motive"], tuple(secrets["drawn"])
+            state._identity, state._figurant = secrets.identity, secrets.figurant
+            state._motive, state._drawn = secrets.motive, tuple(secrets.drawn)
         self._views[info.seat] = (observations, state)
         return state
 
     def _blank_view(
-        self, observations: Sequence[Observation], private: Mapping[str, Observation]
+        self, observations: Sequence[Observation], secrets: Secrets | None
     ) -> CityKillerState:
-        """A view at the setup: the public placement, the seat's secrets, placeholders."""
+        """A view at the setup: the public placement, the seat's secrets, placeholders.
+
+        Raises:
+            KeyError: the record does not start with the setup.
+        """
         setup = observations[0]
+        if not isinstance(setup, CitySetup):
+            raise KeyError(f"the record starts with the setup, not {setup.kind!r}")
         state = CityKillerState(self, random.Random(0))
-        names = list(setup["residents"])
-        where = {p[0]: (p[1], p[2]) for p in setup["placement"]}
-        self._fill(state, names, where, {(b[0], b[1]): b[2] for b in setup["buildings"]})
-        secrets = private.get("secrets")
+        names = list(setup.residents)
+        where = {p[0]: (p[1], p[2]) for p in setup.placement}
+        self._fill(state, names, where, {(b[0], b[1]): b[2] for b in setup.buildings})
         state._identity, state._motive, state._drawn = names[0], MOTIVES[0], tuple(GROUPS[:3])
         if secrets is not None:
-            state._identity, state._figurant = secrets["identity"], secrets["figurant"]
-            state._motive, state._drawn = secrets["motive"], tuple(secrets["drawn"])
+            state._identity, state._figurant = secrets.identity, secrets.figurant
+            state._motive, state._drawn = secrets.motive, tuple(secrets.drawn)
         state._stack = [UNKNOWN] * (len(GROUPS) - 3)
         state._under = [[UNKNOWN] * UNDER_SCENE for _ in range(SCENES)]
         state._killer_deck = [UNKNOWN] * (len(deck(KILLER_DECK)) - SCENES * UNDER_SCENE)
@@ -751,7 +773,7 @@ class CityKiller(Game):
         return None
 
     def describe(self, observation: Observation) -> str:
-        return notation.describe(observation)
+        return describe(observation)
 
     def _parse_entry(
         self, text: str, seat: Seat, before: tuple[Observation, ...]
@@ -759,7 +781,7 @@ class CityKiller(Game):
         return typed.parse_entry(self, text, str(seat), before)
 
     def _observation_text(self, observation: Observation) -> str:
-        return typed.observation_text(self, observation)
+        return observation_text(observation, self.options["building_layout"])
 
     def _notation_help(self) -> list[tuple[str, str]]:
         return typed.help_lines()
@@ -810,7 +832,8 @@ class CityKiller(Game):
         )  # fmt: skip
 
 
-PLACEHELD = ("secrets", "allies")
+Seen = TypeVar("Seen", bound=Observation)
+PLACEHELD = (Secrets, Allies)
 """The private observations a view reads before replaying any move (it stands placeholders
 in for them when the seat has not learnt them)."""
 _PILES = {"detective-deck": "detective-card", "evidence": "evidence", "killer-deck": "killer-card"}
@@ -822,20 +845,28 @@ def _script(observations: Sequence[Observation]) -> dict[str, deque[Any]]:
     script: dict[str, deque[Any]] = {kind: deque() for kind in (*_PILES.values(), "scene",
                                      "stack", "surveillance", "confession")}  # fmt: skip
     for i, obs in enumerate(observations):
-        kind = obs.kind
-        if kind == "draw":
-            card = obs["card"]
-            if card is None:
-                following = observations[i + 1] if i + 1 < len(observations) else None
-                if following is not None and following.kind == "drew":
-                    card = following["card"]
-            script[_PILES[obs["pile"]]].append(UNKNOWN if card is None else card)
-        elif kind == "scene-cards":
-            script["scene"].extend(obs["cards"])
-        elif kind == "token":
-            script["stack"].append(obs["group"])
-        elif kind == "surveillance":
-            script["surveillance"].append(obs["answer"])
-        elif kind == "confession":
-            script["confession"].append(obs["group"])
+        match obs:
+            case Draw(pile=pile, card=card):
+                if card is None:
+                    following = observations[i + 1] if i + 1 < len(observations) else None
+                    if isinstance(following, Drew):
+                        card = following.card
+                script[_PILES[pile]].append(UNKNOWN if card is None else card)
+            case SceneCards(cards=cards):
+                script["scene"].extend(cards)
+            case GroupToken(group=group):
+                script["stack"].append(group)
+            case Surveillance(answer=answer):
+                script["surveillance"].append(answer)
+            case Confession(group=group):
+                script["confession"].append(group)
     return script
+
+
+def _last(observations: Sequence[Observation], kind: type[Seen]) -> Seen | None:
+    """The last of `observations` of `kind`, if any."""
+    found = None
+    for obs in observations:
+        if isinstance(obs, kind):
+            found = obs
+    return found

@@ -14,6 +14,19 @@ from engines.city_killer.actions import (
     Verb,
 )
 from engines.city_killer.board import UNKNOWN, Frame
+from engines.city_killer.observations import (
+    Allies,
+    Bomb,
+    Identity,
+    Intimidation,
+    Kept,
+    Murder,
+    Refusal,
+    Round,
+    SceneCards,
+    Secrets,
+    TokenBack,
+)
 from engines.city_killer.rules import (
     DETECTIVE,
     DISTRICTS,
@@ -26,7 +39,7 @@ from engines.city_killer.rules import (
     neighbours,
 )
 from engines.city_killer.supplies import Supplies
-from engines.core import Action, Observation
+from engines.core import Action
 
 
 class KillerPhase(Supplies):
@@ -51,7 +64,7 @@ class KillerPhase(Supplies):
         left = min(2, eligible)
         if eligible < 2 and self.game.options["few_to_intimidate"] == "none":
             left = 0
-        self._emit(Observation.of("round", round=self.round))
+        self._emit(Round(self.round))
         self._push("killer", KILLER, left=left)
         self.stage = "d1"
 
@@ -129,29 +142,21 @@ class KillerPhase(Supplies):
         assert isinstance(action, Named)
         self._pop()
         self._identity = action.name
-        self._emit(Observation.of("identity", name=action.name), to=[KILLER])
+        self._emit(Identity(action.name), to=[KILLER])
         if self.game.options["use_figurant"] and self._script is None:
             others = [n for n in self.residents if n != action.name]
             self._figurant = self._chance_draw(others, (KILLER,))
         self._emit_secrets()
 
     def _emit_secrets(self) -> None:
-        self._emit(
-            Observation.of(
-                "secrets",
-                identity=self._identity,
-                figurant=self._figurant,
-                motive=self._motive,
-                drawn=sorted(self._drawn, key=GROUPS.index),
-            ),
-            to=[KILLER],
-        )
+        drawn = tuple(sorted(self._drawn, key=GROUPS.index))
+        self._emit(Secrets(self._identity, self._figurant, self._motive, drawn), to=[KILLER])
 
     def _do_allies(self, frame: Frame, action: Action) -> None:
         assert isinstance(action, Grouped)
         self._pop()
         self._allies = action.group
-        self._emit(Observation.of("allies", group=action.group), to=[KILLER])
+        self._emit(Allies(action.group), to=[KILLER])
 
     def _do_place(self, frame: Frame, action: Action) -> None:
         assert isinstance(action, Place)
@@ -168,7 +173,7 @@ class KillerPhase(Supplies):
         if isinstance(action, Named) and action.verb == "intimidate":
             frame["left"] = self.intimidations_left(frame) - 1
             self.intimidated.add(action.name)
-            self._emit(Observation.of("intimidate", name=action.name))
+            self._emit(Intimidation(action.name))
         elif isinstance(action, Play):
             self._play(KILLER, action)
         elif isinstance(action, Named):
@@ -177,7 +182,7 @@ class KillerPhase(Supplies):
         else:
             self._pop()
             self.refusals += 1
-            self._emit(Observation.of("refusal", round=self.round, count=self.refusals))
+            self._emit(Refusal(self.round, self.refusals))
             if self.refusals >= 2:
                 self._finish((DETECTIVE,), "the killer refused a second time")
 
@@ -188,24 +193,18 @@ class KillerPhase(Supplies):
             (victim,) = victims
             scene = self.scene_of(victim)
             self._emit(
-                Observation.of(
-                    "murder",
+                Murder(
                     victim=victim,
-                    district=list(district),
+                    district=district,
                     scene=number,
                     round=self.round,
                     alone=scene.alone,
                     intimidated=scene.intimidated,
-                    history=list(self.earlier_victims),
+                    history=tuple(self.earlier_victims),
                 )
             )
         else:
-            self._emit(
-                Observation.of(
-                    "bomb", district=list(district), casualties=list(victims), scene=number,
-                    round=self.round,
-                )
-            )  # fmt: skip
+            self._emit(Bomb(district, victims, number, self.round))
         for name in victims:
             del self.pos[name]
             self.intimidated.discard(name)
@@ -213,14 +212,14 @@ class KillerPhase(Supplies):
             if self.token == name:
                 self.token = None
                 self.token_lost = self.game.options["token_on_killed"] == "lost"
-                self._emit(Observation.of("token-back", name=name, lost=self.token_lost))
+                self._emit(TokenBack(name, self.token_lost))
         if not bomb or self.game.options["bomb_in_history"]:
             self.earlier_victims.extend(victims)
         self.scenes.append((district, victims, bomb))
         self.murdered = True
         cards = [self._observed("scene", card) for card in self._under[number - 1]]
         self._under[number - 1] = []
-        self._emit(Observation.of("scene-cards", scene=number, cards=cards), to=[KILLER])
+        self._emit(SceneCards(number, tuple(cards)), to=[KILLER])
         self._push("keep", KILLER, cards=cards)
 
     def _do_keep(self, frame: Frame, action: Action) -> None:
@@ -234,7 +233,7 @@ class KillerPhase(Supplies):
         self._killer_hand.append(action.item)
         self.killer_hand_size += 1
         self._killer_deck.extend(cards)
-        self._emit(Observation.of("kept", card=action.item, buried=cards), to=[KILLER])
+        self._emit(Kept(action.item, tuple(cards)), to=[KILLER])
 
     def _pop_killer_frame(self) -> None:
         self.frames = [f for f in self.frames if f["kind"] != "killer"]

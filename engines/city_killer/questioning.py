@@ -13,12 +13,21 @@ from engines.city_killer.actions import (
     Verb,
 )
 from engines.city_killer.board import Frame
+from engines.city_killer.observations import (
+    Answered,
+    Declined,
+    Profile,
+    Question,
+    Surveil,
+    Surveillance,
+    Witness,
+)
 from engines.city_killer.rules import (
     DETECTIVE,
     KILLER,
 )
 from engines.city_killer.supplies import Supplies
-from engines.core import Action, Observation
+from engines.core import Action
 
 
 class Questioning(Supplies):
@@ -66,10 +75,7 @@ class Questioning(Supplies):
         return [Verb("proceed"), Verb("decline")]
 
     def _ask(self, action: Ask, source: str, blackmail: bool) -> None:
-        self._emit(
-            Observation.of("question", name=action.name, attr=action.attr, value=action.value,
-                           source=source)
-        )  # fmt: skip
+        self._emit(Question(action.name, action.attr, action.value, source))
         self.questioned.add(action.name)
         self._push("answer", KILLER, name=action.name, attr=action.attr, value=action.value,
                    source=source, blackmail=blackmail)  # fmt: skip
@@ -102,9 +108,8 @@ class Questioning(Supplies):
             return
         assert isinstance(action, Answer)
         self._emit(
-            Observation.of("answer", name=frame["name"], attr=frame["attr"], value=frame["value"],
-                           answer=action.yes, source=frame["source"])
-        )  # fmt: skip
+            Answered(frame["name"], frame["attr"], frame["value"], action.yes, frame["source"])
+        )
         self._after_question()
 
     def _do_testimony(self, frame: Frame, action: Action) -> None:
@@ -115,7 +120,7 @@ class Questioning(Supplies):
     def _do_pick(self, frame: Frame, action: Action) -> None:
         assert isinstance(action, Named)
         self._pop()
-        self._emit(Observation.of("witness", name=action.name, pair=list(frame["pair"])))
+        self._emit(Witness(action.name, tuple(frame["pair"])))
         if frame.get("question"):
             attr, value = frame["question"]
             self._ask(Ask("ask", action.name, attr, value), "testimony", blackmail=False)
@@ -125,10 +130,10 @@ class Questioning(Supplies):
     def _do_profile(self, frame: Frame, action: Action) -> None:
         assert isinstance(action, Reveal)
         self._pop()
-        self._emit(Observation.of("profile", pair=list(frame["pair"]), named=action.motive))
+        self._emit(Profile(tuple(frame["pair"]), action.motive))
 
     def _surveil(self, name: str) -> None:
-        self._emit(Observation.of("surveil", name=name))
+        self._emit(Surveil(name))
         if self.killer_hand_size:
             self._push("crowd", KILLER, name=name)
         else:
@@ -146,12 +151,16 @@ class Questioning(Supplies):
             truth = name != self._identity and self.game.predicates.fits(self._motive, scene)
         answer = self._observed("surveillance", truth)
         self._emit(
-            Observation.of(
-                "surveillance", name=name, district=list(district), alone=scene.alone,
-                intimidated=scene.intimidated, blocked=blocked, history=list(self.earlier_victims),
+            Surveillance(
+                name=name,
+                district=district,
+                alone=scene.alone,
+                intimidated=scene.intimidated,
+                blocked=blocked,
+                history=tuple(self.earlier_victims),
                 answer=answer,
             )
-        )  # fmt: skip
+        )
 
     def _do_crowd(self, frame: Frame, action: Action) -> None:
         self._pop()
@@ -168,4 +177,4 @@ class Questioning(Supplies):
         else:
             if self.game.options["crowd_decline"] == "returns":
                 self.token = None
-            self._emit(Observation.of("declined", name=frame["name"]))
+            self._emit(Declined(frame["name"]))

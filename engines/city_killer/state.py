@@ -24,13 +24,14 @@ from engines.city_killer.cards import Cards
 from engines.city_killer.city_phase import CityPhase
 from engines.city_killer.detective_phase import DetectivePhase
 from engines.city_killer.killer_phase import KillerPhase
+from engines.city_killer.observations import Act
 from engines.city_killer.questioning import Questioning
 from engines.city_killer.rules import (
     SCENES,
     District,
 )
 from engines.city_killer.supplies import Supplies
-from engines.core import Action, JsonValue, Observation, Seat
+from engines.core import Action, JsonValue, Seat
 
 
 class CityKillerState(KillerPhase, DetectivePhase, Questioning, Cards, CityPhase, Supplies):
@@ -54,7 +55,7 @@ class CityKillerState(KillerPhase, DetectivePhase, Questioning, Cards, CityPhase
     def _apply(self, action: Action) -> None:
         frame = self.frames[-1]
         seat = frame["seat"]
-        self._emit(Observation.of("act", seat=seat, move=self._public_text(frame, action)))
+        self._emit(Act(seat, self._public_text(frame, action)))
         getattr(self, "_do_" + frame["kind"].replace("-", "_"))(frame, action)
         self._advance()
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from engines.city_killer.board import UNKNOWN, Board
+from engines.city_killer.observations import Draw, Drew, EvidenceCheck, GroupToken, Reshuffle, Row
 from engines.city_killer.rules import (
     DETECTIVE,
     KILLER,
     ROW,
 )
-from engines.core import Observation
 
 
 class Supplies(Board):
@@ -41,15 +41,15 @@ class Supplies(Board):
             deck.extend(self.detective_discard)
             self.detective_discard.clear()
             self._reshuffle(deck)
-            self._emit(Observation.of("reshuffle", pile="detective-deck", cards=len(deck)))
+            self._emit(Reshuffle("detective-deck", len(deck)))
         if not deck:
             return None
         card = self._observed("detective-card", deck.pop(0))
         if blind:
-            self._emit(Observation.of("draw", pile="detective-deck", seat=DETECTIVE, card=None))
-            self._emit(Observation.of("drew", pile="detective-deck", card=card), to=[DETECTIVE])
+            self._emit(Draw("detective-deck", DETECTIVE, None))
+            self._emit(Drew("detective-deck", card), to=[DETECTIVE])
         else:
-            self._emit(Observation.of("draw", pile="detective-deck", seat="row", card=card))
+            self._emit(Draw("detective-deck", "row", card))
         return card
 
     def _give_evidence(self, count: int = 1) -> list[str]:
@@ -60,12 +60,12 @@ class Supplies(Board):
                 self._supply = list(self.evidence_discard)
                 self.evidence_discard.clear()
                 self._reshuffle(self._supply)
-                self._emit(Observation.of("reshuffle", pile="evidence", cards=len(self._supply)))
+                self._emit(Reshuffle("evidence", len(self._supply)))
             if not self._supply:
                 break
             token = self._observed("evidence", self._supply.pop(0))
-            self._emit(Observation.of("draw", pile="evidence", seat=DETECTIVE, card=None))
-            self._emit(Observation.of("drew", pile="evidence", card=token), to=[DETECTIVE])
+            self._emit(Draw("evidence", DETECTIVE, None))
+            self._emit(Drew("evidence", token), to=[DETECTIVE])
             drawn.append(token)
         self._evidence.extend(drawn)
         return drawn
@@ -76,12 +76,12 @@ class Supplies(Board):
             deck.extend(self.killer_discard)
             self.killer_discard.clear()
             self._reshuffle(deck)
-            self._emit(Observation.of("reshuffle", pile="killer-deck", cards=len(deck)))
+            self._emit(Reshuffle("killer-deck", len(deck)))
         if not deck:
             return
         card = self._observed("killer-card", deck.pop(0))
-        self._emit(Observation.of("draw", pile="killer-deck", seat=KILLER, card=None))
-        self._emit(Observation.of("drew", pile="killer-deck", card=card), to=[KILLER])
+        self._emit(Draw("killer-deck", KILLER, None))
+        self._emit(Drew("killer-deck", card), to=[KILLER])
         self._killer_hand.append(card)
         self.killer_hand_size += 1
 
@@ -102,7 +102,7 @@ class Supplies(Board):
             self._stack.append(group)  # shuffled back at once: draws are uniform anyway
         else:
             self._pending_stack_tokens.append(group)
-        self._emit(Observation.of("token", seat=seat, group=group, source=source, empty=not alive))
+        self._emit(GroupToken(seat, group, source, not alive))
         return group
 
     def _take_from(self, hand: list[str], card: str) -> None:
@@ -115,11 +115,11 @@ class Supplies(Board):
         self.evidence_discard.append(kind)
         self.checks += 1
         if position == 0:
-            self._emit(Observation.of("evidence-check", token=kind, position=0, card=None))
+            self._emit(EvidenceCheck(kind, 0, None))
             card = self._draw_detective_card(blind=True)
         else:
             card = self.row[position - 1]
-            self._emit(Observation.of("evidence-check", token=kind, position=position, card=card))
+            self._emit(EvidenceCheck(kind, position, card))
             self.row[1:position] = self.row[0 : position - 1]
             self.row[0] = None
             self._refill(1)
@@ -162,4 +162,4 @@ class Supplies(Board):
                 break
             self.row[max(i for i, c in enumerate(self.row) if c is None)] = card
             cards.append(card)
-        self._emit(Observation.of("row", cards=list(self.row)))
+        self._emit(Row(tuple(self.row)))

@@ -18,7 +18,53 @@ from typing import TYPE_CHECKING
 
 from engines.city_killer.actions import read_district
 from engines.city_killer.course import Course
-from engines.city_killer.notation import seen_by
+from engines.city_killer.observations import (
+    ENDS,
+    KINDS,
+    MOVE_SOURCES,
+    Accusation,
+    Act,
+    Allies,
+    Answered,
+    Bomb,
+    Calm,
+    Cancelled,
+    CityKillerObservation,
+    CitySetup,
+    Confession,
+    Declined,
+    Discarded,
+    Draw,
+    Drew,
+    End,
+    EvidenceCheck,
+    EvidenceDiscard,
+    Examination,
+    GroupChosen,
+    GroupToken,
+    Identity,
+    Interrogation,
+    Intimidation,
+    InvestigationOver,
+    Kept,
+    Moved,
+    Murder,
+    Pawn,
+    Played,
+    Profile,
+    Question,
+    Refusal,
+    Reshuffle,
+    Round,
+    Row,
+    SceneCards,
+    Secrets,
+    Surveil,
+    Surveillance,
+    TokenBack,
+    TokenPlaced,
+    Witness,
+)
 from engines.city_killer.rules import (
     BUILDINGS,
     DETECTIVE,
@@ -31,8 +77,9 @@ from engines.city_killer.rules import (
     MOTIVES,
     PROFESSIONS,
     SEATS,
+    District,
 )
-from engines.core import InvalidAction, InvalidObservation, JsonValue, Observation, quote
+from engines.core import InvalidAction, InvalidObservation, Observation, quote, typed
 from engines.notation import Vocabulary, read_int
 
 if TYPE_CHECKING:
@@ -92,138 +139,10 @@ HEADS = (
     "interrogation", "examined", "check", "dealt", "drew", "discard", "discarded", "reshuffled",
     "investigation", "accused", "end", "killer:", "detective:",
 )  # fmt: skip
-MOVE_SOURCES = {"abduction": "abduction", "call": "urgent call", "city": "city", "fire": "fire",
-                "raid": "raid"}  # fmt: skip
-ENDS = {
-    "named": ((DETECTIVE,), "the detective named the killer and his motive"),
-    "wrong": ((KILLER,), "the detective's accusation was wrong"),
-    "refused": ((DETECTIVE,), "the killer refused a second time"),
-}
 MAX_NUMBER = 999
 """The largest round, scene, cost or pile size a line may hold (every one is far smaller)."""
 PILES = ("detective-deck", "killer-deck", "evidence")
 QUESTION_SOURCES = ("interrogate", "diner", "testimony")
-
-
-def _d(district: JsonValue) -> str:
-    row, col = district
-    return f"{row},{col}"
-
-
-def _flags(obs: Observation, names: Sequence[str]) -> list[str]:
-    return [name for name in names if obs[name]]
-
-
-def observation_text(game: CityKiller, obs: Observation) -> str:
-    """`obs` as a person types it (what the lines before imply is left out)."""
-    kind, get = obs.kind, obs.get
-    if kind == "setup":
-        return _setup_text(game, obs)
-    if kind == "row":
-        return "row " + " ".join(c or "-" for c in get("cards"))
-    if kind == "secrets":
-        return (
-            f"secrets {get('identity')} figurant {get('figurant') or 'none'} motive "
-            f"{get('motive')} tokens {' '.join(get('drawn'))}"
-        )
-    if kind in ("identity", "intimidate", "surveil", "declined"):
-        word = {"intimidate": "intimidated"}.get(kind, kind)
-        return f"{word} {get('name')}"
-    if kind == "allies":
-        return f"allies {get('group')}"
-    if kind == "act":
-        return f"{get('seat')}: {get('move')}"
-    if kind == "round":
-        return f"round {get('round')}"
-    if kind == "murder":
-        flags = _flags(obs, ("alone", "intimidated"))
-        return " ".join(["murder", get("victim"), "at", _d(get("district")), *flags])
-    if kind == "bomb":
-        return f"bomb {_d(get('district'))} killed {' '.join(get('casualties'))}"
-    if kind == "refusal":
-        return "refusal"
-    if kind == "scene-cards":
-        return " ".join(["under", str(get("scene")), *get("cards")])
-    if kind == "kept":
-        return " ".join(["kept", get("card"), "buried", *get("buried")])
-    if kind == "question":
-        via = "" if get("source") == "interrogate" else f" via {get('source')}"
-        return f"ask {get('name')} {get('attr')}:{get('value')}{via}"
-    if kind == "answer":
-        said = {True: "yes", False: "no", None: "nothing"}[get("answer")]
-        via = "" if get("source") == "interrogate" else f" via {get('source')}"
-        return f"{get('name')} answered {said} to {get('attr')}:{get('value')}{via}"
-    if kind == "surveillance":
-        flags = _flags(obs, ("alone", "intimidated", "blocked"))
-        said = "yes" if get("answer") else "no"
-        return " ".join(["watched", get("name"), "at", _d(get("district")), *flags, said])
-    if kind == "token-placed":
-        return f"token on {get('name')} via {get('source')}"
-    if kind == "token-back":
-        return f"token {'lost with' if get('lost') else 'back from'} {get('name')}"
-    if kind == "play":
-        return " ".join(["played", get("card"), *get("args")])
-    if kind == "cancelled":
-        return f"cancelled {get('card')}"
-    if kind == "witness":
-        return f"witness {get('name')} of {' '.join(get('pair'))}"
-    if kind == "profile":
-        return f"profile {' '.join(get('pair'))} named {get('named')}"
-    if kind == "confession":
-        return f"confession {get('group') or 'none'}"
-    if kind == "token":
-        via = "" if get("source") == "city" else f" via {get('source')}"
-        return f"stack {get('group')} by {get('seat')}{via}{' empty' if get('empty') else ''}"
-    if kind == "group-chosen":
-        return f"chose {get('group')} by {get('seat')}"
-    if kind == "moved":
-        source = next(w for w, s in MOVE_SOURCES.items() if s == get("source"))
-        return f"moved {get('name')} {_d(get('district'))} by {source}"
-    if kind == "calm":
-        return f"calmed {' '.join(get('names')) or 'nobody'} by {get('source')}"
-    if kind == "pawn":
-        return f"pawn {_d(get('district'))}" + (f" cost {get('cost')}" if get("cost") else "")
-    if kind == "interrogate":
-        return f"interrogation at {_d(get('district'))}"
-    if kind == "examine":
-        return f"examined {_d(get('district'))}"
-    if kind == "evidence-check":
-        if get("position") == 0:
-            return f"check {get('token')} deck"
-        return f"check {get('token')} row {get('position')} {get('card')}"
-    if kind == "draw":
-        if get("seat") == "row":
-            return f"dealt {get('card')}"
-        return f"{get('seat')} takes {'evidence' if get('pile') == 'evidence' else 'card'}"
-    if kind == "drew":
-        return f"drew {get('card')}"
-    if kind == "discard":
-        return f"discard {get('card')}"
-    if kind == "evidence-discard":
-        return " ".join(["discarded", "evidence", *get("tokens")])
-    if kind == "reshuffle":
-        return f"reshuffled {get('pile')} {get('cards')}"
-    if kind == "investigation-over":
-        return "investigation over"
-    if kind == "accusation":
-        return f"accused {get('name')} {get('motive')}"
-    if kind == "end":
-        word = next(w for w, (_, reason) in ENDS.items() if reason == get("reason"))
-        return (
-            f"end {word} killer {get('identity')} motive {get('motive')} allies "
-            f"{get('allies')} figurant {get('figurant') or 'none'}"
-        )
-    raise InvalidObservation(f"city-killer: no typed form for {kind!r}")
-
-
-def _setup_text(game: CityKiller, obs: Observation) -> str:
-    placed = {p[0]: _d(p[1:]) for p in obs["placement"]}
-    people = [f"{n}@{placed[n]}" if n in placed else n for n in obs["residents"]]
-    text = " ".join(["setup", *people])
-    fixed = sorted([*d, kind] for d, kind in FIXED_LAYOUT.items())
-    if game.options["building_layout"] != "fixed" or [list(b) for b in obs["buildings"]] != fixed:
-        text += " buildings " + " ".join(f"{b[2]}@{b[0]},{b[1]}" for b in obs["buildings"])
-    return text
 
 
 class Reader:
@@ -231,7 +150,7 @@ class Reader:
 
     def __init__(self, game: CityKiller, seat: str, before: Sequence[Observation]) -> None:
         self.game, self.seat = game, seat
-        self.before = tuple(before)
+        self.before = tuple(typed(obs, KINDS) for obs in before)
         self.course = Course.of(before, seat, bool(game.options["bomb_in_history"]))
         self.names = Vocabulary("resident", self.course.residents or game.names)
         self.cards = Vocabulary("card", (*KILLER_CARDS, *DETECTIVE_CARDS))
@@ -245,11 +164,11 @@ class Reader:
         self.attributes = Vocabulary("question attribute", self.values)
 
     # --- words -----------------------------------------------------------------------------
-    def district(self, word: str) -> list[int]:
+    def district(self, word: str) -> District:
         found = read_district(word)
         if found is None or not all(1 <= x <= 4 for x in found):
             raise InvalidObservation(f"{quote(word)} is not a district (row,column, 1 to 4)")
-        return list(found)
+        return found
 
     def number(self, word: str, what: str) -> int:
         return read_int(word, what, 0, MAX_NUMBER)
@@ -286,7 +205,7 @@ class Reader:
             raise InvalidObservation(f"expected {word!r} at word {index + 1}: {form}")
 
     # --- lines -----------------------------------------------------------------------------
-    def read(self, text: str) -> Observation:
+    def read(self, text: str) -> CityKillerObservation:
         words = text.split()
         head = words[0].lower()
         if head.rstrip(":") in SEATS:
@@ -303,46 +222,45 @@ class Reader:
         if head.rstrip(":") in SEATS:
             return self.seat_line(head.rstrip(":"), words[1:])
         method = getattr(self, "line_" + head.replace("-", "_"))
-        found: Observation = method(words[1:])
+        found: CityKillerObservation = method(words[1:])
         return found
 
-    def line_setup(self, words: list[str]) -> Observation:
+    def line_setup(self, words: list[str]) -> CityKillerObservation:
         people, buildings = words, []
         if "buildings" in [w.lower() for w in words]:
             at = [w.lower() for w in words].index("buildings")
             people, buildings = words[:at], words[at + 1 :]
-        residents, placement = [], []
+        residents: list[str] = []
+        placement: list[tuple[str, int, int]] = []
         names = Vocabulary("resident", self.game.names)
         for word in people:
             name, _, where = word.partition("@")
             residents.append(names.read(name))
             if where:
-                placement.append([residents[-1], *self.district(where)])
+                placement.append((residents[-1], *self.district(where)))
         if len(set(residents)) != len(residents):
             raise InvalidObservation("a resident is named twice in the setup")
         if buildings:
-            layout = []
+            layout: list[tuple[int, int, str]] = []
             for word in buildings:
                 kind, _, where = word.partition("@")
-                layout.append([*self.district(where), self.buildings.read(kind)])
+                layout.append((*self.district(where), self.buildings.read(kind)))
             layout.sort()
         elif self.game.options["building_layout"] == "fixed":
-            layout = sorted([*d, kind] for d, kind in FIXED_LAYOUT.items())
+            layout = sorted((*d, kind) for d, kind in FIXED_LAYOUT.items())
         else:
             raise InvalidObservation(
                 "with building_layout=random, type the buildings after the residents: "
                 "buildings diner@1,1 fire@1,3 ... (eight of them)"
             )
-        return Observation.of("setup", residents=residents, placement=placement, buildings=layout)
+        return CitySetup(tuple(residents), tuple(placement), tuple(layout))
 
-    def line_row(self, words: list[str]) -> Observation:
+    def line_row(self, words: list[str]) -> CityKillerObservation:
         if len(words) != 3:
             raise InvalidObservation("the row has 3 positions: row CARD CARD CARD (- if empty)")
-        return Observation.of(
-            "row", cards=[None if w == "-" else self.cards.read(w) for w in words]
-        )
+        return Row(cards=tuple(None if w == "-" else self.cards.read(w) for w in words))
 
-    def line_secrets(self, words: list[str]) -> Observation:
+    def line_secrets(self, words: list[str]) -> CityKillerObservation:
         form = "secrets NAME figurant NAME|none motive MOTIVE tokens GROUP GROUP GROUP"
         for index, word in ((1, "figurant"), (3, "motive"), (5, "tokens")):
             self.keyword(words, index, word, form)
@@ -350,9 +268,9 @@ class Reader:
         drawn = self.groups.read_all(words[6:])
         if len(drawn) != 3:
             raise InvalidObservation(f"the killer draws 3 group tokens: {form}")
-        return Observation.of(
-            "secrets", identity=self.names.read(words[0]), figurant=figurant,
-            motive=self.motives.read(words[4]), drawn=sorted(drawn, key=GROUPS.index),
+        return Secrets(
+            identity=self.names.read(words[0]), figurant=figurant,
+            motive=self.motives.read(words[4]), drawn=tuple(sorted(drawn, key=GROUPS.index)),
         )  # fmt: skip
 
     def one(self, words: list[str], form: str) -> str:
@@ -360,23 +278,23 @@ class Reader:
             raise InvalidObservation(f"expected one word after the first: {form}")
         return words[0]
 
-    def line_identity(self, words: list[str]) -> Observation:
-        return Observation.of("identity", name=self.names.read(self.one(words, "identity NAME")))
+    def line_identity(self, words: list[str]) -> CityKillerObservation:
+        return Identity(name=self.names.read(self.one(words, "identity NAME")))
 
-    def line_allies(self, words: list[str]) -> Observation:
-        return Observation.of("allies", group=self.groups.read(self.one(words, "allies GROUP")))
+    def line_allies(self, words: list[str]) -> CityKillerObservation:
+        return Allies(group=self.groups.read(self.one(words, "allies GROUP")))
 
-    def line_intimidated(self, words: list[str]) -> Observation:
+    def line_intimidated(self, words: list[str]) -> CityKillerObservation:
         name = self.names.read(self.one(words, "intimidated NAME"))
-        return Observation.of("intimidate", name=name)
+        return Intimidation(name=name)
 
-    def line_surveil(self, words: list[str]) -> Observation:
-        return Observation.of("surveil", name=self.names.read(self.one(words, "surveil NAME")))
+    def line_surveil(self, words: list[str]) -> CityKillerObservation:
+        return Surveil(name=self.names.read(self.one(words, "surveil NAME")))
 
-    def line_declined(self, words: list[str]) -> Observation:
-        return Observation.of("declined", name=self.names.read(self.one(words, "declined NAME")))
+    def line_declined(self, words: list[str]) -> CityKillerObservation:
+        return Declined(name=self.names.read(self.one(words, "declined NAME")))
 
-    def seat_line(self, seat: str, words: list[str]) -> Observation:
+    def seat_line(self, seat: str, words: list[str]) -> CityKillerObservation:
         """A line that starts with a seat (its keyword shortened, maybe): a move it made, or a
         card it took unseen."""
         if words and words[0].lower() == "takes":
@@ -389,7 +307,7 @@ class Reader:
             )
         return self.act(seat, move)
 
-    def act(self, seat: str, move: str) -> Observation:
+    def act(self, seat: str, move: str) -> Act:
         if move.endswith(" ?") and move.split()[0] in ("identity", "allies", "keep"):
             text = move.split()[0] + " ?"
         else:
@@ -397,44 +315,44 @@ class Reader:
                 text = str(self.game.parse_action(move))
             except InvalidAction as error:
                 raise InvalidObservation(str(error)) from None
-        return Observation.of("act", seat=seat, move=text)
+        return Act(seat=seat, move=text)
 
-    def line_round(self, words: list[str]) -> Observation:
-        return Observation.of("round", round=self.number(self.one(words, "round N"), "a round"))
+    def line_round(self, words: list[str]) -> CityKillerObservation:
+        return Round(round=self.number(self.one(words, "round N"), "a round"))
 
-    def line_murder(self, words: list[str]) -> Observation:
+    def line_murder(self, words: list[str]) -> CityKillerObservation:
         form = "murder NAME at R,C [alone] [intimidated]"
         self.keyword(words, 1, "at", form)
         flags = self.flags(words[3:], ("alone", "intimidated"))
         c = self.course
-        return Observation.of(
-            "murder", victim=self.names.read(words[0]), district=self.district(words[2]),
+        return Murder(
+            victim=self.names.read(words[0]), district=self.district(words[2]),
             scene=c.scenes + 1, round=c.round, alone=flags["alone"],
-            intimidated=flags["intimidated"], history=list(c.history),
+            intimidated=flags["intimidated"], history=tuple(c.history),
         )  # fmt: skip
 
-    def line_bomb(self, words: list[str]) -> Observation:
+    def line_bomb(self, words: list[str]) -> CityKillerObservation:
         self.keyword(words, 1, "killed", "bomb R,C killed NAME ...")
         c = self.course
-        return Observation.of(
-            "bomb", district=self.district(words[0]),
-            casualties=list(self.names.read_all(words[2:])), scene=c.scenes + 1, round=c.round,
+        return Bomb(
+            district=self.district(words[0]),
+            casualties=tuple(self.names.read_all(words[2:])), scene=c.scenes + 1, round=c.round,
         )  # fmt: skip
 
-    def line_refusal(self, words: list[str]) -> Observation:
+    def line_refusal(self, words: list[str]) -> CityKillerObservation:
         if words:
             raise InvalidObservation("a refusal is the word refusal alone")
         c = self.course
-        return Observation.of("refusal", round=c.round, count=c.refusals + 1)
+        return Refusal(round=c.round, count=c.refusals + 1)
 
-    def line_under(self, words: list[str]) -> Observation:
-        cards = [self.cards.read(w) for w in words[1:]]
-        return Observation.of("scene-cards", scene=self.number(words[0], "a scene"), cards=cards)
+    def line_under(self, words: list[str]) -> CityKillerObservation:
+        cards = tuple(self.cards.read(w) for w in words[1:])
+        return SceneCards(scene=self.number(words[0], "a scene"), cards=cards)
 
-    def line_kept(self, words: list[str]) -> Observation:
+    def line_kept(self, words: list[str]) -> CityKillerObservation:
         self.keyword(words, 1, "buried", "kept CARD buried CARD")
-        buried = [self.cards.read(w) for w in words[2:]]
-        return Observation.of("kept", card=self.cards.read(words[0]), buried=buried)
+        buried = tuple(self.cards.read(w) for w in words[2:])
+        return Kept(card=self.cards.read(words[0]), buried=buried)
 
     def via(self, words: list[str], allowed: Sequence[str], default: str) -> tuple[list[str], str]:
         """The words before `via SOURCE`, and the source (`default` without one)."""
@@ -446,16 +364,14 @@ class Reader:
             raise InvalidObservation(f"via names one of {', '.join(allowed)}")
         return words[:at], Vocabulary("source", allowed).read(words[at + 1])
 
-    def line_ask(self, words: list[str]) -> Observation:
+    def line_ask(self, words: list[str]) -> CityKillerObservation:
         words, source = self.via(words, QUESTION_SOURCES, "interrogate")
         if len(words) != 2:
             raise InvalidObservation("ask NAME ATTR:VALUE [via diner|testimony]")
         attr, value = self.question(words[1])
-        return Observation.of(
-            "question", name=self.names.read(words[0]), attr=attr, value=value, source=source
-        )
+        return Question(name=self.names.read(words[0]), attr=attr, value=value, source=source)
 
-    def answer(self, name: str, words: list[str]) -> Observation:
+    def answer(self, name: str, words: list[str]) -> Answered:
         form = f"{name} answered yes|no|nothing [to ATTR:VALUE] [via diner|testimony]"
         open_question = self.course.questions.get(name)
         words, source = self.via(words, QUESTION_SOURCES, "")
@@ -473,35 +389,31 @@ class Reader:
         if not source:
             asked = open_question is not None and open_question[:2] == (attr, value)
             source = open_question[2] if asked and open_question else "interrogate"
-        return Observation.of(
-            "answer", name=name, attr=attr, value=value, answer=said, source=source
-        )
+        return Answered(name=name, attr=attr, value=value, answer=said, source=source)
 
-    def line_watched(self, words: list[str]) -> Observation:
+    def line_watched(self, words: list[str]) -> CityKillerObservation:
         form = "watched NAME at R,C [alone] [intimidated] [blocked] yes|no"
         self.keyword(words, 1, "at", form)
         if len(words) < 4 or words[-1].lower() not in ("yes", "no"):
             raise InvalidObservation(f"the killer's answer, yes or no, comes last: {form}")
         flags = self.flags(words[3:-1], ("alone", "intimidated", "blocked"))
-        return Observation.of(
-            "surveillance", name=self.names.read(words[0]), district=self.district(words[2]),
+        return Surveillance(
+            name=self.names.read(words[0]), district=self.district(words[2]),
             alone=flags["alone"], intimidated=flags["intimidated"], blocked=flags["blocked"],
-            history=list(self.course.history), answer=words[-1].lower() == "yes",
+            history=tuple(self.course.history), answer=words[-1].lower() == "yes",
         )  # fmt: skip
 
-    def line_token(self, words: list[str]) -> Observation:
+    def line_token(self, words: list[str]) -> CityKillerObservation:
         form = "token on NAME via police|covert-watch|crowd, token back|lost from|with NAME"
         pair = " ".join(w.lower() for w in words[:2])
         if len(words) == 3 and pair in ("back from", "lost with"):
-            return Observation.of(
-                "token-back", name=self.names.read(words[2]), lost=pair == "lost with"
-            )
+            return TokenBack(name=self.names.read(words[2]), lost=pair == "lost with")
         if len(words) == 4 and words[0].lower() == "on":
             rest, source = self.via(words[1:], ("police", "covert-watch", "crowd"), "")
-            return Observation.of("token-placed", name=self.names.read(rest[0]), source=source)
+            return TokenPlaced(name=self.names.read(rest[0]), source=source)
         raise InvalidObservation(form)
 
-    def line_played(self, words: list[str]) -> Observation:
+    def line_played(self, words: list[str]) -> CityKillerObservation:
         if not words:
             raise InvalidObservation("played CARD [ARGS]")
         card = self.cards.read(words[0])
@@ -509,38 +421,36 @@ class Reader:
             action = self.game.parse_action(" ".join(["play", card, *words[1:]]))
         except InvalidAction as error:
             raise InvalidObservation(str(error)) from None
-        args = list(getattr(action, "args", ()))
-        return Observation.of("play", seat=_owner(card), card=card, args=args)
+        args = tuple(getattr(action, "args", ()))
+        return Played(seat=_owner(card), card=card, args=args)
 
-    def line_cancelled(self, words: list[str]) -> Observation:
+    def line_cancelled(self, words: list[str]) -> CityKillerObservation:
         card = self.cards.read(self.one(words, "cancelled CARD"))
-        return Observation.of("cancelled", seat=_owner(card), card=card)
+        return Cancelled(seat=_owner(card), card=card)
 
-    def line_witness(self, words: list[str]) -> Observation:
+    def line_witness(self, words: list[str]) -> CityKillerObservation:
         name = self.names.read(words[0]) if words else ""
         if len(words) == 4 and words[1].lower() == "of":
-            pair = list(self.names.read_all(words[2:]))
+            pair = tuple(self.names.read_all(words[2:]))
         elif len(words) == 1 and self.course.testimony:
-            pair = list(self.course.testimony)
+            pair = tuple(self.course.testimony)
         else:
             raise InvalidObservation("witness NAME [of NAME NAME] (the pair of Testimony)")
-        return Observation.of("witness", name=name, pair=pair)
+        return Witness(name=name, pair=pair)
 
-    def line_profile(self, words: list[str]) -> Observation:
+    def line_profile(self, words: list[str]) -> CityKillerObservation:
         form = "profile MOTIVE MOTIVE named MOTIVE"
         self.keyword(words, 2, "named", form)
         if len(words) != 4:
             raise InvalidObservation(form)
-        pair = list(self.motives.read_all(words[:2]))
-        return Observation.of("profile", pair=pair, named=self.motives.read(words[3]))
+        pair = tuple(self.motives.read_all(words[:2]))
+        return Profile(pair=pair, named=self.motives.read(words[3]))
 
-    def line_confession(self, words: list[str]) -> Observation:
+    def line_confession(self, words: list[str]) -> CityKillerObservation:
         word = self.one(words, "confession GROUP|none")
-        return Observation.of(
-            "confession", group=None if word == "none" else self.groups.read(word)
-        )
+        return Confession(group=None if word == "none" else self.groups.read(word))
 
-    def line_stack(self, words: list[str]) -> Observation:
+    def line_stack(self, words: list[str]) -> CityKillerObservation:
         form = "stack GROUP by killer|detective [via fire] [empty]"
         empty = bool(words) and words[-1].lower() == "empty"
         words = words[:-1] if empty else words
@@ -548,113 +458,108 @@ class Reader:
         self.keyword(words, 1, "by", form)
         if len(words) != 3:
             raise InvalidObservation(form)
-        return Observation.of(
-            "token", seat=self.seats.read(words[2]), group=self.groups.read(words[0]),
-            source=source, empty=empty,
+        return GroupToken(
+            seat=self.seats.read(words[2]), group=self.groups.read(words[0]), source=source,
+            empty=empty,
         )  # fmt: skip
 
-    def line_chose(self, words: list[str]) -> Observation:
+    def line_chose(self, words: list[str]) -> CityKillerObservation:
         self.keyword(words, 1, "by", "chose GROUP by killer|detective")
-        return Observation.of(
-            "group-chosen", seat=self.seats.read(words[2]), group=self.groups.read(words[0])
-        )
+        return GroupChosen(seat=self.seats.read(words[2]), group=self.groups.read(words[0]))
 
-    def line_moved(self, words: list[str]) -> Observation:
+    def line_moved(self, words: list[str]) -> CityKillerObservation:
         form = f"moved NAME R,C by {'|'.join(MOVE_SOURCES)}"
         self.keyword(words, 2, "by", form)
         if len(words) != 4:
             raise InvalidObservation(form)
         source = MOVE_SOURCES[Vocabulary("source", MOVE_SOURCES).read(words[3])]
-        return Observation.of(
-            "moved", name=self.names.read(words[0]), district=self.district(words[1]),
-            source=source,
-        )  # fmt: skip
+        return Moved(
+            name=self.names.read(words[0]), district=self.district(words[1]), source=source
+        )
 
-    def line_calmed(self, words: list[str]) -> Observation:
+    def line_calmed(self, words: list[str]) -> CityKillerObservation:
         form = "calmed NAME ... by city|hospital|patrols (nobody when none)"
         if len(words) < 3 or words[-2].lower() != "by":
             raise InvalidObservation(form)
         named = words[:-2]
-        names = [] if [w.lower() for w in named] == ["nobody"] else list(self.names.read_all(named))
+        nobody = [w.lower() for w in named] == ["nobody"]
+        names = () if nobody else tuple(self.names.read_all(named))
         source = Vocabulary("source", ("city", "hospital", "patrols")).read(words[-1])
-        return Observation.of("calm", names=names, source=source)
+        return Calm(names=names, source=source)
 
-    def line_pawn(self, words: list[str]) -> Observation:
+    def line_pawn(self, words: list[str]) -> CityKillerObservation:
         cost = 0
         if len(words) == 3 and words[1].lower() == "cost":
             cost = self.number(words[2], "a cost")
         elif len(words) != 1:
             raise InvalidObservation("pawn R,C [cost 1]")
-        return Observation.of("pawn", district=self.district(words[0]), cost=cost)
+        return Pawn(district=self.district(words[0]), cost=cost)
 
-    def line_interrogation(self, words: list[str]) -> Observation:
+    def line_interrogation(self, words: list[str]) -> CityKillerObservation:
         form = "interrogation at R,C"
         self.keyword(words, 0, "at", form)
-        return Observation.of("interrogate", district=self.district(self.one(words[1:], form)))
+        return Interrogation(district=self.district(self.one(words[1:], form)))
 
-    def line_examined(self, words: list[str]) -> Observation:
-        return Observation.of("examine", district=self.district(self.one(words, "examined R,C")))
+    def line_examined(self, words: list[str]) -> CityKillerObservation:
+        return Examination(district=self.district(self.one(words, "examined R,C")))
 
-    def line_check(self, words: list[str]) -> Observation:
+    def line_check(self, words: list[str]) -> CityKillerObservation:
         form = "check BUILDING deck, check BUILDING row N CARD"
         token = self.buildings.read(words[0]) if words else ""
         if len(words) == 2 and words[1].lower() == "deck":
-            return Observation.of("evidence-check", token=token, position=0, card=None)
+            return EvidenceCheck(token=token, position=0, card=None)
         if len(words) == 4 and words[1].lower() == "row" and words[2] in ("1", "2", "3"):
-            return Observation.of(
-                "evidence-check", token=token, position=int(words[2]),
-                card=self.cards.read(words[3]),
-            )  # fmt: skip
+            return EvidenceCheck(
+                token=token, position=int(words[2]), card=self.cards.read(words[3])
+            )
         raise InvalidObservation(form)
 
-    def line_dealt(self, words: list[str]) -> Observation:
+    def line_dealt(self, words: list[str]) -> CityKillerObservation:
         card = self.cards.read(self.one(words, "dealt CARD"))
-        return Observation.of("draw", pile="detective-deck", seat="row", card=card)
+        return Draw(pile="detective-deck", seat="row", card=card)
 
-    def takes(self, seat: str, words: list[str]) -> Observation:
+    def takes(self, seat: str, words: list[str]) -> Draw:
         what = self.one(words, f"{seat} takes card|evidence").lower()
         if what == "evidence" and seat == DETECTIVE:
-            return Observation.of("draw", pile="evidence", seat=seat, card=None)
+            return Draw(pile="evidence", seat=seat, card=None)
         if what == "card":
             pile = "killer-deck" if seat == KILLER else "detective-deck"
-            return Observation.of("draw", pile=pile, seat=seat, card=None)
+            return Draw(pile=pile, seat=seat, card=None)
         raise InvalidObservation("detective takes card|evidence, killer takes card")
 
-    def line_drew(self, words: list[str]) -> Observation:
+    def line_drew(self, words: list[str]) -> CityKillerObservation:
         word = self.one(words, "drew CARD|BUILDING")
         if word.lower() in BUILDINGS:
-            return Observation.of("drew", pile="evidence", card=word.lower())
+            return Drew(pile="evidence", card=word.lower())
         card = self.cards.read(word)
         pile = "killer-deck" if card in KILLER_CARDS else "detective-deck"
-        return Observation.of("drew", pile=pile, card=card)
+        return Drew(pile=pile, card=card)
 
-    def line_discard(self, words: list[str]) -> Observation:
+    def line_discard(self, words: list[str]) -> CityKillerObservation:
         card = Vocabulary("detective card", DETECTIVE_CARDS).read(self.one(words, "discard CARD"))
-        return Observation.of("discard", card=card)
+        return Discarded(card=card)
 
-    def line_discarded(self, words: list[str]) -> Observation:
+    def line_discarded(self, words: list[str]) -> CityKillerObservation:
         self.keyword(words, 0, "evidence", "discarded evidence BUILDING ...")
-        tokens = [self.buildings.read(w) for w in words[1:]]
-        return Observation.of("evidence-discard", tokens=tokens)
+        tokens = tuple(self.buildings.read(w) for w in words[1:])
+        return EvidenceDiscard(tokens=tokens)
 
-    def line_reshuffled(self, words: list[str]) -> Observation:
+    def line_reshuffled(self, words: list[str]) -> CityKillerObservation:
         if len(words) != 2:
             raise InvalidObservation(f"reshuffled {'|'.join(PILES)} N")
         pile = Vocabulary("pile", PILES).read(words[0])
-        return Observation.of("reshuffle", pile=pile, cards=self.number(words[1], "a pile size"))
+        return Reshuffle(pile=pile, cards=self.number(words[1], "a pile size"))
 
-    def line_investigation(self, words: list[str]) -> Observation:
+    def line_investigation(self, words: list[str]) -> CityKillerObservation:
         self.keyword(words, 0, "over", "investigation over")
-        return Observation.of("investigation-over", round=self.course.events)
+        return InvestigationOver(round=self.course.events)
 
-    def line_accused(self, words: list[str]) -> Observation:
+    def line_accused(self, words: list[str]) -> CityKillerObservation:
         if len(words) != 2:
             raise InvalidObservation("accused NAME MOTIVE")
-        return Observation.of(
-            "accusation", name=self.names.read(words[0]), motive=self.motives.read(words[1])
-        )
+        return Accusation(name=self.names.read(words[0]), motive=self.motives.read(words[1]))
 
-    def line_end(self, words: list[str]) -> Observation:
+    def line_end(self, words: list[str]) -> CityKillerObservation:
         form = "end named|wrong|refused killer NAME motive MOTIVE allies GROUP figurant NAME|none"
         for index, word in ((1, "killer"), (3, "motive"), (5, "allies"), (7, "figurant")):
             self.keyword(words, index, word, form)
@@ -662,15 +567,16 @@ class Reader:
             raise InvalidObservation(form)
         winners, reason = ENDS[Vocabulary("ending", ENDS).read(words[0])]
         figurant = None if words[8].lower() == "none" else self.names.read(words[8])
-        shown = {"identity": self.names.read(words[2]), "motive": self.motives.read(words[4]),
-                 "allies": self.groups.read(words[6]), "figurant": figurant}  # fmt: skip
+        identity, motive = self.names.read(words[2]), self.motives.read(words[4])
+        allies = self.groups.read(words[6])
+        shown = {"identity": identity, "motive": motive, "allies": allies, "figurant": figurant}
         for what, mine in self.own_secrets().items():
             if shown[what] != mine:
                 raise InvalidObservation(
                     f"the end shows your own {what}: {mine or 'none'}, not "
                     f"{shown[what] or 'none'} (your entries say so)"
                 )
-        return Observation.of("end", winners=list(winners), reason=reason, **shown)
+        return End(winners, reason, identity, motive, allies, figurant)
 
     def own_secrets(self) -> dict[str, str | None]:
         """What the killer knows of his own secrets, which the end shows: the identity he
@@ -679,15 +585,15 @@ class Reader:
             return {}
         found: dict[str, str | None] = {}
         for obs in self.before:
-            if obs.kind == "secrets":
-                found["identity"] = str(obs.get("identity"))
-                found["motive"] = str(obs.get("motive"))
-                figurant = obs.get("figurant")
-                found["figurant"] = None if figurant is None else str(figurant)
-            elif obs.kind == "identity":
-                found["identity"] = str(obs.get("name"))
-            elif obs.kind == "allies":
-                found["allies"] = str(obs.get("group"))
+            match obs:
+                case Secrets(identity=identity, figurant=figurant, motive=motive):
+                    found["identity"] = str(identity)
+                    found["motive"] = str(motive)
+                    found["figurant"] = None if figurant is None else str(figurant)
+                case Identity(name=name):
+                    found["identity"] = str(name)
+                case Allies(group=group):
+                    found["allies"] = str(group)
         return found
 
 
@@ -713,7 +619,7 @@ def parse_entry(
         raise InvalidObservation(
             f"{game.name}: {quote(text)} is cut short; type help for the forms"
         ) from None
-    if not seen_by(obs, seat):
+    if not obs.seen_by(seat):
         raise InvalidObservation(f"{game.name}: the {seat} does not see {quote(text)}")
     return (obs,)
 

@@ -35,6 +35,7 @@ from engines.city_killer import (
     Placed,
     Verb,
 )
+from engines.city_killer.observations import CitySetup
 from engines.city_killer.rules import (
     MOTIVES,
     District,
@@ -207,7 +208,7 @@ def make(name: str, game: CityKiller, seat: Seat, rng: random.Random, **options:
 def notepad(info: InformationSet) -> list[Hint]:
     """What pen and paper cross off: the dead, the residents surveillance cleared ("yes": he
     could be killed, so he is not the killer), and the motives a murder's victim does not fit."""
-    if not info.observations or info.observations[0].kind != "setup":
+    if not info.observations or not isinstance(info.observations[0], CitySetup):
         return []
     rec = record(info)
     found = []

@@ -387,6 +387,8 @@ def _city_killer_lines(game: Game, seat: Seat, before: tuple[Observation, ...]) 
     then the answer as the table hears it; the killer's choice of victim (any living
     resident)."""
     from engines.city_killer import CityKiller
+    from engines.city_killer.observations import KINDS, Act, Answered
+    from engines.core import typed
 
     assert isinstance(game, CityKiller)
 
@@ -401,15 +403,15 @@ def _city_killer_lines(game: Game, seat: Seat, before: tuple[Observation, ...]) 
         return {**view.frames[-1], "living": list(view.living)}
 
     def answered(frame: dict[str, Any], yes: bool) -> str:
-        fields = {key: frame[key] for key in ("name", "attr", "value", "source")}
-        return game.observation_text(Observation.of("answer", **fields, answer=yes))
+        said = Answered(frame["name"], frame["attr"], frame["value"], yes, frame["source"])
+        return game.observation_text(said)
 
-    last = before[-1] if before else None
-    if last is not None and last.kind == "act" and last["move"] in ("answer yes", "answer no"):
+    last = typed(before[-1], KINDS) if before else None
+    if isinstance(last, Act) and last.move in ("answer yes", "answer no"):
         frame = frame_after(before[:-1])
         if frame is None or frame["kind"] != "answer":
             return []
-        return [answered(frame, last["move"] == "answer yes")]
+        return [answered(frame, last.move == "answer yes")]
     frame = frame_after(before)
     if frame is None:
         return []

@@ -43,7 +43,21 @@ from engines import (
 )
 from engines.city_killer import CityKiller, CityKillerState
 from engines.city_killer.course import Course
-from engines.city_killer.notation import FIELDS, seen_by
+from engines.city_killer.observations import (
+    KINDS,
+    Allies,
+    Answered,
+    Bomb,
+    CityKillerObservation,
+    CitySetup,
+    Confession,
+    End,
+    GroupToken,
+    Murder,
+    Profile,
+    Secrets,
+    Surveillance,
+)
 from engines.city_killer.rules import (
     CENTRAL,
     GROUPS,
@@ -124,28 +138,28 @@ def _record(info: InformationSet) -> Record:
     murders, dead, answers, watches, profiles, confessions, tokens = [], [], [], [], [], [], []
     game = game_of(info)
     card, fitting = game.resident, game.predicates.fitting
-    residents = tuple(info.observations[0]["residents"])
+    setup = info.observations[0]
+    assert isinstance(setup, CitySetup)
+    residents = tuple(setup.residents)
     for i, obs in enumerate(info.observations):
-        kind = obs.kind
-        if kind == "murder":
-            scene = _scene(card, obs["victim"], obs["alone"], obs["intimidated"], obs["district"],
-                           obs["history"])  # fmt: skip
-            murders.append((i, obs["victim"], fitting(scene)))
-            dead.append((i, obs["victim"]))
-        elif kind == "bomb":
-            dead += [(i, name) for name in obs["casualties"]]
-        elif kind == "answer" and obs["answer"] is not None:
-            answers.append((i, obs["name"], obs["attr"], obs["value"], obs["answer"]))
-        elif kind == "surveillance":
-            scene = _scene(card, obs["name"], obs["alone"], obs["intimidated"], obs["district"],
-                           obs["history"])  # fmt: skip
-            watches.append((i, obs["name"], obs["blocked"], fitting(scene), obs["answer"]))
-        elif kind == "profile":
-            profiles.append((i, obs["named"]))
-        elif kind == "confession":
-            confessions.append((i, obs["group"]))
-        elif kind == "token":
-            tokens.append((i, obs["group"]))
+        match obs:
+            case Murder(victim=victim):
+                scene = _scene(card, victim, obs.alone, obs.intimidated, obs.district, obs.history)
+                murders.append((i, victim, fitting(scene)))
+                dead.append((i, victim))
+            case Bomb(casualties=casualties):
+                dead += [(i, name) for name in casualties]
+            case Answered(answer=answer) if answer is not None:
+                answers.append((i, obs.name, obs.attr, obs.value, answer))
+            case Surveillance(name=name):
+                scene = _scene(card, name, obs.alone, obs.intimidated, obs.district, obs.history)
+                watches.append((i, name, obs.blocked, fitting(scene), obs.answer))
+            case Profile(named=named):
+                profiles.append((i, named))
+            case Confession(group=group):
+                confessions.append((i, group))
+            case GroupToken(group=group):
+                tokens.append((i, group))
     return Record(
         residents, tuple(card(n) for n in residents), bool(options["use_figurant"]),
         str(options["liar_model"]), str(options["ally_prior"]),
@@ -477,7 +491,7 @@ class _Checker:
     def __init__(self, info: InformationSet) -> None:
         self.info = info
         self.names: tuple[str, ...] = ()
-        self._checks: dict[str, dict[str, Check]] | None = None
+        self._checks: dict[type[CityKillerObservation], dict[str, Check]] | None = None
         self.history: list[str] = []
         self.dead: set[str] = set()
         self.scenes = 0
@@ -493,28 +507,28 @@ class _Checker:
     def names_of(self, v: JsonValue) -> bool:
         return isinstance(v, tuple) and all(self.name(x) for x in v)
 
-    def checks(self) -> dict[str, dict[str, Check]]:
+    def checks(self) -> dict[type[CityKillerObservation], dict[str, Check]]:
         name, names = self.name, self.names_of
         motive: Check = lambda v: v in MOTIVES  # noqa: E731
         group: Check = lambda v: v in GROUPS  # noqa: E731
         return {
-            "murder": {"victim": name, "district": _district, "scene": _int, "round": _int,
-                       "alone": _flag, "intimidated": _flag, "history": names},
-            "bomb": {"district": _district, "casualties": names, "scene": _int, "round": _int},
-            "answer": {"name": name, "attr": lambda v: v in ("sex", "age", "build", "height",
+            Murder: {"victim": name, "district": _district, "scene": _int, "round": _int,
+                     "alone": _flag, "intimidated": _flag, "history": names},
+            Bomb: {"district": _district, "casualties": names, "scene": _int, "round": _int},
+            Answered: {"name": name, "attr": lambda v: v in ("sex", "age", "build", "height",
                        "group", "profession"), "value": _text,
                        "answer": lambda v: v is None or isinstance(v, bool), "source": _text},
-            "surveillance": {"name": name, "district": _district, "alone": _flag,
-                             "intimidated": _flag, "blocked": _flag, "history": names,
-                             "answer": _flag},
-            "profile": {"pair": lambda v: isinstance(v, tuple) and all(x in MOTIVES for x in v),
-                        "named": motive},
-            "confession": {"group": lambda v: v is None or v in GROUPS},
-            "token": {"seat": lambda v: v in SEATS, "group": group, "source": _text,
-                      "empty": _flag},
-            "secrets": {"identity": name, "figurant": lambda v: v is None or name(v),
-                        "motive": motive, "drawn": lambda v: _words(v) and all(x in GROUPS
-                                                                              for x in v)},
+            Surveillance: {"name": name, "district": _district, "alone": _flag,
+                           "intimidated": _flag, "blocked": _flag, "history": names,
+                           "answer": _flag},
+            Profile: {"pair": lambda v: isinstance(v, tuple) and all(x in MOTIVES for x in v),
+                      "named": motive},
+            Confession: {"group": lambda v: v is None or v in GROUPS},
+            GroupToken: {"seat": lambda v: v in SEATS, "group": group, "source": _text,
+                         "empty": _flag},
+            Secrets: {"identity": name, "figurant": lambda v: v is None or name(v),
+                      "motive": motive, "drawn": lambda v: _words(v) and all(x in GROUPS
+                                                                            for x in v)},
         }  # fmt: skip
 
     def run(self) -> None:
@@ -524,47 +538,51 @@ class _Checker:
         for index, obs in enumerate(observations):
             if not isinstance(obs, Observation) or not isinstance(obs.kind, str):
                 raise self.fail(index, "not an Observation")
-            if obs.kind not in FIELDS:
-                raise self.fail(index, f"unknown kind; the kinds are {', '.join(FIELDS)}")
-            fields = tuple(key for key, _ in obs.fields)
-            if fields != FIELDS[obs.kind]:
-                raise self.fail(index, f"fields must be {', '.join(FIELDS[obs.kind])}")
-            if (index == 0) != (obs.kind == "setup"):
+            shapes = KINDS.get(obs.kind)
+            if shapes is None:
+                raise self.fail(index, f"unknown kind; the kinds are {', '.join(KINDS)}")
+            if not isinstance(obs, CityKillerObservation):
+                fields = ", ".join(shapes[0].field_names())
+                raise self.fail(index, f"fields must be {fields}")
+            if (index == 0) != isinstance(obs, CitySetup):
                 raise self.fail(index, "the setup comes first, and only there")
-            if index == 0:
+            if isinstance(obs, CitySetup):
                 self.check_setup(obs)
-            if not seen_by(obs, str(self.info.seat)):
+            if not obs.seen_by(str(self.info.seat)):
                 raise self.fail(index, f"the {self.info.seat} does not see this")
             if self._checks is None:
                 self._checks = self.checks()
-            for key, check in self._checks.get(obs.kind, {}).items():
-                if not check(obs[key]):
-                    raise self.fail(index, f"field {key!r} cannot be {quote(obs[key])}")
-            answered = obs.kind == "answer" and obs["answer"] is not None
-            if answered and not self.question(obs["attr"], obs["value"]):
-                raise self.fail(index, f"no question is {obs['attr']}:{obs['value']}")
+            for key, check in self._checks.get(type(obs), {}).items():
+                value = getattr(obs, key)
+                if not check(value):
+                    raise self.fail(index, f"field {key!r} cannot be {quote(value)}")
+            if (
+                isinstance(obs, Answered)
+                and obs.answer is not None
+                and not self.question(obs.attr, obs.value)
+            ):
+                raise self.fail(index, f"no question is {obs.attr}:{obs.value}")
             self.follow(index, obs)
 
-    def follow(self, index: int, obs: Observation) -> None:
+    def follow(self, index: int, obs: CityKillerObservation) -> None:
         """The public record the motives read: the dead, the earlier victims, the scenes."""
-        kind = obs.kind
-        if kind in ("murder", "surveillance") and obs["history"] != tuple(self.history):
+        if isinstance(obs, Murder | Surveillance) and obs.history != tuple(self.history):
             raise self.fail(index, f"field 'history' must be the earlier victims {self.history}")
-        if kind in ("murder", "bomb"):
-            if obs["scene"] != self.scenes + 1:
+        if isinstance(obs, Murder | Bomb):
+            if obs.scene != self.scenes + 1:
                 raise self.fail(index, f"field 'scene' must be {self.scenes + 1}")
-            dead = (obs["victim"],) if kind == "murder" else obs["casualties"]
+            dead = (obs.victim,) if isinstance(obs, Murder) else obs.casualties
             if any(name in self.dead for name in dead) or not dead:
                 raise self.fail(index, "the dead are killed once, and a murder kills someone")
             self.scenes += 1
             self.dead.update(dead)
-            if kind == "murder" or dict(self.info.options)["bomb_in_history"]:
+            if isinstance(obs, Murder) or dict(self.info.options)["bomb_in_history"]:
                 self.history.extend(dead)
-        elif kind in ("surveillance", "answer") and obs["name"] in self.dead:
-            raise self.fail(index, f"{obs['name']} is dead")
+        elif isinstance(obs, Surveillance | Answered) and obs.name in self.dead:
+            raise self.fail(index, f"{obs.name} is dead")
 
-    def check_setup(self, obs: Observation) -> None:
-        residents = obs["residents"]
+    def check_setup(self, obs: CitySetup) -> None:
+        residents = obs.residents
         game = game_of(self.info)
         if (
             not isinstance(residents, tuple)
@@ -575,7 +593,7 @@ class _Checker:
             raise self.fail(0, f"field 'residents' must be {game.options['residents']} "
                                "different residents of the pool")  # fmt: skip
         self.names = residents
-        placement, buildings = obs["placement"], obs["buildings"]
+        placement, buildings = obs.placement, obs.buildings
         placed = 0 if game.options["initial_placement"] == "detective" else len(residents)
         ok = isinstance(placement, tuple) and len(placement) == placed
         ok = ok and all(
@@ -743,7 +761,7 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
     because = tuple(deduction.describe(deduction.explain(fact)))
     hint = Hint(f"{fact.text[:1].upper()}{fact.text[1:]} (certain)", fact, 1.0, because,
                 "answer", 3.0)  # fmt: skip
-    if any(obs.kind == "end" for obs in info.observations):
+    if any(isinstance(obs, End) for obs in info.observations):
         return Answer(hint)
     who, motive, p = post.best_accusation(_living(info))
     if p >= 1.0:
@@ -943,13 +961,19 @@ def best_watch(state: CityKillerState, post: Posterior) -> tuple[float, str] | N
 
 def secrets(info: InformationSet) -> tuple[str, str, str]:
     """The killer's identity, motive and allies, from his own observations."""
-    obs = {o.kind: o for o in info.observations if o.kind in ("secrets", "allies")}
-    allies = obs["allies"]["group"] if "allies" in obs else ""
-    return obs["secrets"]["identity"], obs["secrets"]["motive"], allies
+    secret, allies = None, ""
+    for obs in info.observations:
+        if isinstance(obs, Secrets):
+            secret = obs
+        elif isinstance(obs, Allies):
+            allies = obs.group
+    if secret is None:
+        raise KeyError("the killer's record has no secrets")
+    return secret.identity, secret.motive, allies
 
 
 def _killer_moves(info: InformationSet, post: Posterior) -> list[Hint]:
-    if not any(o.kind == "secrets" for o in info.observations):
+    if not any(isinstance(o, Secrets) for o in info.observations):
         return []
     identity, motive, _ = secrets(info)
     joint = post.joint

@@ -21,6 +21,25 @@ from dataclasses import dataclass
 from engines import ConfigError, InformationSet, InvalidState, State
 from engines.city_killer import CityKiller, CityKillerState
 from engines.city_killer.actions import Grouped, Keep, Named
+from engines.city_killer.observations import (
+    Act,
+    Allies,
+    Bomb,
+    CitySetup,
+    Discarded,
+    Draw,
+    Drew,
+    End,
+    EvidenceCheck,
+    EvidenceDiscard,
+    GroupToken,
+    Kept,
+    Murder,
+    Played,
+    Reshuffle,
+    SceneCards,
+    Secrets,
+)
 from engines.city_killer.rules import (
     BUILDINGS,
     DETECTIVE,
@@ -125,30 +144,30 @@ def _propose(
 ) -> CityKillerState:
     obs = info.observations
     piles = _Piles(rng)
-    secrets = next((o for o in obs if o.kind == "secrets"), None)
-    allies = next((o["group"] for o in obs if o.kind == "allies"), None)
-    identity = str(world[K]) if secrets is None else secrets["identity"]
-    motive = str(world[M]) if secrets is None else secrets["motive"]
-    allies = str(world[G]) if allies is None else allies
+    secrets = next((o for o in obs if isinstance(o, Secrets)), None)
+    kept = next((o.group for o in obs if isinstance(o, Allies)), None)
+    identity = str(world[K]) if secrets is None else secrets.identity
+    motive = str(world[M]) if secrets is None else secrets.motive
+    allies = str(world[G]) if kept is None else kept
     figurant: str | None = None
     if game.options["use_figurant"]:
-        figurant = str(world[F]) if secrets is None else secrets["figurant"]
+        figurant = str(world[F]) if secrets is None else secrets.figurant
         if figurant == NONE:
             raise _Retry
-    end = next((o for o in obs if o.kind == "end"), None)
+    end = next((o for o in obs if isinstance(o, End)), None)
     if end is not None:  # the end shows the killer's secrets
-        identity, motive, allies = end["identity"], end["motive"], end["allies"]
-        figurant = end["figurant"] if game.options["use_figurant"] else None
-    revealed = {o["group"] for o in obs if o.kind == "token"}
+        identity, motive, allies = end.identity, end.motive, end.allies
+        figurant = end.figurant if game.options["use_figurant"] else None
+    revealed = {o.group for o in obs if isinstance(o, GroupToken)}
     if secrets is not None:
-        drawn = list(secrets["drawn"])
+        drawn = list(secrets.drawn)
     else:
         others = [g for g in GROUPS if g != allies and g not in revealed]
         drawn = [allies, *rng.sample(others, 2)]
     draws: list[object] = []
     for i, o in enumerate(obs):
         after = obs[i + 1] if i + 1 < len(obs) else None
-        seen = after.get("card") if after is not None and after.kind == "drew" else None
+        seen = after.card if isinstance(after, Drew) else None
         _follow(piles, o, after, seen, figurant, draws)
     killer_cards = [s for pair in piles.under for s in pair] + piles.killer_start
     detective_size = len(game.detective_deck())
@@ -165,13 +184,14 @@ def _propose(
     ):
         _deal(slots, cards, rng)
     setup = obs[0]
-    placement = [list(p) for p in setup["placement"]]
+    assert isinstance(setup, CitySetup)
+    placement = [list(p) for p in setup.placement]
     chosen = game.options["identity_choice"] == "choose"
     state = game.arrange(
         random.Random(0),
-        list(setup["residents"]),
+        list(setup.residents),
         placement,
-        [list(b) for b in setup["buildings"]],
+        [list(b) for b in setup.buildings],
         None if chosen else identity,
         None if chosen else figurant,
         motive,
@@ -183,9 +203,9 @@ def _propose(
     state._given = draws
     keeps = iter(str(s.card) for s in piles.kept)
     for o in obs:
-        if o.kind != "act":
+        if not isinstance(o, Act):
             continue
-        text = o["move"]
+        text = o.move
         if text == "identity ?":
             state.apply(Named("identity", identity))
         elif text == "allies ?":
@@ -206,58 +226,57 @@ def _follow(
     draws: list[object],
 ) -> None:
     """Move the slots as observation `o` records (`seen`: the card the seat saw drawn)."""
-    kind = o.kind
-    if kind == "reshuffle":
-        raise _Retry
-    if kind == "draw":
-        pile, card = o["pile"], o["card"] or seen
-        if pile == "killer-deck":
-            if not piles.killer_queue:
-                raise _Retry
-            slot = piles.killer_queue.pop(0)
-            _know(slot, card)
-            piles.hands[KILLER].append(slot)
-        elif pile == "detective-deck":
-            slot = Slot(card)
-            piles.detective.append(slot)
-            if o["seat"] == DETECTIVE:
-                piles.hands[DETECTIVE].append(slot)
-        else:
-            slot = Slot(card)
-            piles.evidence.append(slot)
-            piles.tokens.append(slot)
-            piles.examined = [*piles.examined[-1:], slot]
-    elif kind in ("murder", "bomb"):
-        piles.pair = piles.under[o["scene"] - 1]
-    elif kind == "scene-cards":
-        for slot, card in zip(piles.pair, o["cards"], strict=True):
-            _know(slot, card)
-    elif kind == "act" and o["move"] == "keep ?":
-        known = after["card"] if after is not None and after.kind == "kept" else None
-        piles.keep(known)
-    elif kind == "act" and o["move"] == "identity ?" and figurant is not None:
-        draws.append(figurant)  # the figurant is drawn when the killer chooses himself
-    elif kind == "act" and o["seat"] == DETECTIVE and o["move"].startswith("keep "):
-        token = o["move"].split()[1]
-        pair = piles.examined
-        piles.tokens = [s for s in piles.tokens if s not in pair]
-        piles.use(list(pair), token)  # which of the two is the kept one
-        kept = next(s for s in pair if s.card == token)
-        piles.tokens.append(kept)
-        piles.examined = [s for s in pair if s is not kept]
-    elif kind == "evidence-discard":
-        for slot, token in zip(piles.examined, o["tokens"], strict=False):
-            _know(slot, token)
-    elif kind == "play":
-        piles.use(piles.hands[o["seat"]], o["card"])
-    elif kind == "discard":
-        piles.use(piles.hands[DETECTIVE], o["card"])
-    elif kind == "evidence-check":
-        piles.use(piles.tokens, o["token"])
-        if o["position"]:
-            piles.hands[DETECTIVE].append(Slot(o["card"]))
-    elif kind == "token":
-        draws.append(o["group"])
+    match o:
+        case Reshuffle():
+            raise _Retry
+        case Draw(pile=pile, card=drawn):
+            card = drawn or seen
+            if pile == "killer-deck":
+                if not piles.killer_queue:
+                    raise _Retry
+                slot = piles.killer_queue.pop(0)
+                _know(slot, card)
+                piles.hands[KILLER].append(slot)
+            elif pile == "detective-deck":
+                slot = Slot(card)
+                piles.detective.append(slot)
+                if o.seat == DETECTIVE:
+                    piles.hands[DETECTIVE].append(slot)
+            else:
+                slot = Slot(card)
+                piles.evidence.append(slot)
+                piles.tokens.append(slot)
+                piles.examined = [*piles.examined[-1:], slot]
+        case Murder(scene=scene) | Bomb(scene=scene):
+            piles.pair = piles.under[scene - 1]
+        case SceneCards(cards=cards):
+            for slot, card in zip(piles.pair, cards, strict=True):
+                _know(slot, card)
+        case Act(move="keep ?"):
+            piles.keep(after.card if isinstance(after, Kept) else None)
+        case Act(move="identity ?") if figurant is not None:
+            draws.append(figurant)  # the figurant is drawn when the killer chooses himself
+        case Act(seat=seat, move=move) if seat == DETECTIVE and move.startswith("keep "):
+            token = move.split()[1]
+            pair = piles.examined
+            piles.tokens = [s for s in piles.tokens if s not in pair]
+            piles.use(list(pair), token)  # which of the two is the kept one
+            kept = next(s for s in pair if s.card == token)
+            piles.tokens.append(kept)
+            piles.examined = [s for s in pair if s is not kept]
+        case EvidenceDiscard(tokens=tokens):
+            for slot, token in zip(piles.examined, tokens, strict=False):
+                _know(slot, token)
+        case Played(seat=seat, card=card):
+            piles.use(piles.hands[seat], card)
+        case Discarded(card=card):
+            piles.use(piles.hands[DETECTIVE], card)
+        case EvidenceCheck(token=token, position=position, card=card):
+            piles.use(piles.tokens, token)
+            if position:
+                piles.hands[DETECTIVE].append(Slot(card))
+        case GroupToken(group=group):
+            draws.append(group)
 
 
 def _know(slot: Slot, card: str | None) -> None:
