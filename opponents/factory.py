@@ -85,7 +85,9 @@ def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: 
         raise ConfigError(f"unknown bot {quote(name)}; bots: {', '.join(BOT_NAMES)}")
     module = game_bots(game.name)
     if module is None or name not in module.BOTS:
-        kinds = ", ".join((*GENERIC, *(module.BOTS if module else ())))
+        kinds = ", ".join(
+            kind for kind in BOT_NAMES if kind in GENERIC or (module and kind in module.BOTS)
+        )
         yet = " yet" if module is None else ""
         raise ConfigError(f"no {name} bot for {game.name}{yet}; its bots: {kinds}")
     return module.make(name, game, seat, rng, **options)
