@@ -44,7 +44,34 @@ from engines.serial_killer.actions import (
     parse,
 )
 from engines.serial_killer.cards import COLOURS, Components, load_components
-from engines.serial_killer.notation import HELP, Notation, observation_text
+from engines.serial_killer.notation import HELP, Notation
+from engines.serial_killer.observations import (
+    KINDS,
+    Attempt,
+    Buy,
+    BuyBriefing,
+    BuyLab,
+    BuyMove,
+    BuyWeapon,
+    Declaration,
+    LabPlace,
+    LabPlaceGenre,
+    OwnCard,
+    Passed,
+    PickEnded,
+    Placed,
+    Pollution,
+    Relocated,
+    Roll,
+    SeeDiscard,
+    SeeDraw,
+    SeeHand,
+    SeeLab,
+    Skipped,
+    Start,
+    describe,
+    observation_text,
+)
 from engines.serial_killer.state import (
     DICE,
     DISTRICTS,
@@ -200,6 +227,7 @@ class SerialKiller(Game):
         version=1,
         max_length="until the decks run out, everyone declares or nobody can reach ferocity",
     )
+    observation_kinds = KINDS
     options_spec = OPTIONS
 
     def _check_options(self) -> None:
@@ -398,10 +426,11 @@ class SerialKiller(Game):
         parts, options = self.parts, self.options
         in_lab: set[str] = set()
         for obs in info.observations:
-            if obs.kind == "see_discard":
-                in_lab.add(obs["card"])
-            elif obs.kind == "see_lab":
-                in_lab.update(card for _, card in obs["cards"])
+            match obs:
+                case SeeDiscard(card=card):
+                    in_lab.add(card)
+                case SeeLab(cards=cards):
+                    in_lab.update(card for _, card in cards)
         hand, seen = set(view._hands[me]), view._seen[me]
         out: list[float] = []
         for card in parts.ids:
@@ -462,11 +491,10 @@ class SerialKiller(Game):
             first_player=first_player,
         )
         state._emit(
-            Observation.of(
-                "setup",
-                players=self.players,
-                first_player=first_player,
-                decks=[[g, districts[g], len(decks[g])] for g in parts.genre_ids],
+            Start(
+                self.players,
+                first_player,
+                tuple((g, districts[g], len(decks[g])) for g in parts.genre_ids),
             )
         )
         return state
@@ -542,7 +570,7 @@ class SerialKiller(Game):
         }
 
     def describe(self, observation: Observation) -> str:
-        return describe(self, observation)
+        return describe(observation)
 
     @cached_property
     def _notation(self) -> Notation:
@@ -564,85 +592,6 @@ class SerialKiller(Game):
         return self._notation.words()
 
 
-def who(seat: object) -> str:
-    return COLOURS[seat] if isinstance(seat, int) and 0 <= seat < len(COLOURS) else str(seat)
-
-
-def describe(game: SerialKiller, obs: Observation) -> str:
-    """One plain sentence per kind of observation."""
-    kind, get = obs.kind, obs.get
-    if kind == "setup":
-        decks = ", ".join(f"{g} on {d}" for g, d, _ in get("decks"))
-        return f"{get('players')} players; {who(get('first_player'))} starts; decks: {decks}"
-    if kind == "place":
-        return f"{who(get('seat'))} placed the pawn on district {get('district')}"
-    if kind == "roll":
-        counts = ", ".join(f"{k}x{f}" for f, k in enumerate(get("counts"), 1))
-        return f"round {get('round')} rolled {counts}"
-    if kind == "relocate":
-        return f"{who(get('seat'))} was relocated to district {get('district')}"
-    if kind == "pass":
-        return f"{who(get('seat'))} passed"
-    if kind == "end_pick":
-        return f"{who(get('seat'))} ended the pick"
-    if kind == "skip":
-        return f"{who(get('seat'))} did not attempt a declaration"
-    if kind == "buy":
-        extra = ""
-        if get("action") == "move":
-            extra = f" to district {get('district')}"
-        elif get("action") == "briefing":
-            extra = " of " + " and ".join(who(t) for t in get("targets"))
-        elif get("action") == "lab":
-            extra = f", positions {', '.join(map(str, get('positions')))}"
-        elif get("action") == "weapon":
-            extra = f" (weapon track {get('weapon')})"
-        return (
-            f"{who(get('seat'))} bought a {get('face')} for {get('action')}{extra} "
-            f"({get('cost')} points, {get('points')} left)"
-        )
-    if kind == "draw":
-        return (
-            f"{who(get('seat'))} drew a {get('genre')} card in district {get('district')} "
-            f"({get('deck_size') - 1} left to draw there)"
-        )
-    if kind == "see_draw":
-        return f"{who(get('seat'))} drew {get('card')}"
-    if kind == "lab_place":
-        genre = f"a {get('genre')} card" if get("genre") else "a card"
-        return f"{who(get('seat'))} put {genre} in the lab at position {get('position')}"
-    if kind == "see_discard":
-        return f"{who(get('seat'))} put {get('card')} in the lab at position {get('position')}"
-    if kind == "pollution":
-        turned = get("position")
-        what = "nothing rotated" if turned is None else f"lab position {turned} rotated"
-        return f"the pollution die showed {get('die')}: {what}"
-    if kind == "see_hand":
-        return f"{who(get('seat'))} saw {who(get('target'))}'s hand: {', '.join(get('cards'))}"
-    if kind == "see_lab":
-        seen = ", ".join(f"{p}: {c}" for p, c in get("cards"))
-        return f"{who(get('seat'))} saw the lab: {seen}"
-    if kind == "declaration":
-        return f"{who(get('seat'))} committed the profile {' '.join(get('profile'))}"
-    if kind == "attempt":
-        result = f"succeeded (declaration {get('seq')})" if get("success") else "failed"
-        return (
-            f"{who(get('seat'))} rolled {get('dice')} dice for {get('total')} against "
-            f"ferocity {get('ferocity')}: {result}"
-        )
-    if kind == "round_end":
-        return (
-            f"round {get('round')} ended: unused dice {get('unused')}, hunted +{get('hunted')}, "
-            f"ferocity {get('ferocity')}, first player {who(get('first_player'))}"
-        )
-    if kind == "end":
-        winners = get("winners")
-        result = f"{who(winners[0])} won" if winners else "the killer won"
-        profile = " ".join(get("profile"))
-        return f"the game ended ({get('reason')}): the profile was {profile}; {result}"
-    return f"{kind}: {dict(obs.fields)}"
-
-
 def _dice_with_total(count: int, total: int) -> tuple[int, ...]:
     """Some `count` dice summing to `total` (a view needs the sum, not the faces)."""
     dice = [1] * count
@@ -659,16 +608,17 @@ def _recorded_chance(observations: tuple[Observation, ...]) -> list[Recorded]:
     script: list[Recorded] = []
     for index, obs in enumerate(observations):
         source = f"observation {index} ({obs.kind})"
-        if obs.kind == "roll":
-            faces = tuple(f for f, k in enumerate(obs["counts"], 1) for _ in range(k))
-            script.append(Recorded(source, DICE, faces))
-        elif obs.kind == "relocate":
-            script.append(Recorded(source, None, (obs["district"],)))
-        elif obs.kind == "pollution":
-            script.append(Recorded(source, 1, (obs["die"],)))
-        elif obs.kind == "attempt":
-            dice = _dice_with_total(obs["dice"], obs["total"])
-            script.append(Recorded(source, len(dice), dice))
+        match obs:
+            case Roll(counts=counts):
+                faces = tuple(f for f, k in enumerate(counts, 1) for _ in range(k))
+                script.append(Recorded(source, DICE, faces))
+            case Relocated(district=district):
+                script.append(Recorded(source, None, (district,)))
+            case Pollution(die=die):
+                script.append(Recorded(source, 1, (die,)))
+            case Attempt(dice=count, total=total):
+                dice = _dice_with_total(count, total)
+                script.append(Recorded(source, len(dice), dice))
     return script
 
 
@@ -682,45 +632,45 @@ def replay(
     The observations must have passed the solver's check of each field's type and range
     (`solver.validation.validate` does it first): the replay allocates what they say."""
     setup = observations[0]
-    decks = {g: [f"{g}.?"] * size for g, _, size in setup["decks"]}
-    districts = {g: d for g, d, _ in setup["decks"]}
-    view = SerialKillerState(game, random.Random(0), decks, districts, setup["first_player"])
+    assert isinstance(setup, Start)
+    decks = {g: [f"{g}.?"] * size for g, _, size in setup.decks}
+    districts = {g: d for g, d, _ in setup.decks}
+    view = SerialKillerState(game, random.Random(0), decks, districts, setup.first_player)
     view._emit(setup)
     view._script = _recorded_chance(observations)
-    own_draws = [obs["card"] for obs in observations if obs.kind == "see_draw"]
-    own_discards = [obs["card"] for obs in observations if obs.kind == "see_discard"]
+    own_draws = [obs.card for obs in observations if isinstance(obs, SeeDraw)]
+    own_discards = [obs.card for obs in observations if isinstance(obs, SeeDiscard)]
     placeholder = tuple(f"{g}.?" for g in game.parts.genre_ids)
     for index, obs in enumerate(observations):
-        kind = obs.kind
         action: Action | None = None
-        if kind == "place":
-            action = Place(obs["district"])
-        elif kind == "pass":
-            action = Pass()
-        elif kind == "end_pick":
-            action = End()
-        elif kind == "skip":
-            action = Skip()
-        elif kind == "declaration":  # the seat's own, which it alone sees before the roll
-            action = Declare(tuple(obs["profile"]))
-        elif kind == "attempt":
-            mine = obs["seat"] == me and index and observations[index - 1].kind == "declaration"
-            action = None if mine else Declare(placeholder)
-        elif kind == "lab_place":
-            seat = obs["seat"]
-            if seat == me and own_discards:
-                card = own_discards.pop(0)
-            elif seat == me:
-                break  # the record stops before the seat's own discard is shown
-            else:
-                genre = obs.get("genre")
-                hand = view._hands[seat]
-                card = next((c for c in hand if c == f"{genre}.?"), hand[0] if hand else "?")
-            action = Discard(card)
-        elif kind == "buy":
-            action = _bought(view, obs)
-            if isinstance(action, Investigate) and obs["seat"] == me and own_draws:
-                _put_on_top(view, me, own_draws.pop(0))
+        match obs:
+            case Placed(district=district):
+                action = Place(district)
+            case Passed():
+                action = Pass()
+            case PickEnded():
+                action = End()
+            case Skipped():
+                action = Skip()
+            case Declaration(profile=profile):  # the seat's own, which it alone sees first
+                action = Declare(tuple(profile))
+            case Attempt(seat=seat):
+                mine = seat == me and index and isinstance(observations[index - 1], Declaration)
+                action = None if mine else Declare(placeholder)
+            case LabPlace(seat=seat):
+                if seat == me and own_discards:
+                    card = own_discards.pop(0)
+                elif seat == me:
+                    break  # the record stops before the seat's own discard is shown
+                else:
+                    genre = obs.genre if isinstance(obs, LabPlaceGenre) else None
+                    hand = view._hands[seat]
+                    card = next((c for c in hand if c == f"{genre}.?"), hand[0] if hand else "?")
+                action = Discard(card)
+            case Buy(seat=seat):
+                action = _bought(view, obs)
+                if isinstance(action, Investigate) and seat == me and own_draws:
+                    _put_on_top(view, me, own_draws.pop(0))
         if action is not None:
             reason = view._illegal_reason(action) if strict and not view.is_over else None
             if strict and (reason is not None or view.is_over):
@@ -732,12 +682,13 @@ def replay(
                 break
     seen: set[str] = set()
     for obs in observations:
-        if obs.kind in ("see_draw", "see_discard"):
-            seen.add(obs["card"])
-        elif obs.kind == "see_hand":
-            seen.update(obs["cards"])
-        elif obs.kind == "see_lab":
-            seen.update(card for _, card in obs["cards"])
+        match obs:
+            case OwnCard(card=card):
+                seen.add(card)
+            case SeeHand(cards=cards):
+                seen.update(cards)
+            case SeeLab(cards=pairs):
+                seen.update(card for _, card in pairs)
     view._seen[me] = seen
     return view
 
@@ -753,34 +704,37 @@ def action_of(state: SerialKillerState, obs: Observation) -> Action | None:
     """The action an observation records, with what it does not show left as a
     placeholder: a discard's card (`Discard("?")`) and a declared profile (all "?"); None
     for an observation of no action."""
-    kind = obs.kind
-    simple: dict[str, Action] = {"pass": Pass(), "end_pick": End(), "skip": Skip()}
-    if kind in simple:
-        return simple[kind]
-    if kind == "place":
-        return Place(obs["district"])
-    if kind == "attempt":
-        return Declare(tuple("?" for _ in state.game.parts.genres))
-    if kind == "lab_place":
-        return Discard("?")
-    return _bought(state, obs) if kind == "buy" else None
+    match obs:
+        case Passed():
+            return Pass()
+        case PickEnded():
+            return End()
+        case Skipped():
+            return Skip()
+        case Placed(district=district):
+            return Place(district)
+        case Attempt():
+            return Declare(tuple("?" for _ in state.game.parts.genres))
+        case LabPlace():
+            return Discard("?")
+        case Buy():
+            return _bought(state, obs)
+    return None
 
 
-def _bought(view: SerialKillerState, obs: Observation) -> Action:
-    """The buy a `buy` observation records."""
-    kind = obs["action"]
-    if kind == "weapon":
-        return Weapon()
-    if kind == "move":
-        return Move(obs["district"])
-    if kind == "investigate":
-        return Investigate(obs["face"])
-    if kind == "briefing":
-        targets = obs["targets"]
-        if view.game.options["briefing_scope"] == "all":
-            return Briefing(None)
-        return Briefing(targets[0])
-    if kind == "first":
-        return First()
-    rotated = {p for p, turned in enumerate(view.rotated, 1) if turned}
-    return Lab(tuple(p for p in obs["positions"] if p in rotated))
+def _bought(view: SerialKillerState, obs: Buy) -> Action:
+    """The buy a `buy` observation records (its shape is its action's: the validation
+    checks it)."""
+    match obs:
+        case BuyWeapon():
+            return Weapon()
+        case BuyMove(district=district):
+            return Move(district)
+        case BuyBriefing(targets=targets):
+            if view.game.options["briefing_scope"] == "all":
+                return Briefing(None)
+            return Briefing(targets[0])
+        case BuyLab(positions=positions):
+            rotated = {p for p, turned in enumerate(view.rotated, 1) if turned}
+            return Lab(tuple(p for p in positions if p in rotated))
+    return First() if obs.action == "first" else Investigate(obs.face)

@@ -14,18 +14,41 @@ from typing import TYPE_CHECKING
 from engines.core import InvalidObservation, JsonValue, Observation, quote
 from engines.notation import Vocabulary, read_int, tokens
 from engines.serial_killer.cards import COLOURS
+from engines.serial_killer.observations import (
+    REASONS,
+    Attempt,
+    Buy,
+    BuyBriefing,
+    BuyLab,
+    BuyMove,
+    BuyWeapon,
+    Declaration,
+    Draw,
+    GameEnd,
+    LabPlace,
+    LabPlaceGenre,
+    OwnCard,
+    Passed,
+    PickEnded,
+    Placed,
+    Pollution,
+    Relocated,
+    Roll,
+    RoundEnd,
+    SeatOnly,
+    SeeDiscard,
+    SeeDraw,
+    SeeHand,
+    SeeLab,
+    Skipped,
+    Start,
+)
 
 if TYPE_CHECKING:
     from engines.serial_killer.game import SerialKiller
 
-REASONS = {
-    "exhausted": "the decks are exhausted",
-    "all-declared": "every player has declared",
-    "unreachable": "nobody can reach the ferocity",
-    "round-cap": "the round cap",
-}
-WORDS = {v: k for k, v in REASONS.items()}
-SEAT_KINDS = ("pass", "end_pick", "skip")
+SEAT_ENTRIES: dict[str, type[SeatOnly]] = {"pass": Passed, "end_pick": PickEnded, "skip": Skipped}
+"""The entries of the seat alone, by their word."""
 
 HELP: tuple[tuple[str, str], ...] = (
     ("setup 4 red AGE@3 SEX@5 VIC@1 WPN@2 MO@4 SIG@6 ORG@7", "players, first player, decks"),
@@ -52,81 +75,6 @@ HELP: tuple[tuple[str, str], ...] = (
         "the end (winner killer when nobody won)",
     ),
 )
-
-
-def seat_text(seat: JsonValue) -> str:
-    assert isinstance(seat, int)
-    return COLOURS[seat]
-
-
-def observation_text(obs: Observation) -> str:
-    get = obs.get
-    kind = obs.kind
-    if kind == "setup":
-        decks = " ".join(f"{g}@{d}" for g, d, _ in get("decks"))
-        return f"setup {get('players')} {seat_text(get('first_player'))} {decks}"
-    if kind in ("place", "relocate"):
-        return f"{kind} {seat_text(get('seat'))} {get('district')}"
-    if kind == "roll":
-        return "roll " + " ".join(map(str, get("counts")))
-    if kind in SEAT_KINDS:
-        return f"{kind} {seat_text(get('seat'))}"
-    if kind == "buy":
-        text = (
-            f"buy {seat_text(get('seat'))} {get('face')} {get('action')} cost {get('cost')} "
-            f"points {get('points')}"
-        )
-        if get("weapon") is not None:
-            text += f" weapon {get('weapon')}"
-        if get("district") is not None:
-            text += f" to {get('district')}"
-        if get("targets") is not None:
-            text += " targets " + ("+".join(map(seat_text, get("targets"))) or "none")
-        if get("positions") is not None:
-            text += " positions " + ("+".join(map(str, get("positions"))) or "none")
-        return text
-    if kind == "draw":
-        return (
-            f"draw {seat_text(get('seat'))} {get('genre')} {get('district')} left "
-            f"{get('deck_size')}"
-        )
-    if kind == "see_draw":
-        return f"drew {get('card')}"
-    if kind == "lab_place":
-        genre = f" {get('genre')}" if get("genre") is not None else ""
-        return f"lab {seat_text(get('seat'))}{genre} {get('position')}"
-    if kind == "see_discard":
-        return f"discarded {get('card')} {get('position')}"
-    if kind == "pollution":
-        turned = get("position")
-        return f"pollution {get('die')}" + ("" if turned is None else f" rotates {turned}")
-    if kind == "see_hand":
-        return f"saw {seat_text(get('target'))} " + " ".join(get("cards"))
-    if kind == "see_lab":
-        return "lab-view " + " ".join(f"{p}:{c}" for p, c in get("cards"))
-    if kind == "declaration":
-        return "committed " + " ".join(get("profile"))
-    if kind == "attempt":
-        result = f"success {get('seq')}" if get("success") else "fail"
-        return (
-            f"attempt {seat_text(get('seat'))} {get('dice')} dice {get('total')} vs "
-            f"{get('ferocity')} {result}"
-        )
-    if kind == "round_end":
-        caught = "+".join(seat_text(s) for s, c in enumerate(get("caught")) if c) or "none"
-        return (
-            f"round-end {get('round')} unused {get('unused')} hunted {get('hunted')} "
-            f"ferocity {get('ferocity')} caught {caught} first {seat_text(get('first_player'))}"
-        )
-    if kind == "end":
-        winners = get("winners")
-        declared = " ".join(f"{seat_text(s)}:{q}:{'+'.join(p)}" for s, q, p in get("declarations"))
-        return (
-            f"end {WORDS[get('reason')]} profile {' '.join(get('profile'))} winner "
-            f"{seat_text(winners[0]) if winners else 'killer'}"
-            + (f" declared {declared}" if declared else "")
-        )
-    raise InvalidObservation(f"serial-killer: no typed form for {kind!r}")
 
 
 FORMS = {
@@ -210,90 +158,91 @@ class Notation:
                 + ", ".join(FORMS)
             )
         try:
-            kind = self.kinds.read(words[0])
+            entry = self.kinds.read(words[0])
         except InvalidObservation as error:
             raise InvalidObservation(f"serial-killer: {quote(text)}: {error}") from None
         try:
-            return (self._parse(kind, words[1:], seat, before),)
+            return (self._parse(entry, words[1:], seat, before),)
         except InvalidObservation as error:
             raise InvalidObservation(
-                f"serial-killer: {quote(text)}: {error}; the form is {FORMS[kind]}"
+                f"serial-killer: {quote(text)}: {error}; the form is {FORMS[entry]}"
             ) from None
         except IndexError:  # a word the form needs is missing
             raise InvalidObservation(
-                f"serial-killer: {quote(text)} is cut short; the form is {FORMS[kind]}"
+                f"serial-killer: {quote(text)} is cut short; the form is {FORMS[entry]}"
             ) from None
 
     def _parse(
-        self, kind: str, rest: list[str], me: int, before: Sequence[Observation]
+        self, entry: str, rest: list[str], me: int, before: Sequence[Observation]
     ) -> Observation:
-        of, number = Observation.of, self.number
-        if kind == "setup":
-            decks = []
-            size = self.game.options["traits_per_genre"]
-            for item in rest[2:]:
-                genre, _, district = item.partition("@")
-                decks.append([self.genres.read(genre), number(district, "a district"), size])
-            players = number(rest[0], "the number of players")
-            return of("setup", players=players, first_player=self.seat(rest[1]), decks=decks)
-        if kind in ("place", "relocate"):
-            return of(kind, seat=self.seat(rest[0]), district=number(rest[1], "a district"))
-        if kind == "roll":
-            counts = [number(w, "a count of dice") for w in rest]
-            if len(counts) != 6 or sum(counts) != 15:
-                raise InvalidObservation("a roll is six counts summing to 15")
-            rolls = sum(obs.kind == "roll" for obs in before)
-            bonus = self.game.options["uniform_roll_bonus"] if max(counts) == 15 else 0
-            return of("roll", round=rolls + 1, counts=counts, bonus=bonus)
-        if kind in SEAT_KINDS:
-            return of(kind, seat=self.seat(rest[0]))
-        if kind == "buy":
-            return self._buy(rest)
-        if kind == "draw":
-            return of(
-                "draw",
-                seat=self.seat(rest[0]),
-                district=number(rest[2], "a district"),
-                genre=self.genres.read(rest[1]),
-                deck_size=number(rest[4], "a deck size"),
-            )
-        if kind == "drew":
-            return of("see_draw", seat=me, card=self.cards.read_phrase(rest))
-        if kind == "lab":
-            fields: dict[str, JsonValue] = {"seat": self.seat(rest[0])}
-            fields["position"] = number(rest[-1], "a lab position")
-            if len(rest) == 3:
-                fields["genre"] = self.genres.read(rest[1])
-            return of("lab_place", **fields)
-        if kind == "discarded":
-            card = self.cards.read_phrase(rest[:-1])
-            position = number(rest[-1], "a lab position")
-            return of("see_discard", seat=me, card=card, position=position)
-        if kind == "pollution":
-            turned = number(rest[2], "a position") if len(rest) > 2 else None
-            return of("pollution", die=number(rest[0], "the die"), position=turned)
-        if kind == "saw":
-            cards = sorted(self.cards.read_all(rest[1:]))
-            return of("see_hand", seat=me, target=self.seat(rest[0]), cards=cards)
-        if kind == "lab-view":
-            pairs = [w.partition(":") for w in rest]
-            seen = [[number(p, "a lab position"), self.cards.read(c)] for p, _, c in pairs]
-            return of("see_lab", seat=me, cards=seen)
-        if kind == "committed":
-            return of("declaration", seat=me, profile=list(self.cards.read_all(rest)))
-        if kind == "attempt":
-            return self._attempt(rest)
-        if kind == "round-end":
-            return self._round_end(rest)
+        """The observation an entry records, by the entry's first word (a key of FORMS)."""
+        number = self.number
+        match entry:
+            case "setup":
+                decks = []
+                size = self.game.options["traits_per_genre"]
+                for item in rest[2:]:
+                    genre, _, district = item.partition("@")
+                    decks.append((self.genres.read(genre), number(district, "a district"), size))
+                players = number(rest[0], "the number of players")
+                return Start(players, self.seat(rest[1]), tuple(decks))
+            case "place":
+                return Placed(self.seat(rest[0]), number(rest[1], "a district"))
+            case "relocate":
+                return Relocated(self.seat(rest[0]), number(rest[1], "a district"))
+            case "roll":
+                counts = [number(w, "a count of dice") for w in rest]
+                if len(counts) != 6 or sum(counts) != 15:
+                    raise InvalidObservation("a roll is six counts summing to 15")
+                rolls = sum(isinstance(obs, Roll) for obs in before)
+                bonus = self.game.options["uniform_roll_bonus"] if max(counts) == 15 else 0
+                return Roll(rolls + 1, tuple(counts), bonus)
+            case "pass" | "end_pick" | "skip":
+                return SEAT_ENTRIES[entry](self.seat(rest[0]))
+            case "buy":
+                return self._buy(rest)
+            case "draw":
+                return Draw(
+                    self.seat(rest[0]),
+                    number(rest[2], "a district"),
+                    self.genres.read(rest[1]),
+                    number(rest[4], "a deck size"),
+                )
+            case "drew":
+                return SeeDraw(me, self.cards.read_phrase(rest))
+            case "lab":
+                seat = self.seat(rest[0])
+                position = number(rest[-1], "a lab position")
+                if len(rest) == 3:
+                    return LabPlaceGenre(seat, position, self.genres.read(rest[1]))
+                return LabPlace(seat, position)
+            case "discarded":
+                card = self.cards.read_phrase(rest[:-1])
+                return SeeDiscard(me, card, number(rest[-1], "a lab position"))
+            case "pollution":
+                turned = number(rest[2], "a position") if len(rest) > 2 else None
+                return Pollution(number(rest[0], "the die"), turned)
+            case "saw":
+                cards = sorted(self.cards.read_all(rest[1:]))
+                return SeeHand(me, self.seat(rest[0]), tuple(cards))
+            case "lab-view":
+                pairs = [w.partition(":") for w in rest]
+                seen = [(number(p, "a lab position"), self.cards.read(c)) for p, _, c in pairs]
+                return SeeLab(me, tuple(seen))
+            case "committed":
+                return Declaration(me, tuple(self.cards.read_all(rest)))
+            case "attempt":
+                return self._attempt(rest)
+            case "round-end":
+                return self._round_end(rest)
         return self._end(rest, before)
 
-    def _attempt(self, rest: list[str]) -> Observation:
+    def _attempt(self, rest: list[str]) -> Attempt:
         """red 85 dice 290 vs 50 success 1 (or fail)."""
         success = rest[6].lower() == "success"
         if not success and rest[6].lower() != "fail":
             raise InvalidObservation(f"the attempt ends success SEQ or fail, not {quote(rest[6])}")
-        return Observation.of(
-            "attempt",
+        return Attempt(
             seat=self.seat(rest[0]),
             dice=self.number(rest[1], "the dice"),
             total=self.number(rest[3], "the total"),
@@ -302,46 +251,64 @@ class Notation:
             seq=self.number(rest[7], "the order of success") if success else None,
         )
 
-    def _round_end(self, rest: list[str]) -> Observation:
+    def _round_end(self, rest: list[str]) -> RoundEnd:
         keys = ("unused", "hunted", "ferocity", "caught", "first")
         named = _named(rest[1:], keys, keys)
         caught = self.seats(named["caught"])
-        return Observation.of(
-            "round_end",
+        return RoundEnd(
             round=self.number(rest[0], "the round"),
             unused=self.number(named["unused"], "the unused dice"),
             hunted=self.number(named["hunted"], "the hunted"),
             ferocity=self.number(named["ferocity"], "the ferocity"),
-            caught=[s in caught for s in range(self.game.players)],
+            caught=tuple(s in caught for s in range(self.game.players)),
             first_player=self.seat(named["first"]),
         )
 
     def _buy(self, rest: list[str]) -> Observation:
+        """A buy of the shape its keys give (one with two of weapon, to, targets and
+        positions is no kind of buy: the game's validation refuses it by its fields)."""
         named = _named(rest[3:], ("cost", "points", "weapon", "to", "targets", "positions"),
                        ("cost", "points"))  # fmt: skip
-        fields: dict[str, JsonValue] = {
-            "seat": self.seat(rest[0]),
-            "face": self.number(rest[1], "the face"),
-            "action": rest[2].lower(),
-            "cost": self.number(named["cost"], "the cost"),
-            "points": self.number(named["points"], "the points"),
+        seat = self.seat(rest[0])
+        face = self.number(rest[1], "the face")
+        action = rest[2].lower()
+        cost = self.number(named["cost"], "the cost")
+        points = self.number(named["points"], "the points")
+        weapon = self.number(named["weapon"], "the weapon") if "weapon" in named else None
+        district = self.number(named["to"], "a district") if "to" in named else None
+        targets = tuple(self.seats(named["targets"])) if "targets" in named else None
+        positions = self._positions(named["positions"]) if "positions" in named else None
+        details = {
+            "weapon": weapon,
+            "district": district,
+            "targets": targets,
+            "positions": positions,
         }
-        if "weapon" in named:
-            fields["weapon"] = self.number(named["weapon"], "the weapon")
-        if "to" in named:
-            fields["district"] = self.number(named["to"], "a district")
-        if "targets" in named:
-            fields["targets"] = self.seats(named["targets"])
-        if "positions" in named:
-            positions = named["positions"]
-            fields["positions"] = (
-                []
-                if positions.lower() == "none"
-                else [self.number(p, "a lab position") for p in positions.split("+")]
+        shown: dict[str, JsonValue] = {
+            name: value for name, value in details.items() if value is not None
+        }
+        base = (seat, face, action, cost, points)
+        if len(shown) > 1:
+            return Observation.of(
+                "buy", seat=seat, face=face, action=action, cost=cost, points=points, **shown
             )
-        return Observation.of("buy", **fields)
+        if weapon is not None:
+            return BuyWeapon(*base, weapon)
+        if district is not None:
+            return BuyMove(*base, district)
+        if targets is not None:
+            return BuyBriefing(*base, targets)
+        if positions is not None:
+            return BuyLab(*base, positions)
+        return Buy(*base)
 
-    def _end(self, rest: list[str], before: Sequence[Observation]) -> Observation:
+    def _positions(self, word: str) -> tuple[int, ...]:
+        """Lab positions joined by "+", or none."""
+        if word.lower() == "none":
+            return ()
+        return tuple(self.number(p, "a lab position") for p in word.split("+"))
+
+    def _end(self, rest: list[str], before: Sequence[Observation]) -> GameEnd:
         reason = REASONS[self.reasons.read(rest[0])]
         lowered = [word.lower() for word in rest]
         if rest[1].lower() != "profile" or "winner" not in lowered:
@@ -362,17 +329,15 @@ class Notation:
             if lowered[at + 2] != "declared":
                 raise InvalidObservation(f"expected declared after the winner, not {rest[at + 2]}")
             declarations = [self._declared(item) for item in rest[at + 3 :]]
-        return Observation.of(
-            "end", reason=reason, profile=profile, declarations=declarations, winners=winners
-        )
+        return GameEnd(reason, tuple(profile), tuple(declarations), tuple(winners))
 
-    def _declared(self, item: str) -> list[JsonValue]:
+    def _declared(self, item: str) -> tuple[int, int, tuple[str, ...]]:
         """PLAYER:SEQ:CARD+CARD+..., one declaration."""
         parts = item.split(":")
         if len(parts) != 3:
             raise InvalidObservation(f"a declaration is PLAYER:SEQ:CARD+CARD+..., not {item}")
         who, seq, cards = parts
-        return [self.seat(who), self.number(seq), [self.cards.read(c) for c in cards.split("+")]]
+        return self.seat(who), self.number(seq), tuple(self.cards.read(c) for c in cards.split("+"))
 
 
 def _seen_cards(before: Sequence[Observation]) -> set[str]:
@@ -380,14 +345,15 @@ def _seen_cards(before: Sequence[Observation]) -> set[str]:
     none of them is a profile card, which stays at the bottom of its deck."""
     seen: set[str] = set()
     for obs in before:
-        if obs.kind in ("see_draw", "see_discard"):
-            seen.add(str(obs.get("card")))
-        elif obs.kind == "see_hand":
-            seen.update(str(card) for card in obs.get("cards") or ())
-        elif obs.kind == "see_lab":
-            for item in obs.get("cards") or ():
-                if isinstance(item, tuple | list) and len(item) == 2:
-                    seen.add(str(item[1]))
+        match obs:
+            case OwnCard(card=card):
+                seen.add(str(card))
+            case SeeHand(cards=cards):
+                seen.update(str(card) for card in cards or ())
+            case SeeLab(cards=pairs):
+                for item in pairs or ():
+                    if isinstance(item, tuple | list) and len(item) == 2:
+                        seen.add(str(item[1]))
     return seen
 
 

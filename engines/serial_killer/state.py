@@ -26,7 +26,7 @@ from itertools import combinations, product
 from math import prod
 from typing import TYPE_CHECKING
 
-from engines.core import Action, IllegalAction, JsonValue, Observation, Seat, State
+from engines.core import Action, IllegalAction, JsonValue, Seat, State
 from engines.serial_killer.actions import (
     Briefing,
     Declare,
@@ -43,6 +43,31 @@ from engines.serial_killer.actions import (
     face_of,
 )
 from engines.serial_killer.cards import CENTRAL_PARK
+from engines.serial_killer.observations import (
+    Attempt,
+    Buy,
+    BuyBriefing,
+    BuyLab,
+    BuyMove,
+    BuyWeapon,
+    Declaration,
+    Draw,
+    GameEnd,
+    LabPlace,
+    LabPlaceGenre,
+    Passed,
+    PickEnded,
+    Placed,
+    Pollution,
+    Relocated,
+    Roll,
+    RoundEnd,
+    SeeDiscard,
+    SeeDraw,
+    SeeHand,
+    SeeLab,
+    Skipped,
+)
 
 if TYPE_CHECKING:
     from engines.serial_killer.game import SerialKiller
@@ -450,7 +475,7 @@ class SerialKillerState(State):
             if isinstance(action, Declare):
                 self._attempt(seat, action.profile)
             else:
-                self._emit(Observation.of("skip", seat=seat))
+                self._emit(Skipped(seat))
             self._next_declarer()
         elif isinstance(action, Declare):  # at a pick (option declare_timing "pick")
             self._attempt(seat, action.profile)
@@ -464,7 +489,7 @@ class SerialKillerState(State):
 
     def _place(self, seat: int, district: int) -> None:
         self.pawn[seat] = district
-        self._emit(Observation.of("place", seat=seat, district=district))
+        self._emit(Placed(seat, district))
         self.queue.pop(0)
         if self.queue:
             self.current = self.queue[0]
@@ -478,14 +503,14 @@ class SerialKillerState(State):
         self.pool = [faces.count(f) for f in range(1, FACES + 1)]
         bonus = options["uniform_roll_bonus"] if max(self.pool) == DICE else 0
         self.ferocity += bonus
-        self._emit(Observation.of("roll", round=self.round, counts=self.pool, bonus=bonus))
+        self._emit(Roll(self.round, tuple(self.pool), bonus))
         low = any(k <= options["sopralluogo_low"] for k in self.pool)
         high = any(k > options["sopralluogo_high"] for k in self.pool)
         both = options["sopralluogo_trigger"] == "both"
         if (low and high) if both else (low or high):
             for seat in self.order():
-                self.pawn[seat] = self._relocation()
-                self._emit(Observation.of("relocate", seat=seat, district=self.pawn[seat]))
+                self.pawn[seat] = district = self._relocation()
+                self._emit(Relocated(seat, district))
         n = self.game.players
         self.passed, self.bought, self.fp_claim = [False] * n, [False] * n, None
         self.phase, self.pick_buys = "buy", 0
@@ -510,11 +535,11 @@ class SerialKillerState(State):
     def _pass(self, seat: int, silent: bool = False) -> None:
         self.passed[seat] = True
         if not silent:
-            self._emit(Observation.of("pass", seat=seat))
+            self._emit(Passed(seat))
         self._advance()
 
     def _end_pick(self) -> None:
-        self._emit(Observation.of("end_pick", seat=self.current))
+        self._emit(PickEnded(self.current))
         self._advance()
 
     def _buy(self, seat: int, action: Action) -> None:
@@ -525,47 +550,37 @@ class SerialKillerState(State):
         self.points_left[seat] -= cost
         self.bought[seat] = True
         self.pick_buys += 1
-        fields: dict[str, JsonValue] = {
-            "seat": seat,
-            "face": face,
-            "action": type(action).__name__.lower(),
-            "cost": cost,
-            "points": self.points_left[seat],
-        }
-        private: list[tuple[Observation, int]] = []
+        base = (seat, face, type(action).__name__.lower(), cost, self.points_left[seat])
+        bought: Buy
+        private: list[SeeHand | SeeLab] = []
         if isinstance(action, Weapon):
             self.weapon = min(self.weapon + 1, WEAPON_MAX)
-            fields["weapon"] = self.weapon
+            bought = BuyWeapon(*base, self.weapon)
         elif isinstance(action, Move):
-            self.pawn[seat] = fields["district"] = action.district
+            self.pawn[seat] = action.district
+            bought = BuyMove(*base, action.district)
         elif isinstance(action, First):
             self.fp_claim = seat
             if self.game.options["first_player_timing"] == "immediate":
                 self.first_player = seat
+            bought = Buy(*base)
         elif isinstance(action, Briefing):
             targets = [action.target] if action.target is not None else self.colocated(seat)
-            fields["targets"] = targets
+            bought = BuyBriefing(*base, tuple(targets))
             for target in targets:
-                assert target is not None
                 self._seen[seat].update(self._hands[target])
-                private.append(
-                    (
-                        Observation.of(
-                            "see_hand", seat=seat, target=target, cards=sorted(self._hands[target])
-                        ),
-                        seat,
-                    )
-                )
+                private.append(SeeHand(seat, target, tuple(sorted(self._hands[target]))))
         elif isinstance(action, Lab):
             shown = [p + 1 for p, turned in enumerate(self.rotated) if not turned]
             viewed = sorted({*shown, *action.positions})
-            fields["positions"] = viewed
-            cards: list[JsonValue] = [[p, self._lab[p - 1]] for p in viewed]
+            bought = BuyLab(*base, tuple(viewed))
             self._seen[seat].update(self._lab[p - 1] for p in viewed)
-            private.append((Observation.of("see_lab", seat=seat, cards=cards), seat))
-        self._emit(Observation.of("buy", **fields))
-        for obs, to in private:
-            self._emit(obs, to=[to])
+            private.append(SeeLab(seat, tuple((p, self._lab[p - 1]) for p in viewed)))
+        else:  # Investigate: the draw follows
+            bought = Buy(*base)
+        self._emit(bought)
+        for obs in private:
+            self._emit(obs, to=[seat])
         if isinstance(action, Investigate):
             self._investigate(seat)
         if self._unreachable():  # checked after every payment (§6)
@@ -586,16 +601,10 @@ class SerialKillerState(State):
         card = self._decks[genre].pop(0)
         self._hands[seat].append(card)
         self.hand_genres[seat].append(genre)
-        self._emit(
-            Observation.of(
-                "draw",
-                seat=seat,
-                district=self.pawn[seat],
-                genre=genre,
-                deck_size=len(self._decks[genre]),
-            )
-        )
-        self._emit(Observation.of("see_draw", seat=seat, card=card), to=[seat])
+        district = self.pawn[seat]
+        assert district is not None
+        self._emit(Draw(seat, district, genre, len(self._decks[genre])))
+        self._emit(SeeDraw(seat, card), to=[seat])
         self._seen[seat].add(card)
         sizes = [len(cards) for cards in self._decks.values()]
         trigger = all if self.game.options["end_trigger"] == "all" else any
@@ -611,13 +620,11 @@ class SerialKillerState(State):
         self.lab_owner.append(seat)
         self.rotated.append(False)
         position = len(self._lab)
-        public: dict[str, JsonValue] = {"seat": seat, "position": position}
         if self.game.options["genre_public"]:
-            public["genre"] = genre
-        self._emit(Observation.of("lab_place", **public))
-        self._emit(
-            Observation.of("see_discard", seat=seat, card=card, position=position), to=[seat]
-        )
+            self._emit(LabPlaceGenre(seat, position, genre))
+        else:
+            self._emit(LabPlace(seat, position))
+        self._emit(SeeDiscard(seat, card, position), to=[seat])
         self._pollute()
         self.phase = "buy"
         self._next_pick(seat)
@@ -633,10 +640,10 @@ class SerialKillerState(State):
             if candidates:
                 self.rotated[candidates[0]] = True
                 rotated = candidates[0] + 1
-        self._emit(Observation.of("pollution", die=die, position=rotated))
+        self._emit(Pollution(die, rotated))
 
     def _attempt(self, seat: int, profile: tuple[str, ...]) -> None:
-        self._emit(Observation.of("declaration", seat=seat, profile=list(profile)), to=[seat])
+        self._emit(Declaration(seat, tuple(profile)), to=[seat])
         count = self.dice_for(seat)
         total = self._total(count)
         success = total >= self.ferocity
@@ -647,17 +654,7 @@ class SerialKillerState(State):
             self._declarations[seat] = tuple(profile)
         elif self.game.options["failed_test_lockout"]:
             self.locked[seat] = True
-        self._emit(
-            Observation.of(
-                "attempt",
-                seat=seat,
-                dice=count,
-                total=total,
-                ferocity=self.ferocity,
-                success=success,
-                seq=seq,
-            )
-        )
+        self._emit(Attempt(seat, count, total, self.ferocity, success, seq))
 
     def _declaration_step(self) -> None:
         """R4: the eligible players in turn order, then the end of the round."""
@@ -710,14 +707,8 @@ class SerialKillerState(State):
         elif options["rotate_first_player"]:
             self.first_player = (self.first_player + 1) % n
         self._emit(
-            Observation.of(
-                "round_end",
-                round=self.round,
-                unused=unused,
-                hunted=hunted,
-                ferocity=self.ferocity,
-                caught=self.caught,
-                first_player=self.first_player,
+            RoundEnd(
+                self.round, unused, hunted, self.ferocity, tuple(self.caught), self.first_player
             )
         )
         if self._unreachable():
@@ -747,23 +738,14 @@ class SerialKillerState(State):
 
     def _finish(self, reason: str, judge: bool = True) -> None:
         profile = self.profile()
-        declared = sorted(
-            (self.seq[s], s) for s in range(self.game.players) if self.seq[s] is not None
-        )
+        declared = sorted((q, s) for s, q in enumerate(self.seq) if q is not None)
         winners: tuple[int, ...] = ()
         if judge:
             right = [s for _, s in declared if self._declarations[s] == profile]
             winners = tuple(right[:1])
         self.phase, self._winners, self.end_reason = "over", winners, reason
-        self._emit(
-            Observation.of(
-                "end",
-                reason=reason,
-                profile=list(profile),
-                declarations=[[s, q, list(self._declarations[s] or ())] for q, s in declared],
-                winners=list(winners),
-            )
-        )
+        declarations = tuple((s, q, tuple(self._declarations[s] or ())) for q, s in declared)
+        self._emit(GameEnd(reason, tuple(profile), declarations, winners))
 
     # --- serialisation and checks -----------------------------------------------------------
     def _to_dict(self) -> dict[str, JsonValue]:

@@ -30,6 +30,7 @@ from engines.serial_killer import (
     Weapon,
     replay,
 )
+from engines.serial_killer.observations import Draw, SeeHand, SeeLab
 from opponents.base import SeatedBot
 from opponents.games.serial_killer import notepad_candidates
 from solver.games.serial_killer.race import roll_chance
@@ -101,7 +102,7 @@ class Notes:
     @cached_property
     def pace(self) -> float:
         """Cards the table has drawn a round so far (PACE before a round has ended)."""
-        drawn = sum(1 for obs in self.observations if obs.kind == "draw")
+        drawn = sum(1 for obs in self.observations if isinstance(obs, Draw))
         rounds = max(self.view.round - 1, 0)
         return max(drawn / rounds if rounds and drawn else PACE, 1.0)
 
@@ -155,20 +156,21 @@ class Notes:
         the record for every rival)."""
         since = [0] * self.view.game.players
         for obs in self.observations:
-            if obs.kind == "see_hand":
-                since[int(obs["target"])] = 0
-            elif obs.kind == "draw":
-                since[int(obs["seat"])] += 1
+            match obs:
+                case SeeHand(target=target):
+                    since[target] = 0
+                case Draw(seat=seat):
+                    since[seat] += 1
         return since
 
     @cached_property
     def unseen_lab_positions(self) -> set[int]:
         """Lab positions (from 1) holding a card others put there that the player never saw."""
         viewed = {
-            int(position)
+            position
             for obs in self.observations
-            if obs.kind == "see_lab"
-            for position, _ in obs["cards"]
+            if isinstance(obs, SeeLab)
+            for position, _ in obs.cards
         }
         return {
             p + 1

@@ -58,6 +58,7 @@ from engines.serial_killer import (
     Weapon,
     replay,
 )
+from engines.serial_killer.observations import BuyWeapon, Draw, Roll, Seated
 from solver.games.serial_killer.advice import information
 from solver.games.serial_killer.counting import CountedWorlds
 from solver.games.serial_killer.position import Position, parse, public_view
@@ -255,11 +256,13 @@ class Table:
     def lately(self) -> tuple[Observation, ...] | None:
         """The rivals' observations of this round and the last (None in the first round,
         which has no round before it)."""
-        rolls = [i for i, obs in enumerate(self.observations) if obs.kind == "roll"]
+        rolls = [i for i, obs in enumerate(self.observations) if isinstance(obs, Roll)]
         if len(rolls) < 2:
             return None
         return tuple(
-            obs for obs in self.observations[rolls[-2] :] if obs.get("seat", self.me) != self.me
+            obs
+            for obs in self.observations[rolls[-2] :]
+            if isinstance(obs, Seated) and obs.seat != self.me
         )
 
     @cached_property
@@ -269,7 +272,7 @@ class Table:
         lately = self.lately
         if lately is None:
             return None
-        return [int(obs["seat"]) for obs in lately if obs.kind == "draw"]
+        return [obs.seat for obs in lately if isinstance(obs, Draw)]
 
     @property
     def recent_draws(self) -> int | None:
@@ -295,9 +298,7 @@ class Table:
         track is left to them while it can wait. Rivals that leave it alone leave it to the
         seat, or nobody could ever declare."""
         lately = self.lately
-        return lately is None or any(
-            obs.kind == "buy" and obs["action"] == "weapon" for obs in lately
-        )
+        return lately is None or any(isinstance(obs, BuyWeapon) for obs in lately)
 
     @cached_property
     def rivals_drew(self) -> bool:

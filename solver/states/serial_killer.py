@@ -8,6 +8,17 @@ import random
 from engines import InformationSet, InvalidState, State
 from engines.serial_killer import Declare, Discard, SerialKiller
 from engines.serial_killer.game import action_of
+from engines.serial_killer.observations import (
+    Attempt,
+    Declaration,
+    GameEnd,
+    LabPlace,
+    Pollution,
+    Relocated,
+    Roll,
+    SeeDiscard,
+    Start,
+)
 from solver.deduction import Deduction
 from solver.games.serial_killer.counting import delta_var, tok_var
 
@@ -28,39 +39,43 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
 
     decks = {g.id: [card_of(f"{g.id}#{k}") for k in range(len(g.cards))] for g in game.parts.genres}
     setup = observations[0]
-    districts = {g: district for g, district, _ in setup["decks"]}
-    state = game.arrange(random.Random(0), decks, districts, setup["first_player"])
+    assert isinstance(setup, Start)
+    districts = {g: district for g, district, _ in setup.decks}
+    state = game.arrange(random.Random(0), decks, districts, setup.first_player)
     draws: list[object] = []
     revealed: dict[int, tuple[str, ...]] = {}
     for obs in observations:
-        if obs.kind == "roll":
-            faces = [f for f, k in enumerate(obs["counts"], 1) for _ in range(k)]
-            rng.shuffle(faces)
-            draws += faces
-        elif obs.kind in ("relocate", "pollution", "attempt"):
-            draws.append(
-                obs[{"relocate": "district", "pollution": "die", "attempt": "total"}[obs.kind]]
-            )
-        elif obs.kind == "end":
-            revealed = {seat: tuple(profile) for seat, _, profile in obs["declarations"]}
+        match obs:
+            case Roll(counts=counts):
+                faces = [f for f, k in enumerate(counts, 1) for _ in range(k)]
+                rng.shuffle(faces)
+                draws += faces
+            case Relocated(district=district):
+                draws.append(district)
+            case Pollution(die=die):
+                draws.append(die)
+            case Attempt(total=total):
+                draws.append(total)
+            case GameEnd(declarations=declarations):
+                revealed = {seat: tuple(profile) for seat, _, profile in declarations}
     state._given = draws
-    mine = iter(obs["card"] for obs in observations if obs.kind == "see_discard")
+    mine = iter(obs.card for obs in observations if isinstance(obs, SeeDiscard))
     for index, obs in enumerate(observations):
         action = action_of(state, obs)
-        if isinstance(action, Discard):
-            seat = obs["seat"]
-            action = Discard(
-                next(mine) if seat == me else card_of(str(world[delta_var(obs["position"])]))
-            )
-        elif isinstance(action, Declare):
-            seat = obs["seat"]
-            if seat == me and index and observations[index - 1].kind == "declaration":
-                action = Declare(tuple(observations[index - 1]["profile"]))
-            else:
-                profile = revealed.get(seat)
-                if profile is None or state.seq[seat] is not None:
-                    profile = tuple(rng.choice(g.cards) for g in game.parts.genres)
-                action = Declare(profile)
+        match obs:  # the action of a discard or a declaration, which others do not see
+            case LabPlace(seat=seat, position=position):
+                action = Discard(
+                    next(mine) if seat == me else card_of(str(world[delta_var(position)]))
+                )
+            case Attempt(seat=seat):
+                before = observations[index - 1] if index else None
+                if seat == me and isinstance(before, Declaration):
+                    action = Declare(tuple(before.profile))
+                else:
+                    profile = revealed.get(seat)
+                    if profile is None or state.seq[seat] is not None:
+                        profile = tuple(rng.choice(g.cards) for g in game.parts.genres)
+                    action = Declare(profile)
         if action is not None:
             state.apply_trusted(action)
     if state.information_set(me) != info:

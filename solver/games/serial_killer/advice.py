@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from engines import InformationSet, Observation
 from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKillerState
 from engines.serial_killer.actions import Briefing, Investigate, Lab, face_of
+from engines.serial_killer.observations import Draw
 from solver.games.serial_killer.counting import CountedWorlds, at_var
 from solver.games.serial_killer.pace import Pace, pace_of
 from solver.games.serial_killer.position import Position, parse, public_view
@@ -134,7 +135,7 @@ def seen_because(position: Position, genre: str, info: InformationSet) -> list[O
     for lab in plan.lab_checks:
         saw(lab.card, lab.source)
     draws = [
-        i for i, obs in enumerate(observations) if obs.kind == "draw" and obs["genre"] == genre
+        i for i, obs in enumerate(observations) if isinstance(obs, Draw) and obs.genre == genre
     ]
     sources = set(first.values()) | set(draws[-1:])
     return [observations[i] for i in sorted(sources)]

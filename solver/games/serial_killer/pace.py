@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engines import Observation
+from engines.core import typed
+from engines.serial_killer.observations import KINDS, Draw, Roll, RoundEnd
 from solver.games.serial_killer.race import roll_chance
 
 RECENT = 3
@@ -35,19 +37,20 @@ class Round:
 
 
 def rounds_of(observations: Sequence[Observation], start_ferocity: int) -> list[Round]:
-    """Every round of `observations` in order, the one being played last."""
+    """Every round of `observations` in order, the one being played last (plain
+    observations are read as their kinds)."""
     rounds: list[Round] = []
     draws: dict[int, int] | None = None
     ferocity = start_ferocity
     for obs in observations:
-        if obs.kind == "roll":
-            draws = {}
-        elif obs.kind == "draw" and draws is not None:
-            seat = int(obs["seat"])
-            draws[seat] = draws.get(seat, 0) + 1
-        elif obs.kind == "round_end" and draws is not None:
-            rounds.append(Round(draws, int(obs["ferocity"]) - ferocity))
-            ferocity, draws = int(obs["ferocity"]), None
+        match typed(obs, KINDS):
+            case Roll():
+                draws = {}
+            case Draw(seat=seat) if draws is not None:
+                draws[seat] = draws.get(seat, 0) + 1
+            case RoundEnd(ferocity=now) if draws is not None:
+                rounds.append(Round(draws, now - ferocity))
+                ferocity, draws = now, None
     if draws is not None:
         rounds.append(Round(draws, None))
     return rounds

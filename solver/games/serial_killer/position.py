@@ -22,6 +22,17 @@ from functools import lru_cache
 
 from engines import InformationSet, InvalidInformationSet
 from engines.serial_killer import SerialKiller, SerialKillerState, replay
+from engines.serial_killer.observations import (
+    BuyBriefing,
+    BuyLab,
+    Draw,
+    GameEnd,
+    LabPlaceGenre,
+    SeeDiscard,
+    SeeDraw,
+    SeeHand,
+    SeeLab,
+)
 
 Token = tuple[str, int]
 
@@ -151,44 +162,42 @@ def parse(info: InformationSet) -> Position:
     observations = info.observations
     looks = {seat: Looks() for seat in game.seats if isinstance(seat, int)}
     for index, obs in enumerate(observations):
-        kind = obs.kind
-        if kind == "buy" and obs["action"] == "briefing":
-            looks[obs["seat"]].briefings += [(index, t) for t in obs["targets"]]
-        elif kind == "buy" and obs["action"] == "lab":
-            looks[obs["seat"]].labs.append((index, tuple(obs["positions"])))
-        if kind == "draw":
-            plan = plans[obs["genre"]]
-            last_draw = (plan.genre, len(plan.drawn))
-            plan.drawn.append((last_draw, obs["seat"]))
-            plan.drawn_at[last_draw] = index
-        elif kind == "see_draw":
-            assert last_draw is not None
-            own[obs["card"]] = last_draw
-            plans[last_draw[0]].pins[last_draw] = (obs["card"], index)
-        elif kind == "lab_place":
-            plan = plans[obs["genre"]]
-            position = obs["position"]
-            lab_genre[position] = plan.genre
-            if obs["seat"] == me:
-                card = observations[index + 1]["card"]
-                plan.own_discards[position] = own[card]
-                plan.own_discard_at[position] = index
-            else:
-                seat = obs["seat"]
-                plan.discards.append(Discard(index, seat, position, tuple(plan.drawn_by(seat))))
-        elif kind == "see_hand":
-            target = obs["target"]
-            for plan in plans.values():
-                earlier = tuple(d.position for d in plan.discards if d.seat == target)
-                cards = frozenset(c for c in obs["cards"] if c in plan.cards)
-                drawn = tuple(plan.drawn_by(target))
-                plan.hand_checks.append(HandCheck(index, target, drawn, earlier, cards))
-        elif kind == "see_lab":
-            for position, card in obs["cards"]:
-                plans[lab_genre[position]].lab_checks.append(LabCheck(index, position, card))
-        elif kind == "end":
-            for card in obs["profile"]:
-                plan = plans[parts.genre_of(card)]
-                plan.pins.setdefault(plan.bottom, (card, index))
-                plan.revealed = card
+        match obs:
+            case BuyBriefing(seat=seat, targets=targets):
+                looks[seat].briefings += [(index, t) for t in targets]
+            case BuyLab(seat=seat, positions=positions):
+                looks[seat].labs.append((index, tuple(positions)))
+            case Draw(seat=seat, genre=genre):
+                plan = plans[genre]
+                last_draw = (plan.genre, len(plan.drawn))
+                plan.drawn.append((last_draw, seat))
+                plan.drawn_at[last_draw] = index
+            case SeeDraw(card=card):
+                assert last_draw is not None
+                own[card] = last_draw
+                plans[last_draw[0]].pins[last_draw] = (card, index)
+            case LabPlaceGenre(seat=seat, position=position, genre=genre):
+                plan = plans[genre]
+                lab_genre[position] = plan.genre
+                if seat == me:
+                    shown = observations[index + 1]
+                    assert isinstance(shown, SeeDiscard)  # the game shows it next
+                    plan.own_discards[position] = own[shown.card]
+                    plan.own_discard_at[position] = index
+                else:
+                    plan.discards.append(Discard(index, seat, position, tuple(plan.drawn_by(seat))))
+            case SeeHand(target=target, cards=seen):
+                for plan in plans.values():
+                    earlier = tuple(d.position for d in plan.discards if d.seat == target)
+                    cards = frozenset(c for c in seen if c in plan.cards)
+                    drawn = tuple(plan.drawn_by(target))
+                    plan.hand_checks.append(HandCheck(index, target, drawn, earlier, cards))
+            case SeeLab(cards=pairs):
+                for position, card in pairs:
+                    plans[lab_genre[position]].lab_checks.append(LabCheck(index, position, card))
+            case GameEnd(profile=profile):
+                for card in profile:
+                    plan = plans[parts.genre_of(card)]
+                    plan.pins.setdefault(plan.bottom, (card, index))
+                    plan.revealed = card
     return Position(game, me, plans, looks)

@@ -14,42 +14,34 @@ from engines import (
 from engines.core import is_int, quote, same_json
 from engines.serial_killer import SerialKiller, replay
 from engines.serial_killer.actions import ACTIONS
+from engines.serial_killer.observations import (
+    KINDS,
+    PRIVATE,
+    Attempt,
+    Buy,
+    BuyBriefing,
+    BuyLab,
+    BuyMove,
+    BuyWeapon,
+    Declaration,
+    Draw,
+    GameEnd,
+    LabPlace,
+    LabPlaceGenre,
+    PawnAt,
+    Pollution,
+    Roll,
+    RoundEnd,
+    Seated,
+    SeeDiscard,
+    SeeDraw,
+    SeeHand,
+    SeeLab,
+    Start,
+)
 from engines.serial_killer.state import DICE, DISTRICTS, FACES, HAND_LIMIT, WEAPON_MAX
 from solver.games.serial_killer.position import public_view
 from solver.validation import Checker
-
-KINDS: dict[str, tuple[str, ...]] = {
-    "setup": ("players", "first_player", "decks"),
-    "place": ("seat", "district"),
-    "roll": ("round", "counts", "bonus"),
-    "relocate": ("seat", "district"),
-    "pass": ("seat",),
-    "end_pick": ("seat",),
-    "skip": ("seat",),
-    "buy": (
-        "seat",
-        "face",
-        "action",
-        "cost",
-        "points",
-        "weapon?",
-        "district?",
-        "targets?",
-        "positions?",
-    ),
-    "draw": ("seat", "district", "genre", "deck_size"),
-    "see_draw": ("seat", "card"),
-    "lab_place": ("seat", "position", "genre?"),
-    "see_discard": ("seat", "card", "position"),
-    "pollution": ("die", "position"),
-    "see_hand": ("seat", "target", "cards"),
-    "see_lab": ("seat", "cards"),
-    "declaration": ("seat", "profile"),
-    "attempt": ("seat", "dice", "total", "ferocity", "success", "seq"),
-    "round_end": ("round", "unused", "hunted", "ferocity", "caught", "first_player"),
-    "end": ("reason", "profile", "declarations", "winners"),
-}
-PRIVATE = ("see_draw", "see_discard", "see_hand", "see_lab", "declaration")
 
 
 def validate(info: InformationSet) -> None:
@@ -74,9 +66,9 @@ def validate(info: InformationSet) -> None:
     observations = info.observations
     for index, obs in enumerate(observations):
         check.shape(index)
-        if obs.kind in PRIVATE and obs["seat"] != info.seat:
-            check.refuse(index, f"only seat {obs['seat']} sees this, not seat {info.seat}")
-    if not observations or observations[0].kind != "setup":
+        if isinstance(obs, PRIVATE) and obs.seat != info.seat:
+            check.refuse(index, f"only seat {obs.seat} sees this, not seat {info.seat}")
+    if not observations or not isinstance(observations[0], Start):
         raise IncompleteInformationSet(
             "serial-killer: an information set starts with the setup", "the setup"
         )
@@ -84,7 +76,7 @@ def validate(info: InformationSet) -> None:
     for index in range(len(observations)):
         fields.run(index)
     last = observations[-1]
-    if last.kind == "lab_place" and last["seat"] == info.seat:
+    if isinstance(last, LabPlace) and last.seat == info.seat:
         raise IncompleteInformationSet(
             "serial-killer: the record stops before the card you discarded", "see_discard"
         )
@@ -144,41 +136,42 @@ def _agrees(game: SerialKiller, given: Observation, expected: Observation) -> bo
     replay does not know (placeholders in others' hands and the lab)."""
     if given.kind != expected.kind:
         return False
-    if given.kind == "see_hand":
-        return given["target"] == expected["target"] and _genres(given["cards"]) == _genres(
-            expected["cards"]
-        )
-    if given.kind == "see_lab":
-        positions = [p for p, _ in given["cards"]]
-        if positions != [p for p, _ in expected["cards"]]:
-            return False
-        pairs = zip(given["cards"], expected["cards"], strict=True)
-        return all(
-            (e[1].endswith("?") and _genres((g[1],)) == _genres((e[1],))) or g[1] == e[1]
-            for g, e in pairs
-        )
-    if given.kind == "end":
-        return (
-            given["reason"] == expected["reason"]
-            and _declared(given) == _declared(expected)
-            and given["winners"] == _judged(game, given)
-        )
+    match given, expected:
+        case SeeHand(), SeeHand():
+            return given.target == expected.target and _genres(given.cards) == _genres(
+                expected.cards
+            )
+        case SeeLab(), SeeLab():
+            positions = [p for p, _ in given.cards]
+            if positions != [p for p, _ in expected.cards]:
+                return False
+            pairs = zip(given.cards, expected.cards, strict=True)
+            return all(
+                (e[1].endswith("?") and _genres((g[1],)) == _genres((e[1],))) or g[1] == e[1]
+                for g, e in pairs
+            )
+        case GameEnd(), GameEnd():
+            return (
+                given.reason == expected.reason
+                and _declared(given) == _declared(expected)
+                and given.winners == _judged(game, given)
+            )
     return same_json(given.fields, expected.fields)
 
 
-def _declared(end: Observation) -> list[tuple[object, object]]:
+def _declared(end: GameEnd) -> list[tuple[object, object]]:
     """Who declared at the end, in their order (the profiles are hidden from the replay)."""
-    return [(seat, order) for seat, order, _ in end["declarations"]]
+    return [(seat, order) for seat, order, _ in end.declarations]
 
 
-def _judged(game: SerialKiller, end: Observation) -> tuple[int, ...]:
+def _judged(game: SerialKiller, end: GameEnd) -> tuple[int, ...]:
     """The winner the rules name from the end's profile and declarations: the first right
     declaration, unless the game ended without judging them (§6)."""
-    reason, outcome = end["reason"], game.options["unreachable_outcome"]
+    reason, outcome = end.reason, game.options["unreachable_outcome"]
     if reason == ROUND_CAP or (reason == NOBODY_REACHES and outcome != "reveal"):
         return ()
-    declared = sorted(end["declarations"], key=lambda entry: entry[1])
-    right = [seat for seat, _, profile in declared if profile == end["profile"]]
+    declared = sorted(end.declarations, key=lambda entry: entry[1])
+    right = [seat for seat, _, profile in declared if profile == end.profile]
     return tuple(right[:1])
 
 
@@ -198,7 +191,7 @@ class _FieldChecks:
         self.check, self.game, self.parts = check, game, game.parts
         self.seats = game.seats
         self.lab_positions = range(1, game.lab_size + 1)
-        rounds = sum(obs.kind == "roll" for obs in check.info.observations)
+        rounds = sum(isinstance(obs, Roll) for obs in check.info.observations)
         options = game.options
         per_round = FACES * DICE // 10 + 7 * options["hunted_bonus"]
         per_round += options["uniform_roll_bonus"]
@@ -206,19 +199,51 @@ class _FieldChecks:
         self.most_rounds = max(rounds, 1)
 
     def run(self, index: int) -> None:
+        """The observation's fields (its shape checked: pass, end_pick and skip have the
+        seat alone)."""
         obs = self.check.info.observations[index]
-        if "seat" in dict(obs.fields):
+        if isinstance(obs, Seated):
             self.check.choice(index, "seat", self.seats)
-        getattr(self, f"_{obs.kind}", self._seat_only)(index)
+        match obs:
+            case Start():
+                self._setup(index, obs)
+            case PawnAt():  # place, relocate
+                self.check.choice(index, "district", DISTRICTS)
+            case Roll():
+                self._roll(index)
+            case Buy():
+                self._buy(index, obs)
+            case Draw():
+                self._draw(index)
+            case SeeDraw():
+                self._see_draw(index)
+            case LabPlace():
+                self._lab_place(index, obs)
+            case SeeDiscard():
+                self.check.choice(index, "card", self.parts.ids)
+                self.check.choice(index, "position", self.lab_positions)
+            case Pollution():
+                self.check.number(index, "die", 1, FACES)
+                self.check.optional_number(index, "position", 1, self.game.lab_size)
+            case SeeHand():
+                self.check.choice(index, "target", self.seats)
+                self.check.items(index, "cards", self.parts.ids, range(HAND_LIMIT + 1), "card ids")
+            case SeeLab():
+                self._see_lab(index, obs)
+            case Declaration():
+                self._profile(index, "profile", obs.profile)
+            case Attempt():
+                self._attempt(index)
+            case RoundEnd():
+                self._round_end(index, obs)
+            case GameEnd():
+                self._end(index, obs)
 
-    def _seat_only(self, index: int) -> None:
-        """pass, end_pick and skip: the seat alone."""
-
-    def _setup(self, index: int) -> None:
+    def _setup(self, index: int, obs: Start) -> None:
         check, parts = self.check, self.parts
         check.choice(index, "players", (self.game.players,))
         check.choice(index, "first_player", self.seats)
-        decks = check.info.observations[index]["decks"]
+        decks = obs.decks
         expected = [(g.id, len(g.cards)) for g in parts.genres]
         allowed = (
             f"one (genre, district, {len(parts.genres[0].cards)}) triple per genre, in the "
@@ -234,11 +259,6 @@ class _FieldChecks:
         ):
             check.fail(index, "decks", decks, allowed)
 
-    def _place(self, index: int) -> None:
-        self.check.choice(index, "district", DISTRICTS)
-
-    _relocate = _place
-
     def _roll(self, index: int) -> None:
         check = self.check
         check.number(index, "round", 1, self.most_rounds)
@@ -247,26 +267,27 @@ class _FieldChecks:
             check.fail(index, "counts", counts, f"{FACES} counts of the {DICE} dice rolled")
         check.choice(index, "bonus", sorted({0, self.game.options["uniform_roll_bonus"]}))
 
-    def _buy(self, index: int) -> None:
+    def _buy(self, index: int, obs: Buy) -> None:
         check, options = self.check, self.game.options
         check.number(index, "face", 1, FACES)
-        kind = str(check.choice(index, "action", ACTIONS))
+        action = str(check.choice(index, "action", ACTIONS))
         check.number(index, "cost", 1, options["start_points"])
         check.number(index, "points", 0, options["start_points"])
-        detail = BUY_DETAIL.get(kind)
-        given = {name for name, _ in check.info.observations[index].fields} & {*BUY_DETAIL.values()}
+        detail = BUY_DETAIL.get(action)
+        given = set(type(obs).field_names()) & {*BUY_DETAIL.values()}
         if given != ({detail} if detail else set()):
-            check.fail(index, "the fields", sorted(given), f"for {kind}: {detail or 'none'}")
-        if kind == "weapon":
-            check.number(index, "weapon", 1, WEAPON_MAX)
-        elif kind == "move":
-            check.choice(index, "district", DISTRICTS)
-        elif kind == "briefing":
-            check.items(index, "targets", self.seats, range(1, len(self.seats)), "seats")
-        elif kind == "lab":
-            positions = check.items(index, "positions", self.lab_positions, None, "positions")
-            if list(positions) != sorted(positions):  # type: ignore[type-var]
-                check.fail(index, "positions", positions, "lab positions in increasing order")
+            check.fail(index, "the fields", sorted(given), f"for {action}: {detail or 'none'}")
+        match obs:  # the shape of the action's word, so checked
+            case BuyWeapon():
+                check.number(index, "weapon", 1, WEAPON_MAX)
+            case BuyMove():
+                check.choice(index, "district", DISTRICTS)
+            case BuyBriefing():
+                check.items(index, "targets", self.seats, range(1, len(self.seats)), "seats")
+            case BuyLab():
+                positions = check.items(index, "positions", self.lab_positions, None, "positions")
+                if list(positions) != sorted(positions):  # type: ignore[type-var]
+                    check.fail(index, "positions", positions, "lab positions in increasing order")
 
     def _draw(self, index: int) -> None:
         genre = self.check.choice(index, "genre", self.parts.genre_ids)
@@ -279,31 +300,19 @@ class _FieldChecks:
         top of that deck, so a card of another genre would otherwise pass)."""
         card = self.check.choice(index, "card", self.parts.ids)
         before = self.check.info.observations[index - 1] if index else None
-        if before is not None and before.kind == "draw":
-            genre = before["genre"]
+        if isinstance(before, Draw):
+            genre = before.genre
             if str(card).partition(".")[0] != genre:
                 self.check.fail(index, "card", card, f"a {genre} card (the deck drawn from)")
 
-    def _lab_place(self, index: int) -> None:
+    def _lab_place(self, index: int, obs: LabPlace) -> None:
         self.check.choice(index, "position", self.lab_positions)
-        if "genre" in dict(self.check.info.observations[index].fields):
+        if isinstance(obs, LabPlaceGenre):
             self.check.choice(index, "genre", self.parts.genre_ids)
 
-    def _see_discard(self, index: int) -> None:
-        self.check.choice(index, "card", self.parts.ids)
-        self.check.choice(index, "position", self.lab_positions)
-
-    def _pollution(self, index: int) -> None:
-        self.check.number(index, "die", 1, FACES)
-        self.check.optional_number(index, "position", 1, self.game.lab_size)
-
-    def _see_hand(self, index: int) -> None:
-        self.check.choice(index, "target", self.seats)
-        self.check.items(index, "cards", self.parts.ids, range(HAND_LIMIT + 1), "card ids")
-
-    def _see_lab(self, index: int) -> None:
+    def _see_lab(self, index: int, obs: SeeLab) -> None:
         check = self.check
-        cards = check.info.observations[index]["cards"]
+        cards = obs.cards
         if not (
             isinstance(cards, tuple)
             and len(cards) <= self.game.lab_size
@@ -321,9 +330,6 @@ class _FieldChecks:
             and isinstance(pair[1], str)
             and pair[1] in self.parts.ids
         )
-
-    def _declaration(self, index: int) -> None:
-        self._profile(index, "profile", self.check.info.observations[index]["profile"])
 
     def _profile(self, index: int, field: str, profile: object) -> None:
         genres = self.parts.genres
@@ -346,13 +352,13 @@ class _FieldChecks:
         check.flag(index, "success")
         check.optional_number(index, "seq", 1, len(self.seats))
 
-    def _round_end(self, index: int) -> None:
+    def _round_end(self, index: int, obs: RoundEnd) -> None:
         check, options = self.check, self.game.options
         check.number(index, "round", 1, self.most_rounds)
         check.number(index, "unused", 0, FACES * DICE)
         check.number(index, "hunted", 0, 7 * options["hunted_bonus"])
         check.number(index, "ferocity", 0, self.most_ferocity)
-        caught = check.info.observations[index]["caught"]
+        caught = obs.caught
         if not (
             isinstance(caught, tuple)
             and len(caught) == len(self.seats)
@@ -361,12 +367,11 @@ class _FieldChecks:
             check.fail(index, "caught", caught, f"{len(self.seats)} booleans, one per seat")
         check.choice(index, "first_player", self.seats)
 
-    def _end(self, index: int) -> None:
+    def _end(self, index: int, obs: GameEnd) -> None:
         check = self.check
-        obs = check.info.observations[index]
         check.choice(index, "reason", END_REASONS)
-        self._profile(index, "profile", obs["profile"])
-        declarations = obs["declarations"]
+        self._profile(index, "profile", obs.profile)
+        declarations = obs.declarations
         if not isinstance(declarations, tuple) or len(declarations) > len(self.seats):
             check.fail(index, "declarations", declarations, "(seat, order, profile) triples")
         for entry in declarations:
