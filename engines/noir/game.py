@@ -38,6 +38,28 @@ from engines.noir.actions import (
     Shift,
     parse,
 )
+from engines.noir.observations import (
+    KINDS,
+    Arrested,
+    ChoseIdentity,
+    CitizenArrested,
+    Collapsed,
+    Disguised,
+    DisguiseFailed,
+    DisguiseTried,
+    DrawMade,
+    Drew,
+    End,
+    Exonerated,
+    Hand,
+    IdentityTold,
+    Killed,
+    Layout,
+    Shifted,
+    TurnEnding,
+    describe,
+    observation_text,
+)
 from engines.noir.rules import (
     EDITION_KILLS,
     HAND,
@@ -52,10 +74,6 @@ from engines.noir.rules import (
     suspects,
 )
 from engines.noir.state import NoirState
-
-_TURN_ENDING = ("kill", "shift", "disguise", "chose-identity", "exonerate", "arrest",
-                 "citizen-arrest")  # fmt: skip
-"""The observations of actions that end a turn (a draw does not: the exoneration follows)."""
 
 
 class Noir(Game):
@@ -101,6 +119,7 @@ class Noir(Game):
         version=2,
         max_length="turn_limit turns (default 500)",
     )
+    observation_kinds = KINDS
     options_spec = (
         Option("grid", 5, SIZES, doc="the grid's side: 5 (the game), 4 or 3 (for tests)"),
         Option("kills_to_win", 16, EDITION_KILLS,
@@ -283,20 +302,20 @@ class Noir(Game):
         """
         if info.game != self.name or dict(info.options) != dict(self.option_items()):
             raise InvalidState(f"the information set is not of this game ({self!r})")
-        setups = [obs for obs in info.observations if obs.kind == "setup"]
+        setups = [obs for obs in info.observations if isinstance(obs, Layout)]
         if not setups:
             raise InvalidState("the information set has no setup")
         identity = hidden.get("inspector_identity")
         if identity is None and info.seat == INSPECTOR:
             identity = next(
-                (obs["suspect"] for obs in info.observations
-                 if obs.kind == "identity" and obs["seat"] == INSPECTOR),
+                (obs.suspect for obs in info.observations
+                 if isinstance(obs, IdentityTold) and obs.seat == INSPECTOR),
                 None,
             )  # fmt: skip
         if "deck" not in hidden:
             raise InvalidState("the guess needs the deck order ('deck')")
         killer_deck = hidden.get("killer_deck")
-        state = self.arrange(random.Random(0), setups[0]["rows"], hidden["deck"], killer_deck)
+        state = self.arrange(random.Random(0), setups[0].rows, hidden["deck"], killer_deck)
         for obs in info.observations:
             action = self._action_of(obs, identity)
             if action is None:
@@ -311,27 +330,27 @@ class Noir(Game):
 
     def _action_of(self, obs: Observation, identity: str | None) -> NoirAction | None:
         """The action an observation records (None for observations of no action)."""
-        kind = obs.kind
-        if kind == "kill":
-            return Kill(obs["suspect"])
-        if kind == "shift":
-            return Shift(obs["line"], obs["index"], obs["direction"])
-        if kind == "disguise":
-            return Disguise()
-        if kind == "chose-identity":
-            if identity is None:
-                raise InvalidState(
-                    "the guess needs the inspector's identity ('inspector_identity')"
-                )
-            return Identity(identity)
-        if kind == "draw":
-            return Draw()
-        if kind == "exonerate":
-            return Exonerate(obs["suspect"])
-        if kind == "arrest":
-            return Arrest(obs["suspect"])
-        if kind == "citizen-arrest":
-            return CitizenArrest(obs["suspect"], obs["agent"])
+        match obs:
+            case Killed(suspect=suspect):
+                return Kill(suspect)
+            case Shifted(line=line, index=index, direction=direction):
+                return Shift(line, index, direction)
+            case DisguiseTried():
+                return Disguise()
+            case ChoseIdentity():
+                if identity is None:
+                    raise InvalidState(
+                        "the guess needs the inspector's identity ('inspector_identity')"
+                    )
+                return Identity(identity)
+            case DrawMade():
+                return Draw()
+            case Exonerated(suspect=suspect):
+                return Exonerate(suspect)
+            case Arrested(suspect=suspect):
+                return Arrest(suspect)
+            case CitizenArrested(suspect=suspect, agent=agent):
+                return CitizenArrest(suspect, agent)
         return None
 
     def public_state(self, info: InformationSet) -> NoirState:
@@ -345,7 +364,10 @@ class Noir(Game):
         public record (grid, dead, whose turn, the last shift, cards left in each deck) and
         the seat's own identity and hand. The opponent's cards are not filled in."""
         size, separate = self.options["grid"], self.options["deck"] == "separate"
-        rows = info.observations[0]["rows"]
+        setup = info.observations[0]
+        if not isinstance(setup, Layout):
+            raise InvalidState("the information set does not start with the setup")
+        rows = setup.rows
         stand_in = ("",) * (size * size)
         view = NoirState(self, random.Random(0), rows, stand_in[: -1 if separate else None],
                          stand_in if separate else None)  # fmt: skip
@@ -353,53 +375,53 @@ class Noir(Game):
         view._killer = ""
         last: Shift | None = None
         for obs in info.observations:
-            kind = obs.kind
-            if kind in ("shift", "collapse"):
-                view.grid = obs["rows"]
-            if kind == "kill":
-                view.dead.append(obs["suspect"])
-                view.phase = "identity" if view.phase == "opening" else view.phase
-            elif kind == "identity":
-                if obs["seat"] == KILLER:
-                    view._killer = obs["suspect"]
-                else:
-                    view._inspector = obs["suspect"]
-                    view._hand.remove(obs["suspect"])
-            elif kind == "hand":
-                view._hand = list(obs["cards"])
-            elif kind == "chose-identity":
-                view.phase = "play"
-            elif kind == "disguise":
-                if separate:
-                    view._killer_top += 1
-                else:
+            match obs:
+                case Shifted(rows=rows) | Collapsed(rows=rows):
+                    view.grid = rows
+                case Killed(suspect=victim):
+                    view.dead.append(victim)
+                    view.phase = "identity" if view.phase == "opening" else view.phase
+                case IdentityTold(seat=seat, suspect=suspect):
+                    if seat == KILLER:
+                        view._killer = suspect
+                    else:
+                        view._inspector = suspect
+                        view._hand.remove(suspect)
+                case Hand(cards=cards):
+                    view._hand = list(cards)
+                case ChoseIdentity():
+                    view.phase = "play"
+                case DisguiseTried():
+                    if separate:
+                        view._killer_top += 1
+                    else:
+                        view._deck_top += 1
+                    if isinstance(obs, Disguised):
+                        view.revealed.append(obs.former)
+                    elif isinstance(obs, DisguiseFailed):
+                        view.discarded.append(obs.drawn)
+                case DrawMade():
                     view._deck_top += 1
-                if obs["success"]:
-                    view.revealed.append(obs["former"])
-                else:
-                    view.discarded.append(obs["drawn"])
-            elif kind == "draw":
-                view._deck_top += 1
-            elif kind == "drew":
-                view._hand.append(obs["suspect"])
-            elif kind == "exonerate":
-                view.exonerated.append(obs["suspect"])
-                if obs["suspect"] in view._hand:
-                    view._hand.remove(obs["suspect"])
-            elif kind == "citizen-arrest":
-                view.spent.append(obs["agent"])
-                if obs["agent"] in view._hand:
-                    view._hand.remove(obs["agent"])
-            elif kind == "end":
-                view.over = True
-            if kind in _TURN_ENDING:
+                case Drew(suspect=card):
+                    view._hand.append(card)
+                case Exonerated(suspect=card):
+                    view.exonerated.append(card)
+                    if card in view._hand:
+                        view._hand.remove(card)
+                case CitizenArrested(agent=agent):
+                    view.spent.append(agent)
+                    if agent in view._hand:
+                        view._hand.remove(agent)
+                case End():
+                    view.over = True
+            if isinstance(obs, TurnEnding):
                 last = (
-                    Shift(obs["line"], obs["index"], obs["direction"]) if kind == "shift" else None
+                    Shift(obs.line, obs.index, obs.direction) if isinstance(obs, Shifted) else None
                 )
                 view.current = other_seat(view.current)
-            elif kind == "collapse":
+            elif isinstance(obs, Collapsed):
                 last = None  # no shift undoes a collapse
-        view.drawn = info.observations[-1].kind in ("draw", "drew")
+        view.drawn = isinstance(info.observations[-1], DrawMade | Drew)
         if view.drawn:
             view.current = INSPECTOR
         if self.options["reverse_shift_ban"]:
@@ -436,48 +458,7 @@ class Noir(Game):
         return None
 
     def describe(self, observation: Observation) -> str:
-        kind, get = observation.kind, observation.get
-        seat = str(get("seat", "")).capitalize()
-        if kind == "setup":
-            rows = " / ".join(" ".join(row) for row in get("rows"))
-            return f"The suspects were laid out, row by row: {rows}"
-        if kind == "identity":
-            return f"{seat}'s secret identity is now {get('suspect')}"
-        if kind == "hand":
-            return f"Inspector drew {', '.join(get('cards'))}"
-        if kind == "chose-identity":
-            return "Inspector chose his secret identity among his four cards"
-        if kind == "kill":
-            return f"Killer killed {get('suspect')} (kill {get('kills')})"
-        if kind == "canvas":
-            answer = '"!": adjacent' if get("adjacent") else '"?": not adjacent'
-            return f"Asked about {get('suspect')}, {seat} answered {answer}"
-        if kind == "shift":
-            return (
-                f"{seat} shifted {get('line')} {get('index')} {get('direction')}; the grid is "
-                + " / ".join(" ".join(row) for row in get("rows"))
-            )
-        if kind == "collapse":
-            rows = get("rows")
-            return f"All-dead lines were removed; the grid is {len(rows)}x{len(rows[0])}"
-        if kind == "disguise":
-            if get("success"):
-                return f"Killer disguised: his old identity {get('former')} is innocent"
-            return f"Killer's disguise failed: he drew {get('drawn')} and kept his identity"
-        if kind == "draw":
-            return "Inspector drew a card"
-        if kind == "drew":
-            return f"Inspector drew {get('suspect')}"
-        if kind == "exonerate":
-            return f"Inspector exonerated {get('suspect')}"
-        if kind in ("arrest", "citizen-arrest"):
-            agent = f" with the agent {get('agent')}" if kind == "citizen-arrest" else ""
-            outcome = "the killer" if get("success") else "not the killer"
-            return f"Inspector arrested {get('suspect')}{agent}: {outcome}"
-        if kind == "end":
-            winners = " and ".join(str(seat).capitalize() for seat in get("winners"))
-            return f"The game ended ({get('reason')}): {winners} won"
-        return f"{kind}: {dict(observation.fields)}"
+        return describe(observation)
 
     # --- typed observations (the assistant's notation, engines.noir.notation) --------------
     def _parse_entry(
@@ -487,7 +468,7 @@ class Noir(Game):
         return notation.parse_entry(self, text, seat, before)
 
     def _observation_text(self, observation: Observation) -> str:
-        return notation.observation_text(observation)
+        return observation_text(observation)
 
     def _notation_help(self) -> list[tuple[str, str]]:
         return list(notation.HELP)

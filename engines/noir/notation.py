@@ -19,12 +19,39 @@ still owes it an observation) from a wrong one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from engines.core import InvalidObservation, Observation, quote
+from engines.core import InvalidObservation, Observation, ObservationKind, quote, typed
+from engines.noir.observations import (
+    END_REASONS,
+    END_WINNERS,
+    KINDS,
+    OUTCOMES,
+    ActionSeen,
+    AnyArrest,
+    Arrested,
+    Canvas,
+    ChoseIdentity,
+    CitizenArrested,
+    Collapsed,
+    Disguised,
+    DisguiseFailed,
+    DisguiseTried,
+    DrawMade,
+    Drew,
+    End,
+    Exonerated,
+    Hand,
+    IdentityTold,
+    Killed,
+    Layout,
+    Shifted,
+    TurnEnding,
+)
+from engines.noir.observations import end_word as end_word
 from engines.noir.rules import (
     HAND,
     INSPECTOR,
@@ -43,44 +70,33 @@ from engines.notation import Vocabulary, read_int, tokens
 if TYPE_CHECKING:
     from engines.noir.game import Noir
 
-CAUGHT = "the killer killed the inspector"
-END_REASONS: dict[str, str] = {
-    "inspector-killed": CAUGHT,
-    "kills": "the killer reached {kills} kills",
-    "arrest": "the inspector arrested the killer",
-    "citizen-arrest": "the inspector arrested the killer with a citizen",
-    "turn-limit": "the turn limit was reached",
-}
-"""The word typed after `end` for each way a game ends, and the engine's reason for it."""
-END_WINNERS: dict[str, tuple[str, ...]] = {
-    "inspector-killed": (KILLER,),
-    "kills": (KILLER,),
-    "arrest": (INSPECTOR,),
-    "citizen-arrest": (INSPECTOR,),
-    "turn-limit": SEATS,
-}
-
-KINDS = ("setup", "identity", "hand", "chose-identity", "kill", "canvas", "shift", "collapse",
-         "disguise", "draw", "drew", "exonerate", "arrest", "citizen-arrest", "end")  # fmt: skip
+Kind = type[ObservationKind]
+"""The kind of observation a typed line records, by its class (a disguise's is the base of
+its two shapes, `DisguiseTried`)."""
+LINE_KINDS: dict[str, Kind] = {
+    kind.KIND: kind
+    for kind in (Layout, IdentityTold, Hand, ChoseIdentity, Killed, Canvas, Shifted, Collapsed,
+                 DisguiseTried, DrawMade, Drew, Exonerated, Arrested, CitizenArrested, End)
+}  # fmt: skip
+"""Each kind's word and the class of what a line of that kind records."""
 _ALIASES = {"grid": "setup", "choose": "chose-identity", "!": "canvas", "?": "canvas"}
-_ACTIONS = ("kill", "shift", "disguise", "chose-identity", "draw", "exonerate", "arrest",
-            "citizen-arrest")  # fmt: skip
+_ACTIONS: tuple[Kind, ...] = (Killed, Shifted, DisguiseTried, ChoseIdentity, DrawMade,
+                              Exonerated, Arrested, CitizenArrested)  # fmt: skip
 """The kinds that record a player's action (the rest are what the game shows after one)."""
-_TURN_ENDING = frozenset(_ACTIONS) - {"draw"}
 ANSWERS = {"!": True, "yes": True, "?": False, "no": False}
-OUTCOMES = ("missed", "caught")
 DISGUISES = ("innocent", "failed", "as")
-OWED_FORMS = {"identity": "identity NAME", "hand": "hand NAME NAME NAME NAME", "drew": "drew NAME",
-              "canvas": "canvas ! or canvas ?", "collapse": "collapse", "end": "end"}  # fmt: skip
+OWED_FORMS: dict[Kind, str] = {IdentityTold: "identity NAME", Hand: "hand NAME NAME NAME NAME",
+                               Drew: "drew NAME", Canvas: "canvas ! or canvas ?",
+                               Collapsed: "collapse", End: "end"}  # fmt: skip
 """How a person types each kind of observation the game may owe."""
 
 
 @dataclass(frozen=True)
 class Owed:
-    """An observation the game owes the seat before anything else happens: `kind`, the
+    """An observation the game owes the seat before anything else happens: its `kind`, the
     fields known in advance, and `waiting_for`, what it is in words."""
 
-    kind: str
+    kind: Kind
     waiting_for: str
     seat: str = ""
     suspect: str = ""
@@ -142,69 +158,76 @@ class Record:
 
     # --- folding ---------------------------------------------------------------------------
     def add(self, obs: Observation) -> None:
-        """Fold one more observation in (checked elsewhere: the parser or the validator)."""
-        if self.owed and self.owed[0].kind == obs.kind:
+        """Fold one more observation in (checked elsewhere: the parser or the validator).
+
+        Raises:
+            KeyError: a kind of Noir observation without that kind's fields.
+        """
+        obs = typed(obs, KINDS)
+        if obs.kind in KINDS and not isinstance(obs, ObservationKind):
+            raise KeyError(f"{obs.kind}: not the fields of a Noir {obs.kind}")
+        if self.owed and isinstance(obs, self.owed[0].kind):
             self.owed.pop(0)
         self.seen += 1
-        kind = obs.kind
-        if kind == "setup":
-            self.grid = obs["rows"]
-            self.owed = [_setup_owed(self.seat)]
-        elif kind in ("shift", "collapse"):
-            self.grid = obs["rows"]
-        elif kind == "identity":
-            self._identity(obs)
-        elif kind == "hand":
-            self.hand = list(obs["cards"])
-            self.held.update(self.hand)
-            self.dealt.update(self.hand)
-        elif kind == "drew":
-            self.hand.append(obs["suspect"])
-            self.held.add(obs["suspect"])
-        elif kind == "end":
-            self.over = True
-        if kind in _ACTIONS:
+        match obs:
+            case Layout(rows=rows):
+                self.grid = rows
+                self.owed = [_setup_owed(self.seat)]
+            case Shifted(rows=rows) | Collapsed(rows=rows):
+                self.grid = rows
+            case IdentityTold(seat=seat, suspect=suspect):
+                self._identity(seat, suspect)
+            case Hand(cards=cards):
+                self.hand = list(cards)
+                self.held.update(self.hand)
+                self.dealt.update(self.hand)
+            case Drew(suspect=card):
+                self.hand.append(card)
+                self.held.add(card)
+            case End():
+                self.over = True
+        if isinstance(obs, ActionSeen):
             self._action(obs)
 
-    def _identity(self, obs: Observation) -> None:
-        if obs["seat"] != self.seat:
+    def _identity(self, seat: str, suspect: str) -> None:
+        if seat != self.seat:
             return
-        self.me = obs["suspect"]
+        self.me = suspect
         if self.seat == INSPECTOR and self.me in self.hand:
             self.hand.remove(self.me)
 
-    def _action(self, obs: Observation) -> None:
+    def _action(self, obs: ActionSeen) -> None:
         """An action: its own effects, what the game now owes, and the end of the turn."""
-        kind = obs.kind
         caught: bool | None = False
         self.reasons = ()
-        if kind == "kill":
-            caught = self._kill(obs["suspect"])
-        elif kind == "shift":
-            self._shift(obs)
-        elif kind == "disguise":
-            self.disguises += 1
-            if obs["success"]:
-                self.innocent.add(obs["former"])
-                if self.seat == KILLER:
-                    self.owed.append(Owed("identity", "your new identity", KILLER))
-        elif kind == "chose-identity":
-            self.chosen = True
-            if self.seat == INSPECTOR:
-                self.owed.append(Owed("identity", "your chosen identity", INSPECTOR))
-        elif kind == "draw":
-            self.drawn = True
-            self.draws += 1
-            if self.seat == INSPECTOR:
-                self.owed.append(Owed("drew", "the card you drew", INSPECTOR))
-        elif kind == "exonerate":
-            self._exonerate(obs["suspect"])
-        elif kind == "citizen-arrest":
-            self.citizen_arrests += 1
-            if obs["agent"] in self.hand:
-                self.hand.remove(obs["agent"])
-        if kind in _TURN_ENDING:
-            if kind != "shift":
+        match obs:
+            case Killed(suspect=victim):
+                caught = self._kill(victim)
+            case Shifted():
+                self._shift(obs)
+            case DisguiseTried():
+                self.disguises += 1
+                if isinstance(obs, Disguised):
+                    self.innocent.add(obs.former)
+                    if self.seat == KILLER:
+                        self.owed.append(Owed(IdentityTold, "your new identity", KILLER))
+            case ChoseIdentity():
+                self.chosen = True
+                if self.seat == INSPECTOR:
+                    self.owed.append(Owed(IdentityTold, "your chosen identity", INSPECTOR))
+            case DrawMade():
+                self.drawn = True
+                self.draws += 1
+                if self.seat == INSPECTOR:
+                    self.owed.append(Owed(Drew, "the card you drew", INSPECTOR))
+            case Exonerated(suspect=card):
+                self._exonerate(card)
+            case CitizenArrested(agent=agent):
+                self.citizen_arrests += 1
+                if agent in self.hand:
+                    self.hand.remove(agent)
+        if isinstance(obs, TurnEnding):
+            if not isinstance(obs, Shifted):
                 self.protected = None
             self.turns += 1
             self._ending(obs, caught)
@@ -214,7 +237,7 @@ class Record:
         when the seat cannot tell)."""
         if victim in self.innocent and self.game.options["kill_canvas"]:
             answer = self._adjacent_to_me(victim) if self.seat == INSPECTOR else None
-            self.owed.append(Owed("canvas", f"the inspector's canvas on {victim}", INSPECTOR,
+            self.owed.append(Owed(Canvas, f"the inspector's canvas on {victim}", INSPECTOR,
                                   victim, answer=answer))  # fmt: skip
         self.dead.append(victim)
         self._owe_collapse(f"the collapse after the kill of {victim}")
@@ -222,10 +245,10 @@ class Record:
             return False
         return victim == self.me if self.seat == INSPECTOR else None
 
-    def _shift(self, obs: Observation) -> None:
-        self._owe_collapse(f"the collapse after the shift of {obs['line']} {obs['index']}")
+    def _shift(self, obs: Shifted) -> None:
+        self._owe_collapse(f"the collapse after the shift of {obs.line} {obs.index}")
         ban = self.game.options["reverse_shift_ban"] and not self.owed
-        self.protected = (obs["line"], obs["index"], obs["direction"]) if ban else None
+        self.protected = (obs.line, obs.index, obs.direction) if ban else None
 
     def _owe_collapse(self, what: str) -> None:
         rows, columns = len(self.grid), len(self.grid[0])
@@ -234,7 +257,7 @@ class Record:
             return  # too few dead cards left on the grid to fill a line (the common case)
         smaller = _collapsed(self.grid, frozenset(self.dead))
         if smaller != self.grid:
-            self.owed.append(Owed("collapse", what, rows=smaller))
+            self.owed.append(Owed(Collapsed, what, rows=smaller))
 
     def _exonerate(self, card: str) -> None:
         self.innocent.add(card)
@@ -242,29 +265,29 @@ class Record:
         if card in self.hand:
             self.hand.remove(card)
         answer = self._adjacent_to_me(card) if self.seat == KILLER else None
-        self.owed.append(Owed("canvas", f"the killer's canvas on {card}", KILLER, card,
+        self.owed.append(Owed(Canvas, f"the killer's canvas on {card}", KILLER, card,
                               answer=answer))  # fmt: skip
 
     def _adjacent_to_me(self, card: str) -> bool | None:
         """The canvas answer on `card` the seat knows itself (None before it has an identity)."""
         return None if self.me is None else adjacent(self.grid, self.me, card)
 
-    def _ending(self, obs: Observation, caught: bool | None) -> None:
+    def _ending(self, obs: TurnEnding, caught: bool | None) -> None:
         """The ways the game may have ended with this action, and whether it surely did."""
         reasons: list[str] = []
         if caught is not False:
             reasons.append("inspector-killed")
-        if obs.kind == "kill" and self.kills >= self.game.kills_to_win and not caught:
+        if isinstance(obs, Killed) and self.kills >= self.game.kills_to_win and not caught:
             reasons.append("kills")
-        if obs.kind in ("arrest", "citizen-arrest") and obs["success"]:
-            reasons.append(obs.kind)
+        if isinstance(obs, AnyArrest) and obs.success:
+            reasons.append(obs.kind)  # the word for an arrest's end is its kind's name
         forced = caught is True or bool(reasons and reasons[-1] != "inspector-killed")
         if not forced and self.turns >= self.game.options["turn_limit"]:
             reasons.append("turn-limit")
             forced = True
         self.reasons = tuple(reasons)
         if forced:
-            self.owed.append(Owed("end", "the end of the game"))
+            self.owed.append(Owed(End, "the end of the game"))
 
 
 @lru_cache(maxsize=4096)
@@ -275,47 +298,8 @@ def _collapsed(grid: Grid, dead: frozenset[str]) -> Grid:
 
 def _setup_owed(seat: str) -> Owed:
     if seat == KILLER:
-        return Owed("identity", "your secret identity", KILLER)
-    return Owed("hand", "your four cards", INSPECTOR)
-
-
-def end_word(reason: str) -> str | None:
-    """The word typed after `end` for the engine's `reason`."""
-    for word, text in END_REASONS.items():
-        if reason == text or (word == "kills" and reason.startswith("the killer reached ")):
-            return word
-    return None
-
-
-# --- typed form of an observation -------------------------------------------------------------
-def observation_text(obs: Observation) -> str:
-    """`obs` as a person types it, with full names."""
-    kind, get = obs.kind, obs.get
-    if kind == "setup":
-        return "setup " + " / ".join(" ".join(row) for row in get("rows"))
-    if kind == "hand":
-        return "hand " + " ".join(get("cards"))
-    if kind in ("identity", "kill", "drew", "exonerate"):
-        return f"{kind} {get('suspect')}"
-    if kind in ("chose-identity", "collapse", "draw"):
-        return kind
-    if kind == "canvas":
-        return f"canvas {get('suspect')} {'!' if get('adjacent') else '?'}"
-    if kind == "shift":
-        return f"{get('seat')} shift {get('line')} {get('index')} {get('direction')}"
-    if kind == "disguise" and get("success"):
-        return f"disguise innocent {get('former')}"
-    if kind == "disguise":
-        return f"disguise failed {get('drawn')}"
-    if kind == "arrest":
-        return f"arrest {get('suspect')} {OUTCOMES[bool(get('success'))]}"
-    if kind == "citizen-arrest":
-        return (f"citizen-arrest {get('suspect')} with {get('agent')} "
-                f"{OUTCOMES[bool(get('success'))]}")  # fmt: skip
-    word = end_word(str(get("reason"))) if kind == "end" else None
-    if word is None:
-        raise InvalidObservation(f"noir: {quote(obs)} is not an observation of this game")
-    return f"end {word}"
+        return Owed(IdentityTold, "your secret identity", KILLER)
+    return Owed(Hand, "your four cards", INSPECTOR)
 
 
 # --- reading a typed line -----------------------------------------------------------------------
@@ -326,7 +310,7 @@ class Line:
     text: str
     seat: str
     said: str | None  # the seat named at the start of the line, if any
-    kind: str
+    kind: Kind
     words: list[str]
     record: Record
     names: Vocabulary
@@ -344,7 +328,7 @@ class Line:
     def actor(self, who: str) -> None:
         """Refuse a line that names a seat other than `who`, the one doing it."""
         if self.said is not None and self.said != who:
-            raise self.bad(f"only the {who} does that ({self.kind})")
+            raise self.bad(f"only the {who} does that ({self.kind.KIND})")
 
     def private_to(self, who: str, what: str) -> None:
         """Refuse what only `who` sees when another seat types it."""
@@ -413,27 +397,27 @@ def _record(game: Noir, seat: str, before: tuple[Observation, ...]) -> Record:
 _KIND_WORDS = Vocabulary("kind", KINDS)
 
 
-def _kind(word: str) -> str:
+def _kind(word: str) -> Kind:
     """The kind a word names: a kind or its abbreviation, or an alias typed in full."""
     alias = _ALIASES.get(word.lower())
-    return alias if alias is not None else _KIND_WORDS.read(word)
+    return LINE_KINDS[alias if alias is not None else _KIND_WORDS.read(word)]
 
 
 def _check_order(line: Line) -> None:
     """Refuse a line out of its place: before the setup, after the end, while the game owes
     something else, or an action out of turn."""
     record, kind = line.record, line.kind
-    if not record.seen and kind != "setup":
+    if not record.seen and kind is not Layout:
         raise line.bad("the record starts with the grid: setup NAME NAME ... / NAME ...")
-    if record.seen and kind == "setup":
+    if record.seen and kind is Layout:
         raise line.bad("the grid is laid out once, at the start")
     if record.over:
         raise line.bad("the game is over; nothing follows its end")
     owed = record.owed[0] if record.owed else None
-    if owed is not None and kind != owed.kind:
+    if owed is not None and kind is not owed.kind:
         raise line.bad(f"first comes {owed.waiting_for}: {OWED_FORMS[owed.kind]}")
-    if owed is None and kind in ("canvas", "collapse", "drew"):
-        raise line.bad(f"no {kind} is due now")
+    if owed is None and kind in (Canvas, Collapsed, Drew):
+        raise line.bad(f"no {kind.KIND} is due now")
     if kind in _ACTIONS:
         _check_turn(line)
 
@@ -441,27 +425,27 @@ def _check_order(line: Line) -> None:
 def _check_private(line: Line) -> None:
     """Refuse what only another seat sees: the inspector's hand and draws, the other seat's
     identity."""
-    if line.kind in ("hand", "drew"):
+    if line.kind in (Hand, Drew):
         line.private_to(INSPECTOR, "the inspector's cards")
-    if line.kind == "identity" and line.said not in (None, line.seat):
+    if line.kind is IdentityTold and line.said not in (None, line.seat):
         raise line.bad(f"the {line.seat} does not see the {line.said}'s identity")
 
 
 def _check_turn(line: Line) -> None:
     record, kind = line.record, line.kind
-    actor = KILLER if kind in ("kill", "disguise") else INSPECTOR
-    if kind == "shift":
+    actor = KILLER if kind in (Killed, DisguiseTried) else INSPECTOR
+    if kind is Shifted:
         actor = line.said or record.to_move
     line.actor(actor)
     if record.to_move != actor:
         raise line.bad(f"it is the {record.to_move}'s turn")
-    if record.turns == 0 and kind != "kill":
+    if record.turns == 0 and kind is not Killed:
         raise line.bad("the killer's first turn is a kill")
-    if record.turns == 1 and kind != "chose-identity":
+    if record.turns == 1 and kind is not ChoseIdentity:
         raise line.bad("the inspector's first turn is choosing his identity (chose-identity)")
-    if record.turns > 1 and kind == "chose-identity":
+    if record.turns > 1 and kind is ChoseIdentity:
         raise line.bad("the inspector chose his identity already")
-    if record.drawn and kind != "exonerate":
+    if record.drawn and kind is not Exonerated:
         raise line.bad("the inspector drew: now he exonerates a card (exonerate NAME)")
 
 
@@ -476,7 +460,7 @@ def _setup(line: Line) -> tuple[Observation, ...]:
         )
     names = line.names.read_all([word for row in rows for word in row])
     grid = tuple(tuple(names[r * size : (r + 1) * size]) for r in range(size))
-    return (Observation.of("setup", rows=grid),)
+    return (Layout(grid),)
 
 
 def _rows(line: Line, size: int) -> list[list[str]]:
@@ -499,12 +483,12 @@ def _identity(line: Line) -> tuple[Observation, ...]:
     line.expect(1, 1, "identity NAME")
     record, name = line.record, line.name(line.words[0])
     owed = record.owed[0] if record.owed else None
-    if owed is not None and owed.kind == "identity":
+    if owed is not None and owed.kind is IdentityTold:
         if name in record.dead:
             raise line.bad(f"{name} is dead")
         if line.seat == INSPECTOR and name not in record.hand:
             raise line.bad(f"{name} is not in your hand ({', '.join(record.hand)})")
-        return (Observation.of("identity", seat=line.seat, suspect=name),)
+        return (IdentityTold(line.seat, name),)
     if line.seat == INSPECTOR and record.turns == 1 and record.to_move == INSPECTOR:
         return _chose(line, name)
     raise line.bad(
@@ -515,7 +499,7 @@ def _identity(line: Line) -> tuple[Observation, ...]:
 def _chose_identity(line: Line) -> tuple[Observation, ...]:
     line.expect(0, 1, "chose-identity [NAME]")
     if not line.words:
-        return (Observation.of("chose-identity", seat=INSPECTOR),)
+        return (ChoseIdentity(INSPECTOR),)
     line.private_to(INSPECTOR, "which card the inspector chose")
     return _chose(line, line.name(line.words[0]))
 
@@ -526,8 +510,7 @@ def _chose(line: Line, name: str) -> tuple[Observation, ...]:
     if name not in record.hand or name in record.dead:
         alive = [card for card in record.hand if card not in record.dead]
         raise line.bad(f"{name} is not an alive card of your hand ({', '.join(alive)})")
-    return (Observation.of("chose-identity", seat=INSPECTOR),
-            Observation.of("identity", seat=INSPECTOR, suspect=name))  # fmt: skip
+    return ChoseIdentity(INSPECTOR), IdentityTold(INSPECTOR, name)
 
 
 def _hand(line: Line) -> tuple[Observation, ...]:
@@ -535,7 +518,7 @@ def _hand(line: Line) -> tuple[Observation, ...]:
     line.actor(INSPECTOR)
     if len(line.words) != HAND:
         raise line.bad(f"a hand is {HAND} cards (hand NAME NAME NAME NAME), not {len(line.words)}")
-    return (Observation.of("hand", seat=INSPECTOR, cards=line.names.read_all(line.words)),)
+    return (Hand(INSPECTOR, tuple(line.names.read_all(line.words))),)
 
 
 def _kill(line: Line) -> tuple[Observation, ...]:
@@ -548,7 +531,7 @@ def _kill(line: Line) -> tuple[Observation, ...]:
         and victim not in neighbours(record.grid, record.me)
     ):
         raise line.bad(f"{victim} is not adjacent to your identity {record.me}")
-    return (Observation.of("kill", seat=KILLER, suspect=victim, kills=record.kills + 1),)
+    return (Killed(KILLER, victim, record.kills + 1),)
 
 
 def _alive_on_grid(line: Line, name: str) -> None:
@@ -579,7 +562,7 @@ def _canvas(line: Line) -> tuple[Observation, ...]:
     if owed.answer is not None and answer != owed.answer:
         truth = "is" if owed.answer else "is not"
         raise line.bad(f"your identity {truth} adjacent to {owed.suspect}")
-    return (Observation.of("canvas", seat=owed.seat, suspect=owed.suspect, adjacent=answer),)
+    return (Canvas(owed.seat, owed.suspect, answer),)
 
 
 _LINE_WORDS = Vocabulary("line", tuple(LINES))
@@ -588,19 +571,17 @@ _LINE_WORDS = Vocabulary("line", tuple(LINES))
 def _shift(line: Line) -> tuple[Observation, ...]:
     line.expect(3, 3, "[SEAT] shift row|column N left|right|up|down")
     record = line.record
-    kind = _LINE_WORDS.read(line.words[0])
-    count = len(record.grid) if kind == "row" else len(record.grid[0])
-    across = len(record.grid[0]) if kind == "row" else len(record.grid)
-    index = read_int(line.words[1], f"the {kind}", 1, count)
-    direction = Vocabulary("direction", LINES[kind]).read(line.words[2])
+    which = _LINE_WORDS.read(line.words[0])  # row or column
+    count = len(record.grid) if which == "row" else len(record.grid[0])
+    across = len(record.grid[0]) if which == "row" else len(record.grid)
+    index = read_int(line.words[1], f"the {which}", 1, count)
+    direction = Vocabulary("direction", LINES[which]).read(line.words[2])
     if across < 2:
-        raise line.bad(f"a {kind} of one card cannot shift")
-    if _undoes(record, (kind, index, direction), across):
+        raise line.bad(f"a {which} of one card cannot shift")
+    if _undoes(record, (which, index, direction), across):
         raise line.bad("it would undo the previous shift, and the reverse-shift ban is on")
-    rows = shifted(record.grid, kind, index - 1, direction)
-    seat = line.said or record.to_move
-    return (Observation.of("shift", seat=seat, line=kind, index=index, direction=direction,
-                           rows=rows),)  # fmt: skip
+    rows = shifted(record.grid, which, index - 1, direction)
+    return (Shifted(line.said or record.to_move, which, index, direction, rows),)
 
 
 def _undoes(record: Record, shift: tuple[str, int, str], length: int) -> bool:
@@ -613,7 +594,7 @@ def _undoes(record: Record, shift: tuple[str, int, str], length: int) -> bool:
 
 def _collapse(line: Line) -> tuple[Observation, ...]:
     line.expect(0, 0, "collapse")
-    return (Observation.of("collapse", rows=line.record.owed[0].rows),)
+    return (Collapsed(line.record.owed[0].rows),)
 
 
 def _disguise(line: Line) -> tuple[Observation, ...]:
@@ -638,9 +619,9 @@ def _disguise(line: Line) -> tuple[Observation, ...]:
     if line.seat == KILLER and former != record.me:
         raise line.bad(f"your identity, the one made innocent, is {record.me}, not {former}")
     _alive_on_grid(line, str(former))
-    found = [Observation.of("disguise", seat=KILLER, success=True, former=former)]
+    found: list[Observation] = [Disguised(KILLER, True, str(former))]
     if how == "as":
-        found.append(Observation.of("identity", seat=KILLER, suspect=name))
+        found.append(IdentityTold(KILLER, name))
     return tuple(found)
 
 
@@ -652,14 +633,14 @@ def _failed_disguise(line: Line, drawn: str) -> tuple[Observation, ...]:
         spoiled = {*record.dead, *record.innocent, *record.held}
         if drawn not in spoiled:
             raise line.bad(f"a disguise onto {drawn} (alive, not innocent, not yours) succeeds")
-    return (Observation.of("disguise", seat=KILLER, success=False, drawn=drawn),)
+    return (DisguiseFailed(KILLER, False, drawn),)
 
 
 def _draw(line: Line) -> tuple[Observation, ...]:
     line.expect(0, 1, "draw [NAME]")
     if line.record.deck_left(INSPECTOR) < 1:
         raise line.bad("the deck is empty: exonerate a card of the hand directly")
-    found = [Observation.of("draw", seat=INSPECTOR)]
+    found: list[Observation] = [DrawMade(INSPECTOR)]
     if line.words:
         line.private_to(INSPECTOR, "the card the inspector drew")
         found.append(_drawn(line, line.name(line.words[0])))
@@ -675,7 +656,7 @@ def _drew(line: Line) -> tuple[Observation, ...]:
 def _drawn(line: Line, card: str) -> Observation:
     if card in line.record.held:
         raise line.bad(f"you held {card} already; each card is drawn once")
-    return Observation.of("drew", seat=INSPECTOR, suspect=card)
+    return Drew(INSPECTOR, card)
 
 
 def _exonerate(line: Line) -> tuple[Observation, ...]:
@@ -685,7 +666,7 @@ def _exonerate(line: Line) -> tuple[Observation, ...]:
         raise line.bad("the deck has cards: the inspector draws first (draw), then exonerates")
     if line.seat == INSPECTOR and card not in record.hand:
         raise line.bad(f"{card} is not in your hand ({', '.join(record.hand) or 'empty'})")
-    return (Observation.of("exonerate", seat=INSPECTOR, suspect=card),)
+    return (Exonerated(INSPECTOR, card),)
 
 
 def _arrest(line: Line) -> tuple[Observation, ...]:
@@ -695,7 +676,7 @@ def _arrest(line: Line) -> tuple[Observation, ...]:
     if line.seat == INSPECTOR and suspect not in block(record.grid, str(record.me)):
         raise line.bad(f"{suspect} is neither your identity {record.me} nor adjacent to it")
     success = _outcome(line, suspect, line.words[1:])
-    return (Observation.of("arrest", seat=INSPECTOR, suspect=suspect, success=success),)
+    return (Arrested(INSPECTOR, suspect, success),)
 
 
 def _citizen_arrest(line: Line) -> tuple[Observation, ...]:
@@ -715,8 +696,7 @@ def _citizen_arrest(line: Line) -> tuple[Observation, ...]:
     if suspect not in neighbours(record.grid, agent):
         raise line.bad(f"{suspect} is not adjacent to the agent {agent}")
     success = _outcome(line, suspect, words[2:])
-    return (Observation.of("citizen-arrest", seat=INSPECTOR, suspect=suspect, agent=agent,
-                           success=success),)  # fmt: skip
+    return (CitizenArrested(INSPECTOR, suspect, agent, success),)
 
 
 def _outcome(line: Line, suspect: str, words: Sequence[str]) -> bool:
@@ -753,29 +733,29 @@ def _end(line: Line) -> tuple[Observation, ...]:
     else:
         raise line.bad(f"say how it ended: end {'|'.join(possible)}")
     reason = END_REASONS[word].format(kills=record.kills)
-    return (Observation.of("end", winners=END_WINNERS[word], reason=reason),)
+    return (End(END_WINNERS[word], reason),)
 
 
 def _ways(possible: Sequence[str]) -> str:
     return f"; it may have ended by {' or '.join(possible)}" if possible else "; it goes on"
 
 
-_READERS = {
-    "setup": _setup,
-    "identity": _identity,
-    "hand": _hand,
-    "chose-identity": _chose_identity,
-    "kill": _kill,
-    "canvas": _canvas,
-    "shift": _shift,
-    "collapse": _collapse,
-    "disguise": _disguise,
-    "draw": _draw,
-    "drew": _drew,
-    "exonerate": _exonerate,
-    "arrest": _arrest,
-    "citizen-arrest": _citizen_arrest,
-    "end": _end,
+_READERS: dict[Kind, Callable[[Line], tuple[Observation, ...]]] = {
+    Layout: _setup,
+    IdentityTold: _identity,
+    Hand: _hand,
+    ChoseIdentity: _chose_identity,
+    Killed: _kill,
+    Canvas: _canvas,
+    Shifted: _shift,
+    Collapsed: _collapse,
+    DisguiseTried: _disguise,
+    DrawMade: _draw,
+    Drew: _drew,
+    Exonerated: _exonerate,
+    Arrested: _arrest,
+    CitizenArrested: _citizen_arrest,
+    End: _end,
 }
 
 

@@ -17,7 +17,6 @@ from engines.core import (
     Action,
     JsonValue,
     LogEntry,
-    Observation,
     Seat,
     State,
 )
@@ -30,6 +29,24 @@ from engines.noir.actions import (
     Identity,
     Kill,
     Shift,
+)
+from engines.noir.observations import (
+    Arrested,
+    Canvas,
+    ChoseIdentity,
+    CitizenArrested,
+    Collapsed,
+    Disguised,
+    DisguiseFailed,
+    DrawMade,
+    Drew,
+    End,
+    Exonerated,
+    Hand,
+    IdentityTold,
+    Killed,
+    Layout,
+    Shifted,
 )
 from engines.noir.rules import (
     CITIZEN_ARRESTS,
@@ -98,11 +115,11 @@ class NoirState(State):
 
     def _deal(self) -> None:
         """Setup: the grid is shown, the killer draws his identity, the inspector four cards."""
-        self._emit(Observation.of("setup", rows=self.grid))
+        self._emit(Layout(self.grid))
         self._killer = self._draw_for(KILLER)
-        self._emit(Observation.of("identity", seat=KILLER, suspect=self._killer), to=[KILLER])
+        self._emit(IdentityTold(KILLER, self._killer), to=[KILLER])
         self._hand = [self._draw_for(INSPECTOR) for _ in range(HAND)]
-        self._emit(Observation.of("hand", seat=INSPECTOR, cards=self._hand), to=[INSPECTOR])
+        self._emit(Hand(INSPECTOR, tuple(self._hand)), to=[INSPECTOR])
 
     # --- views ---------------------------------------------------------------------------
     @property
@@ -324,7 +341,7 @@ class NoirState(State):
 
     def _kill(self, victim: str) -> None:
         self.dead.append(victim)
-        self._emit(Observation.of("kill", seat=KILLER, suspect=victim, kills=self.kills))
+        self._emit(Killed(KILLER, victim, self.kills))
         if self.phase == "opening":
             self.phase = "identity"
         caught = victim == self._inspector
@@ -332,7 +349,7 @@ class NoirState(State):
             assert self._inspector is not None
             # Asked about the grid as the victim falls, before a collapse can take it away.
             near = adjacent(self.grid, self._inspector, victim)
-            self._emit(Observation.of("canvas", seat=INSPECTOR, suspect=victim, adjacent=near))
+            self._emit(Canvas(INSPECTOR, victim, near))
         self._collapse()
         if caught:
             self._finish((KILLER,), "the killer killed the inspector")
@@ -345,21 +362,12 @@ class NoirState(State):
         if smaller == self.grid:
             return False
         self.grid = smaller
-        self._emit(Observation.of("collapse", rows=self.grid))
+        self._emit(Collapsed(self.grid))
         return True
 
     def _shift(self, action: Shift) -> None:
         self.grid = shifted(self.grid, action.line, action.index - 1, action.direction)
-        self._emit(
-            Observation.of(
-                "shift",
-                seat=self.current,
-                line=action.line,
-                index=action.index,
-                direction=action.direction,
-                rows=self.grid,
-            )
-        )
+        self._emit(Shifted(self.current, action.line, action.index, action.direction, self.grid))
         # After a collapse no shift restores the old grid, so nothing is banned.
         self._end_turn(None if self._collapse() else action)
 
@@ -367,12 +375,12 @@ class NoirState(State):
         card = self._draw_for(KILLER)
         if self._disguise_fails(card):
             self.discarded.append(card)
-            self._emit(Observation.of("disguise", seat=KILLER, success=False, drawn=card))
+            self._emit(DisguiseFailed(KILLER, False, card))
             return
         former, self._killer = self._killer, card
         self.revealed.append(former)
-        self._emit(Observation.of("disguise", seat=KILLER, success=True, former=former))
-        self._emit(Observation.of("identity", seat=KILLER, suspect=card), to=[KILLER])
+        self._emit(Disguised(KILLER, True, former))
+        self._emit(IdentityTold(KILLER, card), to=[KILLER])
 
     def _disguise_fails(self, card: str) -> bool:
         if card in self.dead:
@@ -386,27 +394,26 @@ class NoirState(State):
         self._hand.remove(identity)
         self._inspector = identity
         self.phase = "play"
-        self._emit(Observation.of("chose-identity", seat=INSPECTOR))
-        self._emit(Observation.of("identity", seat=INSPECTOR, suspect=identity), to=[INSPECTOR])
+        self._emit(ChoseIdentity(INSPECTOR))
+        self._emit(IdentityTold(INSPECTOR, identity), to=[INSPECTOR])
 
     def _draw(self) -> None:
         card = self._draw_for(INSPECTOR)
         self._hand.append(card)
         self.drawn = True
-        self._emit(Observation.of("draw", seat=INSPECTOR))
-        self._emit(Observation.of("drew", seat=INSPECTOR, suspect=card), to=[INSPECTOR])
+        self._emit(DrawMade(INSPECTOR))
+        self._emit(Drew(INSPECTOR, card), to=[INSPECTOR])
 
     def _exonerate(self, card: str) -> None:
         self._hand.remove(card)
         self.exonerated.append(card)
         self.drawn = False
-        self._emit(Observation.of("exonerate", seat=INSPECTOR, suspect=card))
-        near = adjacent(self.grid, self._killer, card)
-        self._emit(Observation.of("canvas", seat=KILLER, suspect=card, adjacent=near))
+        self._emit(Exonerated(INSPECTOR, card))
+        self._emit(Canvas(KILLER, card, adjacent(self.grid, self._killer, card)))
 
     def _arrest(self, suspect: str) -> None:
         success = suspect == self._killer
-        self._emit(Observation.of("arrest", seat=INSPECTOR, suspect=suspect, success=success))
+        self._emit(Arrested(INSPECTOR, suspect, success))
         if success:
             self._finish((INSPECTOR,), "the inspector arrested the killer")
 
@@ -414,15 +421,7 @@ class NoirState(State):
         self._hand.remove(action.agent)
         self.spent.append(action.agent)
         success = action.suspect == self._killer
-        self._emit(
-            Observation.of(
-                "citizen-arrest",
-                seat=INSPECTOR,
-                suspect=action.suspect,
-                agent=action.agent,
-                success=success,
-            )
-        )
+        self._emit(CitizenArrested(INSPECTOR, action.suspect, action.agent, success))
         if success:
             self._finish((INSPECTOR,), "the inspector arrested the killer with a citizen")
 
@@ -440,7 +439,7 @@ class NoirState(State):
         self.over = True
         self._winners = winners
         self.reason = reason
-        self._emit(Observation.of("end", winners=list(winners), reason=reason))
+        self._emit(End(winners, reason))
 
     # --- cloning and JSON ------------------------------------------------------------------
     def clone(self) -> NoirState:
@@ -575,15 +574,13 @@ def _tally(tally: Tally, entry: LogEntry) -> Tally:
     an arrest caught him, after one more entry of the log."""
     kills, told, arrested = tally
     obs, to = entry
-    kind = obs.kind
-    if kind == "kill":
-        count_ok = obs.get("kills") == len(kills) + 1
-        return (*kills, obs.get("suspect") if count_ok else "?"), told, arrested
-    if kind == "identity" and to == (KILLER,):
-        suspect = obs.get("suspect")
-        return kills, suspect if isinstance(suspect, str) else "?", arrested
-    if kind in ("arrest", "citizen-arrest") and obs.get("success") is True:
-        return kills, told, True
+    match obs:
+        case Killed(suspect=suspect, kills=count):
+            return (*kills, suspect if count == len(kills) + 1 else "?"), told, arrested
+        case IdentityTold(suspect=suspect) if to == (KILLER,):
+            return kills, suspect if isinstance(suspect, str) else "?", arrested
+        case Arrested(success=True) | CitizenArrested(success=True):
+            return kills, told, True
     return tally
 
 

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engines import Action, InformationSet, Observation, Seat
+from engines import Action, InformationSet, Seat
 from engines.noir import (
     Arrest,
     Disguise,
@@ -23,6 +23,18 @@ from engines.noir import (
     Identity,
     Kill,
     Noir,
+)
+from engines.noir.observations import (
+    Arrested,
+    Canvas,
+    CitizenArrested,
+    Disguised,
+    DisguiseTried,
+    Drew,
+    Exonerated,
+    Hand,
+    IdentityTold,
+    Killed,
 )
 from engines.noir.rules import (
     INSPECTOR,
@@ -86,9 +98,9 @@ def notepad(info: InformationSet) -> list[Hint]:
     left = [name for name in game.suspects if name not in crossed]
     found = [_summary(who, left, fact_of, because(list(sources)))]
     if tip is not None:
-        moment, near = tip
+        moment, card, near = tip
         shown = [name for name in near if name in left]
-        found.append(Hint(f"{_tip_text(who, moment)}: one of {', '.join(shown) or 'none'}",
+        found.append(Hint(f"{_tip_text(who, card)}: one of {', '.join(shown) or 'none'}",
                           None, None, (game.describe(moment.obs),), "summary", 1.5))  # fmt: skip
     for name in sorted(crossed, key=lambda n: (_rank(info, crossed[n]), game.suspects.index(n))):
         reason = _reason(info, info.seat, crossed[name][0])
@@ -124,60 +136,65 @@ def _summary(who: str, left: Sequence[str], fact_of: Callable[[str], Fact],
                 None, None, (), "summary", 2.0)  # fmt: skip
 
 
-def _canvas_tip(info: InformationSet) -> tuple[Moment, list[str]] | None:
+Tip = tuple[Moment, str, list[str]]
+"""A heuristic bot's tip: the observation it reads (with its grid), the card it is about, and
+the suspects it points to."""
+
+
+def _canvas_tip(info: InformationSet) -> Tip | None:
     """The heuristic inspector's tip: the last canvas since the killer's last disguise, when it
     answered "!": the killer was beside that card."""
     since = last_disguise(info.observations)
-    canvases = [m for m in moments(info.observations)
+    canvases = [(m, m.obs) for m in moments(info.observations)
                 if (since is None or m.index > since)
-                and m.obs.kind == "canvas" and m.obs["seat"] == KILLER]  # fmt: skip
-    if not canvases or not canvases[-1].obs["adjacent"]:
+                and isinstance(m.obs, Canvas) and m.obs.seat == KILLER]  # fmt: skip
+    if not canvases or not canvases[-1][1].adjacent:
         return None
-    last = canvases[-1]
-    return last, neighbours(last.grid, last.obs["suspect"])
+    last, canvas = canvases[-1]
+    return last, canvas.suspect, neighbours(last.grid, canvas.suspect)
 
 
-def _arrest_tip(info: InformationSet) -> tuple[Moment, list[str]] | None:
+def _arrest_tip(info: InformationSet) -> Tip | None:
     """The heuristic killer's tip: the inspector was at or beside his last arrest."""
-    arrests = [m for m in moments(info.observations) if m.obs.kind == "arrest"]
+    arrests = [(m, m.obs) for m in moments(info.observations) if isinstance(m.obs, Arrested)]
     if not arrests:
         return None
-    last = arrests[-1]
-    return last, block(last.grid, last.obs["suspect"])
+    last, arrest = arrests[-1]
+    return last, arrest.suspect, block(last.grid, arrest.suspect)
 
 
-def _tip_text(who: str, moment: Moment) -> str:
-    card = moment.obs["suspect"]
+def _tip_text(who: str, card: str) -> str:
     if who == "killer":
         return f'The killer was beside {card} when the canvas said "!"'
     return f"The inspector was {card} or beside {card} when he arrested {card}"
 
 
-_REASONS = {
-    "arrest": "a failed arrest",
-    "citizen-arrest": "a failed arrest",
-    "hand": "one of your cards",
-    "drew": "one of your cards",
-    "exonerate": "exonerated",
-    "kill": "dead",
-}
-"""Why a suspect is crossed off, by the kind of observation that crossed it off."""
-
-
 def _reason(info: InformationSet, seat: Seat, index: int) -> str:
-    obs: Observation = info.observations[index]
-    if obs.kind == "disguise":
-        return "the killer's former identity" if obs["success"] else "drawn by a failed disguise"
-    if obs.kind == "identity":
-        return "one of your identities" if seat == KILLER else "your identity"
-    if obs.kind == "citizen-arrest" and seat == KILLER:
-        return "an agent he used"
-    return _REASONS.get(obs.kind, obs.kind)
+    """Why a suspect is crossed off, by the observation that crossed it off."""
+    match info.observations[index]:
+        case Disguised():
+            return "the killer's former identity"
+        case DisguiseTried():
+            return "drawn by a failed disguise"
+        case IdentityTold():
+            return "one of your identities" if seat == KILLER else "your identity"
+        case CitizenArrested() if seat == KILLER:
+            return "an agent he used"
+        case Arrested() | CitizenArrested():
+            return "a failed arrest"
+        case Hand() | Drew():
+            return "one of your cards"
+        case Exonerated():
+            return "exonerated"
+        case Killed():
+            return "dead"
+        case other:
+            return other.kind
 
 
 def _rank(info: InformationSet, indices: Sequence[int]) -> int:
     """Crossings a glance at the grid does not give come first: the dead come last."""
-    return 1 if all(info.observations[i].kind == "kill" for i in indices) else 0
+    return 1 if all(isinstance(info.observations[i], Killed) for i in indices) else 0
 
 
 # --- heuristic ------------------------------------------------------------------------------
@@ -211,10 +228,13 @@ class HeuristicInspector(SeatedBot):
         since = last_disguise(info.observations) or -1
         mine = {*inspector_hand(info), own_identity(info)}
         for obs in info.observations:
-            if obs.kind in ("hand", "drew"):
-                mine |= set(obs["cards"] if obs.kind == "hand" else [obs["suspect"]])
-        arrested = {o["suspect"] for i, o in enumerate(info.observations)
-                    if o.kind == "arrest" and i > since}  # fmt: skip
+            match obs:
+                case Hand(cards=cards):
+                    mine |= set(cards)
+                case Drew(suspect=card):
+                    mine.add(card)
+        arrested = {o.suspect for i, o in enumerate(info.observations)
+                    if isinstance(o, Arrested) and i > since}  # fmt: skip
         grid = current_grid(info.observations)
         alive = {n for row in grid for n in row} - dead_cards(info)
         return alive - innocent_cards(info) - mine - arrested
@@ -222,12 +242,12 @@ class HeuristicInspector(SeatedBot):
     def _tip(self, info: InformationSet) -> set[str]:
         """Suspects beside the last card a canvas said "!" for, if that card is next to him."""
         since = last_disguise(info.observations) or -1
-        canvases = [m for m in moments(info.observations) if m.index > since
-                    and m.obs.kind == "canvas" and m.obs["seat"] == KILLER]  # fmt: skip
+        canvases = [m.obs for m in moments(info.observations) if m.index > since
+                    and isinstance(m.obs, Canvas) and m.obs.seat == KILLER]  # fmt: skip
         me = own_identity(info)
-        if not canvases or not canvases[-1].obs["adjacent"] or me is None:
+        if not canvases or not canvases[-1].adjacent or me is None:
             return set()
-        card = canvases[-1].obs["suspect"]
+        card = canvases[-1].suspect
         grid = current_grid(info.observations)
         if card != me and not adjacent(grid, card, me):
             return set()
@@ -244,9 +264,9 @@ class HeuristicKiller(SeatedBot):
         kills = [a for a in legal if isinstance(a, Kill)]
         disguise = [a for a in legal if isinstance(a, Disguise)]
         me, grid = own_identity(info), current_grid(info.observations)
-        arrests = [o["suspect"] for o in info.observations if o.kind == "arrest"]
+        arrests = [o.suspect for o in info.observations if isinstance(o, Arrested)]
         close = bool(arrests) and me is not None and adjacent_or_same(grid, arrests[-1], me)
-        if disguise and close and info.observations[-1].kind == "arrest":
+        if disguise and close and isinstance(info.observations[-1], Arrested):
             return disguise[0]
         if disguise and (not kills or self.rng.random() < 0.1):
             return disguise[0]

@@ -13,17 +13,7 @@ from engines.noir import Noir
 from engines.noir.rules import INSPECTOR
 from solver import Deduction
 from solver.games.noir import current_grid, dead_cards, inspector_hand, own_identity
-
-INNOCENT = {"exonerate": "suspect", "disguise": "former"}
-
-
-def _innocent(info: InformationSet) -> set[str]:
-    return {
-        obs[field]
-        for obs in info.observations
-        for kind, field in INNOCENT.items()
-        if obs.kind == kind and (kind != "disguise" or obs["success"])
-    }
+from solver.search.noir import innocent_cards
 
 
 def heat(probability: float) -> str:
@@ -51,7 +41,7 @@ def cells(
     game: Noir, info: InformationSet, chances: Mapping[str, float] | None = None
 ) -> list[list[Suspect]]:
     """The current grid, row by row."""
-    dead, innocent, me = dead_cards(info), _innocent(info), own_identity(info)
+    dead, innocent, me = dead_cards(info), innocent_cards(info), own_identity(info)
     hand = set(inspector_hand(info)) if info.seat == INSPECTOR else set()
     return [
         [

@@ -261,7 +261,8 @@ def _alibi(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
 # --- Noir -------------------------------------------------------------------------------------
 def _noir(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
     from engines.noir.game import Noir
-    from engines.noir.notation import END_REASONS, Record, observation_text
+    from engines.noir.notation import END_REASONS, Record
+    from engines.noir.observations import Canvas, Collapsed, Drew, Hand, IdentityTold
     from engines.noir.rules import INSPECTOR, KILLER, block, neighbours
 
     assert isinstance(game, Noir) and isinstance(seat, str)
@@ -282,19 +283,17 @@ def _noir(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
     if record.owed:
         owed = record.owed[0]
         prompt = f"next: {owed.waiting_for}"
-        if owed.kind == "canvas":
-            quick += [observation_text(Observation.of("canvas", seat=owed.seat,
-                                                      suspect=owed.suspect, adjacent=answer))
-                      for answer in (True, False)]  # fmt: skip
-        elif owed.kind == "collapse":
+        if owed.kind is Canvas:
+            quick += [Canvas(owed.seat, owed.suspect, answer).text() for answer in (True, False)]
+        elif owed.kind is Collapsed:
             quick.append("collapse")
-        elif owed.kind == "identity":
+        elif owed.kind is IdentityTold:
             pool = record.hand if seat == INSPECTOR else alive
             taps.row(start, "", [("identity", "identity", names("who", pool))])
-        elif owed.kind == "drew":
+        elif owed.kind is Drew:
             pool = [name for name in game.suspects if name not in record.held]
             taps.row(start, "", [("drew", "drew", names("the card you drew", pool))])
-        elif owed.kind == "hand":
+        elif owed.kind is Hand:
             node = taps.node("your four cards", end=True, multi=True)
             taps.row(node, "", [(name, name, node) for name in game.suspects])
             taps.row(start, "", [("hand", "hand", node)])

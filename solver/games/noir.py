@@ -67,7 +67,33 @@ from engines.noir import (
     neighbours,
     shifted,
 )
-from engines.noir.notation import END_REASONS, END_WINNERS, Record, end_word
+from engines.noir.notation import Record
+from engines.noir.observations import (
+    CAUGHT,
+    END_REASONS,
+    END_WINNERS,
+    KINDS,
+    Arrested,
+    Canvas,
+    ChoseIdentity,
+    CitizenArrested,
+    Collapsed,
+    Disguised,
+    DisguiseFailed,
+    DisguiseTried,
+    DrawMade,
+    Drew,
+    End,
+    Exonerated,
+    GridShown,
+    Hand,
+    IdentityTold,
+    Killed,
+    Layout,
+    Private,
+    Shifted,
+    end_word,
+)
 from engines.noir.rules import HAND, INSPECTOR, KILLER, LINES, block, suspects
 from solver.deduction import Deduction
 from solver.hints import Answer, Hint, percent, plural
@@ -80,8 +106,6 @@ ANSWER_KINDS = frozenset({"KillerIs", "InspectorIs"})
 KILLER_VAR, INSPECTOR_VAR = "killer", "inspector"
 UNCHOSEN = "-"
 """The inspector's identity before he has chosen it."""
-CAUGHT = "the killer killed the inspector"
-"""The engine's reason for the end of a game won by killing the inspector."""
 
 
 @dataclass(frozen=True)
@@ -98,19 +122,19 @@ def moments(observations: Sequence[Observation]) -> list[Moment]:
     grid: Grid = ()
     found = []
     for index, obs in enumerate(observations):
-        if obs.kind == "setup":
-            grid = obs["rows"]
+        if isinstance(obs, Layout):
+            grid = obs.rows
         found.append(Moment(index, obs, grid))
-        if obs.kind in ("shift", "collapse"):
-            grid = obs["rows"]
+        if isinstance(obs, Shifted | Collapsed):
+            grid = obs.rows
     return found
 
 
 def current_grid(observations: Sequence[Observation]) -> Grid:
     grid: Grid = ()
     for obs in observations:
-        if obs.kind in ("setup", "shift", "collapse"):
-            grid = obs["rows"]
+        if isinstance(obs, GridShown):
+            grid = obs.rows
     return grid
 
 
@@ -129,13 +153,12 @@ def _not(var: str, value: str, source: int | None) -> Clause:
 def last_disguise(observations: Sequence[Observation]) -> int | None:
     """Index of the killer's last successful disguise: what the inspector knew before is void."""
     return max(
-        (i for i, obs in enumerate(observations) if obs.kind == "disguise" and obs["success"]),
-        default=None,
+        (i for i, obs in enumerate(observations) if isinstance(obs, Disguised)), default=None
     )
 
 
 def chosen_at(observations: Sequence[Observation]) -> int | None:
-    return next((i for i, obs in enumerate(observations) if obs.kind == "chose-identity"), None)
+    return next((i for i, obs in enumerate(observations) if isinstance(obs, ChoseIdentity)), None)
 
 
 def killer_fact(name: str) -> Fact:
@@ -162,25 +185,25 @@ def killer_constraints(info: InformationSet) -> list[Constraint]:
         recent = since is None or i > since
         # He may draw a later identity of the killer from his own deck, never the first one.
         held_before = not separate or since is None or i < since
-        kind = obs.kind
-        if kind == "kill":
-            found.append(_not(KILLER_VAR, obs["suspect"], i))
-            if recent:
-                found.append(member(KILLER_VAR, neighbours(grid, obs["suspect"]), i))
-        elif kind == "hand":
-            found += [_not(KILLER_VAR, card, i) for card in obs["cards"]]
-        elif kind in ("drew", "exonerate") and held_before:
-            found.append(_not(KILLER_VAR, obs["suspect"], i))
-        elif kind == "disguise":
-            found.append(_not(KILLER_VAR, obs["former" if obs["success"] else "drawn"], i))
-        elif kind == "canvas" and obs["seat"] == KILLER and recent:
-            near = [s for s in names if adjacent(grid, s, obs["suspect"]) == obs["adjacent"]]
-            found.append(member(KILLER_VAR, near, i))
-        elif kind in ("arrest", "citizen-arrest") and recent:
-            if obs["success"]:
-                found.append(member(KILLER_VAR, [obs["suspect"]], i))
-            else:
-                found.append(_not(KILLER_VAR, obs["suspect"], i))
+        match obs:
+            case Killed(suspect=victim):
+                found.append(_not(KILLER_VAR, victim, i))
+                if recent:
+                    found.append(member(KILLER_VAR, neighbours(grid, victim), i))
+            case Hand(cards=cards):
+                found += [_not(KILLER_VAR, card, i) for card in cards]
+            case Drew(suspect=card) | Exonerated(suspect=card) if held_before:
+                found.append(_not(KILLER_VAR, card, i))
+            case Disguised(former=card) | DisguiseFailed(drawn=card):
+                found.append(_not(KILLER_VAR, card, i))
+            case Canvas(seat=seat, suspect=card, adjacent=answer) if seat == KILLER and recent:
+                near = [s for s in names if adjacent(grid, s, card) == answer]
+                found.append(member(KILLER_VAR, near, i))
+            case Arrested() | CitizenArrested() if recent:
+                if obs.success:
+                    found.append(member(KILLER_VAR, [obs.suspect], i))
+                else:
+                    found.append(_not(KILLER_VAR, obs.suspect, i))
     return found
 
 
@@ -196,29 +219,30 @@ def inspector_constraints(info: InformationSet, capacity: bool = True) -> list[C
         return []
     names, separate = _names(info), _separate(info)
     ending = observations[-1]
-    caught = ending.kind == "end" and ending["reason"] == CAUGHT
-    kills = [i for i, obs in enumerate(observations) if obs.kind == "kill"]
+    caught = isinstance(ending, End) and ending.reason == CAUGHT
+    kills = [(i, obs.suspect) for i, obs in enumerate(observations) if isinstance(obs, Killed)]
     found: list[Constraint] = []
     for moment in moments(observations):
         i, obs, grid = moment.index, moment.obs, moment.grid
-        kind = obs.kind
-        if kind == "kill" and not (caught and i == kills[-1]):
-            found.append(_not(INSPECTOR_VAR, obs["suspect"], i))
-        elif kind == "end" and caught:
-            found.append(member(INSPECTOR_VAR, [observations[kills[-1]]["suspect"]], i))
-        elif kind == "identity" and obs["seat"] == KILLER:
-            found.append(_not(INSPECTOR_VAR, obs["suspect"], i))
-        elif kind == "disguise" and not obs["success"] and not separate:
-            found.append(_not(INSPECTOR_VAR, obs["drawn"], i))
-        elif kind == "exonerate":
-            found.append(_not(INSPECTOR_VAR, obs["suspect"], i))
-        elif kind == "citizen-arrest":
-            found.append(_not(INSPECTOR_VAR, obs["agent"], i))
-        elif kind == "arrest":
-            found.append(member(INSPECTOR_VAR, block(grid, obs["suspect"]), i))
-        elif kind == "canvas" and obs["seat"] == INSPECTOR:
-            near = [s for s in names if adjacent(grid, s, obs["suspect"]) == obs["adjacent"]]
-            found.append(member(INSPECTOR_VAR, near, i))
+        match obs:
+            case Killed(suspect=victim):
+                if not (caught and i == kills[-1][0]):
+                    found.append(_not(INSPECTOR_VAR, victim, i))
+            case End() if caught:
+                found.append(member(INSPECTOR_VAR, [kills[-1][1]], i))
+            case IdentityTold(seat=seat, suspect=card) if seat == KILLER:
+                found.append(_not(INSPECTOR_VAR, card, i))
+            case DisguiseFailed(drawn=card) if not separate:
+                found.append(_not(INSPECTOR_VAR, card, i))
+            case Exonerated(suspect=card):
+                found.append(_not(INSPECTOR_VAR, card, i))
+            case CitizenArrested(agent=agent):
+                found.append(_not(INSPECTOR_VAR, agent, i))
+            case Arrested(suspect=suspect):
+                found.append(member(INSPECTOR_VAR, block(grid, suspect), i))
+            case Canvas(seat=seat, suspect=card, adjacent=answer) if seat == INSPECTOR:
+                near = [s for s in names if adjacent(grid, s, card) == answer]
+                found.append(member(INSPECTOR_VAR, near, i))
     if capacity:
         found += _hand_capacity(info, found)
     return found
@@ -252,9 +276,9 @@ def _deck_bounds(info: InformationSet, upto: int | None = None) -> DeckBounds | 
     None when a card he used or held cannot be in it."""
     observations = info.observations[:upto]
     names, separate = _names(info), _separate(info)
-    mine = [o["suspect"] for o in info.observations if o.kind == "identity" and o["seat"] == KILLER]
+    mine = _killer_identities(info.observations)
     if not separate:
-        mine += [o["drawn"] for o in info.observations if o.kind == "disguise" and not o["success"]]
+        mine += [o.drawn for o in info.observations if isinstance(o, DisguiseFailed)]
     cards = tuple(n for n in names if n not in (mine[:1] if separate else mine))
     lo = dict.fromkeys(cards, 0)
     hi = dict.fromkeys(cards, len(cards))
@@ -264,23 +288,25 @@ def _deck_bounds(info: InformationSet, upto: int | None = None) -> DeckBounds | 
     spent: set[str] = set()
     first = True
     for obs in observations:
-        kind = obs.kind
-        if kind == "draw":
-            drawn += 1
-        elif kind == "kill":
-            dead.add(obs["suspect"])
-        elif kind in ("exonerate", "citizen-arrest"):
-            card = obs["suspect"] if kind == "exonerate" else obs["agent"]
-            hi[card] = min(hi.get(card, 0), drawn)
-            (innocent if kind == "exonerate" else spent).add(card)
-        elif kind == "disguise" and obs["success"]:
-            innocent.add(obs["former"])
-        elif kind == "disguise" and separate and obs["drawn"] not in dead | innocent | spent:
-            hi[obs["drawn"]] = min(hi.get(obs["drawn"], 0), drawn)  # the inspector held it
-        elif kind == "identity" and obs["seat"] == KILLER:
-            if separate and not first:
-                lo[obs["suspect"]] = max(lo.get(obs["suspect"], 0), drawn)  # he did not hold it
-            first = False
+        match obs:
+            case DrawMade():
+                drawn += 1
+            case Killed(suspect=victim):
+                dead.add(victim)
+            case Exonerated(suspect=card):
+                hi[card] = min(hi.get(card, 0), drawn)
+                innocent.add(card)
+            case CitizenArrested(agent=card):
+                hi[card] = min(hi.get(card, 0), drawn)
+                spent.add(card)
+            case Disguised(former=former):
+                innocent.add(former)
+            case DisguiseFailed(drawn=card) if separate and card not in dead | innocent | spent:
+                hi[card] = min(hi.get(card, 0), drawn)  # the inspector held it
+            case IdentityTold(seat=seat, suspect=card) if seat == KILLER:
+                if separate and not first:
+                    lo[card] = max(lo.get(card, 0), drawn)  # he did not hold it
+                first = False
     if set(hi) != set(cards) or set(lo) != set(cards):
         return None  # a card he used or held is not in his deck
     return DeckBounds(cards, lo, hi)
@@ -523,6 +549,11 @@ SCHEMAS: dict[str, dict[str, Check | str]] = {
 success); "name", "hand" and "grid" are checked against the game's suspects."""
 
 
+def _shape(kind: str, success: JsonValue) -> str:
+    """The key in `SCHEMAS` of a kind with a shape for each outcome (a disguise)."""
+    return kind + ("+" if success is True else "-")
+
+
 def validate(info: InformationSet) -> None:
     """Check that `info` is an information set a Noir game with its options could produce.
 
@@ -619,31 +650,30 @@ class _Validator:
         if not self.record.owed:
             return
         owed = self.record.owed[0]
-        if obs.kind != owed.kind:
-            raise self.fail(index, f"{owed.waiting_for} ({owed.kind}) comes first")
-        if owed.kind in ("identity", "canvas", "drew") and obs["seat"] != owed.seat:
+        if not isinstance(obs, owed.kind):
+            raise self.fail(index, f"{owed.waiting_for} ({owed.kind.KIND}) comes first")
+        if isinstance(obs, IdentityTold | Canvas | Drew) and obs.seat != owed.seat:
             raise self.fail(index, f"field 'seat' must be {owed.seat!r}: {owed.waiting_for}")
-        if owed.kind == "canvas" and obs["suspect"] != owed.suspect:
+        if isinstance(obs, Canvas) and obs.suspect != owed.suspect:
             raise self.fail(index, f"field 'suspect' must be {owed.suspect!r}")
 
     def check_fields(self, index: int, obs: Observation) -> None:
-        if not isinstance(obs.kind, str) or obs.kind not in {k.rstrip("+-") for k in SCHEMAS}:
-            kinds = ", ".join(sorted({k.rstrip("+-") for k in SCHEMAS}))
-            raise self.fail(index, f"unknown kind; the kinds are {kinds}")
+        if not isinstance(obs.kind, str) or obs.kind not in KINDS:
+            raise self.fail(index, f"unknown kind; the kinds are {', '.join(sorted(KINDS))}")
         fields = obs.fields
         if not isinstance(fields, tuple) or not all(
             isinstance(f, tuple) and len(f) == 2 and isinstance(f[0], str) for f in fields
         ):
             raise self.fail(index, f"fields must be (name, value) pairs, not {quote(fields)}")
         values = dict(fields)
-        kind = obs.kind
-        if kind == "disguise":
-            kind += "+" if values.get("success") is True else "-"
-        schema = SCHEMAS[kind]
+        schema = SCHEMAS.get(obs.kind) or SCHEMAS[_shape(obs.kind, values.get("success"))]
         if len(values) != len(fields) or set(values) != set(schema):
             raise self.fail(
                 index, f"fields {', '.join(values) or 'none'}; allowed: {', '.join(schema)}"
             )
+        if not isinstance(obs, KINDS[obs.kind]):
+            raise self.fail(index, f"fields {', '.join(values)}; allowed: {', '.join(schema)}, "
+                            "in that order")  # fmt: skip
         for name, check in schema.items():
             why = self.check_value(check, values[name])
             if why:
@@ -679,86 +709,97 @@ class _Validator:
 
     def check_place(self, index: int, obs: Observation, last: int) -> None:
         """Where the observation may stand, and who may see it."""
-        seat, kind, mine = self.info.seat, obs.kind, obs.get("seat")
-        if (index == 0) != (kind == "setup"):
+        seat = self.info.seat
+        told = obs.seat if isinstance(obs, IdentityTold) else None  # whose identity
+        if (index == 0) != isinstance(obs, Layout):
             raise self.fail(index, "the setup comes first, and only there")
         if index == 1 and not (
-            (kind == "identity" and mine == KILLER == seat)
-            or (kind == "hand" and seat == INSPECTOR)
+            (told == KILLER == seat) or (isinstance(obs, Hand) and seat == INSPECTOR)
         ):
             wanted = "the killer's identity" if seat == KILLER else "the inspector's hand"
             raise self.fail(index, f"the {seat}'s second observation is {wanted}")
-        private = kind in ("hand", "drew") or (kind == "identity" and mine == INSPECTOR)
-        if (private and seat != INSPECTOR) or (kind == "identity" and mine == KILLER != seat):
+        private = isinstance(obs, Private) or told == INSPECTOR
+        if (private and seat != INSPECTOR) or told == KILLER != seat:
             raise self.fail(index, f"the {seat} does not see this")
-        if kind == "hand" and index != 1:
-            raise self.fail(index, "the inspector's hand is dealt once, at setup")
-        if kind == "end" and index != last:
-            raise self.fail(index, "nothing follows the end of the game")
-        if kind == "citizen-arrest" and not self.options["citizen_arrest"]:
-            raise self.fail(index, "the option citizen_arrest is off")
-        if kind == "canvas" and mine == INSPECTOR and not self.options["kill_canvas"]:
-            raise self.fail(index, "the option kill_canvas is off: no canvas on a kill")
-        if kind == "end" and obs["reason"] == CAUGHT and not self.kills:
-            raise self.fail(index, "the inspector was killed, but no kill was seen")
-        if kind == "end":
-            self.check_end(index, obs)
+        match obs:
+            case Hand() if index != 1:
+                raise self.fail(index, "the inspector's hand is dealt once, at setup")
+            case End() if index != last:
+                raise self.fail(index, "nothing follows the end of the game")
+            case CitizenArrested() if not self.options["citizen_arrest"]:
+                raise self.fail(index, "the option citizen_arrest is off")
+            case Canvas(seat=asked) if asked == INSPECTOR and not self.options["kill_canvas"]:
+                raise self.fail(index, "the option kill_canvas is off: no canvas on a kill")
+            case End(reason=reason) if reason == CAUGHT and not self.kills:
+                raise self.fail(index, "the inspector was killed, but no kill was seen")
+            case End():
+                self.check_end(index, obs)
 
-    def check_end(self, index: int, obs: Observation) -> None:
+    def check_end(self, index: int, obs: End) -> None:
         """The reason is one the engine gives, and the winners the ones it names for it."""
-        word = end_word(str(obs["reason"]))
+        word = end_word(str(obs.reason))
         if word is None:
             reasons = ", ".join(map(repr, END_REASONS.values()))
-            raise self.fail(index, f"field 'reason' cannot be {quote(obs['reason'])}: {reasons}")
-        if tuple(obs["winners"]) != END_WINNERS[word]:
+            raise self.fail(index, f"field 'reason' cannot be {quote(obs.reason)}: {reasons}")
+        if tuple(obs.winners) != END_WINNERS[word]:
             raise self.fail(
-                index, f"field 'winners' must be {list(END_WINNERS[word])} when {obs['reason']}"
+                index, f"field 'winners' must be {list(END_WINNERS[word])} when {obs.reason}"
             )
 
     def follow(self, index: int, obs: Observation) -> None:
         """Keep the public record (grid, dead, kills) and the inspector's own hand."""
-        kind = obs.kind
-        if kind == "setup":
-            if sorted(c for row in obs["rows"] for c in row) != sorted(self.names) or len(
-                obs["rows"]
-            ) != len(obs["rows"][0]):
-                raise self.fail(index, f"field 'rows' must lay out every suspect of {self.names}")
-            self.grid = obs["rows"]
-        elif kind == "shift":
-            self.follow_shift(index, obs)
-        elif kind == "collapse":
-            if obs["rows"] != collapsed(self.grid, self.dead) or obs["rows"] == self.grid:
-                raise self.fail(index, "field 'rows' is not the grid without its all-dead lines")
-            self.grid = obs["rows"]
-        elif kind == "kill":
-            self.kills += 1
-            self.dead.add(obs["suspect"])
-            if obs["kills"] != self.kills:
-                raise self.fail(index, f"field 'kills' must count the kills: {self.kills}")
-        elif kind == "disguise" and not obs["success"] and self.options["deck"] == "shared":
-            if obs["drawn"] not in self.dead:
-                raise self.fail(index, "with one deck a disguise fails only onto a dead suspect")
-        elif kind == "hand":
-            self.hand = list(obs["cards"])
-        elif kind == "drew":
-            self.hand.append(obs["suspect"])
-        elif kind in ("exonerate", "identity", "citizen-arrest") and self.info.seat == INSPECTOR:
-            card = obs["agent"] if kind == "citizen-arrest" else obs["suspect"]
-            if card in self.hand:
-                self.hand.remove(card)
-            elif kind == "citizen-arrest" or obs.get("seat") == INSPECTOR:
-                raise self.fail(index, f"{card} is not in the hand ({', '.join(self.hand)})")
+        match obs:
+            case Layout(rows=rows):
+                if sorted(c for row in rows for c in row) != sorted(self.names) or len(rows) != len(
+                    rows[0]
+                ):
+                    raise self.fail(
+                        index, f"field 'rows' must lay out every suspect of {self.names}"
+                    )
+                self.grid = rows
+            case Shifted():
+                self.follow_shift(index, obs)
+            case Collapsed(rows=rows):
+                if rows != collapsed(self.grid, self.dead) or rows == self.grid:
+                    raise self.fail(
+                        index, "field 'rows' is not the grid without its all-dead lines"
+                    )
+                self.grid = rows
+            case Killed(suspect=victim, kills=kills):
+                self.kills += 1
+                self.dead.add(victim)
+                if kills != self.kills:
+                    raise self.fail(index, f"field 'kills' must count the kills: {self.kills}")
+            case DisguiseFailed(drawn=card) if self.options["deck"] == "shared":
+                if card not in self.dead:
+                    raise self.fail(
+                        index, "with one deck a disguise fails only onto a dead suspect"
+                    )
+            case Hand(cards=cards):
+                self.hand = list(cards)
+            case Drew(suspect=card):
+                self.hand.append(card)
+            case Exonerated() | IdentityTold() | CitizenArrested() if self.info.seat == INSPECTOR:
+                self.follow_hand(index, obs)
 
-    def follow_shift(self, index: int, obs: Observation) -> None:
-        line, number, direction = obs["line"], obs["index"], obs["direction"]
+    def follow_hand(self, index: int, obs: Exonerated | IdentityTold | CitizenArrested) -> None:
+        """A card leaves the inspector's hand: exonerated, chosen, or spent as an agent."""
+        card = obs.agent if isinstance(obs, CitizenArrested) else obs.suspect
+        if card in self.hand:
+            self.hand.remove(card)
+        elif isinstance(obs, CitizenArrested) or obs.seat == INSPECTOR:
+            raise self.fail(index, f"{card} is not in the hand ({', '.join(self.hand)})")
+
+    def follow_shift(self, index: int, obs: Shifted) -> None:
+        line, number, direction = obs.line, obs.index, obs.direction
         lines = len(self.grid) if line == "row" else len(self.grid[0])
         if number > lines:
             raise self.fail(index, f"field 'index' is {number}; the grid has {lines} {line}s")
         if direction not in LINES[line]:
             raise self.fail(index, f"a {line} shifts {' or '.join(LINES[line])}")
-        if obs["rows"] != shifted(self.grid, line, number - 1, direction):
+        if obs.rows != shifted(self.grid, line, number - 1, direction):
             raise self.fail(index, "field 'rows' is not the grid after that shift")
-        self.grid = obs["rows"]
+        self.grid = obs.rows
 
 
 # --- the module's interface -----------------------------------------------------------------
@@ -777,7 +818,7 @@ def build(info: InformationSet) -> Model:
     return model
 
 
-GRID_READINGS = ("kill", "canvas", "arrest")
+GRID_READINGS = Killed | Canvas | Arrested
 """Observations whose constraints depend on where suspects stood (neighbours, adjacency, the
 arrest block): a mistyped shift before one of them changes what it says."""
 
@@ -787,9 +828,9 @@ def _read_on_grid(observations: Sequence[Observation]) -> dict[int, tuple[int, .
     shaping: list[int] = []
     found: dict[int, tuple[int, ...]] = {}
     for index, obs in enumerate(observations):
-        if obs.kind in GRID_READINGS and shaping:
+        if isinstance(obs, GRID_READINGS) and shaping:
             found[index] = tuple(shaping)
-        if obs.kind in ("setup", "shift", "collapse"):
+        if isinstance(obs, GridShown):
             shaping.append(index)
     return found
 
@@ -808,16 +849,21 @@ def hidden_for(info: InformationSet, identity: str) -> dict[str, JsonValue]:
     """
     names, separate = _names(info), _separate(info)
     if info.seat == INSPECTOR:
-        formers = [o["former"] for o in info.observations if o.kind == "disguise" and o["success"]]
+        formers = [o.former for o in info.observations if isinstance(o, Disguised)]
         identities = iter([*formers, identity])
         first = next(identities)
         killers: list[str] = [first]
         mine: list[str] = []
         for obs in info.observations:
-            if obs.kind in ("hand", "drew"):
-                mine += obs["cards"] if obs.kind == "hand" else [obs["suspect"]]
-            elif obs.kind == "disguise":
-                killers.append(next(identities) if obs["success"] else obs["drawn"])
+            match obs:
+                case Hand(cards=cards):
+                    mine += cards
+                case Drew(suspect=card):
+                    mine.append(card)
+                case Disguised():
+                    killers.append(next(identities))
+                case DisguiseFailed(drawn=card):
+                    killers.append(card)
         if separate:
             return {
                 "deck": _completed(mine, [n for n in names if n != first]),
@@ -829,10 +875,9 @@ def hidden_for(info: InformationSet, identity: str) -> dict[str, JsonValue]:
     if slots is None:
         raise ValueError(f"the inspector's hand cannot hold what was seen with {identity}")
     draws = [
-        obs["suspect"] if obs.kind == "identity" else obs["drawn"]
+        obs.suspect if isinstance(obs, IdentityTold) else obs.drawn
         for obs in info.observations
-        if (obs.kind == "identity" and obs["seat"] == KILLER)
-        or (obs.kind == "disguise" and not obs["success"])
+        if (isinstance(obs, IdentityTold) and obs.seat == KILLER) or isinstance(obs, DisguiseFailed)
     ]
     hidden: dict[str, JsonValue] = {"inspector_identity": identity} if chosen else {}
     if separate:
@@ -855,9 +900,9 @@ def _interleaved(
     deck = [killers[0], *inspectors[:HAND]]
     mine, theirs = iter(killers[1:]), iter(inspectors[HAND:])
     for obs in info.observations:
-        if obs.kind == "draw":
+        if isinstance(obs, DrawMade):
             deck.append(next(theirs))
-        elif obs.kind == "disguise":
+        elif isinstance(obs, DisguiseTried):
             deck.append(next(mine))
     return deck
 
@@ -866,8 +911,8 @@ def _interleaved(
 def own_identity(info: InformationSet) -> str | None:
     """The seat's own identity now (None for an inspector who has not chosen yet)."""
     return next(
-        (o["suspect"] for o in reversed(info.observations)
-         if o.kind == "identity" and o["seat"] == info.seat),
+        (o.suspect for o in reversed(info.observations)
+         if isinstance(o, IdentityTold) and o.seat == info.seat),
         None,
     )  # fmt: skip
 
@@ -876,19 +921,25 @@ def inspector_hand(info: InformationSet) -> list[str]:
     """The inspector's cards in hand now, from his own information set."""
     hand: list[str] = []
     for obs in info.observations:
-        if obs.kind == "hand":
-            hand = list(obs["cards"])
-        elif obs.kind == "drew":
-            hand.append(obs["suspect"])
-        elif obs.kind in ("exonerate", "identity") and obs["suspect"] in hand:
-            hand.remove(obs["suspect"])
-        elif obs.kind == "citizen-arrest":
-            hand.remove(obs["agent"])
+        match obs:
+            case Hand(cards=cards):
+                hand = list(cards)
+            case Drew(suspect=card):
+                hand.append(card)
+            case Exonerated(suspect=card) | IdentityTold(suspect=card) if card in hand:
+                hand.remove(card)
+            case CitizenArrested(agent=agent):
+                hand.remove(agent)
     return hand
 
 
+def _killer_identities(observations: Sequence[Observation]) -> list[str]:
+    """The killer's identities, first to current, as his own record tells them."""
+    return [o.suspect for o in observations if isinstance(o, IdentityTold) and o.seat == KILLER]
+
+
 def dead_cards(info: InformationSet) -> set[str]:
-    return {obs["suspect"] for obs in info.observations if obs.kind == "kill"}
+    return {obs.suspect for obs in info.observations if isinstance(obs, Killed)}
 
 
 def public_killer_candidates(info: InformationSet) -> list[str]:

@@ -33,6 +33,7 @@ from engines.noir import (
     Shift,
     allowed_shifts,
 )
+from engines.noir.observations import ChoseIdentity, Disguised, Exonerated, Private
 from engines.noir.rules import (
     INSPECTOR,
     KILLER,
@@ -89,10 +90,9 @@ def innocent_cards(info: InformationSet) -> set[str]:
     """Suspects publicly innocent: exonerated, or a former identity a disguise revealed."""
     found = set()
     for obs in info.observations:
-        if obs.kind == "exonerate":
-            found.add(obs["suspect"])
-        elif obs.kind == "disguise" and obs["success"]:
-            found.add(obs["former"])
+        match obs:
+            case Exonerated(suspect=card) | Disguised(former=card):
+                found.add(card)
     return found
 
 
@@ -277,18 +277,15 @@ class _Foresight:
     """
 
     def __init__(self, info: InformationSet, dead: set[str]) -> None:
-        private = ("hand", "drew")
         public = replace(info, observations=tuple(o for o in info.observations
-                                                  if o.kind not in private))  # fmt: skip
+                                                  if not isinstance(o, Private)))  # fmt: skip
         game = info.make_game()
         self.dead = frozenset(dead)
         self.hidden = frozenset(public_killer_candidates(public))
         self.innocent = frozenset(innocent_cards(info))
         self.exonerated = frozenset(_known_theirs(info))
         # The killer's own past identities, public once he disguised: not the inspector's.
-        self.former = frozenset(
-            o["former"] for o in info.observations if o.kind == "disguise" and o["success"]
-        )
+        self.former = frozenset(o.former for o in info.observations if isinstance(o, Disguised))
         self.kills_left = game.kills_to_win - len(dead)  # type: ignore[attr-defined]
         self.ban = bool(game.options["reverse_shift_ban"])
         self.separate = game.options["deck"] == "separate"
@@ -416,7 +413,7 @@ def _killer_view(info: InformationSet, game: object) -> KillerView:
     me = own_identity(info)
     assert me is not None
     chances = (
-        posterior(deduce(info)) if any(o.kind == "chose-identity" for o in info.observations)
+        posterior(deduce(info)) if any(isinstance(o, ChoseIdentity) for o in info.observations)
         else {}
     )  # fmt: skip
     dead = dead_cards(info)
@@ -537,7 +534,7 @@ def _closeness(grid: Grid, a: str, b: str) -> float:
 
 
 def _known_theirs(info: InformationSet) -> list[str]:
-    return [o["suspect"] for o in info.observations if o.kind in ("exonerate",)]
+    return [o.suspect for o in info.observations if isinstance(o, Exonerated)]
 
 
 def _without(chances: Posterior, name: str) -> dict[str, float]:

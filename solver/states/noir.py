@@ -8,6 +8,18 @@ import random
 
 from engines import InformationSet, InvalidState, State
 from engines.noir import Noir
+from engines.noir.observations import (
+    Arrested,
+    Canvas,
+    CitizenArrested,
+    Disguised,
+    DisguiseFailed,
+    Drew,
+    Exonerated,
+    Hand,
+    IdentityTold,
+    Killed,
+)
 from solver.deduction import Deduction
 from solver.games.noir import INSPECTOR_VAR, KILLER_VAR, UNCHOSEN, hidden_for
 from solver.states import game_of
@@ -46,11 +58,22 @@ def _names_seen(info: InformationSet) -> set[str]:
     """Every suspect the seat saw as a card (not merely on the grid)."""
     seen: set[str] = set()
     for obs in info.observations:
-        for key, value in obs.fields:
-            if key in ("suspect", "drawn", "former", "agent") and isinstance(value, str):
-                seen.add(value)
-            elif key == "cards" and isinstance(value, tuple):
-                seen.update(v for v in value if isinstance(v, str))
+        match obs:
+            case CitizenArrested(suspect=card, agent=agent):
+                seen.update((card, agent))
+            case (
+                IdentityTold(suspect=card)
+                | Killed(suspect=card)
+                | Canvas(suspect=card)
+                | Drew(suspect=card)
+                | Exonerated(suspect=card)
+                | Arrested(suspect=card)
+                | Disguised(former=card)
+                | DisguiseFailed(drawn=card)
+            ):
+                seen.add(card)
+            case Hand(cards=cards):
+                seen.update(cards)
     return seen
 
 

@@ -1,0 +1,381 @@
+"""Noir's observations, one typed kind each: its fields (in their stored order), how a person
+reads it (`describe`) and the line they type for it (`text`, which `engines.noir.notation`
+reads back).
+
+A disguise has two shapes under one kind name: one that succeeded names the identity given up
+(`Disguised`, `former`), one that failed the card drawn (`DisguiseFailed`, `drawn`).
+The identity, the hand and the card drawn are seen by their own seat only; the rest by both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.core import (
+    InvalidObservation,
+    Observation,
+    ObservationKind,
+    kinds_by_name,
+    quote,
+    typed,
+)
+from engines.noir.rules import INSPECTOR, KILLER, SEATS, Grid
+
+CAUGHT = "the killer killed the inspector"
+END_REASONS: dict[str, str] = {
+    "inspector-killed": CAUGHT,
+    "kills": "the killer reached {kills} kills",
+    "arrest": "the inspector arrested the killer",
+    "citizen-arrest": "the inspector arrested the killer with a citizen",
+    "turn-limit": "the turn limit was reached",
+}
+"""The word typed after `end` for each way a game ends, and the engine's reason for it."""
+END_WINNERS: dict[str, tuple[str, ...]] = {
+    "inspector-killed": (KILLER,),
+    "kills": (KILLER,),
+    "arrest": (INSPECTOR,),
+    "citizen-arrest": (INSPECTOR,),
+    "turn-limit": SEATS,
+}
+OUTCOMES = ("missed", "caught")
+"""How an arrest is typed: it missed (False) or caught the killer (True)."""
+
+
+def end_word(reason: str) -> str | None:
+    """The word typed after `end` for the engine's `reason`."""
+    for word, text in END_REASONS.items():
+        if reason == text or (word == "kills" and reason.startswith("the killer reached ")):
+            return word
+    return None
+
+
+def _rows_text(rows: Grid) -> str:
+    return " / ".join(" ".join(row) for row in rows)
+
+
+@dataclass(frozen=True, eq=False)
+class Layout(ObservationKind, kind="setup"):
+    """The grid as laid out, top row first (the first observation of either seat)."""
+
+    rows: Grid
+
+    def describe(self) -> str:
+        return f"The suspects were laid out, row by row: {_rows_text(self.rows)}"
+
+    def text(self) -> str:
+        return "setup " + _rows_text(self.rows)
+
+
+@dataclass(frozen=True, eq=False)
+class IdentityTold(ObservationKind, kind="identity"):
+    """A seat's own secret identity: the killer's at setup and after each disguise that
+    succeeded, the inspector's once he has chosen it."""
+
+    seat: str
+    suspect: str
+
+    def describe(self) -> str:
+        return f"{str(self.seat).capitalize()}'s secret identity is now {self.suspect}"
+
+    def text(self) -> str:
+        return f"identity {self.suspect}"
+
+
+@dataclass(frozen=True, eq=False)
+class Hand(ObservationKind, kind="hand"):
+    """The inspector's four cards, drawn at setup (his alone)."""
+
+    seat: str
+    cards: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"Inspector drew {', '.join(self.cards)}"
+
+    def text(self) -> str:
+        return "hand " + " ".join(self.cards)
+
+
+@dataclass(frozen=True, eq=False)
+class ChoseIdentity(ObservationKind, kind="chose-identity"):
+    """The inspector chose his identity among his cards (which one, only he sees)."""
+
+    seat: str
+
+    def describe(self) -> str:
+        return "Inspector chose his secret identity among his four cards"
+
+    def text(self) -> str:
+        return "chose-identity"
+
+
+@dataclass(frozen=True, eq=False)
+class Killed(ObservationKind, kind="kill"):
+    """The killer killed `suspect`, his `kills`-th kill."""
+
+    seat: str
+    suspect: str
+    kills: int
+
+    def describe(self) -> str:
+        return f"Killer killed {self.suspect} (kill {self.kills})"
+
+    def text(self) -> str:
+        return f"kill {self.suspect}"
+
+
+@dataclass(frozen=True, eq=False)
+class Canvas(ObservationKind, kind="canvas"):
+    """`seat` answered whether his identity is `adjacent` to `suspect` (after an exoneration,
+    the killer; after the kill of an innocent, the inspector)."""
+
+    seat: str
+    suspect: str
+    adjacent: bool
+
+    def describe(self) -> str:
+        answer = '"!": adjacent' if self.adjacent else '"?": not adjacent'
+        return f"Asked about {self.suspect}, {str(self.seat).capitalize()} answered {answer}"
+
+    def text(self) -> str:
+        return f"canvas {self.suspect} {'!' if self.adjacent else '?'}"
+
+
+@dataclass(frozen=True, eq=False)
+class Shifted(ObservationKind, kind="shift"):
+    """`seat` shifted row or column `index` (1-based) towards `direction`; `rows` is the grid
+    after it."""
+
+    seat: str
+    line: str
+    index: int
+    direction: str
+    rows: Grid
+
+    def describe(self) -> str:
+        return (
+            f"{str(self.seat).capitalize()} shifted {self.line} {self.index} {self.direction}; "
+            "the grid is " + _rows_text(self.rows)
+        )
+
+    def text(self) -> str:
+        return f"{self.seat} shift {self.line} {self.index} {self.direction}"
+
+
+@dataclass(frozen=True, eq=False)
+class Collapsed(ObservationKind, kind="collapse"):
+    """The all-dead rows and columns left the grid; `rows` is what remains."""
+
+    rows: Grid
+
+    def describe(self) -> str:
+        return f"All-dead lines were removed; the grid is {len(self.rows)}x{len(self.rows[0])}"
+
+    def text(self) -> str:
+        return "collapse"
+
+
+@dataclass(frozen=True, eq=False)
+class DisguiseTried(ObservationKind, kind="disguise"):
+    """The killer drew a card to disguise as (either shape of the kind "disguise")."""
+
+    seat: str
+    success: bool
+
+
+@dataclass(frozen=True, eq=False)
+class Disguised(DisguiseTried):
+    """A disguise that succeeded: the identity given up, `former`, is innocent now."""
+
+    former: str
+
+    def describe(self) -> str:
+        return f"Killer disguised: his old identity {self.former} is innocent"
+
+    def text(self) -> str:
+        return f"disguise innocent {self.former}"
+
+
+@dataclass(frozen=True, eq=False)
+class DisguiseFailed(DisguiseTried):
+    """A disguise that failed: the card `drawn` (dead, or one the inspector held) is shown and
+    the killer keeps his identity."""
+
+    drawn: str
+
+    def describe(self) -> str:
+        return f"Killer's disguise failed: he drew {self.drawn} and kept his identity"
+
+    def text(self) -> str:
+        return f"disguise failed {self.drawn}"
+
+
+@dataclass(frozen=True, eq=False)
+class DrawMade(ObservationKind, kind="draw"):
+    """The inspector drew a card (which one, only he sees: `Drew`)."""
+
+    seat: str
+
+    def describe(self) -> str:
+        return "Inspector drew a card"
+
+    def text(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, eq=False)
+class Drew(ObservationKind, kind="drew"):
+    """The card the inspector drew (his alone)."""
+
+    seat: str
+    suspect: str
+
+    def describe(self) -> str:
+        return f"Inspector drew {self.suspect}"
+
+    def text(self) -> str:
+        return f"drew {self.suspect}"
+
+
+@dataclass(frozen=True, eq=False)
+class Exonerated(ObservationKind, kind="exonerate"):
+    """The inspector put `suspect`, a card of his hand, on the table as innocent."""
+
+    seat: str
+    suspect: str
+
+    def describe(self) -> str:
+        return f"Inspector exonerated {self.suspect}"
+
+    def text(self) -> str:
+        return f"exonerate {self.suspect}"
+
+
+@dataclass(frozen=True, eq=False)
+class Arrested(ObservationKind, kind="arrest"):
+    """The inspector arrested `suspect`; `success`: it was the killer."""
+
+    seat: str
+    suspect: str
+    success: bool
+
+    def describe(self) -> str:
+        outcome = "the killer" if self.success else "not the killer"
+        return f"Inspector arrested {self.suspect}: {outcome}"
+
+    def text(self) -> str:
+        return f"arrest {self.suspect} {OUTCOMES[bool(self.success)]}"
+
+
+@dataclass(frozen=True, eq=False)
+class CitizenArrested(ObservationKind, kind="citizen-arrest"):
+    """The variant's arrest of `suspect`, beside the inspector's `agent`, who is spent."""
+
+    seat: str
+    suspect: str
+    agent: str
+    success: bool
+
+    def describe(self) -> str:
+        outcome = "the killer" if self.success else "not the killer"
+        return f"Inspector arrested {self.suspect} with the agent {self.agent}: {outcome}"
+
+    def text(self) -> str:
+        return f"citizen-arrest {self.suspect} with {self.agent} {OUTCOMES[bool(self.success)]}"
+
+
+@dataclass(frozen=True, eq=False)
+class End(ObservationKind, kind="end"):
+    """The game is over: who won, and why (one of `END_REASONS`)."""
+
+    winners: tuple[str, ...]
+    reason: str
+
+    def describe(self) -> str:
+        winners = " and ".join(str(seat).capitalize() for seat in self.winners)
+        return f"The game ended ({self.reason}): {winners} won"
+
+    def text(self) -> str:
+        word = end_word(str(self.reason))
+        if word is None:
+            plain = Observation(self.kind, self.fields)  # quoted as the record stores it
+            raise InvalidObservation(f"noir: {quote(plain)} is not an observation of this game")
+        return f"end {word}"
+
+
+NoirObservation = (
+    Layout
+    | IdentityTold
+    | Hand
+    | ChoseIdentity
+    | Killed
+    | Canvas
+    | Shifted
+    | Collapsed
+    | Disguised
+    | DisguiseFailed
+    | DrawMade
+    | Drew
+    | Exonerated
+    | Arrested
+    | CitizenArrested
+    | End
+)
+GridShown = Layout | Shifted | Collapsed
+"""The observations that show the whole grid (`rows`): the setup, a shift, a collapse."""
+AnyArrest = Arrested | CitizenArrested
+ActionSeen = (
+    Killed
+    | Shifted
+    | DisguiseTried
+    | ChoseIdentity
+    | DrawMade
+    | Exonerated
+    | Arrested
+    | CitizenArrested
+)
+"""The observations that record a player's action (the rest are what the game shows after
+one)."""
+TurnEnding = Killed | Shifted | DisguiseTried | ChoseIdentity | Exonerated | AnyArrest
+"""The observations of actions that end a turn (a draw does not: the exoneration follows)."""
+Private = Hand | Drew
+"""The inspector's own cards, which the killer never sees (so do identities, by their seat)."""
+
+KINDS = kinds_by_name(
+    Layout,
+    IdentityTold,
+    Hand,
+    ChoseIdentity,
+    Killed,
+    Canvas,
+    Shifted,
+    Collapsed,
+    Disguised,
+    DisguiseFailed,
+    DrawMade,
+    Drew,
+    Exonerated,
+    Arrested,
+    CitizenArrested,
+    End,
+)
+
+
+def describe(observation: Observation) -> str:
+    """`observation` in words (any observation: one of another kind is shown as it is)."""
+    observation = typed(observation, KINDS)
+    if isinstance(observation, NoirObservation):
+        return observation.describe()
+    return f"{observation.kind}: {dict(observation.fields)}"
+
+
+def observation_text(observation: Observation) -> str:
+    """`observation` as a person types it, with full names.
+
+    Raises:
+        InvalidObservation: not a Noir observation, or an end with a reason the engine never
+            gives.
+    """
+    observation = typed(observation, KINDS)
+    if not isinstance(observation, NoirObservation):
+        raise InvalidObservation(f"noir: {quote(observation)} is not an observation of this game")
+    return observation.text()
