@@ -19,14 +19,26 @@ from engines.alibi.actions import (
     parse,
 )
 from engines.alibi.deck import SCALES, TYPES, Deck, load_deck
-from engines.alibi.notation import HELP, Notation, observation_text
-from engines.alibi.questions import (
-    SCOPES,
-    is_subject,
-    listed_subjects,
-    parse_subject,
-    question_words,
+from engines.alibi.notation import HELP, Notation
+from engines.alibi.observations import (
+    KINDS,
+    Accused,
+    Answered,
+    BoxOpened,
+    Deal,
+    End,
+    Hands,
+    Laid,
+    PassChosen,
+    PassChosenCards,
+    PassedCards,
+    Seating,
+    SolutionWritten,
+    SolutionWrittenCards,
+    describe,
+    observation_text,
 )
+from engines.alibi.questions import SCOPES, is_subject, listed_subjects, parse_subject
 from engines.alibi.state import AlibiState
 from engines.core import (
     Action,
@@ -64,16 +76,6 @@ def _bool(value: JsonValue) -> bool:
     return isinstance(value, bool)
 
 
-def _cards(count: object) -> str:
-    """'card' or '2 cards', after 'the'."""
-    return "card" if count == 1 else f"{count} cards"
-
-
-def _count(count: object) -> str:
-    """'1 card' or '2 cards'."""
-    return f"{count} card" if count == 1 else f"{count} cards"
-
-
 def deal(cards: Sequence[str], players: int, dealer: int) -> list[list[str]]:
     """Deal `cards` one at a time, clockwise from the dealer's left (card k to seat d+1+k)."""
     hands: list[list[str]] = [[] for _ in range(players)]
@@ -101,6 +103,7 @@ class Alibi(Game):
         version=2,
         max_length="round_limit rounds (default 20)",
     )
+    observation_kinds = KINDS
     options_spec = (
         Option(
             "players",
@@ -314,14 +317,15 @@ class Alibi(Game):
         assert isinstance(me, int)
         sizes, passed, box = [0] * n, set(), set()
         for obs in info.observations:
-            if obs.kind == "hands":
-                sizes = list(obs["sizes"])
-            elif obs.kind == "lay":
-                sizes[obs["seat"]] -= 3
-            elif obs.kind == "pass" and obs["giver"] == me:
-                passed |= set(obs["cards"])
-            elif obs.kind == "box":
-                box = set(obs["cards"])
+            match obs:
+                case Hands(sizes=counted):
+                    sizes = list(counted)
+                case Laid(seat=layer):
+                    sizes[layer] -= 3
+                case PassedCards(giver=giver, cards=cards) if giver == me:
+                    passed |= set(cards)
+                case BoxOpened(cards=cards):
+                    box = set(cards)
         hand, seen = set(view._hands[me]), view._seen[me]
         laid = {card for groups in view.laid for g in groups for card in deck.of_group(g)}
         out: list[float] = []
@@ -363,12 +367,10 @@ class Alibi(Game):
         state._setup = Setup.record(
             rng, hands=[list(hand) for hand in hands], box=list(box), dealer=dealer
         )
-        state._emit(
-            Observation.of("seating", players=self.players, dealer=dealer, start=state.start)
-        )
+        state._emit(Seating(self.players, dealer, state.start))
         for seat in range(self.players):
-            state._emit(Observation.of("deal", seat=seat, cards=sorted(hands[seat])), to=[seat])
-        state._emit(Observation.of("hands", round=0, sizes=state.hand_sizes))
+            state._emit(Deal(seat, tuple(sorted(hands[seat]))), to=[seat])
+        state._emit(Hands(0, tuple(state.hand_sizes)))
         return state
 
     def reconstruct(self, info: InformationSet, hidden: Mapping[str, Any]) -> AlibiState:
@@ -384,15 +386,14 @@ class Alibi(Game):
             InvalidState: the guess contradicts `info` (a card the seat saw elsewhere, an answer
                 that would differ, an action that would be illegal).
         """
-        seating = next(obs for obs in info.observations if obs.kind == "seating")
+        seating = next(obs for obs in info.observations if isinstance(obs, Seating))
         try:
-            state = self.arrange(
-                random.Random(0), hidden["hands"], hidden["box"], seating["dealer"]
-            )
+            state = self.arrange(random.Random(0), hidden["hands"], hidden["box"], seating.dealer)
             for obs in info.observations:
-                action = self._replayed(obs, hidden)
-                if action is not None:
-                    if state.to_move != obs.get("seat", obs.get("asker")):
+                replayed = self._replayed(obs, hidden)
+                if replayed is not None:
+                    actor, action = replayed
+                    if state.to_move != actor:
                         raise InvalidState(f"{self.describe(obs)}, out of turn in this guess")
                     state.apply(action)
         except (IllegalAction, KeyError, IndexError, TypeError) as error:
@@ -401,20 +402,26 @@ class Alibi(Game):
             raise InvalidState("the guess contradicts something the seat saw")
         return state
 
-    def _replayed(self, obs: Observation, hidden: Mapping[str, Any]) -> AlibiAction | None:
-        """The action an observation records, with hidden choices taken from the guess."""
-        if obs.kind == "answer":
-            return Ask(obs["target"], obs["scope"], parse_subject(obs["subject"], self.deck))
-        if obs.kind == "lay":
-            return Lay(obs["group"])
-        if obs.kind == "accuse":
-            return Accuse(tuple(obs["cards"]))
-        if obs.kind == "choose_pass":
-            cards = obs.get("cards") or hidden["passes"][obs["round"] - 1][obs["seat"]]
-            return Pass(tuple(cards))
-        if obs.kind == "choose_solution":
-            solutions = {int(s): cards for s, cards in dict(hidden.get("solutions", {})).items()}
-            return Solution(tuple(obs.get("cards") or solutions[obs["seat"]]))
+    def _replayed(
+        self, obs: Observation, hidden: Mapping[str, Any]
+    ) -> tuple[int, AlibiAction] | None:
+        """Who acted and the action an observation records, with hidden choices taken from
+        the guess."""
+        match obs:
+            case Answered(asker=asker, target=target, scope=scope, subject=subject):
+                return asker, Ask(target, scope, parse_subject(subject, self.deck))
+            case Laid(seat=seat, group=group):
+                return seat, Lay(group)
+            case Accused(seat=seat, cards=cards):
+                return seat, Accuse(tuple(cards))  # type: ignore[arg-type]
+            case PassChosen(seat=seat, round=passed_after):
+                chosen = obs.cards if isinstance(obs, PassChosenCards) else None
+                return seat, Pass(tuple(chosen or hidden["passes"][passed_after - 1][seat]))
+            case SolutionWritten(seat=seat):
+                given = dict(hidden.get("solutions", {}))
+                solutions = {int(s): cards for s, cards in given.items()}
+                written = obs.cards if isinstance(obs, SolutionWrittenCards) else None
+                return seat, Solution(tuple(written or solutions[seat]))
         return None
 
     def seat_view(self, info: InformationSet) -> AlibiState:
@@ -422,36 +429,40 @@ class Alibi(Game):
         public course of the game and the seat's hand and seen cards (other hands stay empty)."""
         me, n = info.seat, self.players
         assert isinstance(me, int)
-        seating = next(obs for obs in info.observations if obs.kind == "seating")
-        view = AlibiState(self, random.Random(0), [[] for _ in range(n)], (), seating["dealer"])
-        view.start = seating["start"]
+        seating = next(obs for obs in info.observations if isinstance(obs, Seating))
+        view = AlibiState(self, random.Random(0), [[] for _ in range(n)], (), seating.dealer)
+        view.start = seating.start
         hand: set[str] = set()
         sizes: list[int] = []
         answered, chosen, written, over = Counter[int](), set(), set(), False
         for obs in info.observations:
-            kind, cards = obs.kind, set(obs.get("cards") or ())
-            if kind == "deal" or (kind == "pass" and obs["receiver"] == me):
-                hand |= cards
-                view._seen[me] |= cards
-            elif kind == "pass" and obs["giver"] == me:
-                hand -= cards
-            elif kind == "hands":
-                sizes, view.round = list(obs["sizes"]), obs["round"] + 1
-            elif kind == "lay":
-                sizes[obs["seat"]] -= 3
-                view.laid[obs["seat"]].append(obs["group"])
-                view.scores[obs["seat"]] += obs["points"]
-                if obs["seat"] == me:
-                    hand -= cards
-            elif kind == "answer":
-                answered[obs["round"]] += 1
-            elif kind == "choose_pass":
-                chosen.add((obs["round"], obs["seat"]))
-            elif kind == "accuse":
-                view.accuser, view.accusation = obs["seat"], tuple(obs["cards"])
-            elif kind == "choose_solution":
-                written.add(obs["seat"])
-            over = over or kind == "end"
+            match obs:
+                case Deal(cards=cards):
+                    hand.update(cards)
+                    view._seen[me].update(cards)
+                case PassedCards(receiver=receiver, cards=cards) if receiver == me:
+                    hand.update(cards)
+                    view._seen[me].update(cards)
+                case PassedCards(giver=giver, cards=cards) if giver == me:
+                    hand.difference_update(cards)
+                case Hands(round=counted_after, sizes=counted):
+                    sizes, view.round = list(counted), counted_after + 1
+                case Laid(seat=seat, group=group, cards=cards, points=points):
+                    sizes[seat] -= 3
+                    view.laid[seat].append(group)
+                    view.scores[seat] += points
+                    if seat == me:
+                        hand.difference_update(cards)
+                case Answered(round=asked_in):
+                    answered[asked_in] += 1
+                case PassChosen(seat=seat, round=passed_after):
+                    chosen.add((passed_after, seat))
+                case Accused(seat=seat, cards=cards):
+                    view.accuser, view.accusation = seat, tuple(cards)
+                case SolutionWritten(seat=seat):
+                    written.add(seat)
+                case End():
+                    over = True
         view._hands[me] = sorted(hand)
         view.played = answered[view.round]
         view.turn = 1 + sum(answered.values())
@@ -522,65 +533,7 @@ class Alibi(Game):
         }
 
     def describe(self, observation: Observation) -> str:
-        kind, get = observation.kind, observation.get
-        cards = ", ".join(get("cards") or ())
-        if kind == "seating":
-            return (
-                f"{get('players')} players sit clockwise 0 to {get('players') - 1}; player "
-                f"{get('dealer')} dealt and player {get('start')} starts"
-            )
-        if kind == "deal":
-            return f"player {get('seat')} was dealt {cards}"
-        if kind == "hands":
-            when = "the deal" if get("round") == 0 else f"the passes of round {get('round')}"
-            sizes = get("sizes")
-            return (
-                f"after {when}, players 0 to {len(sizes) - 1} hold "
-                f"{', '.join(map(str, sizes[:-1]))} and {sizes[-1]} cards"
-            )
-        if kind == "lay":
-            name = self.deck.group_names[get("group")]
-            return (
-                f"player {get('seat')} laid the {name} set ({cards}) in round {get('round')} "
-                f"for {get('points')} points"
-            )
-        if kind == "answer":
-            subject = parse_subject(get("subject"), self.deck)
-            question = question_words(get("scope"), subject, self.deck)
-            return (
-                f"player {get('target')} answered {get('answer')} to player {get('asker')}'s "
-                f"'{question}' in round {get('round')}"
-            )
-        if kind == "choose_pass":
-            which = f": {cards}" if cards else ""
-            return (
-                f"player {get('seat')} chose the {_cards(get('count'))} to pass after round "
-                f"{get('round')}{which}"
-            )
-        if kind == "pass":
-            which = f": {cards}" if cards else ""
-            return (
-                f"player {get('giver')} passed {_count(get('count'))} to player "
-                f"{get('receiver')} after round {get('round')}{which}"
-            )
-        if kind == "accuse":
-            return f"player {get('seat')} accused {cards} in round {get('round')}"
-        if kind == "choose_solution":
-            return f"player {get('seat')} wrote a solution" + (f": {cards}" if cards else "")
-        if kind == "box":
-            return f"the box held {cards}"
-        if kind == "solution":
-            return (
-                f"player {get('seat')}'s solution {cards} had {get('correct')} correct cards, "
-                f"worth {get('points')} points"
-            )
-        if kind == "end":
-            seats = [str(seat) for seat in get("winners")]
-            if len(seats) == 1:
-                return f"the game ended ({get('reason')}): player {seats[0]} won"
-            together = f"{', '.join(seats[:-1])} and {seats[-1]}"
-            return f"the game ended ({get('reason')}): players {together} shared the win"
-        return f"{kind}: {dict(observation.fields)}"
+        return describe(observation, self.deck)
 
     def _arrange_from_dict(
         self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader

@@ -21,6 +21,25 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engines.alibi.deck import TYPES, Deck
+from engines.alibi.observations import (
+    KINDS,
+    Accused,
+    AlibiObservation,
+    Answered,
+    BoxOpened,
+    Deal,
+    End,
+    Hands,
+    Laid,
+    PassChosen,
+    PassChosenCards,
+    Passed,
+    PassedCards,
+    Seating,
+    SolutionShown,
+    SolutionWritten,
+    SolutionWrittenCards,
+)
 from engines.alibi.questions import SCOPES, Subject
 from engines.alibi.state import set_points
 from engines.core import InvalidObservation, Observation, is_int, quote
@@ -182,51 +201,58 @@ class Table:
     # --- folding one observation ----------------------------------------------------------
     def read(self, obs: Observation) -> None:
         self.kinds += 1
-        reader = getattr(self, f"_read_{obs.kind}", None)
-        if reader is not None:
-            reader(obs)
+        match obs:
+            case Seating(dealer=dealer):
+                self.dealer = dealer
+                self.scores = [0] * self.players
+            case Deal(cards=cards):
+                self.dealt = True
+                self.hand = set(cards or ())
+                self.seen |= self.hand
+                self.only_mine = set(self.hand)
+            case Hands(round=epoch, sizes=sizes):
+                self.epoch = epoch
+                self.sizes = list(sizes or [0] * self.players)
+                self.laid_now = [0] * self.players
+                self.chosen, self.given, self.received, self.played = {}, {}, set(), 0
+            case Laid():
+                self._read_lay(obs)
+            case Answered():
+                self.played += 1
+                self.asked += 1
+            case Accused(seat=seat, cards=cards):
+                self.accuser, self.accusation = seat, tuple(cards or ())
+                self.written.add(seat)
+            case PassChosenCards(seat=seat, cards=cards):
+                self.chosen[seat] = tuple(cards or ())
+            case PassChosen(seat=seat):
+                self.chosen[seat] = ()
+            case PassedCards(cards=cards):
+                self._read_pass(obs, set(cards or ()))
+            case Passed():
+                self._read_pass(obs, set())
+            case SolutionWritten(seat=seat):
+                self.written.add(seat)
+            case BoxOpened(cards=cards):
+                self.box = tuple(cards or ())
+            case SolutionShown(seat=seat, points=points):
+                self.revealed[seat] = points
+            case End():
+                self.over = True
 
-    def _read_seating(self, obs: Observation) -> None:
-        self.dealer = obs.get("dealer")
-        self.scores = [0] * self.players
-
-    def _read_deal(self, obs: Observation) -> None:
-        self.dealt = True
-        self.hand = set(obs.get("cards") or ())
-        self.seen |= self.hand
-        self.only_mine = set(self.hand)
-
-    def _read_hands(self, obs: Observation) -> None:
-        self.epoch = obs.get("round", self.epoch + 1)
-        self.sizes = list(obs.get("sizes") or [0] * self.players)
-        self.laid_now = [0] * self.players
-        self.chosen, self.given, self.received, self.played = {}, {}, set(), 0
-
-    def _read_lay(self, obs: Observation) -> None:
-        seat, cards = obs.get("seat"), set(obs.get("cards") or ())
-        self.laid.add(obs.get("group"))
+    def _read_lay(self, obs: Laid) -> None:
+        seat, cards = obs.seat, set(obs.cards or ())
+        self.laid.add(obs.group)
         self.laid_now[seat] += len(cards)
-        self.scores[seat] += obs.get("points", 0)
+        self.scores[seat] += obs.points
         self.laid_by.setdefault(seat, set()).update(cards)
         if seat == self.me:
             self.hand -= cards
             self.my_laid |= cards
 
-    def _read_answer(self, obs: Observation) -> None:
-        self.played += 1
-        self.asked += 1
-
-    def _read_accuse(self, obs: Observation) -> None:
-        self.accuser, self.accusation = obs.get("seat"), tuple(obs.get("cards") or ())
-        self.written.add(obs.get("seat"))
-
-    def _read_choose_pass(self, obs: Observation) -> None:
-        self.chosen[obs.get("seat")] = tuple(obs.get("cards") or ())
-
-    def _read_pass(self, obs: Observation) -> None:
-        giver, cards = obs.get("giver"), set(obs.get("cards") or ())
-        self.given[giver] = obs.get("count", 0)
-        receiver = obs.get("receiver")
+    def _read_pass(self, obs: Passed, cards: set[str]) -> None:
+        giver, receiver = obs.giver, obs.receiver
+        self.given[giver] = obs.count
         if giver == self.me:
             self.hand -= cards
             self.only_mine -= cards
@@ -238,18 +264,6 @@ class Table:
             self.seen |= cards
             self.received |= cards
 
-    def _read_choose_solution(self, obs: Observation) -> None:
-        self.written.add(obs.get("seat"))
-
-    def _read_box(self, obs: Observation) -> None:
-        self.box = tuple(obs.get("cards") or ())
-
-    def _read_solution(self, obs: Observation) -> None:
-        self.revealed[obs.get("seat")] = obs.get("points", 0)
-
-    def _read_end(self, obs: Observation) -> None:
-        self.over = True
-
 
 def dealt_sizes(table: Table) -> list[int]:
     """The hand sizes of the deal (imported here: game.py imports this module)."""
@@ -259,28 +273,25 @@ def dealt_sizes(table: Table) -> list[int]:
     return hand_sizes(len(table.deck.ids) - len(TYPES), table.players, table.dealer)
 
 
-_FOLDED: dict[str, tuple[str, ...]] = {
-    "seating": ("dealer",), "deal": ("cards",), "hands": ("round", "sizes"),
-    "lay": ("seat", "group", "cards", "points"), "answer": (), "accuse": ("seat", "cards"),
-    "choose_pass": ("seat",), "pass": ("giver", "receiver", "count"), "choose_solution": ("seat",),
-    "box": ("cards",), "solution": ("seat", "points"), "end": (),
-}  # fmt: skip
-"""Each kind of observation and the fields `Table.read` takes from it."""
 _SEAT_FIELDS = ("dealer", "start", "seat", "giver", "receiver", "asker", "target")
 _NUMBER_FIELDS = ("players", "round", "turn", "count", "points", "answer")
 
 
 def _unreadable(obs: Observation, first: bool, players: int) -> str | None:
     """Why `Table.read` cannot fold `obs` (an earlier observation handed to the parser), or
-    None: a kind of this game, the fields it reads present, each field of its type."""
-    if obs.kind not in _FOLDED:
+    None: one of this game's kinds with its fields, each once and in order, each of its type."""
+    shapes = KINDS.get(obs.kind)
+    if shapes is None:
         return f"{quote(obs.kind)} is not a kind of observation of alibi"
-    if first != (obs.kind == "seating"):
+    if first != (Seating in shapes):
         return "the record starts with the seating, and has it once"
-    names = {name for name, _ in obs.fields}
-    missing = [name for name in _FOLDED[obs.kind] if name not in names]
-    if missing:
-        return f"{obs.kind} has no {', '.join(missing)}"
+    if not isinstance(obs, AlibiObservation):
+        names = [name for name, _ in obs.fields]
+        missing = [name for name in shapes[0].field_names() if name not in names]
+        if missing:
+            return f"{obs.kind} has no {', '.join(missing)}"
+        fields = " or ".join(", ".join(shape.field_names()) for shape in shapes)
+        return f"{obs.kind} has the fields {', '.join(names)}, not {fields} (each once, in order)"
     for name, value in obs.fields:
         if name in _SEAT_FIELDS and not (is_int(value) and 0 <= value < players):
             return f"{name} is not a seat from 0 to {players - 1}: {quote(value)}"
@@ -419,7 +430,7 @@ class Notation:
                 f"with player {dealer} dealing, the last card goes to the player right of "
                 f"player {table.start}, so player {table.start} starts"
             )
-        return Observation.of("seating", players=table.players, dealer=dealer, start=table.start)
+        return Seating(table.players, dealer, table.start)
 
     def _deal(self, words: list[str], table: Table) -> Observation:
         if table.dealer is None or table.dealt:
@@ -440,7 +451,7 @@ class Notation:
                 f"with player {table.dealer} dealing you (player {table.me}) get {size} cards, "
                 f"not {len(cards)}"
             )
-        return Observation.of("deal", seat=table.me, cards=sorted(cards))
+        return Deal(table.me, tuple(sorted(cards)))
 
     def _hands(self, words: list[str], table: Table) -> Observation:
         phase = table.phase()
@@ -467,7 +478,7 @@ class Notation:
                 f"after {when} the hands hold {' '.join(map(str, expected))} cards (players 0 "
                 f"to {table.players - 1}), not {' '.join(words)}: is an entry missing?"
             )
-        return Observation.of("hands", round=table.round, sizes=expected)
+        return Hands(table.round, tuple(expected))
 
     # --- turns ------------------------------------------------------------------------------
     def on_turn(self, actor: int, table: Table, doing: str) -> None:
@@ -500,17 +511,7 @@ class Notation:
             )
         answer = read_int(words[-1], "the answer", 0, len(cards))
         self.own_knowledge(target, scope, cards, answer, table)
-        return Observation.of(
-            "answer",
-            asker=asker,
-            target=target,
-            scope=scope,
-            subject=str(subject),
-            cards=list(cards),
-            answer=answer,
-            round=table.round,
-            turn=table.turn,
-        )
+        return Answered(asker, target, scope, str(subject), cards, answer, table.round, table.turn)
 
     def own_knowledge(
         self, target: int, scope: str, cards: tuple[str, ...], answer: int, table: Table
@@ -633,20 +634,13 @@ class Notation:
         missing = [card for card in cards if card not in table.hand]
         if seat == table.me and missing:
             raise InvalidObservation(f"you cannot lay {group}: you do not hold {missing[0]}")
-        return Observation.of(
-            "lay",
-            seat=seat,
-            group=group,
-            cards=list(cards),
-            points=set_points(table.round, self.deck.type_of_group(group)),
-            round=table.round,
-            turn=table.turn,
-        )
+        points = set_points(table.round, self.deck.type_of_group(group))
+        return Laid(seat, group, cards, points, table.round, table.turn)
 
     def _accuses(self, seat: int, words: list[str], table: Table) -> Observation:
         self.on_turn(seat, table, "accuse")
         cards = self.four(words, "an accusation")
-        return Observation.of("accuse", seat=seat, cards=cards, round=table.round, turn=table.turn)
+        return Accused(seat, tuple(cards), table.round, table.turn)
 
     # --- passing ----------------------------------------------------------------------------
     def _chooses(self, seat: int, words: list[str], table: Table) -> Observation:
@@ -659,16 +653,15 @@ class Notation:
         if seat not in table.must_choose():
             why = "has chosen already" if seat in table.chosen else f"holds at most {r} cards"
             raise InvalidObservation(f"player {seat} {why}: no choice to make in round {r}")
-        fields = {"seat": seat, "round": r, "count": r}
         if seat != table.me:
             if words:
                 raise InvalidObservation(
                     f"you do not see which cards player {seat} chooses; type '{seat} chooses'"
                 )
-            return Observation.of("choose_pass", **fields)
+            return PassChosen(seat, r, r)
         cards = self.card_list(words, "your pass")
         self.own_cards(cards, table, f"after round {r} you pass {r} cards", r)
-        return Observation.of("choose_pass", **fields, cards=sorted(cards))
+        return PassChosenCards(seat, r, r, tuple(sorted(cards)))
 
     def own_cards(self, cards: list[str], table: Table, rule: str, count: int) -> None:
         if len(cards) != count:
@@ -699,15 +692,15 @@ class Notation:
         count = table.pass_count(giver)
         if count <= 0:
             raise InvalidObservation(f"player {giver} holds no card to pass")
-        fields = {"giver": giver, "receiver": receiver, "round": r, "count": count}
         if table.me not in (giver, receiver):
             if words:
                 raise InvalidObservation(
                     f"you do not see the cards player {giver} passes to player {receiver}; "
                     f"type '{giver} passes to {receiver}'"
                 )
-            return Observation.of("pass", **fields)
-        return Observation.of("pass", **fields, cards=self.passed(giver, words, table, count))
+            return Passed(giver, receiver, r, count)
+        cards = self.passed(giver, words, table, count)
+        return PassedCards(giver, receiver, r, count, tuple(cards))
 
     def passed(self, giver: int, words: list[str], table: Table, count: int) -> list[str]:
         """The cards of a pass the seat gives (its choice, or its whole short hand) or
@@ -766,8 +759,8 @@ class Notation:
         if seat != table.me:
             if words:
                 raise InvalidObservation(f"you do not see player {seat}'s written solution")
-            return Observation.of("choose_solution", seat=seat)
-        return Observation.of("choose_solution", seat=seat, cards=self.four(words, "a solution"))
+            return SolutionWritten(seat)
+        return SolutionWrittenCards(seat, tuple(self.four(words, "a solution")))
 
     def _box(self, words: list[str], table: Table) -> Observation:
         if table.phase() != "box":
@@ -779,7 +772,7 @@ class Notation:
                 f"{held[0]} cannot be in the box: it has been in your hand (the box holds "
                 "cards nobody has seen)"
             )
-        return Observation.of("box", cards=cards)
+        return BoxOpened(tuple(cards))
 
     def _reveals(self, seat: int, words: list[str], table: Table) -> Observation:
         if table.phase() != "results" or seat in table.revealed:
@@ -788,13 +781,8 @@ class Notation:
             )
         cards = self.four(words, "a solution")
         correct = sum(a == b for a, b in zip(cards, table.box, strict=True))
-        return Observation.of(
-            "solution",
-            seat=seat,
-            cards=cards,
-            correct=correct,
-            points=correct * self.game.options["solution_points"],
-        )
+        points = correct * self.game.options["solution_points"]
+        return SolutionShown(seat, tuple(cards), correct, points)
 
     def _end(self, words: list[str], table: Table) -> Observation:
         if table.phase() != "end":
@@ -808,13 +796,8 @@ class Notation:
                 f"by the rules the winners are {' '.join(map(str, expected))}, not "
                 f"{' '.join(words)}"
             )
-        return Observation.of(
-            "end",
-            reason="accusation" if table.accuser is not None else "round limit",
-            winners=list(expected),
-            set_points=list(table.scores),
-            totals=table.totals(),
-        )
+        reason = "accusation" if table.accuser is not None else "round limit"
+        return End(reason, expected, tuple(table.scores), tuple(table.totals()))
 
 
 def _no_turns(phase: str) -> str:
@@ -823,51 +806,6 @@ def _no_turns(phase: str) -> str:
         "passing": "the round is over; the passes and the hand sizes come next",
         "over": "the game is over",
     }.get(phase, "the game has ended")
-
-
-# --- writing a line --------------------------------------------------------------------------
-def subject_text(subject: Subject) -> str:
-    """A subject as typed: the name alone, or the cards."""
-    if isinstance(subject.value, tuple):
-        return " ".join(subject.value)
-    return subject.value
-
-
-def observation_text(obs: Observation) -> str:
-    """The line a person types for `obs` (canonical full names)."""
-    get, kind = obs.get, obs.kind
-    cards = " ".join(get("cards") or ())
-    if kind == "seating":
-        return f"dealer {get('dealer')}"
-    if kind == "deal":
-        return f"deal {cards}"
-    if kind == "hands":
-        return "hands " + " ".join(map(str, get("sizes")))
-    if kind == "answer":
-        kind_, _, value = str(get("subject")).partition(":")
-        subject = Subject(kind_, tuple(value.split(",")) if kind_ == "cards" else value)
-        return (
-            f"{get('asker')} asks {get('target')} {get('scope')} {subject_text(subject)}: "
-            f"{get('answer')}"
-        )
-    if kind == "lay":
-        return f"{get('seat')} lays {get('group')}"
-    if kind == "accuse":
-        return f"{get('seat')} accuses {cards}"
-    if kind == "choose_pass":
-        return f"{get('seat')} chooses {cards}".rstrip()
-    if kind == "pass":
-        line = f"{get('giver')} passes to {get('receiver')}"
-        return f"{line}: {cards}" if cards else line
-    if kind == "choose_solution":
-        return f"{get('seat')} writes {cards}".rstrip()
-    if kind == "box":
-        return f"box {cards}"
-    if kind == "solution":
-        return f"{get('seat')} reveals {cards}"
-    if kind == "end":
-        return "end winners " + " ".join(map(str, get("winners")))
-    raise InvalidObservation(f"alibi has no typed form for the observation kind {quote(kind)}")
 
 
 HELP: tuple[tuple[str, str], ...] = (

@@ -100,6 +100,13 @@ def question_words(scope: str, subject: Subject, deck: Deck) -> str:
     return f"how many {subject.words(deck)} have you seen"
 
 
+def subject_text(subject: Subject) -> str:
+    """A subject as typed in the notation: the name alone, or the cards."""
+    if isinstance(subject.value, tuple):
+        return " ".join(subject.value)
+    return subject.value
+
+
 def listed_subjects(deck: Deck, single_cards: bool) -> list[Subject]:
     """The subjects `legal_actions` offers: every type, group and detail, and single cards.
 

@@ -34,11 +34,25 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from engines.alibi.actions import Accuse, Ask, Lay, Pass, Solution
 from engines.alibi.deck import TYPES
+from engines.alibi.observations import (
+    Accused,
+    Answered,
+    BoxOpened,
+    End,
+    Hands,
+    Laid,
+    PassChosen,
+    PassChosenCards,
+    Passed,
+    PassedCards,
+    SolutionShown,
+    SolutionWritten,
+    SolutionWrittenCards,
+)
 from engines.core import (
     Action,
     JsonValue,
     LogEntry,
-    Observation,
     Seat,
     State,
     is_int,
@@ -256,40 +270,28 @@ class AlibiState(State):
         points = set_points(self.round, deck.type_of_group(group))
         self.laid[seat].append(group)
         self.scores[seat] += points
-        self._emit(
-            Observation.of(
-                "lay",
-                seat=seat,
-                group=group,
-                cards=list(cards),
-                points=points,
-                round=self.round,
-                turn=self.turn,
-            )
-        )
+        self._emit(Laid(seat, group, cards, points, self.round, self.turn))
 
     def _ask(self, seat: int, action: Ask) -> None:
         cards = action.subject.cards(self.game.deck)
+        answer = self.answer(action.target, action.scope, cards)
         self._emit(
-            Observation.of(
-                "answer",
-                asker=seat,
-                target=action.target,
-                scope=action.scope,
-                subject=str(action.subject),
-                cards=list(cards),
-                answer=self.answer(action.target, action.scope, cards),
-                round=self.round,
-                turn=self.turn,
+            Answered(
+                seat,
+                action.target,
+                action.scope,
+                str(action.subject),
+                cards,
+                answer,
+                self.round,
+                self.turn,
             )
         )
         self._end_turn()
 
     def _accuse(self, seat: int, cards: tuple[str, ...]) -> None:
         self.accuser, self.accusation = seat, cards
-        self._emit(
-            Observation.of("accuse", seat=seat, cards=list(cards), round=self.round, turn=self.turn)
-        )
+        self._emit(Accused(seat, cards, self.round, self.turn))
         if self.game.options["end_variant"] == "solutions":
             self._solutions[seat] = cards
             self._start_solutions([s for s in self._order_from(seat) if s != seat])
@@ -316,16 +318,9 @@ class AlibiState(State):
 
     def _choose_pass(self, seat: int, cards: tuple[str, ...]) -> None:
         self._chosen[seat] = cards
-        self._emit(
-            Observation.of(
-                "choose_pass", seat=seat, round=self.round, count=len(cards), cards=list(cards)
-            ),
-            to=[seat],
-        )
+        self._emit(PassChosenCards(seat, self.round, len(cards), cards), to=[seat])
         others = [s for s in self.game.seats if s != seat]
-        self._emit(
-            Observation.of("choose_pass", seat=seat, round=self.round, count=len(cards)), to=others
-        )
+        self._emit(PassChosen(seat, self.round, len(cards)), to=others)
         self.passers.pop(0)
         if not self.passers:
             self._do_passes()
@@ -343,12 +338,11 @@ class AlibiState(State):
             if not cards:
                 continue
             pair = [seat, receiver]
-            fields = {"giver": seat, "receiver": receiver, "round": r, "count": len(cards)}
-            self._emit(Observation.of("pass", **fields, cards=list(cards)), to=pair)
+            self._emit(PassedCards(seat, receiver, r, len(cards), cards), to=pair)
             others = [s for s in self.game.seats if s not in pair]
             if others:
-                self._emit(Observation.of("pass", **fields), to=others)
-        self._emit(Observation.of("hands", round=r, sizes=self.hand_sizes))
+                self._emit(Passed(seat, receiver, r, len(cards)), to=others)
+        self._emit(Hands(r, tuple(self.hand_sizes)))
         self._chosen = {}
         self.round += 1
         self.played = 0
@@ -361,9 +355,9 @@ class AlibiState(State):
 
     def _write(self, seat: int, cards: tuple[str, ...]) -> None:
         self._solutions[seat] = cards
-        self._emit(Observation.of("choose_solution", seat=seat, cards=list(cards)), to=[seat])
+        self._emit(SolutionWrittenCards(seat, cards), to=[seat])
         others = [s for s in self.game.seats if s != seat]
-        self._emit(Observation.of("choose_solution", seat=seat), to=others)
+        self._emit(SolutionWritten(seat), to=others)
         self.writers.pop(0)
         if not self.writers:
             self._finish("accusation" if self.accuser is not None else "round limit")
@@ -371,20 +365,13 @@ class AlibiState(State):
     def _finish(self, reason: str) -> None:
         """Open the box and name the winners (rules: "Accusation and end")."""
         self.phase = "over"
-        self._emit(Observation.of("box", cards=list(self._box)))
+        self._emit(BoxOpened(self._box))
         seats = list(range(self.game.players))
         totals = [self.points(seat) for seat in seats]
         if self.game.options["end_variant"] == "solutions":
             for seat in seats:
-                self._emit(
-                    Observation.of(
-                        "solution",
-                        seat=seat,
-                        cards=list(self._solutions[seat]),
-                        correct=self._correct(seat),
-                        points=totals[seat] - self.scores[seat],
-                    )
-                )
+                correct, points = self._correct(seat), totals[seat] - self.scores[seat]
+                self._emit(SolutionShown(seat, self._solutions[seat], correct, points))
         right = self.accusation == self._box and self.accuser is not None
         if self.game.options["end_variant"] == "first-accuser" and right:
             assert self.accuser is not None
@@ -396,15 +383,7 @@ class AlibiState(State):
                 eligible = [seat for seat in seats if seat != self.accuser]
             best = max(totals[seat] for seat in eligible)
             self._winners = tuple(seat for seat in eligible if totals[seat] == best)
-        self._emit(
-            Observation.of(
-                "end",
-                reason=reason,
-                winners=list(self._winners),
-                set_points=list(self.scores),
-                totals=totals,
-            )
-        )
+        self._emit(End(reason, self._winners, tuple(self.scores), tuple(totals)))
 
     def summary(self, seat: Seat) -> dict[str, object]:
         """The seat's accusation, if it made one: in which round, and whether it was right."""
@@ -542,19 +521,18 @@ class AlibiState(State):
         n = self.game.players
         if to is not None:
             return tally
-        if obs.kind == "hands":
-            recorded = obs.get("sizes")
-            valid = isinstance(recorded, tuple) and len(recorded) == n
-            return (recorded if valid else None), points, answers
-        if obs.kind == "answer":
-            return sizes, points, answers + 1
-        seat, gained = obs.get("seat"), obs.get("points")
-        if obs.kind != "lay" or not one_of(seat, range(n)) or not is_int(gained):
-            return tally
-        scores = tuple(p + gained * (s == seat) for s, p in enumerate(points))
-        if sizes is not None:
-            sizes = tuple(size - 3 * (s == seat) for s, size in enumerate(sizes))
-        return sizes, scores, answers
+        match obs:
+            case Hands(sizes=recorded):
+                valid = isinstance(recorded, tuple) and len(recorded) == n
+                return (recorded if valid else None), points, answers
+            case Answered():
+                return sizes, points, answers + 1
+            case Laid(seat=seat, points=gained) if one_of(seat, range(n)) and is_int(gained):
+                scores = tuple(p + gained * (s == seat) for s, p in enumerate(points))
+                if sizes is not None:
+                    sizes = tuple(size - 3 * (s == seat) for s, size in enumerate(sizes))
+                return sizes, scores, answers
+        return tally
 
 
 Tally: TypeAlias = tuple[tuple[int, ...] | None, tuple[int, ...], int]

@@ -8,6 +8,7 @@ from typing import Any
 
 from engines import Action, InformationSet, Observation, Seat
 from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Solution, Subject
+from engines.alibi.observations import Answered, Deal, Laid, PassedCards
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
 from solver import Hint
 from solver.games.alibi.model import in_box
@@ -25,11 +26,15 @@ def crossings(info: InformationSet) -> dict[str, list[Observation]]:
     """Each card the notepad crosses off, with the observations that cross it off, in order."""
     found: dict[str, list[Observation]] = {}
     for obs in info.observations:
-        cards = obs.get("cards") or ()
-        full_answer = obs.kind == "answer" and cards and obs["answer"] == len(cards)
-        if obs.kind in ("deal", "lay", "pass") or full_answer:
-            for card in cards:
-                found.setdefault(card, []).append(obs)
+        match obs:
+            case Deal(cards=cards) | Laid(cards=cards) | PassedCards(cards=cards):
+                crossing = cards
+            case Answered(cards=cards, answer=answer) if cards and answer == len(cards):
+                crossing = cards  # "all of them"
+            case _:
+                crossing = ()
+        for card in crossing:
+            found.setdefault(card, []).append(obs)
     return found
 
 

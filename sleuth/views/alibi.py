@@ -18,6 +18,7 @@ from rich.text import Text
 
 from engines import Action, InformationSet
 from engines.alibi import TYPES, Alibi, Pass, Solution
+from engines.alibi.observations import BoxOpened, Deal, Hands, Laid, PassedCards, Seating
 from opponents.games.alibi import crossed_off
 from solver import Deduction
 from solver.games.alibi.chain import card_id
@@ -59,24 +60,27 @@ def notepad(info: InformationSet) -> Notepad:
     """The notepad of `info`'s seat, read off its observations in order."""
     pad = Notepad(crossed=crossed_off(info))
     for obs in info.observations:
-        cards = set(obs.get("cards") or ())
-        if obs.kind == "seating":
-            pad.points = [0] * obs["players"]
-        elif obs.kind == "deal" or (obs.kind == "pass" and obs["receiver"] == info.seat):
-            pad.hand |= cards
-            pad.held |= cards
-        elif obs.kind == "pass" and obs["giver"] == info.seat:
-            pad.hand -= cards
-            pad.passed_to.update(dict.fromkeys(cards, obs["receiver"]))
-        elif obs.kind == "hands":
-            pad.round, pad.sizes = obs["round"] + 1, list(obs["sizes"])
-        elif obs.kind == "lay":
-            pad.hand -= cards
-            pad.laid_by.update(dict.fromkeys(cards, obs["seat"]))
-            pad.sizes[obs["seat"]] -= 3
-            pad.points[obs["seat"]] += obs["points"]
-        elif obs.kind == "box":
-            pad.box = cards
+        match obs:
+            case Seating(players=players):
+                pad.points = [0] * players
+            case Deal(cards=cards):
+                pad.hand.update(cards)
+                pad.held.update(cards)
+            case PassedCards(receiver=receiver, cards=cards) if receiver == info.seat:
+                pad.hand.update(cards)
+                pad.held.update(cards)
+            case PassedCards(giver=giver, receiver=receiver, cards=cards) if giver == info.seat:
+                pad.hand.difference_update(cards)
+                pad.passed_to.update(dict.fromkeys(set(cards), receiver))
+            case Hands(round=counted_after, sizes=sizes):
+                pad.round, pad.sizes = counted_after + 1, list(sizes)
+            case Laid(seat=seat, cards=cards, points=points):
+                pad.hand.difference_update(cards)
+                pad.laid_by.update(dict.fromkeys(set(cards), seat))
+                pad.sizes[seat] -= 3
+                pad.points[seat] += points
+            case BoxOpened(cards=cards):
+                pad.box = set(cards)
     return pad
 
 

@@ -27,6 +27,7 @@ import numpy as np
 
 from engines import Action, InformationSet, NotToMove
 from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Solution, Subject
+from engines.alibi.observations import Answered, Laid, Seating
 from engines.alibi.questions import question_words
 from solver.deduction import Deduction, deduce
 from solver.errors import SolverTimeout
@@ -60,9 +61,11 @@ def publicly_cleared(info: InformationSet) -> set[str]:
     """Cards everyone knows are not in the box: laid, or in an answer of "all of them"."""
     cleared: set[str] = set()
     for obs in info.observations:
-        cards = set(obs.get("cards") or ())
-        if obs.kind == "lay" or (obs.kind == "answer" and cards and obs["answer"] == len(cards)):
-            cleared |= cards
+        match obs:
+            case Laid(cards=cards):
+                cleared.update(cards)
+            case Answered(cards=cards, answer=answer) if cards and answer == len(set(cards)):
+                cleared.update(cards)
     return cleared
 
 
@@ -253,8 +256,8 @@ class Notepad:
             return
         asked: dict[tuple[int, tuple[str, ...]], int] = {}  # when I last asked it
         for k, obs in enumerate(info.observations):
-            if obs.kind == "answer" and obs["asker"] == pos.me and obs["scope"] == "seen":
-                asked[(obs["target"], tuple(obs["cards"]))] = k
+            if isinstance(obs, Answered) and obs.asker == pos.me and obs.scope == "seen":
+                asked[(obs.target, tuple(obs.cards))] = k
         open_types = {kind for kind, cards in zip(TYPES, left, strict=True) if len(cards) > 1}
         groups = [g for g in game.deck.groups if game.deck.type_of_group(g) in open_types]
         n = pos.players
@@ -349,7 +352,7 @@ def opponents_ready(info: InformationSet, drawn: Samples, cleared: set[str]) -> 
     turn, may also get the last cards they miss from their right neighbour's hand."""
     pos = drawn.pos
     me, n = pos.me, pos.players
-    start = next(obs for obs in info.observations if obs.kind == "seating")["start"]
+    start = next(obs.start for obs in info.observations if isinstance(obs, Seating))
     order = [(start + k) % n for k in range(n)]
     after_pass = set(order[: order.index(me)])  # they move before me in the next round
     public = np.zeros(len(pos.ids), dtype=bool)

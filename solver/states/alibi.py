@@ -8,6 +8,7 @@ import random
 from engines import InformationSet, State
 from engines.alibi import Alibi
 from engines.alibi.deck import TYPES
+from engines.alibi.observations import PassChosen, PassChosenCards, SolutionShown, SolutionWritten
 from solver.deduction import Deduction
 from solver.games.alibi.model import BOX, at_var, box_var
 from solver.games.alibi.position import parse
@@ -44,14 +45,19 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
     ]
     pending: list[list[str]] = [[] for _ in range(n)]
     solutions: dict[str, list[str]] = {
-        str(obs["seat"]): list(obs["cards"]) for obs in info.observations if obs.kind == "solution"
+        str(obs.seat): list(obs.cards)
+        for obs in info.observations
+        if isinstance(obs, SolutionShown)
     }  # revealed at the end
     for obs in info.observations:
-        if obs.kind == "choose_pass" and obs.get("cards") is None:
-            hand = now[obs["seat"]]
-            pending[obs["seat"]] = sorted(rng.sample(hand, min(obs["count"], len(hand))))
-        elif obs.kind == "choose_solution" and str(obs["seat"]) not in solutions:
-            solutions[str(obs["seat"])] = [rng.choice(game.deck.of_type(k)) for k in TYPES]
+        match obs:
+            case PassChosenCards():
+                pass  # the seat's own choice: `reconstruct` replays its cards
+            case PassChosen(seat=seat, count=count):
+                hand = now[seat]
+                pending[seat] = sorted(rng.sample(hand, min(count, len(hand))))
+            case SolutionWritten(seat=seat) if str(seat) not in solutions:
+                solutions[str(seat)] = [rng.choice(game.deck.of_type(k)) for k in TYPES]
     if any(pending):
         passes.append(pending)
     hidden = {"box": box, "hands": hands, "passes": passes, "solutions": solutions}

@@ -18,6 +18,7 @@ from ortools.sat.python import cp_model_helper
 
 from engines import InformationSet, State
 from engines.alibi import AlibiState
+from engines.alibi.observations import Deal, PassedCards
 from solver.cpsat import Compiled
 from solver.games.alibi import chain as chains
 from solver.games.alibi import witnesses
@@ -66,15 +67,15 @@ def history_of(state: AlibiState) -> tuple[Position, list[Trajectory]]:
     at = [pos.box] * len(pos.ids)
     for seat in range(pos.players):
         for obs in state.information_set(seat).observations:
-            if obs.kind == "deal":
-                for card in obs["cards"]:
+            if isinstance(obs, Deal):
+                for card in obs.cards:
                     at[pos.index[card]] = seat
     paths = [[loc] for loc in at]
     for e in range(1, pos.epoch + 1):
         moved = {}
         for obs, _ in state.recorded():
-            if obs.kind == "pass" and obs["round"] == e and obs.get("cards"):
-                moved.update({pos.index[card]: obs["receiver"] for card in obs["cards"]})
+            if isinstance(obs, PassedCards) and obs.round == e and obs.cards:
+                moved.update({pos.index[card]: obs.receiver for card in obs.cards})
         for c, path in enumerate(paths):
             if pos.alive(c, e):
                 path.append(moved.get(c, path[-1]))

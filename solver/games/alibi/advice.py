@@ -19,6 +19,7 @@ import numpy as np
 
 from engines import Action, InformationSet, NotToMove, Observation
 from engines.alibi import SCOPES, TYPES, Accuse, Alibi, Ask, Subject
+from engines.alibi.observations import End
 from engines.alibi.questions import listed_subjects, question_words
 from solver.cpsat import CoreSearch
 from solver.deduction import Deduction
@@ -202,7 +203,7 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     game = info.make_game()
     assert isinstance(game, Alibi), info.game
     found = _certain_hints(pos, deduction) + _box_odds(pos, deduction) + _card_odds(pos, deduction)
-    if not any(o.kind == "end" for o in info.observations):
+    if not any(isinstance(o, End) for o in info.observations):
         found += _accusation_now(pos, deduction)
         for question in best_questions(info, deduction, top=1, max_cards=SPOKEN_CARDS):
             ask = question.ask

@@ -51,6 +51,7 @@ from typing import NamedTuple
 import numpy as np
 
 from engines.alibi import TYPES
+from engines.alibi.observations import Answered, Laid, PassChosen
 from solver.cpsat import Compiled
 from solver.errors import NotCounted, SolverTimeout
 from solver.games.alibi import witnesses
@@ -548,7 +549,7 @@ def carry(chain: HistoryChain, pos: Position) -> Carried | None:
     if before.epoch != pos.epoch or before.players != pos.players:
         return None
     start = len(before.info.observations)
-    if any(o.kind not in ("answer", "lay", "choose_pass") for o in pos.info.observations[start:]):
+    if any(not isinstance(o, Answered | Laid | PassChosen) for o in pos.info.observations[start:]):
         return None
     fits = np.ones(len(chain.records), dtype=bool)
     for card, (seat, epoch, source) in pos.laid_by.items():

@@ -18,6 +18,24 @@ from types import MappingProxyType
 
 from engines import IncompleteInformationSet, InformationSet, InvalidInformationSet, Observation
 from engines.alibi import SCOPES, TYPES, Deck, hand_sizes, load_deck, parse_subject
+from engines.alibi.observations import (
+    KINDS,
+    Accused,
+    Answered,
+    BoxOpened,
+    Deal,
+    End,
+    Hands,
+    Laid,
+    PassChosen,
+    PassChosenCards,
+    Passed,
+    PassedCards,
+    Seating,
+    SolutionShown,
+    SolutionWritten,
+    SolutionWrittenCards,
+)
 from engines.core import quote
 from solver.validation import Checker
 
@@ -274,7 +292,7 @@ class _Parser:
         me = info.seat
         assert isinstance(me, int)
         self.me = me
-        self.epoch = sum(1 for obs in info.observations if obs.kind == "hands" and obs["round"] > 0)
+        self.epoch = sum(1 for obs in info.observations if isinstance(obs, Hands) and obs.round > 0)
         self.seen_sets = bool(options.get("seen_includes_sets", True))
         self.last = [self.epoch] * len(self.deck.ids)
         self.mine: list[frozenset[int]] = [frozenset()] * (self.epoch + 1)
@@ -305,46 +323,56 @@ class _Parser:
             self.mine[self.current] = frozenset(self.hand | self.laid_by_me)
             self.current, self.laid_by_me = self.current + 1, set()
 
+    def indices(self, cards: tuple[str, ...]) -> list[int]:
+        return [self.index[card] for card in cards]
+
     def read(self, i: int, obs: Observation) -> None:
-        kind, me = obs.kind, self.me
-        cards = [self.index[card] for card in obs.get("cards") or ()]
-        if kind == "deal":
-            self.deal_source = i
-            self.hand |= set(cards)
-            for card in cards:
-                self.learn(card, 0, me, i)
-        elif kind == "hands":
-            self.close(obs["round"])
-            self.sizes[obs["round"]] = (tuple(obs["sizes"]), i)
-        elif kind == "lay":
-            for card in cards:
-                self.laid_by[card] = (obs["seat"], self.current, i)
-                self.last[card] = self.current
-                self.learn(card, self.current, obs["seat"], i)
-            if obs["seat"] == me:
-                self.hand -= set(cards)
-                self.laid_by_me |= set(cards)
-        elif kind == "pass":
-            r, giver, receiver = obs["round"], obs["giver"], obs["receiver"]
-            self.close(r)
-            self.passes[(r, giver)] = (obs["count"], i)
-            for card in cards:
-                self.learn(card, r - 1, giver, i)
-                self.learn(card, r, receiver, i)
-            if giver == me:
-                self.hand -= set(cards)
-            if receiver == me:
+        me = self.me
+        match obs:
+            case Deal(cards=dealt):
+                cards = self.indices(dealt)
+                self.deal_source = i
                 self.hand |= set(cards)
-        elif kind == "answer":
-            self.answers.append(
-                Answer(i, obs["target"], obs["scope"], tuple(cards), self.current, obs["answer"])
-            )
-        elif kind == "box":
-            self.box_seen = (tuple(cards), i)
+                for card in cards:
+                    self.learn(card, 0, me, i)
+            case Hands(round=r, sizes=sizes):
+                self.close(r)
+                self.sizes[r] = (tuple(sizes), i)
+            case Laid(seat=seat, cards=laid):
+                cards = self.indices(laid)
+                for card in cards:
+                    self.laid_by[card] = (seat, self.current, i)
+                    self.last[card] = self.current
+                    self.learn(card, self.current, seat, i)
+                if seat == me:
+                    self.hand -= set(cards)
+                    self.laid_by_me |= set(cards)
+            case Passed(round=r, giver=giver, receiver=receiver, count=count):
+                cards = self.indices(obs.cards) if isinstance(obs, PassedCards) else []
+                self.close(r)
+                self.passes[(r, giver)] = (count, i)
+                for card in cards:
+                    self.learn(card, r - 1, giver, i)
+                    self.learn(card, r, receiver, i)
+                if giver == me:
+                    self.hand -= set(cards)
+                if receiver == me:
+                    self.hand |= set(cards)
+            case Answered(target=target, scope=scope, cards=asked, answer=value):
+                cards = self.indices(asked)
+                self.answers.append(Answer(i, target, scope, tuple(cards), self.current, value))
+            case BoxOpened(cards=shown):
+                self.box_seen = (tuple(self.indices(shown)), i)
 
     def position(self) -> Position:
         info = self.info
-        seating = info.observations[0]
+        match info.observations[0]:
+            case Seating(players=players):
+                pass
+            case first:
+                raise InvalidInformationSet(
+                    f"alibi: an information set starts with the seating, not {quote(first.kind)}"
+                )
         for i, obs in enumerate(info.observations):
             self.read(i, obs)
         self.close(self.epoch)
@@ -352,7 +380,7 @@ class _Parser:
         pos = Position(
             info,
             self.deck,
-            seating["players"],
+            players,
             self.me,
             self.epoch,
             self.seen_sets,
@@ -392,25 +420,9 @@ def _counted_cards(pos: Position, answer: Answer) -> Answer:
 
 
 # --- validation -----------------------------------------------------------------------------
-KINDS: dict[str, tuple[str, ...]] = {
-    "seating": ("players", "dealer", "start"),
-    "deal": ("seat", "cards"),
-    "hands": ("round", "sizes"),
-    "lay": ("seat", "group", "cards", "points", "round", "turn"),
-    "answer": ("asker", "target", "scope", "subject", "cards", "answer", "round", "turn"),
-    "accuse": ("seat", "cards", "round", "turn"),
-    "choose_pass": ("seat", "round", "count", "cards?"),
-    "pass": ("giver", "receiver", "round", "count", "cards?"),
-    "choose_solution": ("seat", "cards?"),
-    "box": ("cards",),
-    "solution": ("seat", "cards", "correct", "points"),
-    "end": ("reason", "winners", "set_points", "totals"),
-}
-
-
 MOST_POINTS = 10**6
 """A bound on any seat's points, far above what a game scores."""
-HEAD = ("seating", "deal", "hands")
+HEAD = (Seating, Deal, Hands)
 HEAD_WAITING = ("the seating", "the seat's deal", "the hand sizes after the deal")
 
 
@@ -448,6 +460,7 @@ class _Validator:
         self.laid: set[str] = set()
         self.passed: set[tuple[int, int]] = set()
         self.dealer = 0  # set by the seating
+        self.dealt = 0  # the size of the seat's deal, set by the deal
         # what changes hand sizes between two "hands" observations, which must add up
         self.sizes: tuple[int, ...] | None = None  # the last hand sizes seen
         self.laid_now = [0] * self.players  # cards each seat laid since then
@@ -456,16 +469,40 @@ class _Validator:
     def run(self) -> None:
         observations = self.info.observations
         head = [obs.kind for obs in observations[: len(HEAD)]]
-        if head != list(HEAD[: len(head)]):
+        if head != [kind.KIND for kind in HEAD[: len(head)]]:
             raise InvalidInformationSet(
                 "alibi: an information set starts with the seating, the seat's deal and the "
                 f"hand sizes, not {quote(head)}"
             )
         for index, obs in enumerate(observations):
-            self.check.shape(index)
-            if any(self.given_now) and obs.kind not in ("pass", "hands"):
+            self.check.shape(index)  # from here on `obs` is one of the typed kinds
+            if any(self.given_now) and not isinstance(obs, Passed | Hands):
                 self._passes_unfinished(index)
-            getattr(self, f"_{obs.kind}")(index)
+            match obs:
+                case Seating():
+                    self._seating(index)
+                case Deal():
+                    self._deal(index)
+                case Hands(sizes=sizes):
+                    self._hands(index, sizes)
+                case Laid():
+                    self._lay(index)
+                case Answered():
+                    self._answer(index)
+                case Accused():
+                    self._accuse(index)
+                case PassChosen():
+                    self._choose_pass(index, obs)
+                case Passed():
+                    self._pass(index, obs)
+                case SolutionWritten():
+                    self._choose_solution(index, obs)
+                case BoxOpened():
+                    self._four(index)
+                case SolutionShown():
+                    self._solution(index)
+                case End():
+                    self._end(index)
         if len(observations) < len(HEAD):
             waiting = HEAD_WAITING[len(observations)]
             raise IncompleteInformationSet(f"alibi: the record waits for {waiting}", waiting)
@@ -512,12 +549,11 @@ class _Validator:
             self.check.refuse(index, "the deal comes once, right after the seating")
         self.check.choice(index, "seat", (self.info.seat,))
         size = hand_sizes(len(self.deck.ids) - len(TYPES), self.players, self.dealer)
-        self._cards(index, {size[self.me]})
+        self.dealt = len(self._cards(index, {size[self.me]}))
 
-    def _hands(self, index: int) -> None:
+    def _hands(self, index: int, sizes: tuple[int, ...]) -> None:
         self.check.choice(index, "round", (self.epoch + 1,))
         total = len(self.deck.ids) - len(TYPES) - len(self.laid)
-        sizes = self.info.observations[index]["sizes"]
         if not (
             isinstance(sizes, tuple)
             and len(sizes) == self.players
@@ -528,9 +564,8 @@ class _Validator:
                 index, "sizes", sizes, f"{self.players} hand sizes adding up to {total}"
             )
         if self.epoch == -1:
-            dealt = self.info.observations[1]["cards"]
-            if sizes[self.me] != len(dealt):
-                self.check.fail(index, "sizes", sizes, f"hand {self.me} of {len(dealt)} cards")
+            if sizes[self.me] != self.dealt:
+                self.check.fail(index, "sizes", sizes, f"hand {self.me} of {self.dealt} cards")
         else:
             self._sizes_follow(index, sizes)
         self.sizes = tuple(sizes)
@@ -600,13 +635,13 @@ class _Validator:
         if tuple(self.deck.by_id[card].type for card in cards) != TYPES:
             self.check.fail(index, "cards", cards, f"one card of each type, in order {TYPES}")
 
-    def _choose_pass(self, index: int) -> None:
+    def _choose_pass(self, index: int, obs: PassChosen) -> None:
         seat = self._seat(index, "seat")
         self._round(index)
         count = self.check.number(index, "count", 0, self.epoch + 1)
-        self._passed_cards(index, count, seat == self.me)
+        self._passed_cards(index, count, seat == self.me, obs)
 
-    def _pass(self, index: int) -> None:
+    def _pass(self, index: int, obs: Passed) -> None:
         giver = self._seat(index, "giver")
         self.check.choice(index, "receiver", ((giver + 1) % self.players,))
         self._round(index)
@@ -615,28 +650,28 @@ class _Validator:
             self.check.refuse(index, f"player {giver} passes once a round")
         self.passed.add((self.epoch + 1, giver))
         self.given_now[giver] += count
-        self._passed_cards(index, count, self.me in (giver, (giver + 1) % self.players))
+        mine = self.me in (giver, (giver + 1) % self.players)
+        self._passed_cards(index, count, mine, obs)
 
-    def _passed_cards(self, index: int, count: int, mine: bool) -> None:
+    def _passed_cards(self, index: int, count: int, mine: bool, obs: PassChosen | Passed) -> None:
         """The seat sees the cards of the passes it gives or receives, and only those."""
-        if not mine:
-            if "cards" in dict(self.info.observations[index].fields):
-                self.check.refuse(index, "the cards of others' passes are not seen")
+        if not isinstance(obs, PassChosenCards | PassedCards):
+            if mine and count:
+                self.check.refuse(index, "the seat sees the cards it passes or receives")
             return
-        if count and self.info.observations[index].get("cards") is None:
+        if not mine:
+            self.check.refuse(index, "the cards of others' passes are not seen")
+        if count and obs.cards is None:
             self.check.refuse(index, "the seat sees the cards it passes or receives")
         if count:
             self._cards(index, {count})
 
-    def _choose_solution(self, index: int) -> None:
+    def _choose_solution(self, index: int, obs: SolutionWritten) -> None:
         seat = self._seat(index, "seat")
         if seat == self.me:
             self._four(index)
-        elif self.info.observations[index].get("cards") is not None:
+        elif isinstance(obs, SolutionWrittenCards) and obs.cards is not None:
             self.check.refuse(index, "others' written solutions are not seen")
-
-    def _box(self, index: int) -> None:
-        self._four(index)
 
     def _solution(self, index: int) -> None:
         self._seat(index, "seat")

@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 
 from engines import InformationSet
+from engines.alibi.observations import Answered, PassChosen
 from solver.games.alibi.counting import Coordinates
 from solver.games.alibi.position import Position, Trajectory
 
@@ -29,7 +30,7 @@ _KEPT: OrderedDict[_Key, list[tuple[History, InformationSet]]] = OrderedDict()
 it was found consistent with (a module cache, oldest game first, guarded by `_LOCK`; values
 are lists of immutable pairs, copied on the way out)."""
 _LOCK = threading.Lock()
-ADDING = ("answer", "choose_pass")
+ADDING = (Answered, PassChosen)
 """Observations that, within an epoch, add only answer counts to check (as `chain.carry`)."""
 
 
@@ -93,7 +94,7 @@ def _new_answers(pos: Position, checked: InformationSet) -> list | None:
     before, now = checked.observations, pos.info.observations
     if now[: len(before)] != before:
         return None
-    if any(obs.kind not in ADDING for obs in now[len(before) :]):
+    if any(not isinstance(obs, ADDING) for obs in now[len(before) :]):
         return None
     start = len(before)
     return [answer for answer in pos.answers if answer.source >= start]

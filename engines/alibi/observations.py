@@ -1,0 +1,371 @@
+"""Alibi's observations, one typed kind each: its fields (in their stored order), how a person
+reads it (`describe`, which needs the deck for the names of groups and questions) and the line
+they type for it (`text`, which `engines.alibi.notation` reads back).
+
+Most are public. A seat sees only its own deal, the cards of the passes it gives or receives,
+and its own chosen pass and written solution: those kinds have two shapes, one with the
+cards (`PassChosenCards`, `PassedCards`, `SolutionWrittenCards`, for the seats that see them)
+and one without (`PassChosen`, `Passed`, `SolutionWritten`, which the shapes with cards extend,
+so `case Passed()` matches a pass whatever the seat saw of it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.alibi.deck import Deck
+from engines.alibi.questions import Subject, parse_subject, question_words, subject_text
+from engines.core import Observation, ObservationKind, kinds_by_name, quote, typed
+from engines.errors import InvalidObservation
+
+
+def _cards(count: object) -> str:
+    """'card' or '2 cards', after 'the'."""
+    return "card" if count == 1 else f"{count} cards"
+
+
+def _count(count: object) -> str:
+    """'1 card' or '2 cards'."""
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def _listed(cards: tuple[str, ...] | None, separator: str = ", ") -> str:
+    return separator.join(cards or ())
+
+
+# --- the setup --------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Seating(ObservationKind, kind="seating"):
+    """How many play, who dealt, and who starts (left of the seat dealt the last card)."""
+
+    players: int
+    dealer: int
+    start: int
+
+    def describe(self, deck: Deck) -> str:
+        return (
+            f"{self.players} players sit clockwise 0 to {self.players - 1}; player "
+            f"{self.dealer} dealt and player {self.start} starts"
+        )
+
+    def text(self) -> str:
+        return f"dealer {self.dealer}"
+
+
+@dataclass(frozen=True, eq=False)
+class Deal(ObservationKind, kind="deal"):
+    """The seat's own hand as dealt (seen by that seat only)."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+    def describe(self, deck: Deck) -> str:
+        return f"player {self.seat} was dealt {_listed(self.cards)}"
+
+    def text(self) -> str:
+        return f"deal {_listed(self.cards, ' ')}"
+
+
+@dataclass(frozen=True, eq=False)
+class Hands(ObservationKind, kind="hands"):
+    """Every hand's size after the deal (round 0) or after a round's passes."""
+
+    round: int
+    sizes: tuple[int, ...]
+
+    def describe(self, deck: Deck) -> str:
+        when = "the deal" if self.round == 0 else f"the passes of round {self.round}"
+        sizes = self.sizes
+        return (
+            f"after {when}, players 0 to {len(sizes) - 1} hold "
+            f"{', '.join(map(str, sizes[:-1]))} and {sizes[-1]} cards"
+        )
+
+    def text(self) -> str:
+        return "hands " + " ".join(map(str, self.sizes))
+
+
+# --- turns ------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Laid(ObservationKind, kind="lay"):
+    """A set of three laid: its group, its cards, its points, and when."""
+
+    seat: int
+    group: str
+    cards: tuple[str, ...]
+    points: int
+    round: int
+    turn: int
+
+    def describe(self, deck: Deck) -> str:
+        name = deck.group_names[self.group]
+        return (
+            f"player {self.seat} laid the {name} set ({_listed(self.cards)}) in round "
+            f"{self.round} for {self.points} points"
+        )
+
+    def text(self) -> str:
+        return f"{self.seat} lays {self.group}"
+
+
+@dataclass(frozen=True, eq=False)
+class Answered(ObservationKind, kind="answer"):
+    """A question and its answer: the subject's cards, counted in the target's scope."""
+
+    asker: int
+    target: int
+    scope: str
+    subject: str
+    cards: tuple[str, ...]
+    answer: int
+    round: int
+    turn: int
+
+    def describe(self, deck: Deck) -> str:
+        subject = parse_subject(self.subject, deck)
+        question = question_words(self.scope, subject, deck)
+        return (
+            f"player {self.target} answered {self.answer} to player {self.asker}'s "
+            f"'{question}' in round {self.round}"
+        )
+
+    def text(self) -> str:
+        what, _, value = str(self.subject).partition(":")
+        subject = Subject(what, tuple(value.split(",")) if what == "cards" else value)
+        return (
+            f"{self.asker} asks {self.target} {self.scope} {subject_text(subject)}: {self.answer}"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Accused(ObservationKind, kind="accuse"):
+    """An accusation: one card of each type, in type order."""
+
+    seat: int
+    cards: tuple[str, ...]
+    round: int
+    turn: int
+
+    def describe(self, deck: Deck) -> str:
+        return f"player {self.seat} accused {_listed(self.cards)} in round {self.round}"
+
+    def text(self) -> str:
+        return f"{self.seat} accuses {_listed(self.cards, ' ')}"
+
+
+# --- passing ----------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class PassChosen(ObservationKind, kind="choose_pass"):
+    """A seat chose how many cards to pass after a round (which ones: `PassChosenCards`)."""
+
+    seat: int
+    round: int
+    count: int
+
+    def describe(self, deck: Deck) -> str:
+        return self._described("")
+
+    def _described(self, cards: str) -> str:
+        which = f": {cards}" if cards else ""
+        return (
+            f"player {self.seat} chose the {_cards(self.count)} to pass after round "
+            f"{self.round}{which}"
+        )
+
+    def text(self) -> str:
+        return f"{self.seat} chooses"
+
+
+@dataclass(frozen=True, eq=False)
+class PassChosenCards(PassChosen, kind="choose_pass"):
+    """The seat's own chosen pass, with its cards."""
+
+    cards: tuple[str, ...]
+
+    def describe(self, deck: Deck) -> str:
+        return self._described(_listed(self.cards))
+
+    def text(self) -> str:
+        return f"{self.seat} chooses {_listed(self.cards, ' ')}".rstrip()
+
+
+@dataclass(frozen=True, eq=False)
+class Passed(ObservationKind, kind="pass"):
+    """Cards passed to the left after a round (which ones: `PassedCards`)."""
+
+    giver: int
+    receiver: int
+    round: int
+    count: int
+
+    def describe(self, deck: Deck) -> str:
+        return self._described("")
+
+    def _described(self, cards: str) -> str:
+        which = f": {cards}" if cards else ""
+        return (
+            f"player {self.giver} passed {_count(self.count)} to player "
+            f"{self.receiver} after round {self.round}{which}"
+        )
+
+    def text(self) -> str:
+        return f"{self.giver} passes to {self.receiver}"
+
+
+@dataclass(frozen=True, eq=False)
+class PassedCards(Passed, kind="pass"):
+    """A pass the seat gives or receives, with its cards."""
+
+    cards: tuple[str, ...]
+
+    def describe(self, deck: Deck) -> str:
+        return self._described(_listed(self.cards))
+
+    def text(self) -> str:
+        cards = _listed(self.cards, " ")
+        line = f"{self.giver} passes to {self.receiver}"
+        return f"{line}: {cards}" if cards else line
+
+
+# --- the end ----------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class SolutionWritten(ObservationKind, kind="choose_solution"):
+    """Variant "solutions": a seat wrote its solution (what it wrote: `SolutionWrittenCards`)."""
+
+    seat: int
+
+    def describe(self, deck: Deck) -> str:
+        return f"player {self.seat} wrote a solution"
+
+    def text(self) -> str:
+        return f"{self.seat} writes"
+
+
+@dataclass(frozen=True, eq=False)
+class SolutionWrittenCards(SolutionWritten, kind="choose_solution"):
+    """The seat's own written solution, with its cards."""
+
+    cards: tuple[str, ...]
+
+    def describe(self, deck: Deck) -> str:
+        cards = _listed(self.cards)
+        return f"player {self.seat} wrote a solution" + (f": {cards}" if cards else "")
+
+    def text(self) -> str:
+        return f"{self.seat} writes {_listed(self.cards, ' ')}".rstrip()
+
+
+@dataclass(frozen=True, eq=False)
+class BoxOpened(ObservationKind, kind="box"):
+    """The box, opened at the end: one card of each type, in type order."""
+
+    cards: tuple[str, ...]
+
+    def describe(self, deck: Deck) -> str:
+        return f"the box held {_listed(self.cards)}"
+
+    def text(self) -> str:
+        return f"box {_listed(self.cards, ' ')}"
+
+
+@dataclass(frozen=True, eq=False)
+class SolutionShown(ObservationKind, kind="solution"):
+    """Variant "solutions": a written solution shown at the end, and what it scored."""
+
+    seat: int
+    cards: tuple[str, ...]
+    correct: int
+    points: int
+
+    def describe(self, deck: Deck) -> str:
+        return (
+            f"player {self.seat}'s solution {_listed(self.cards)} had {self.correct} correct "
+            f"cards, worth {self.points} points"
+        )
+
+    def text(self) -> str:
+        return f"{self.seat} reveals {_listed(self.cards, ' ')}"
+
+
+@dataclass(frozen=True, eq=False)
+class End(ObservationKind, kind="end"):
+    """The game is over: why, who won, the set points and the totals."""
+
+    reason: str
+    winners: tuple[int, ...]
+    set_points: tuple[int, ...]
+    totals: tuple[int, ...]
+
+    def describe(self, deck: Deck) -> str:
+        seats = [str(seat) for seat in self.winners]
+        if len(seats) == 1:
+            return f"the game ended ({self.reason}): player {seats[0]} won"
+        together = f"{', '.join(seats[:-1])} and {seats[-1]}"
+        return f"the game ended ({self.reason}): players {together} shared the win"
+
+    def text(self) -> str:
+        return "end winners " + " ".join(map(str, self.winners))
+
+
+AlibiObservation = (
+    Seating
+    | Deal
+    | Hands
+    | Laid
+    | Answered
+    | Accused
+    | PassChosen
+    | Passed
+    | SolutionWritten
+    | BoxOpened
+    | SolutionShown
+    | End
+)
+"""Every kind (the shapes with cards extend those without)."""
+KINDS = kinds_by_name(
+    Seating,
+    Deal,
+    Hands,
+    Laid,
+    Answered,
+    Accused,
+    PassChosen,
+    PassChosenCards,
+    Passed,
+    PassedCards,
+    SolutionWritten,
+    SolutionWrittenCards,
+    BoxOpened,
+    SolutionShown,
+    End,
+)
+
+
+def describe(observation: Observation, deck: Deck) -> str:
+    """`observation` in words, with the names of `deck` (any observation: one of another kind
+    is shown as it is)."""
+    observation = typed(observation, KINDS)
+    if isinstance(observation, AlibiObservation):
+        return observation.describe(deck)
+    return f"{observation.kind}: {dict(observation.fields)}"
+
+
+def observation_text(observation: Observation) -> str:
+    """The line a person types for `observation` (canonical full names).
+
+    Raises:
+        InvalidObservation: not an Alibi observation, or one whose fields are not.
+    """
+    observation = typed(observation, KINDS)
+    if isinstance(observation, AlibiObservation):
+        return observation.text()
+    shapes = KINDS.get(observation.kind)
+    if shapes is not None:
+        fields = " or ".join(", ".join(shape.field_names()) for shape in shapes)
+        raise InvalidObservation(
+            f"not an alibi observation: {quote(observation)} (a {observation.kind} has the "
+            f"fields {fields})"
+        )
+    raise InvalidObservation(
+        f"alibi has no typed form for the observation kind {quote(observation.kind)}"
+    )
