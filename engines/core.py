@@ -330,6 +330,16 @@ class ObservationKind(Observation):
         return (type(self), tuple(getattr(self, name) for name in self.field_names()))
 
 
+class GameOver(ObservationKind):
+    """Marks the kind of observation that says a game is over (how it ended, who won): what
+    a recap tells, whatever the game."""
+
+
+class MoveRecord(ObservationKind):
+    """Marks the kind of observation that only records a move in its notation (Blue Lion's
+    and City Killer's "act"): a narrator that has said the move leaves it out."""
+
+
 Kinds: TypeAlias = "Mapping[str, tuple[type[ObservationKind], ...]]"
 """A game's typed kinds by name; a name may have several shapes (Noir's disguise that
 failed has the card drawn, one that succeeded the identity given up), told apart by their

@@ -14,6 +14,7 @@ import engines
 import opponents
 import solver
 from engines import ConfigError, Game, IncompleteInformationSet, InformationSet, Seat
+from engines.core import MoveRecord
 from sleuth import views
 from sleuth.options import show_allowed, show_value
 
@@ -97,7 +98,7 @@ def demo(
         console.print(Rule(f"{step}. {seat_name(mover)}: {action}", align="left", style="cyan"))
         public = state.public_observations()
         for line in public[told:]:
-            if line.kind != "act":
+            if not isinstance(line, MoveRecord):
                 console.print(Text(f"  {game.describe(line)}"))
         told = len(public)
         if found:

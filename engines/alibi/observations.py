@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engines.alibi.deck import Deck
 from engines.alibi.questions import Subject, parse_subject, question_words, subject_text
-from engines.core import Observation, ObservationKind, kinds_by_name, quote, typed
+from engines.core import GameOver, Observation, ObservationKind, kinds_by_name, quote, typed
 from engines.errors import InvalidObservation
 
 
@@ -288,7 +288,7 @@ class SolutionShown(ObservationKind, kind="solution"):
 
 
 @dataclass(frozen=True, eq=False)
-class End(ObservationKind, kind="end"):
+class End(GameOver, kind="end"):
     """The game is over: why, who won, the set points and the totals."""
 
     reason: str

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 
 from engines.blue_lion.actions import parse
 from engines.blue_lion.rules import ICON_NAMES, ICONS, PATTERNS, SEATS, TILES
-from engines.core import Observation, ObservationKind, kinds_by_name, quote, typed
+from engines.core import (
+    GameOver,
+    MoveRecord,
+    Observation,
+    ObservationKind,
+    kinds_by_name,
+    quote,
+    typed,
+)
 from engines.errors import InvalidAction, InvalidObservation
 
 
@@ -55,7 +63,7 @@ class First(ObservationKind, kind="first"):
 
 
 @dataclass(frozen=True, eq=False)
-class Act(ObservationKind, kind="act"):
+class Act(MoveRecord, kind="act"):
     """A move, in the game's action notation."""
 
     seat: str
@@ -90,7 +98,7 @@ class Score(ObservationKind, kind="score"):
 
 
 @dataclass(frozen=True, eq=False)
-class End(ObservationKind, kind="end"):
+class End(GameOver, kind="end"):
     """The game is over: who won, and why ("target" or "turn limit")."""
 
     winners: tuple[str, ...]

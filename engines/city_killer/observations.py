@@ -11,7 +11,15 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.city_killer.rules import DETECTIVE, FIXED_LAYOUT, KILLER, District, district_name
-from engines.core import InvalidObservation, Observation, ObservationKind, kinds_by_name, typed
+from engines.core import (
+    GameOver,
+    InvalidObservation,
+    MoveRecord,
+    Observation,
+    ObservationKind,
+    kinds_by_name,
+    typed,
+)
 
 MOVE_SOURCES = {"abduction": "abduction", "call": "urgent call", "city": "city", "fire": "fire",
                 "raid": "raid"}  # fmt: skip
@@ -157,7 +165,7 @@ class Allies(CityKillerObservation, kind="allies"):
 
 
 @dataclass(frozen=True, eq=False)
-class Act(CityKillerObservation, kind="act"):
+class Act(CityKillerObservation, MoveRecord, kind="act"):
     """A move as the other seat sees it (the killer's private choices end in "?")."""
 
     seat: str
@@ -709,7 +717,7 @@ class Accusation(CityKillerObservation, kind="accusation"):
 
 
 @dataclass(frozen=True, eq=False)
-class End(CityKillerObservation, kind="end"):
+class End(CityKillerObservation, GameOver, kind="end"):
     """The game is over: who won and why, and the killer's secrets shown."""
 
     winners: tuple[str, ...]

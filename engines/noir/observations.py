@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.core import (
+    GameOver,
     InvalidObservation,
     Observation,
     ObservationKind,
@@ -284,7 +285,7 @@ class CitizenArrested(ObservationKind, kind="citizen-arrest"):
 
 
 @dataclass(frozen=True, eq=False)
-class End(ObservationKind, kind="end"):
+class End(GameOver, kind="end"):
     """The game is over: who won, and why (one of `END_REASONS`)."""
 
     winners: tuple[str, ...]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.core import (
+    GameOver,
     InvalidObservation,
     JsonValue,
     Observation,
@@ -409,7 +410,7 @@ class RoundEnd(ObservationKind, kind="round_end"):
 
 
 @dataclass(frozen=True, eq=False)
-class GameEnd(ObservationKind, kind="end"):
+class GameEnd(GameOver, kind="end"):
     """The end: why, the profile, every declaration as (seat, order, profile) in order, and
     the winner (none: the killer won)."""
 

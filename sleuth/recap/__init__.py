@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import engines
 from engines import Game, InformationSet, Seat, SleuthError, State
+from engines.core import GameOver
 
 Decision = tuple[int, Seat, InformationSet]
 """A decision of the game: the move number it led to, the seat, what that seat knew."""
@@ -57,7 +58,7 @@ def recap(game: Game, state: State, decisions: Sequence[Decision], me: Seat) -> 
     """Lines to print once the game is over."""
     lines = ["", "The hidden truth:"]
     lines += [f"  {line}" for line in reveal(game, state)]
-    ends = [obs for obs in state.public_observations() if obs.kind == "end"]
+    ends = [obs for obs in state.public_observations() if isinstance(obs, GameOver)]
     if ends:
         lines.append(f"How it ended: {game.describe(ends[-1])}")
     module = _module(game)
