@@ -302,7 +302,7 @@ def test_finding_the_help_examples_read_as_they_say(
 
         vocabulary = Notation(game).cards
     elif kind == "card":
-        from engines.city_killer.typed import DETECTIVE_CARDS, KILLER_CARDS
+        from engines.city_killer.notation import DETECTIVE_CARDS, KILLER_CARDS
 
         vocabulary = Vocabulary(kind, (*KILLER_CARDS, *DETECTIVE_CARDS))
     else:

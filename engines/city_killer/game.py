@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, TypeVar
 
-from engines.city_killer import typed
+from engines.city_killer import notation
 from engines.city_killer.actions import (
     ASKING,
     BARE,
@@ -778,16 +778,16 @@ class CityKiller(Game):
     def _parse_entry(
         self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
-        return typed.parse_entry(self, text, str(seat), before)
+        return notation.parse_entry(self, text, str(seat), before)
 
     def _observation_text(self, observation: Observation) -> str:
         return observation_text(observation, self.options["building_layout"])
 
     def _notation_help(self) -> list[tuple[str, str]]:
-        return typed.help_lines()
+        return notation.help_lines()
 
     def _notation_words(self) -> list[str]:
-        return typed.words(self)
+        return notation.words(self)
 
     def _arrange_from_dict(
         self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader

@@ -1,6 +1,6 @@
 """City Killer's observations, one typed kind each: its fields (in their stored order), the
 seat that alone sees it (`PRIVATE_TO`, None when both do), how a person reads it (`describe`)
-and the line they type for it (`text`, which engines.city_killer.typed reads back).
+and the line they type for it (`text`, which engines.city_killer.notation reads back).
 
 "drew" is private to whoever drew, so its pile says who sees it (`Drew.seen_by`).
 """
