@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Self, TypeAlias, TypeVar
 
 from engines import registry
 from engines.errors import (
@@ -614,11 +614,11 @@ T = TypeVar("T")
 LogEntry: TypeAlias = "tuple[Observation, tuple[Seat, ...] | None]"
 
 
-class Game(ABC):
-    """A configured game: the factory of states and the parser of actions.
+class Game(ABC, Generic[StateT]):
+    """A configured game: the factory of its states (`StateT`) and the parser of actions.
 
-    Subclasses declare `metadata` and `options` and implement `new_game`, `arrange`,
-    `_arrange_from_dict`, `parse_action` and `describe`.
+    Subclasses (`class Noir(Game[NoirState])`) declare `metadata` and `options` and implement
+    `_deal`, `arrange`, `_arrange_from_dict`, `parse_action` and `describe`.
     """
 
     metadata: ClassVar[Metadata]
@@ -641,7 +641,7 @@ class Game(ABC):
         }
         self._check_options()
 
-    def _check_options(self) -> None:  # noqa: B027 - an optional hook, not abstract
+    def _check_options(self) -> None:
         """Hook: reject combinations of options that are each valid alone."""
 
     @property
@@ -662,9 +662,24 @@ class Game(ABC):
         `__init__` checks them."""
         return tuple(sorted((key, freeze(value)) for key, value in self.options.items()))
 
-    @abstractmethod
-    def new_game(self, seed: int | None = None) -> State:
-        """A new game; all chance comes from `random.Random(seed)`."""
+    def new_game(self, seed: int | None = None) -> StateT:
+        """A new game; all chance comes from `random.Random(seed)` (the `_deal`'s draws
+        sampled from it)."""
+        return self._new_dealt(seed)
+
+    @classmethod
+    def of(cls, info: InformationSet) -> Self:
+        """The game `info` belongs to (made once per name and options), as this class.
+
+        Raises:
+            InvalidInformationSet: `info` is another game's.
+        """
+        game = _game_of(info.game, info.options)
+        if not isinstance(game, cls):
+            raise InvalidInformationSet(
+                f"an information set of {info.game!r}, not of {cls.metadata.name!r}"
+            )
+        return game
 
     def parse_action(self, text: str) -> Action:
         """The action printed as `text`.
@@ -997,7 +1012,7 @@ class Game(ABC):
             raise NotToMove(f"{self.name}: it is seat {view.to_move!r}'s turn, not {seat!r}'s")
         return view.legal_actions()
 
-    def seat_view(self, info: InformationSet) -> State:
+    def seat_view(self, info: InformationSet) -> StateT:
         """Hook: a state agreeing with `info` on all that the seat's own legal actions depend
         on (the public record and the seat's own cards); the rest may be anything."""
         raise NotImplementedError(f"{self.name} cannot list legal actions from an information set")
@@ -1025,14 +1040,14 @@ class Game(ABC):
     """Whether the game's deal is written as `_deal`, so that `initial_state()` exposes
     each draw as a chance node (OpenSpiel's explicit stochastic games)."""
 
-    def _deal(self, dealer: Dealer, rng: random.Random) -> State:
+    def _deal(self, dealer: Dealer, rng: random.Random) -> StateT:
         """Hook: the game's deal, every random draw taken from `dealer` (each draw is one
         chance node), then `arrange`d with `rng` for play. `new_game(seed)` runs it with
         draws sampled from `random.Random(seed)`; `initial_state()` replays it one given
         outcome at a time."""
         raise ConfigError(f"{self.name}: the deal is not yet written as chance nodes")
 
-    def _new_dealt(self, seed: int | None) -> State:
+    def _new_dealt(self, seed: int | None) -> StateT:
         """`new_game(seed)` for a game with a `_deal`: each draw picks uniformly among the
         listed outcomes with `rng.randrange`, as `random.Random`'s choice, shuffle and
         sample do, so seeds deal what they dealt before the deal was explicit."""

@@ -92,7 +92,7 @@ def hand_sizes(cards: int, players: int, dealer: int) -> list[int]:
     ]
 
 
-class Alibi(Game):
+class Alibi(Game[AlibiState]):
     """Find the four cards in the box by asking how many cards of a kind others hold or saw."""
 
     metadata = Metadata(
@@ -210,11 +210,6 @@ class Alibi(Game):
         return self._asks[seat]
 
     # --- setup ---------------------------------------------------------------------------
-    def new_game(self, seed: int | None = None) -> AlibiState:
-        state = self._new_dealt(seed)
-        assert isinstance(state, AlibiState)
-        return state
-
     # --- the deal as chance nodes, the action ids, the tensor (engines/deal.py) -----------
     explicit_chance = True
 

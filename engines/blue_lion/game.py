@@ -53,7 +53,7 @@ from engines.deal import Dealer
 from engines.errors import IncompleteInformationSet
 
 
-class BlueLion(Game):
+class BlueLion(Game[BlueLionState]):
     """Two thieves build and rework a line of six double-sided tiles (rules/blue_lion.md)."""
 
     metadata = Metadata(
@@ -107,11 +107,6 @@ class BlueLion(Game):
     @property
     def seats(self) -> tuple[Seat, ...]:
         return SEATS
-
-    def new_game(self, seed: int | None = None) -> BlueLionState:
-        state = self._new_dealt(seed)
-        assert isinstance(state, BlueLionState)
-        return state
 
     # --- the deal as chance nodes, the action ids, the tensor (engines/deal.py) -----------
     explicit_chance = True

@@ -175,7 +175,7 @@ def _documented(options: tuple[Option, ...]) -> tuple[Option, ...]:
     return tuple(dataclasses.replace(o, doc=o.doc or OPTION_DOCS.get(o.name, "")) for o in options)
 
 
-class CityKiller(Game):
+class CityKiller(Game[CityKillerState]):
     """The killer hides among the residents of a 4x4 city; the detective must name him and his
     motive after the fifth murder (rules/city_killer.md). Every default below is the
     specification's; each alternative is an ambiguity of the published rules (its section 8).
@@ -329,11 +329,6 @@ class CityKiller(Game):
         return cards
 
     # --- setup ------------------------------------------------------------------------------
-    def new_game(self, seed: int | None = None) -> CityKillerState:
-        state = self._new_dealt(seed)
-        assert isinstance(state, CityKillerState)
-        return state
-
     # --- chance nodes, action ids, bounds, the tensor (engines/deal.py) ---------------------
     explicit_chance = True
     chance_in_play = True

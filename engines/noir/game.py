@@ -76,7 +76,7 @@ from engines.noir.rules import (
 from engines.noir.state import NoirState
 
 
-class Noir(Game):
+class Noir(Game[NoirState]):
     """A killer and an inspector, each hiding as one suspect of a shifting grid (rules/noir.md).
 
     Options, defaults first ("chosen" marks a gap in the rules filled here):
@@ -159,11 +159,6 @@ class Noir(Game):
         return kills_needed(self.options["kills_to_win"], self.options["grid"])
 
     # --- setup -----------------------------------------------------------------------------
-    def new_game(self, seed: int | None = None) -> NoirState:
-        state = self._new_dealt(seed)
-        assert isinstance(state, NoirState)
-        return state
-
     # --- the deal as chance nodes, the action ids, the tensor (engines/deal.py) -----------
     explicit_chance = True
 

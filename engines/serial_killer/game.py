@@ -215,7 +215,7 @@ OPTIONS = (
 )
 
 
-class SerialKiller(Game):
+class SerialKiller(Game[SerialKillerState]):
     """Race to declare the killer's seven-trait profile before ferocity outruns you."""
 
     metadata = Metadata(
@@ -258,11 +258,6 @@ class SerialKiller(Game):
         return COLOURS[seat]
 
     # --- setup -----------------------------------------------------------------------------
-    def new_game(self, seed: int | None = None) -> SerialKillerState:
-        state = self._new_dealt(seed)
-        assert isinstance(state, SerialKillerState)
-        return state
-
     # --- chance nodes, action ids, bounds, the tensor (engines/deal.py) -------------------
     explicit_chance = True
     chance_in_play = True

@@ -44,8 +44,7 @@ def notepad(info: InformationSet) -> list[Hint]:
     order), each with the sentences of the observations that crossed it off."""
     if not info.observations:
         return []
-    game = info.make_game()
-    assert isinstance(game, Alibi)
+    game = Alibi.of(info)
     deck, pos, crossed = game.deck, parse(info), crossings(info)
 
     def because(observations: Sequence[Observation]) -> tuple[str, ...]:

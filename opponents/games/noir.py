@@ -78,8 +78,7 @@ def notepad(info: InformationSet) -> list[Hint]:
     """
     if not info.observations:
         return []
-    game = info.make_game()
-    assert isinstance(game, Noir)
+    game = Noir.of(info)
     if info.seat == INSPECTOR:
         crossed = crossings(killer_constraints(info), KILLER_VAR)
         tip = _canvas_tip(info)

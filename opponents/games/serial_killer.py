@@ -45,8 +45,7 @@ def notepad(info: InformationSet) -> list[Hint]:
     profile's trait once only one is left."""
     if not info.observations:
         return []
-    game = info.make_game()
-    assert isinstance(game, SerialKiller)
+    game = SerialKiller.of(info)
     try:
         position = parse(info)
     except Exception:  # a record the notepad cannot read is the solver's to explain

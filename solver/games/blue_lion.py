@@ -240,8 +240,7 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
     Raises:
         InvalidInformationSet: naming the first observation the game would not show.
     """
-    game = info.make_game()
-    assert isinstance(game, BlueLion)
+    game = BlueLion.of(info)
     tosses = {obs.tile: obs.face for obs in info.observations if isinstance(obs, Toss)}
     first = info.observations[len(TILES)] if len(info.observations) > len(TILES) else None
     if first is None:

@@ -136,7 +136,7 @@ _RECORDS: list[tuple[InformationSet, Record]] = []  # the latest first
 def _record(info: InformationSet) -> Record:
     options = dict(info.options)
     murders, dead, answers, watches, profiles, confessions, tokens = [], [], [], [], [], [], []
-    game = game_of(info)
+    game = CityKiller.of(info)
     card, fitting = game.resident, game.predicates.fitting
     setup = info.observations[0]
     assert isinstance(setup, CitySetup)
@@ -583,7 +583,7 @@ class _Checker:
 
     def check_setup(self, obs: CitySetup) -> None:
         residents = obs.residents
-        game = game_of(self.info)
+        game = CityKiller.of(self.info)
         if (
             not isinstance(residents, tuple)
             or len(residents) != game.options["residents"]
@@ -611,7 +611,7 @@ class _Checker:
 
     def question(self, attr: str, value: JsonValue) -> bool:
         """Whether some question of any attribute option names `attr`:`value`."""
-        return (attr, value) in questions("profession", game_of(self.info).professions)
+        return (attr, value) in questions("profession", CityKiller.of(self.info).professions)
 
 
 def validate(info: InformationSet) -> None:
@@ -629,7 +629,7 @@ def validate(info: InformationSet) -> None:
     if info.game != "city-killer":
         raise InvalidInformationSet(f"not a City Killer information set: {quote(info.game)}")
     try:
-        game = game_of(info)
+        game = CityKiller.of(info)
     except ConfigError as error:
         raise InvalidInformationSet(f"city-killer: {error}") from None
     if set(dict(info.options)) != set(game.options):
@@ -837,21 +837,8 @@ def _answered(info: InformationSet) -> list[str]:
     return list(dict.fromkeys(name for _, name, *_ in record(info).answers))
 
 
-def game_of(info: InformationSet) -> CityKiller:
-    """The game of `info`, one per set of options (its views are kept between calls)."""
-    game = _GAMES.get(info.options)
-    if game is None:
-        made = info.make_game()
-        assert isinstance(made, CityKiller)
-        game = _GAMES[info.options] = made
-    return game
-
-
-_GAMES: dict[tuple[tuple[str, JsonValue], ...], CityKiller] = {}
-
-
 def _view(info: InformationSet) -> CityKillerState | None:
-    game = game_of(info)
+    game = CityKiller.of(info)
     try:
         return game.seat_view(info)
     except Exception:  # a record the engine cannot replay: no move hints, the rest stands

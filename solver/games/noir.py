@@ -619,8 +619,7 @@ class _Validator:
         self.dead: set[str] = set()
         self.hand: list[str] = []
         self.kills = 0
-        game = info.make_game()
-        assert isinstance(game, Noir)
+        game = Noir.of(info)
         self.record = Record(game, str(info.seat))
 
     def fail(self, index: int, why: str) -> InvalidInformationSet:
@@ -996,8 +995,7 @@ def _plan(info: InformationSet, target: str) -> str | None:
     """How the seat reaches `target` (the opponent, known): the arrest or the kill when he is
     within reach, else the shifts of its next turn that bring him there."""
     me = own_identity(info)
-    game = info.make_game()
-    assert isinstance(game, Noir)
+    game = Noir.of(info)
     state = game.public_state(info)
     if me is None or state.is_over:
         return None
@@ -1020,8 +1018,7 @@ def reaching_shifts(info: InformationSet, target: str) -> list[Shift]:
     inspector arrests in his block, the killer kills a neighbour); the opponent's last shift
     may not be undone when it is the seat's turn now."""
     me = own_identity(info)
-    game = info.make_game()
-    assert isinstance(game, Noir)
+    game = Noir.of(info)
     state = game.public_state(info)
     if me is None:
         return []

@@ -105,8 +105,7 @@ def choose(
 def _choose(
     info: InformationSet, legal: Sequence[Action], rng: random.Random, memory: Memory, clock: Clock
 ) -> Choice:
-    game = info.make_game()
-    assert isinstance(game, Alibi)
+    game = Alibi.of(info)
     made = Choice()
     passes = [a for a in legal if isinstance(a, Pass)]
     if passes:
@@ -502,8 +501,7 @@ def box_odds(game: Alibi, d: Deduction) -> tuple[str, ...]:
 def hints(info: InformationSet) -> list[Hint]:
     """At the seat's own pass, the cards the solver bot passes and why: the hint a strong
     player gives about passing (the questions and the accusation are the deduction's)."""
-    game = info.make_game()
-    assert isinstance(game, Alibi)
+    game = Alibi.of(info)
     try:
         legal = game.legal_actions_for(info)
     except NotToMove:

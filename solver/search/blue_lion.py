@@ -80,8 +80,7 @@ def history(
     """Every position the record of `info` passed through before each action (how many times
     each), and the faces seen by its end. `pairs` is any world consistent with `info`: the
     public positions are the same in all of them."""
-    game = info.make_game()
-    assert isinstance(game, BlueLion)
+    game = BlueLion.of(info)
     observations = info.observations
     tosses = {obs.tile: obs.face for obs in observations if isinstance(obs, Toss)}
     known = {(tile, face) for tile, face in tosses.items()}

@@ -443,8 +443,7 @@ def choose(
     candidates it scored, best first (none for a routine decision). `game` is the game of
     `info` when the caller holds one (a bot: its views are extended move by move)."""
     if game is None:
-        made = info.make_game()
-        assert isinstance(made, CityKiller)
+        made = CityKiller.of(info)
         game = made
     seat = (Killer if info.seat == KILLER else Detective)(game, rng, time_budget)
     move = seat.decide(info, list(legal))
@@ -461,8 +460,7 @@ def advise(
 ) -> Advice:
     """The solver's move, the runners-up with their values, and the opponent's threats on his
     next move."""
-    game = info.make_game()
-    assert isinstance(game, CityKiller)
+    game = CityKiller.of(info)
     move, scored = choose(info, legal, rng, time_budget, game)
     if not scored:
         scored = [(0.0, move, "the routine choice here")]
@@ -479,8 +477,7 @@ def hints(info: InformationSet) -> list[Hint]:
     """At the seat's turn, when the solver weighs its options there (not a routine step),
     the move it makes and why (seed 0, as `solver.advise(info)`), beside the runner-up: what
     to do, first among the seat's moves."""
-    game = info.make_game()
-    assert isinstance(game, CityKiller)
+    game = CityKiller.of(info)
     try:
         legal = game.legal_actions_for(info)
         if game.awaits_outcome(info):  # a record cut inside a move: its outcome is owed first

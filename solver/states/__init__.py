@@ -18,13 +18,12 @@ providing what `StateSampler` declares.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 import engines
-from engines import ConfigError, Game, InformationSet, State
+from engines import ConfigError, InformationSet, State
 from solver.deduction import Deduction, deduce
 
 
@@ -96,14 +95,3 @@ def _required(game: str) -> StateSampler:
         with_one = [name for name in engines.names() if has_sampler(name)]
         raise ConfigError(f"{game}: no state sampler yet; games with one: {', '.join(with_one)}")
     return found
-
-
-def game_of(info: InformationSet) -> Game:
-    """The information set's game, made once per name and options (a sample per simulation
-    would otherwise rebuild its action universe each time)."""
-    return _games(info.game, info.options)
-
-
-@functools.lru_cache(maxsize=16)
-def _games(name: str, options: tuple[tuple[str, object], ...]) -> Game:
-    return engines.make(name, **dict(options))

@@ -12,15 +12,13 @@ from engines.alibi.observations import PassChosen, PassChosenCards, SolutionShow
 from solver.deduction import Deduction
 from solver.games.alibi.model import BOX, at_var, box_var
 from solver.games.alibi.position import parse
-from solver.states import game_of
 
 
 def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
     """The box, the dealt hands and every completed pass from a world of the Deduction;
     the pending choices of others (a pass chosen this round, a written solution) uniform
     among the legal ones, as the prior treats them."""
-    game = game_of(info)
-    assert isinstance(game, Alibi)
+    game = Alibi.of(info)
     pos, n = parse(info), game.players
     (world,) = d.sample(1, seed=rng.randrange(2**32))
     ids = pos.ids

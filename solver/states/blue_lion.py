@@ -12,7 +12,6 @@ from engines import InformationSet, State
 from engines.blue_lion import PAIRS, TILES, BlueLion, BlueLionState
 from solver.deduction import Deduction, deduce
 from solver.games.blue_lion import Pairs, events, pairs_of
-from solver.states import game_of
 
 
 def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
@@ -58,8 +57,7 @@ def worlds(info: InformationSet) -> list[Pairs]:
 
 
 def _replayed(info: InformationSet, pairs: Pairs) -> BlueLionState:
-    game = game_of(info)
-    assert isinstance(game, BlueLion)
+    game = BlueLion.of(info)
     return game.reconstruct(info, pairs)
 
 

@@ -121,8 +121,7 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
         ConfigError: the option empty_deck is "reshuffle" (reshuffled piles are not read).
         InvalidState: no proposal replayed the record in `TRIES` draws.
     """
-    game = info.make_game()
-    assert isinstance(game, CityKiller)
+    game = CityKiller.of(info)
     if game.options["empty_deck"] == "reshuffle":
         raise ConfigError(
             "city-killer: no state sampler with empty_deck=reshuffle (reshuffled piles "

@@ -22,15 +22,13 @@ from engines.noir.observations import (
 )
 from solver.deduction import Deduction
 from solver.games.noir import INSPECTOR_VAR, KILLER_VAR, UNCHOSEN, hidden_for
-from solver.states import game_of
 
 TRIES = 50
 """Shuffles of the unseen cards tried before the sample keeps the order it was given."""
 
 
 def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
-    game = game_of(info)
-    assert isinstance(game, Noir)
+    game = Noir.of(info)
     (world,) = d.sample(1, seed=rng.randrange(2**32))
     theirs = INSPECTOR_VAR if info.seat == KILLER_VAR else KILLER_VAR
     identity = str(world[theirs])

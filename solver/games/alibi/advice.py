@@ -200,8 +200,7 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     Every estimated number says so: odds from the chain carry "estimated" and their 95%
     margin, and a question's gain is always estimated from posterior samples."""
     pos = parse(info)
-    game = info.make_game()
-    assert isinstance(game, Alibi), info.game
+    game = Alibi.of(info)
     found = _certain_hints(pos, deduction) + _box_odds(pos, deduction) + _card_odds(pos, deduction)
     if not any(isinstance(o, End) for o in info.observations):
         found += _accusation_now(pos, deduction)

@@ -145,8 +145,7 @@ def public_view(info: InformationSet) -> SerialKillerState:
 def parse(info: InformationSet) -> Position:
     """The token reading of a (validated) information set (remembered for the last few: the
     model, the counter, the hints and the bots all read the same one; none changes it)."""
-    game = info.make_game()
-    assert isinstance(game, SerialKiller)
+    game = SerialKiller.of(info)
     me = info.seat
     assert isinstance(me, int)
     if not game.options["genre_public"]:
