@@ -130,14 +130,18 @@ def findings() -> list[Finding]:
 
 def complex_functions(path: Path, where: str) -> list[Finding]:
     """Functions of cyclomatic complexity over COMPLEX (radon's count), [] without radon."""
-    try:
-        from radon.complexity import cc_visit  # optional: a measuring tool, not a dependency
+    try:  # optional: a measuring tool, not a dependency
+        from radon.complexity import cc_visit
+        from radon.visitors import Function
     except ImportError:
         return []
+    blocks = cc_visit(path.read_text())
+    functions = [b for b in blocks if isinstance(b, Function)]
+    functions += [m for b in blocks if not isinstance(b, Function) for m in b.methods]
     return [
-        Finding("complex", where, block.lineno, f"{block.name}: {block.complexity}")
-        for block in cc_visit(path.read_text())
-        if block.complexity > COMPLEX
+        Finding("complex", where, f.lineno, f"{f.name}: {f.complexity}")
+        for f in functions
+        if f.complexity > COMPLEX
     ]
 
 
