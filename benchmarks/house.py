@@ -138,11 +138,12 @@ def complex_functions(path: Path, where: str) -> list[Finding]:
     blocks = cc_visit(path.read_text())
     functions = [b for b in blocks if isinstance(b, Function)]
     functions += [m for b in blocks if not isinstance(b, Function) for m in b.methods]
-    return [
-        Finding("complex", where, f.lineno, f"{f.name}: {f.complexity}")
+    found = {
+        (f.lineno, f.name): Finding("complex", where, f.lineno, f"{f.name}: {f.complexity}")
         for f in functions
         if f.complexity > COMPLEX
-    ]
+    }
+    return list(found.values())
 
 
 def main() -> None:
