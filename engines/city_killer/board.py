@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from engines.city_killer.actions import (
@@ -284,25 +284,41 @@ class Board(State):
         ]
 
     def _building_actions(self, kind: str) -> list[Action]:
+        """What the building of `kind` (police, diner, hospital, fire) next to the pawn
+        offers now, to the residents within reach."""
         assert self.pawn is not None
         near = self.near(self.pawn)
         in_reach = [n for n in self.living if self.pos[n] in near]
-        if kind == "police":
-            if self.token_lost:
-                return []
-            return [Named("police", n) for n in in_reach if n != self.token]
-        if kind == "diner":
-            per_phase = self.game.options["question_limit"] == "per_phase"
-            return [
-                Ask("diner", n, attr, value)
-                for n in in_reach
-                if self.questionable(n) and not (per_phase and n in self.questioned)
-                for attr, value in self.question_choices()
-            ]
-        if kind == "hospital":
-            return [Named("hospital", n) for n in in_reach if n in self.intimidated]
-        assert kind == "fire", kind
+        return _BUILDING_ACTIONS[kind](self, in_reach)
+
+    def _police(self, in_reach: list[str]) -> list[Action]:
+        if self.token_lost:
+            return []
+        return [Named("police", n) for n in in_reach if n != self.token]
+
+    def _diner(self, in_reach: list[str]) -> list[Action]:
+        per_phase = self.game.options["question_limit"] == "per_phase"
+        return [
+            Ask("diner", n, attr, value)
+            for n in in_reach
+            if self.questionable(n) and not (per_phase and n in self.questioned)
+            for attr, value in self.question_choices()
+        ]
+
+    def _hospital(self, in_reach: list[str]) -> list[Action]:
+        return [Named("hospital", n) for n in in_reach if n in self.intimidated]
+
+    def _fire(self, in_reach: list[str]) -> list[Action]:
         return [Verb("fire")] if self._stack else []
 
     def _discard(self, seat: str, card: str) -> None:
         (self.killer_discard if seat == KILLER else self.detective_discard).append(card)
+
+
+_BUILDING_ACTIONS: dict[str, Callable[[Board, list[str]], list[Action]]] = {
+    "police": Board._police,
+    "diner": Board._diner,
+    "hospital": Board._hospital,
+    "fire": Board._fire,
+}
+"""The actions each kind of building offers (`Board._building_actions`)."""

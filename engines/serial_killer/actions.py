@@ -212,32 +212,61 @@ def _buy(args: list[str], parts: Components, players: int, bad: Bad) -> SerialKi
     face, kind, rest = int(args[0]), args[1].lower(), args[2:]
     if kind not in ACTIONS:
         raise bad(f"the actions are {', '.join(ACTIONS)}, not {quote(kind)}")
-    if kind == "investigate":
-        if face < 3 or rest:
-            raise bad("investigate takes a 3 (or a 4, 5, 6 by substitution) and nothing more")
-        return Investigate(face)
-    if face != FACE[kind]:
+    if kind in FACE and face != FACE[kind]:
         raise bad(f"{kind} is bought with a {FACE[kind]}, not a {face}")
-    if kind == "move":
-        if len(rest) != 1:
-            raise bad("move takes one district, 1 to 7")
-        return Move(_district(rest[0], bad))
-    if kind == "briefing":
-        if not rest:
-            return Briefing(None)
-        if len(rest) != 1:
-            raise bad("briefing takes one player (a colour or a seat number)")
-        return Briefing(_seat(rest[0], players, bad))
-    if kind == "lab":
-        if not all(word.isdigit() and int(word) > 0 for word in rest):
-            raise bad("lab takes lab positions counted from 1, the bottom card")
-        positions = sorted(int(word) for word in rest)
-        if len(set(positions)) != len(positions):
-            raise bad("name each lab position once")
-        return Lab(tuple(positions))
-    if rest:
-        raise bad(f"{kind} takes nothing more")
-    return Weapon() if kind == "weapon" else First()
+    return _BUY_READERS[kind](face, rest, players, bad)
+
+
+def _investigate(face: int, rest: list[str], players: int, bad: Bad) -> SerialKillerAction:
+    if face < 3 or rest:
+        raise bad("investigate takes a 3 (or a 4, 5, 6 by substitution) and nothing more")
+    return Investigate(face)
+
+
+def _move(face: int, rest: list[str], players: int, bad: Bad) -> SerialKillerAction:
+    if len(rest) != 1:
+        raise bad("move takes one district, 1 to 7")
+    return Move(_district(rest[0], bad))
+
+
+def _briefing(face: int, rest: list[str], players: int, bad: Bad) -> SerialKillerAction:
+    if not rest:
+        return Briefing(None)
+    if len(rest) != 1:
+        raise bad("briefing takes one player (a colour or a seat number)")
+    return Briefing(_seat(rest[0], players, bad))
+
+
+def _lab(face: int, rest: list[str], players: int, bad: Bad) -> SerialKillerAction:
+    if not all(word.isdigit() and int(word) > 0 for word in rest):
+        raise bad("lab takes lab positions counted from 1, the bottom card")
+    positions = sorted(int(word) for word in rest)
+    if len(set(positions)) != len(positions):
+        raise bad("name each lab position once")
+    return Lab(tuple(positions))
+
+
+def _plain(made: Callable[[], SerialKillerAction], word: str) -> BuyReader:
+    """The reader of an action that takes nothing after its word (weapon, first)."""
+
+    def read(face: int, rest: list[str], players: int, bad: Bad) -> SerialKillerAction:
+        if rest:
+            raise bad(f"{word} takes nothing more")
+        return made()
+
+    return read
+
+
+BuyReader = Callable[[int, list[str], int, Bad], SerialKillerAction]
+_BUY_READERS: dict[str, BuyReader] = {
+    "weapon": _plain(Weapon, "weapon"),
+    "move": _move,
+    "investigate": _investigate,
+    "briefing": _briefing,
+    "first": _plain(First, "first"),
+    "lab": _lab,
+}
+"""How the words after `buy FACE ACTION` are read, by action (ACTIONS)."""
 
 
 def _seat(word: str, players: int, bad: Bad) -> int:

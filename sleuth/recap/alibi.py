@@ -6,6 +6,7 @@ import solver
 from engines import InformationSet
 from engines.alibi import Alibi, AlibiState
 from sleuth.recap import Certainty
+from solver.games.alibi.model import IN_BOX
 from solver.search.alibi import best_box
 
 
@@ -23,5 +24,5 @@ def certainty(game: Alibi) -> Certainty:
 
 
 def _knows_the_box(info: InformationSet) -> bool:
-    d = solver.deduce(info, about=lambda fact: fact.kind == "InBox")
+    d = solver.deduce(info, about=lambda fact: fact.kind == IN_BOX)
     return best_box(info.make_game(), d)[2]  # type: ignore[arg-type]

@@ -7,6 +7,7 @@ import solver
 from engines import InformationSet
 from engines.city_killer import DETECTIVE, CityKiller, CityKillerState
 from sleuth.recap import Certainty
+from solver.games.city_killer import ANSWER_KINDS
 
 
 def reveal(game: CityKiller, state: CityKillerState) -> list[str]:
@@ -34,6 +35,6 @@ def certainty(game: CityKiller) -> Certainty:
 
 
 def _knows_killer_and_motive(info: InformationSet) -> bool:
-    d = solver.deduce(info, about=lambda fact: fact.kind in ("killer", "motive"))
+    d = solver.deduce(info, about=lambda fact: fact.kind in ANSWER_KINDS)
     certain = {fact.kind for fact in d.facts if d.probability(fact) == 1.0}
-    return certain >= {"killer", "motive"}
+    return certain >= ANSWER_KINDS

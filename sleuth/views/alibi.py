@@ -22,6 +22,7 @@ from engines.alibi.observations import BoxOpened, Deal, Hands, Laid, PassedCards
 from opponents.games.alibi import crossed_off
 from solver import Deduction
 from solver.games.alibi.chain import card_id
+from solver.games.alibi.model import HOLDS, IN_BOX
 from solver.hints import percent
 from solver.sampling import ESTIMATED, NOT_YET, Estimate, estimate
 
@@ -171,7 +172,7 @@ def heat_cells(
     cells: dict[str, Cell] = dict.fromkeys(game.deck.ids, ("-", "dim"))
     margins = [0.0]
     for fact in deduction.facts:
-        if fact.kind != "InBox":
+        if fact.kind != IN_BOX:
             continue
         chance = estimate(deduction, fact)
         cells[card_id(fact.args[0])] = _chance_cell(chance)
@@ -213,7 +214,7 @@ def holder_cells(info: InformationSet, deduction: Deduction) -> dict[str, Cell]:
     plain = mine.hand | set(mine.laid_by) | mine.box
     best: dict[str, tuple[float, bool, int]] = {}
     for fact in deduction.facts:
-        if fact.kind != "Holds":
+        if fact.kind != HOLDS:
             continue
         player, card = fact.args[0], card_id(fact.args[1])
         if card in plain or not isinstance(player, int):

@@ -39,6 +39,7 @@ from solver.games.alibi.advice import (
     best_questions,
     known_to_me,
 )
+from solver.games.alibi.model import IN_BOX
 from solver.games.alibi.position import parse
 from solver.hints import Hint, percent
 from solver.model import Fact
@@ -119,7 +120,7 @@ def _choose(
             return made
     ready = Notepad(info, game, cleared)  # the move out of time, ready before any solve
     try:
-        d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
+        d = deduce(info, about=lambda fact: fact.kind == IN_BOX, deadline=clock.deduced)
     except SolverTimeout:  # the budget, or CP-SAT's deterministic ceiling (`_out_of_time`)
         return _out_of_time(info, ready, memory, made, clock)
     made.deduction = d
@@ -225,7 +226,7 @@ def best_box(game: Alibi, d: Deduction) -> tuple[Box, float, bool]:
         odds = [
             (chance_of(d, f), f)
             for f in d.facts
-            if f.kind == "InBox" and game.deck.by_id[str(f.args[0])].type == kind
+            if f.kind == IN_BOX and game.deck.by_id[str(f.args[0])].type == kind
         ]
         p, fact = max(odds, key=lambda item: item[0])
         box.append(str(fact.args[0]))
@@ -279,7 +280,7 @@ def _write(
     deduction does not finish in time."""
     made.why = "solution"
     try:
-        d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
+        d = deduce(info, about=lambda fact: fact.kind == IN_BOX, deadline=clock.deduced)
     except SolverTimeout:
         made.move = Solution(Notepad(info, game, cleared).guess)
         return made
@@ -329,7 +330,7 @@ def _pass(
     if drawn is None or drawn.pos.epoch != pos.epoch:  # no turn of mine this round
         drawn = None
         with suppress(SolverTimeout):  # out of time: the cleared cards first, then by chance
-            d = deduce(info, about=lambda fact: fact.kind == "InBox", deadline=clock.deduced)
+            d = deduce(info, about=lambda fact: fact.kind == IN_BOX, deadline=clock.deduced)
             if not clock.late():
                 made.samples = SAMPLES // 3
                 drawn = Samples(pos, d, made.samples, random.Random(rng.randrange(1 << 30)))
@@ -471,7 +472,7 @@ def _type_odds(game: Alibi, d: Deduction, kind: str) -> list[float]:
     return [
         chance_of(d, f)
         for f in d.facts
-        if f.kind == "InBox" and game.deck.by_id[str(f.args[0])].type == kind
+        if f.kind == IN_BOX and game.deck.by_id[str(f.args[0])].type == kind
     ]
 
 
@@ -487,7 +488,7 @@ def box_odds(game: Alibi, d: Deduction) -> tuple[str, ...]:
             (
                 (chance_of(d, f), game.deck.by_id[str(f.args[0])].name)
                 for f in d.facts
-                if f.kind == "InBox" and game.deck.by_id[str(f.args[0])].type == kind
+                if f.kind == IN_BOX and game.deck.by_id[str(f.args[0])].type == kind
             ),
             key=lambda item: -item[0],
         )

@@ -25,7 +25,7 @@ from solver.games.alibi import witnesses
 from solver.games.alibi.advice import answer, forget_explanations, hints, plainly_known
 from solver.games.alibi.chain import Carried, HistoryChain
 from solver.games.alibi.counting import CountedHistories, count_histories
-from solver.games.alibi.model import BOX, at_var, build, paths_of, world_from
+from solver.games.alibi.model import BOX, BOX_GROUP, IN_BOX, at_var, build, paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory, parse, validate
 from solver.model import Model, World
 
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-ANSWER_KINDS = frozenset({"InBox", "BoxGroup"})
+ANSWER_KINDS = frozenset({IN_BOX, BOX_GROUP})
 """The facts that make up the hidden answer (whose odds moving is news)."""
 CPSAT_PARAMETERS = {
     "cp_model_presolve": False,

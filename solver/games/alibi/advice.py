@@ -26,6 +26,7 @@ from solver.deduction import Deduction
 from solver.errors import SolverTimeout
 from solver.games.alibi.chain import HistoryChain, card_id
 from solver.games.alibi.counting import CountedHistories
+from solver.games.alibi.model import BOX_GROUP, HOLDS, IN_BOX
 from solver.games.alibi.position import Position, parse
 from solver.hints import Answer, Hint, percent
 from solver.model import Fact
@@ -248,7 +249,7 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
     pos = parse(info)
     box: dict[str, str] = {}
     for fact in deduction.facts:
-        if fact.kind == "InBox" and deduction.is_certain(fact):
+        if fact.kind == IN_BOX and deduction.is_certain(fact):
             box[pos.deck.by_id[card_id(fact.args[0])].type] = card_id(fact.args[0])
     if len(box) < len(TYPES):
         return None
@@ -271,7 +272,7 @@ def plainly_known(info: InformationSet, deduction: Deduction) -> set[Fact]:
     return {
         fact
         for fact in deduction.facts
-        if fact.kind == "Holds" and pos.index[card_id(fact.args[1])] in plain
+        if fact.kind == HOLDS and pos.index[card_id(fact.args[1])] in plain
     }
 
 
@@ -289,7 +290,7 @@ def _accusation_now(pos: Position, deduction: Deduction) -> list[Hint]:
         odds = [
             (estimate(deduction, fact), fact)
             for fact in deduction.facts
-            if fact.kind == "InBox" and pos.deck.by_id[card_id(fact.args[0])].type == kind
+            if fact.kind == IN_BOX and pos.deck.by_id[card_id(fact.args[0])].type == kind
         ]
         best, fact = max(odds, key=lambda item: item[0].value)
         if not best.shown:
@@ -319,15 +320,15 @@ def _certain_hints(pos: Position, deduction: Deduction) -> list[Hint]:
     plain = known_to_me(pos)
     decided: list[tuple[Fact, str, float]] = []
     for fact in deduction.facts:
-        if fact.kind == "BoxGroup" and deduction.is_certain(fact):
+        if fact.kind == BOX_GROUP and deduction.is_certain(fact):
             decided.append((fact, f"{fact.text} (certain)", 3.5))
     for fact in deduction.facts:
-        if fact.kind == "InBox" and deduction.is_certain(fact):
+        if fact.kind == IN_BOX and deduction.is_certain(fact):
             decided.append((fact, f"{fact.text} (certain)", 4.0))
     ruled_out = [
         fact
         for fact in deduction.facts
-        if fact.kind == "InBox"
+        if fact.kind == IN_BOX
         and pos.index[card_id(fact.args[0])] not in plain
         and not deduction.possible(fact)
     ]
@@ -441,7 +442,7 @@ def _box_odds(pos: Position, deduction: Deduction) -> list[Hint]:
     found = []
     by_type: dict[str, list[tuple[Estimate, Fact]]] = {kind: [] for kind in TYPES}
     for fact in deduction.facts:
-        if fact.kind == "InBox":
+        if fact.kind == IN_BOX:
             chance = estimate(deduction, fact)
             if chance.value > 0:
                 by_type[pos.deck.by_id[card_id(fact.args[0])].type].append((chance, fact))
@@ -478,12 +479,12 @@ def _card_odds(pos: Position, deduction: Deduction) -> list[Hint]:
     plain = known_to_me(pos)
     chances: dict[int, list[tuple[Estimate, str, Fact]]] = {}
     for fact in deduction.facts:
-        if fact.kind == "Holds" and pos.index[card_id(fact.args[1])] not in plain:
+        if fact.kind == HOLDS and pos.index[card_id(fact.args[1])] not in plain:
             chances.setdefault(pos.index[card_id(fact.args[1])], []).append(
                 (estimate(deduction, fact), f"player {fact.args[0]}", fact)
             )
     for fact in deduction.facts:
-        if fact.kind == "InBox" and pos.index[card_id(fact.args[0])] in chances:
+        if fact.kind == IN_BOX and pos.index[card_id(fact.args[0])] in chances:
             chances[pos.index[card_id(fact.args[0])]].append(
                 (estimate(deduction, fact), "the box", fact)
             )

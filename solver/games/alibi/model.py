@@ -213,17 +213,22 @@ def _terms(
 
 
 # --- facts ----------------------------------------------------------------------------------
+IN_BOX, HOLDS, BOX_GROUP = "InBox", "Holds", "BoxGroup"
+"""The kinds of Alibi's facts: a card is in the box, a player holds a card, the box's card of
+a type is of a group."""
+
+
 def in_box(pos: Position, card: int) -> Fact:
     data = pos.deck.cards[card]
     return Fact(
-        "InBox", (data.id,), box_var(data.type), frozenset({data.id}), f"{data.name} is in the box"
+        IN_BOX, (data.id,), box_var(data.type), frozenset({data.id}), f"{data.name} is in the box"
     )
 
 
 def holds(pos: Position, seat: int, card: int) -> Fact:
     data = pos.deck.cards[card]
     return Fact(
-        "Holds",
+        HOLDS,
         (seat, data.id),
         at_var(data.id, pos.epoch),
         frozenset({seat}),
@@ -234,7 +239,7 @@ def holds(pos: Position, seat: int, card: int) -> Fact:
 def box_group(pos: Position, group: str) -> Fact:
     kind = pos.deck.type_of_group(group)
     return Fact(
-        "BoxGroup",
+        BOX_GROUP,
         (kind, group),
         box_var(kind),
         frozenset(pos.deck.of_group(group)),
