@@ -20,7 +20,8 @@ earlier ordinary victims). The tests:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,30 +41,76 @@ _KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class Test:
+class Test(ABC):
     """One test of a motive's predicate (the module docstring lists the kinds)."""
 
-    kind: str
-    attribute: str = ""
-    values: frozenset[str] = frozenset()
-    negated: bool = False  # "not_in", or a victim flag that must be false
-    at_most: int = 0
+    @abstractmethod
+    def passes(self, scene: Scene) -> bool:
+        """Whether the victim of `scene` passes it."""
+
+
+@dataclass(frozen=True)
+class VictimFlag(Test):
+    """`{"test": "victim", ...}`: the victim stands alone, is intimidated, or stands in a
+    central district (`flag`), or not (`value` false)."""
+
+    flag: str
+    value: bool
 
     def passes(self, scene: Scene) -> bool:
-        v, h = scene.victim, scene.history
-        if self.kind == "victim":
-            flag = getattr(scene, self.attribute)
-            return bool(flag) != self.negated
-        mine = v.attribute(self.attribute) if self.attribute else ""
-        if self.kind == "attribute":
-            return (mine in self.values) != self.negated
-        if self.kind == "distinct":
-            return len({x.attribute(self.attribute) for x in h} | {mine}) <= self.at_most
-        if self.kind == "same_as_first":
-            return not h or h[0].attribute(self.attribute) == mine
-        assert self.kind == "shared", self.kind
-        return sum(x.attribute(self.attribute) == mine for x in h) <= self.at_most
+        return bool(getattr(scene, self.flag)) == self.value
+
+
+@dataclass(frozen=True)
+class AttributeIn(Test):
+    """`{"test": "attribute", ...}`: the victim's attribute is one of `values` (or, negated,
+    none of them)."""
+
+    attribute: str
+    values: frozenset[str]
+    negated: bool
+
+    def passes(self, scene: Scene) -> bool:
+        return (scene.victim.attribute(self.attribute) in self.values) != self.negated
+
+
+@dataclass(frozen=True)
+class Distinct(Test):
+    """`{"test": "distinct", ...}`: the earlier victims and this one show at most `at_most`
+    distinct values of the attribute."""
+
+    attribute: str
+    at_most: int
+
+    def passes(self, scene: Scene) -> bool:
+        mine = scene.victim.attribute(self.attribute)
+        return len({x.attribute(self.attribute) for x in scene.history} | {mine}) <= self.at_most
+
+
+@dataclass(frozen=True)
+class SameAsFirst(Test):
+    """`{"test": "same_as_first", ...}`: no earlier victim, or the first one's attribute is
+    this one's."""
+
+    attribute: str
+
+    def passes(self, scene: Scene) -> bool:
+        first = scene.history[0] if scene.history else None
+        mine = scene.victim.attribute(self.attribute)
+        return first is None or first.attribute(self.attribute) == mine
+
+
+@dataclass(frozen=True)
+class Shared(Test):
+    """`{"test": "shared", ...}`: at most `at_most` earlier victims share this one's
+    attribute."""
+
+    attribute: str
+    at_most: int
+
+    def passes(self, scene: Scene) -> bool:
+        mine = scene.victim.attribute(self.attribute)
+        return sum(x.attribute(self.attribute) == mine for x in scene.history) <= self.at_most
 
 
 @dataclass(frozen=True)
@@ -123,28 +170,44 @@ def _test(item: JsonValue, at: str) -> Test:
         shown = ", ".join(keys + either)
         raise ConfigError(f"{at}: a {kind!r} test has exactly the keys {shown}")
     if kind == "victim":
-        if item["is"] not in FLAGS or not isinstance(item["value"], bool):
-            raise ConfigError(f"{at}: 'is' is one of {', '.join(FLAGS)}, 'value' true or false")
-        return Test(kind, str(item["is"]), negated=not item["value"])
+        return _victim_test(item, at)
     attribute = item["attribute"]
     if attribute not in ATTRIBUTES:
         raise ConfigError(f"{at}: 'attribute' is one of {', '.join(ATTRIBUTES)}")
-    attribute = str(attribute)
-    if kind == "attribute":
-        key = "in" if "in" in item else "not_in"
-        values = item[key]
-        known = {**LOOKS, "group": GROUPS}.get(attribute)
-        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-            raise ConfigError(f"{at}: {key!r} must be a list of {attribute} values")
-        if known is not None and not set(values) <= set(known):
-            raise ConfigError(f"{at}: {attribute} is one of {', '.join(known)}")
-        return Test(kind, attribute, frozenset(map(str, values)), negated=key == "not_in")
-    if kind == "same_as_first":
-        return Test(kind, attribute)
+    return _ATTRIBUTE_TESTS[kind](item, str(attribute), at)
+
+
+def _victim_test(item: dict[str, JsonValue], at: str) -> Test:
+    if item["is"] not in FLAGS or not isinstance(item["value"], bool):
+        raise ConfigError(f"{at}: 'is' is one of {', '.join(FLAGS)}, 'value' true or false")
+    return VictimFlag(str(item["is"]), item["value"])
+
+
+def _attribute_in(item: dict[str, JsonValue], attribute: str, at: str) -> Test:
+    key = "in" if "in" in item else "not_in"
+    values = item[key]
+    known = {**LOOKS, "group": GROUPS}.get(attribute)
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ConfigError(f"{at}: {key!r} must be a list of {attribute} values")
+    if known is not None and not set(values) <= set(known):
+        raise ConfigError(f"{at}: {attribute} is one of {', '.join(known)}")
+    return AttributeIn(attribute, frozenset(map(str, values)), negated=key == "not_in")
+
+
+def _at_most(item: dict[str, JsonValue], at: str) -> int:
     at_most = item["at_most"]
     if type(at_most) is not int or at_most < 0:
         raise ConfigError(f"{at}: 'at_most' must be a whole number, 0 or more")
-    return Test(kind, attribute, at_most=at_most)
+    return at_most
+
+
+_ATTRIBUTE_TESTS: dict[str, Callable[[dict[str, JsonValue], str, str], Test]] = {
+    "attribute": _attribute_in,
+    "distinct": lambda item, attribute, at: Distinct(attribute, _at_most(item, at)),
+    "same_as_first": lambda item, attribute, at: SameAsFirst(attribute),
+    "shared": lambda item, attribute, at: Shared(attribute, _at_most(item, at)),
+}
+"""How each test on a victim's attribute is read, after its keys and attribute are checked."""
 
 
 FAN_CODE = read_predicates()
