@@ -40,6 +40,8 @@ EXHAUSTIVE = 4096
 """Plans (sets of looks times draw counts) tried one by one when there are at most this
 many; beyond, a local search (Finish._local_search)."""
 FACE = {"weapon": 1, "move": 2, "brief": 4, "lab": 6}
+DRAW_FACES = (3, 4, 5, 6)
+"""A draw takes a 3, else a 4, 5 or 6 standing in (the substitution rule)."""
 
 
 @dataclass(frozen=True)
@@ -114,16 +116,17 @@ class Finish:
         return found
 
     def _cost(self, looks: list[Look], moves: int, drawn: int) -> tuple[int, int]:
-        needs = [("weapon", 1)] * self.weapons + [("move", 2)] * moves
-        needs += [(look.kind, look.cost) for look in looks]
-        needs += [("draw", 3)] * drawn
+        # each buy: the faces it may take, cheapest first, and its price (None: the face's)
+        needs: list[tuple[tuple[int, ...], int | None]] = [((FACE["weapon"],), 1)] * self.weapons
+        needs += [((FACE["move"],), 2)] * moves
+        needs += [((FACE[look.kind],), look.cost) for look in looks]
+        needs += [(DRAW_FACES, None)] * drawn
         pool, points, rounds, surcharge = list(self.pool), 0, 1, self.surcharge
-        for kind, price in needs:
+        for faces, price in needs:
             while True:
-                face = self._take(pool, kind)
+                face = self._take(pool, faces)
                 if face is not None:
-                    extra = price - FACE[kind] if kind in ("lab", "brief") else 0
-                    points += (face if kind == "draw" else FACE[kind] + extra) + surcharge
+                    points += (face if price is None else price) + surcharge
                     break
                 rounds, pool = rounds + 1, list(TYPICAL_POOL)
                 if self.ferocity + GROWTH * (rounds - 1) >= self.points - points:
@@ -133,9 +136,8 @@ class Finish:
         return points, rounds
 
     @staticmethod
-    def _take(pool: list[int], kind: str) -> int | None:
-        """The face a `kind` buy takes from `pool` (removed), or None when none is left."""
-        faces = (3, 4, 5, 6) if kind == "draw" else (FACE[kind],)
+    def _take(pool: list[int], faces: tuple[int, ...]) -> int | None:
+        """The first of `faces` left in `pool` (removed), or None when none is."""
         for face in faces:
             if pool[face - 1]:
                 pool[face - 1] -= 1
