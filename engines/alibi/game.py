@@ -461,6 +461,20 @@ class Alibi(Game[AlibiState]):
         view._hands[me] = sorted(hand)
         view.played = answered[view.round]
         view.turn = 1 + sum(answered.values())
+        self._set_turn(view, sizes, chosen, written, over)
+        return view
+
+    def _set_turn(
+        self,
+        view: AlibiState,
+        sizes: list[int],
+        chosen: set[tuple[int, int]],
+        written: set[int],
+        over: bool,
+    ) -> None:
+        """The phase of a view and who is to move in it, from the record's hand sizes, the
+        passes chosen in each round, the solutions written and whether the game is over."""
+        n = self.players
         order = view._order_from(view.start)
         limit = self.options["round_limit"]
         if over:
@@ -479,7 +493,6 @@ class Alibi(Game[AlibiState]):
             ]
         else:
             view.current = order[view.played]
-        return view
 
     # --- notation and words --------------------------------------------------------------
     def _parse_action(self, text: str) -> AlibiAction:

@@ -521,36 +521,49 @@ class Notation:
         has seen a card dealt to the seat that it never passed on, and the neighbours have
         seen the cards passed between them and the seat."""
         if target == table.me:
-            pool = table.hand if scope == "hand" else table.seen
-            if scope == "seen" and not self.game.options["seen_includes_sets"]:
-                pool = pool - table.my_laid
-            mine = [card for card in cards if card in pool]
-            if answer != len(mine):
-                what = "hold" if scope == "hand" else "have seen"
-                listed = f" ({', '.join(mine)})" if mine else ""
-                raise InvalidObservation(
-                    f"you {what} {len(mine)} of the cards asked{listed}, so your answer is "
-                    f"{len(mine)}, not {answer} (by your own entries: your deal and passes)"
-                )
-            return
-        if scope == "seen":
-            unseen = [card for card in cards if card in table.only_mine]
-            if answer > len(cards) - len(unseen):
-                raise InvalidObservation(
-                    f"player {target} can have seen at most {len(cards) - len(unseen)} of the "
-                    f"{len(cards)} cards asked, not {answer}: {', '.join(unseen)} "
-                    f"{'was' if len(unseen) == 1 else 'were'} dealt to you and never passed on"
-                )
-            known = table.known_seen.get(target, set())
-            if not self.game.options["seen_includes_sets"]:
-                known = known - table.laid_by.get(target, set())
-            passed = [card for card in cards if card in known]
-            if answer < len(passed):
-                raise InvalidObservation(
-                    f"player {target} has seen at least {len(passed)} of the cards asked, not "
-                    f"{answer}: {', '.join(passed)} passed between you"
-                )
-            return
+            self._own_answer(scope, cards, answer, table)
+        elif scope == "seen":
+            self._seen_answer(target, cards, answer, table)
+        else:
+            self._hand_answer(target, cards, answer, table)
+
+    def _own_answer(self, scope: str, cards: tuple[str, ...], answer: int, table: Table) -> None:
+        """Refuse an answer of the seat itself that is not the count of its own cards asked."""
+        pool = table.hand if scope == "hand" else table.seen
+        if scope == "seen" and not self.game.options["seen_includes_sets"]:
+            pool = pool - table.my_laid
+        mine = [card for card in cards if card in pool]
+        if answer != len(mine):
+            what = "hold" if scope == "hand" else "have seen"
+            listed = f" ({', '.join(mine)})" if mine else ""
+            raise InvalidObservation(
+                f"you {what} {len(mine)} of the cards asked{listed}, so your answer is "
+                f"{len(mine)}, not {answer} (by your own entries: your deal and passes)"
+            )
+
+    def _seen_answer(self, target: int, cards: tuple[str, ...], answer: int, table: Table) -> None:
+        """Refuse another seat's count of cards seen above what it can have seen (cards dealt
+        to the seat and never passed on) or below what it has seen (cards passed between)."""
+        unseen = [card for card in cards if card in table.only_mine]
+        if answer > len(cards) - len(unseen):
+            raise InvalidObservation(
+                f"player {target} can have seen at most {len(cards) - len(unseen)} of the "
+                f"{len(cards)} cards asked, not {answer}: {', '.join(unseen)} "
+                f"{'was' if len(unseen) == 1 else 'were'} dealt to you and never passed on"
+            )
+        known = table.known_seen.get(target, set())
+        if not self.game.options["seen_includes_sets"]:
+            known = known - table.laid_by.get(target, set())
+        passed = [card for card in cards if card in known]
+        if answer < len(passed):
+            raise InvalidObservation(
+                f"player {target} has seen at least {len(passed)} of the cards asked, not "
+                f"{answer}: {', '.join(passed)} passed between you"
+            )
+
+    def _hand_answer(self, target: int, cards: tuple[str, ...], answer: int, table: Table) -> None:
+        """Refuse another seat's count of cards held above the cards asked that the seat does
+        not hold itself and that no laid set contains."""
         laid = {card for group in table.laid for card in self.deck.of_group(group)}
         yours = [card for card in cards if card in table.hand]
         out = [card for card in cards if card in laid]

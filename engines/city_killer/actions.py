@@ -38,7 +38,7 @@ regard to case.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engines.city_killer.rules import (
@@ -218,65 +218,152 @@ def read_district(word: str) -> District | None:
     return None if match is None else (int(match[1]), int(match[2]))
 
 
+class _Reader:
+    """The readers of the words of one action text, each refusing a word it cannot read
+    with the text and the list of actions."""
+
+    def __init__(self, text: str, names: Sequence[str]) -> None:
+        self.text = text
+        self.by_lower = {name.lower(): name for name in names}
+
+    def bad(self, why: str) -> InvalidAction:
+        return InvalidAction(f"cannot read {quote(self.text)}: {why}; actions are: {USAGE}")
+
+    def name(self, word: str) -> str:
+        if word.lower() not in self.by_lower:
+            raise self.bad(f"no resident is called {quote(word)}")
+        return self.by_lower[word.lower()]
+
+    def district(self, word: str) -> District:
+        found = read_district(word)
+        if found is None:
+            raise self.bad(f"{quote(word)} is not a district (row,column such as 2,3)")
+        return found
+
+    def word_of(self, word: str, allowed: Sequence[str], what: str) -> str:
+        if word.lower() not in allowed:
+            raise self.bad(f"{quote(word)} is not a {what} ({', '.join(allowed)})")
+        return word.lower()
+
+
+def _verb(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """A bare word (refuse, pass, ...)."""
+    return Verb(verb) if not args else None
+
+
+def _named(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """A verb on one resident (identity NAME, murder NAME, ...)."""
+    return Named(verb, read.name(args[0])) if len(args) == 1 else None
+
+
+def _placed(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """A verb on one district (start R,C, move R,C)."""
+    return Placed(verb, read.district(args[0])) if len(args) == 1 else None
+
+
+def _grouped(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """A verb on one group (allies GROUP, group GROUP)."""
+    return Grouped(verb, read.word_of(args[0], GROUPS, "group")) if len(args) == 1 else None
+
+
+def _ask(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """A question to a resident (ask NAME ATTR:VALUE, diner NAME ATTR:VALUE)."""
+    if len(args) != 2 or ":" not in args[1]:
+        return None
+    attr, _, value = args[1].lower().partition(":")
+    return Ask(verb, read.name(args[0]), attr, value)
+
+
+def _answer(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """answer yes|no."""
+    if len(args) == 1 and args[0].lower() in ("yes", "no"):
+        return Answer(args[0].lower() == "yes")
+    return None
+
+
+def _keep(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """keep CARD: a killer card or an evidence type."""
+    if len(args) != 1:
+        return None
+    return Keep(read.word_of(args[0], KILLER_CARDS + BUILDINGS, "card or evidence type"))
+
+
+def _reveal(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """name MOTIVE."""
+    return Reveal(read.word_of(args[0], MOTIVES, "motive")) if len(args) == 1 else None
+
+
+def _place(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """place NAME R,C."""
+    return Place(read.name(args[0]), read.district(args[1])) if len(args) == 2 else None
+
+
+def _shift(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """shift NAME R,C."""
+    return Shift(read.name(args[0]), read.district(args[1])) if len(args) == 2 else None
+
+
+def _evidence(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """evidence deck, or evidence row N (N from 1 to 3)."""
+    if len(args) == 1 and args[0].lower() == "deck":
+        return Evidence(0)
+    if len(args) != 2 or args[0].lower() != "row":
+        return None
+    if args[1] not in ("1", "2", "3"):
+        raise read.bad(f"row positions are 1, 2 and 3, not {quote(args[1])}")
+    return Evidence(int(args[1]))
+
+
+def _discard(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """discard CARD: a detective card."""
+    if len(args) != 1:
+        return None
+    return Discard(read.word_of(args[0], DETECTIVE_CARDS, "detective card"))
+
+
+def _accuse(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """accuse NAME MOTIVE."""
+    if len(args) != 2:
+        return None
+    return Accuse(read.name(args[0]), read.word_of(args[1], MOTIVES, "motive"))
+
+
+def _play(read: _Reader, verb: str, args: list[str]) -> Action | None:
+    """play CARD [ARGS]: the arguments that name residents are spelt as their names."""
+    if not args:
+        return None
+    card = read.word_of(args[0], CARDS, "card")
+    return Play(card, tuple(read.by_lower.get(a.lower(), a.lower()) for a in args[1:]))
+
+
+_FORMS: dict[str, Callable[[_Reader, str, list[str]], Action | None]] = {
+    **dict.fromkeys(BARE, _verb),
+    **dict.fromkeys(NAMED, _named),
+    **dict.fromkeys(PLACED, _placed),
+    **dict.fromkeys(GROUPED, _grouped),
+    **dict.fromkeys(ASKING, _ask),
+    "answer": _answer,
+    "keep": _keep,
+    "name": _reveal,
+    "place": _place,
+    "shift": _shift,
+    "evidence": _evidence,
+    "discard": _discard,
+    "accuse": _accuse,
+    "play": _play,
+}
+"""The reader of each verb's words: it gives None when the words do not fit the verb."""
+
+
 def parse(text: str, names: Sequence[str]) -> Action:
     """The action printed as `text`; `names` are the residents this game may name."""
     words = text.split()
-    by_lower = {name.lower(): name for name in names}
-
-    def bad(why: str) -> InvalidAction:
-        return InvalidAction(f"cannot read {quote(text)}: {why}; actions are: {USAGE}")
-
-    def name(word: str) -> str:
-        if word.lower() not in by_lower:
-            raise bad(f"no resident is called {quote(word)}")
-        return by_lower[word.lower()]
-
-    def district(word: str) -> District:
-        found = read_district(word)
-        if found is None:
-            raise bad(f"{quote(word)} is not a district (row,column such as 2,3)")
-        return found
-
-    def word_of(word: str, allowed: Sequence[str], what: str) -> str:
-        if word.lower() not in allowed:
-            raise bad(f"{quote(word)} is not a {what} ({', '.join(allowed)})")
-        return word.lower()
-
+    read = _Reader(text, names)
     if not words:
-        raise bad("it is empty")
+        raise read.bad("it is empty")
     verb, args = words[0].lower(), words[1:]
-    if verb in BARE and not args:
-        return Verb(verb)
-    if verb in NAMED and len(args) == 1:
-        return Named(verb, name(args[0]))
-    if verb in PLACED and len(args) == 1:
-        return Placed(verb, district(args[0]))
-    if verb in GROUPED and len(args) == 1:
-        return Grouped(verb, word_of(args[0], GROUPS, "group"))
-    if verb in ASKING and len(args) == 2 and ":" in args[1]:
-        attr, _, value = args[1].lower().partition(":")
-        return Ask(verb, name(args[0]), attr, value)
-    if verb == "answer" and len(args) == 1 and args[0].lower() in ("yes", "no"):
-        return Answer(args[0].lower() == "yes")
-    if verb == "keep" and len(args) == 1:
-        return Keep(word_of(args[0], KILLER_CARDS + BUILDINGS, "card or evidence type"))
-    if verb == "name" and len(args) == 1:
-        return Reveal(word_of(args[0], MOTIVES, "motive"))
-    if verb == "place" and len(args) == 2:
-        return Place(name(args[0]), district(args[1]))
-    if verb == "shift" and len(args) == 2:
-        return Shift(name(args[0]), district(args[1]))
-    if verb == "evidence" and args and args[0].lower() == "deck" and len(args) == 1:
-        return Evidence(0)
-    if verb == "evidence" and len(args) == 2 and args[0].lower() == "row":
-        if args[1] not in ("1", "2", "3"):
-            raise bad(f"row positions are 1, 2 and 3, not {quote(args[1])}")
-        return Evidence(int(args[1]))
-    if verb == "discard" and len(args) == 1:
-        return Discard(word_of(args[0], DETECTIVE_CARDS, "detective card"))
-    if verb == "accuse" and len(args) == 2:
-        return Accuse(name(args[0]), word_of(args[1], MOTIVES, "motive"))
-    if verb == "play" and args:
-        card = word_of(args[0], CARDS, "card")
-        return Play(card, tuple(by_lower.get(a.lower(), a.lower()) for a in args[1:]))
-    raise bad(f"wrong words after {quote(words[0])}" if words else "it is empty")
+    form = _FORMS.get(verb)
+    action = None if form is None else form(read, verb, args)
+    if action is None:
+        raise read.bad(f"wrong words after {quote(words[0])}")
+    return action

@@ -3,6 +3,9 @@ chain of cards and counters resolved last in, first out, the reaction windows, t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ClassVar
+
 from engines.city_killer.actions import (
     Play,
     Verb,
@@ -45,44 +48,85 @@ class Cards(Supplies):
         return actions
 
     def _detective_card_args(self, card: str) -> list[tuple[str, ...]]:
+        """The arguments with which the detective may play `card` now, one tuple a play."""
         assert self.pawn is not None
-        if card == "testimony":
-            names = [n for n in self.living if self.questionable(n)]
-            if self.game.options["question_limit"] == "per_phase":
-                names = [n for n in names if n not in self.questioned]
-            pairs: list[tuple[str, ...]] = [
-                (a, b) for i, a in enumerate(names) for b in names[i + 1 :]
-            ]
-            if self.game.options["testimony_order"] == "pick_then_ask":
-                return pairs
-            return [(a, b, f"{t}:{v}") for a, b in pairs for t, v in self.question_choices()]
-        if card == "curfew":
-            return [*((f"age:{a}",) for a in AGE), *((f"group:{g}",) for g in GROUPS)]
-        if card == "vehicle":
-            return [(district_text(d),) for d in neighbours(self.pawn, self.adjacency)]
-        if card == "cordon":
-            return [(district_text(d),) for d in DISTRICTS]
-        if card == "raid":
-            return [(g,) for g in GROUPS if any(self.resident(n).group == g for n in self.living)]
-        if card == "profile":
-            return [(a, b) for i, a in enumerate(MOTIVES) for b in MOTIVES[i + 1 :]]
-        if card == "covert-watch":
-            return [] if self.token_lost else [(n,) for n in self.living if n != self.token]
-        if card == "cooperation":
-            if self.game.options["cooperation"] == "action" and len(self.used) >= 2:
-                return []
-            return [
-                (kind,)
-                for kind in BUILDINGS
-                if self._building_actions(kind)
-                and (self.game.options["cooperation"] == "bonus" or kind not in self.used)
-            ]
-        if card == "patrols":
-            return [(n,) for n in self.living if n in self.intimidated]
-        if card == "confession":
-            return [()]
-        assert card == "sixth-sense", card
+        choices = self._DETECTIVE_CARD_ARGS.get(card)
+        assert choices is not None, card
+        return choices(self)
+
+    def _testimony_args(self) -> list[tuple[str, ...]]:
+        """Two residents who may be questioned, and with pick_then_ask off the question."""
+        names = [n for n in self.living if self.questionable(n)]
+        if self.game.options["question_limit"] == "per_phase":
+            names = [n for n in names if n not in self.questioned]
+        pairs: list[tuple[str, ...]] = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+        if self.game.options["testimony_order"] == "pick_then_ask":
+            return pairs
+        return [(a, b, f"{t}:{v}") for a, b in pairs for t, v in self.question_choices()]
+
+    def _curfew_args(self) -> list[tuple[str, ...]]:
+        """An age or a group."""
+        return [*((f"age:{a}",) for a in AGE), *((f"group:{g}",) for g in GROUPS)]
+
+    def _vehicle_args(self) -> list[tuple[str, ...]]:
+        """A district next to the pawn."""
+        assert self.pawn is not None
+        return [(district_text(d),) for d in neighbours(self.pawn, self.adjacency)]
+
+    def _cordon_args(self) -> list[tuple[str, ...]]:
+        """Any district."""
+        return [(district_text(d),) for d in DISTRICTS]
+
+    def _raid_args(self) -> list[tuple[str, ...]]:
+        """A group some living resident belongs to."""
+        return [(g,) for g in GROUPS if any(self.resident(n).group == g for n in self.living)]
+
+    def _profile_args(self) -> list[tuple[str, ...]]:
+        """Two different motives."""
+        return [(a, b) for i, a in enumerate(MOTIVES) for b in MOTIVES[i + 1 :]]
+
+    def _covert_watch_args(self) -> list[tuple[str, ...]]:
+        """A living resident other than the token's carrier, while the token is not lost."""
+        return [] if self.token_lost else [(n,) for n in self.living if n != self.token]
+
+    def _cooperation_args(self) -> list[tuple[str, ...]]:
+        """A kind of building with an action to take (one not used yet when cooperation
+        takes an action, and none once two actions are used)."""
+        if self.game.options["cooperation"] == "action" and len(self.used) >= 2:
+            return []
+        return [
+            (kind,)
+            for kind in BUILDINGS
+            if self._building_actions(kind)
+            and (self.game.options["cooperation"] == "bonus" or kind not in self.used)
+        ]
+
+    def _patrols_args(self) -> list[tuple[str, ...]]:
+        """A living resident who is intimidated."""
+        return [(n,) for n in self.living if n in self.intimidated]
+
+    def _confession_args(self) -> list[tuple[str, ...]]:
+        """No argument: one play."""
+        return [()]
+
+    def _sixth_sense_args(self) -> list[tuple[str, ...]]:
+        """None: the card is played only in a reaction window."""
         return []
+
+    _DETECTIVE_CARD_ARGS: ClassVar[dict[str, Callable[[Cards], list[tuple[str, ...]]]]] = {
+        "testimony": _testimony_args,
+        "curfew": _curfew_args,
+        "vehicle": _vehicle_args,
+        "cordon": _cordon_args,
+        "raid": _raid_args,
+        "profile": _profile_args,
+        "covert-watch": _covert_watch_args,
+        "cooperation": _cooperation_args,
+        "patrols": _patrols_args,
+        "confession": _confession_args,
+        "sixth-sense": _sixth_sense_args,
+    }
+    """The arguments of each detective card, by its name."""
 
     def _legal_react(self, frame: Frame) -> list[Action]:
         seat, top = frame["seat"], self.chain[-1]

@@ -90,31 +90,48 @@ class DetectivePhase(Supplies):
         return [Keep(t) for t in dict.fromkeys(frame["drawn"])]
 
     def _legal_detective(self, frame: Frame) -> list[Action]:
+        """The detective's choices in his phase, in this order: the steps, the actions of the
+        pawn's district, surveillance, evidence checks, card plays and the end."""
         assert self.pawn is not None
         opt = self.game.options
         actions: list[Action] = [Placed("move", d) for d in self._steps()]
         here = self.pawn
         building = self.buildings.get(here)
         free_actions = len(self.used) < 2
-        if free_actions and "interrogate" not in self.used and self._to_question(here, set()):
-            actions.append(Verb("interrogate"))
-        for kind in BUILDINGS:
-            if building == kind and free_actions and kind not in self.used:
-                actions += self._building_actions(kind)
-        examine_here = here in self.scene_districts() and not self.examined
-        if opt["examine_timing"] == "action" and free_actions and examine_here:
-            actions.append(Verb("examine"))
+        if free_actions:
+            actions += self._district_actions(here, building)
         if self.token is not None and (opt["surveil_same_phase"] or not self.token_fresh):
             actions.append(Named("surveil", self.token))
         if building is not None and building in self._evidence and self._may_check():
-            actions += [Evidence(i + 1) for i, card in enumerate(self.row) if card is not None]
-            if self._detective_deck or (
-                opt["empty_deck"] == "reshuffle" and self.detective_discard
-            ):
-                actions.append(Evidence(0))
+            actions += self._evidence_checks()
         if not opt["card_play_is_action"] or (free_actions and "card" not in self.used):
             actions += self._card_plays()
         actions.append(Verb("end"))
+        return actions
+
+    def _district_actions(self, here: District, building: str | None) -> list[Action]:
+        """The actions of the pawn's district not taken yet this phase (two are free): the
+        interrogation, its building's actions, examining its crime scene (examine_timing
+        action)."""
+        actions: list[Action] = []
+        if "interrogate" not in self.used and self._to_question(here, set()):
+            actions.append(Verb("interrogate"))
+        if building in BUILDINGS and building not in self.used:
+            actions += self._building_actions(building)
+        examine_here = here in self.scene_districts() and not self.examined
+        if self.game.options["examine_timing"] == "action" and examine_here:
+            actions.append(Verb("examine"))
+        return actions
+
+    def _evidence_checks(self) -> list[Action]:
+        """The evidence checks open in a building: a card of the row, or the deck's top
+        while the deck (or with empty_deck reshuffle, the discard pile) holds a card."""
+        actions: list[Action] = [
+            Evidence(i + 1) for i, card in enumerate(self.row) if card is not None
+        ]
+        reshuffle = self.game.options["empty_deck"] == "reshuffle"
+        if self._detective_deck or (reshuffle and self.detective_discard):
+            actions.append(Evidence(0))
         return actions
 
     def _may_check(self) -> bool:

@@ -537,50 +537,11 @@ class CityKiller(Game[CityKillerState]):
         Raises:
             InvalidState: any part that no setup of this game's options can have.
         """
-        opt = self.options
         names = list(residents)
-        if len(names) != opt["residents"] or len(set(names)) != len(names):
-            raise InvalidState(f"the game needs {opt['residents']} different residents")
-        if any(n not in self.names for n in names):
-            raise InvalidState(f"the residents come from the pool: {', '.join(self.names)}")
-        where = {p[0]: (p[1], p[2]) for p in placement}
-        if opt["initial_placement"] == "detective":
-            if placement:
-                raise InvalidState("with initial_placement=detective the detective places "
-                                   "the residents: the placement must be empty")  # fmt: skip
-        elif sorted(where) != sorted(names) or len(placement) != len(names):
-            raise InvalidState("the placement must place each resident once")
-        if any(d not in DISTRICTS for d in where.values()):
-            raise InvalidState("residents stand in districts 1,1 to 4,4")
-        if any(list(where.values()).count(d) > opt["district_capacity"] for d in DISTRICTS):
-            raise InvalidState("a district holds more residents than its capacity")
-        layout = {(b[0], b[1]): b[2] for b in buildings}
-        kinds = sorted(b[2] for b in buildings)
-        if len(layout) != 8 or kinds != sorted(BUILDINGS * 2) or not set(layout) <= set(DISTRICTS):
-            raise InvalidState("there are two buildings of each kind, in different districts")
-        if opt["identity_choice"] == "random":
-            if identity not in names:
-                raise InvalidState("the killer's identity is one of the residents")
-        elif identity is not None:
-            raise InvalidState("with identity_choice=choose the killer chooses his identity")
-        if identity is not None and opt["use_figurant"]:
-            if figurant not in names or figurant == identity:
-                raise InvalidState("the figurant is another resident")
-        elif figurant is not None:
-            raise InvalidState("there is no figurant to give")
-        if motive not in MOTIVES:
-            raise InvalidState(f"the motive is one of {', '.join(MOTIVES)}")
-        if len(set(drawn)) != 3 or not set(drawn) <= set(GROUPS):
-            raise InvalidState("the killer draws three different group tokens")
-        if sorted(killer_deck) != sorted(deck(KILLER_DECK)):
-            raise InvalidState("the killer deck holds the 14 killer cards")
-        if sorted(detective_deck) != sorted(self.detective_deck()):
-            raise InvalidState("the detective deck holds the detective cards")
-        expected = [
-            b for b, n in zip(BUILDINGS, opt["evidence_mix"], strict=True) for _ in range(n)
-        ]
-        if sorted(supply) != sorted(expected):
-            raise InvalidState("the evidence supply must hold the tokens of evidence_mix")
+        where = self._check_residents(names, placement)
+        layout = self._check_buildings(buildings)
+        self._check_killer(names, identity, figurant, motive, drawn)
+        self._check_supplies(killer_deck, detective_deck, supply)
         state = CityKillerState(self, rng)
         state._setup = Setup.record(
             rng, residents=names, placement=[list(p) for p in placement],
@@ -599,6 +560,78 @@ class CityKiller(Game[CityKillerState]):
         state._supply = list(supply)
         self._open(state)
         return state
+
+    def _check_residents(
+        self, names: list[str], placement: Sequence[Sequence[Any]]
+    ) -> dict[str, District]:
+        """Where each resident stands, refusing residents of the wrong number or not of the
+        pool and a placement that does not fit the options or the districts' capacity."""
+        opt = self.options
+        if len(names) != opt["residents"] or len(set(names)) != len(names):
+            raise InvalidState(f"the game needs {opt['residents']} different residents")
+        if any(n not in self.names for n in names):
+            raise InvalidState(f"the residents come from the pool: {', '.join(self.names)}")
+        where = {p[0]: (p[1], p[2]) for p in placement}
+        if opt["initial_placement"] == "detective":
+            if placement:
+                raise InvalidState("with initial_placement=detective the detective places "
+                                   "the residents: the placement must be empty")  # fmt: skip
+        elif sorted(where) != sorted(names) or len(placement) != len(names):
+            raise InvalidState("the placement must place each resident once")
+        if any(d not in DISTRICTS for d in where.values()):
+            raise InvalidState("residents stand in districts 1,1 to 4,4")
+        if any(list(where.values()).count(d) > opt["district_capacity"] for d in DISTRICTS):
+            raise InvalidState("a district holds more residents than its capacity")
+        return where
+
+    @staticmethod
+    def _check_buildings(buildings: Sequence[Sequence[Any]]) -> dict[District, str]:
+        """The building in each district, refusing any layout but two of each kind in
+        different districts."""
+        layout = {(b[0], b[1]): b[2] for b in buildings}
+        kinds = sorted(b[2] for b in buildings)
+        if len(layout) != 8 or kinds != sorted(BUILDINGS * 2) or not set(layout) <= set(DISTRICTS):
+            raise InvalidState("there are two buildings of each kind, in different districts")
+        return layout
+
+    def _check_killer(
+        self,
+        names: list[str],
+        identity: str | None,
+        figurant: str | None,
+        motive: str,
+        drawn: Sequence[str],
+    ) -> None:
+        """Refuse a killer's identity, figurant, motive or group tokens that the options or
+        the residents do not allow."""
+        opt = self.options
+        if opt["identity_choice"] == "random":
+            if identity not in names:
+                raise InvalidState("the killer's identity is one of the residents")
+        elif identity is not None:
+            raise InvalidState("with identity_choice=choose the killer chooses his identity")
+        if identity is not None and opt["use_figurant"]:
+            if figurant not in names or figurant == identity:
+                raise InvalidState("the figurant is another resident")
+        elif figurant is not None:
+            raise InvalidState("there is no figurant to give")
+        if motive not in MOTIVES:
+            raise InvalidState(f"the motive is one of {', '.join(MOTIVES)}")
+        if len(set(drawn)) != 3 or not set(drawn) <= set(GROUPS):
+            raise InvalidState("the killer draws three different group tokens")
+
+    def _check_supplies(
+        self, killer_deck: Sequence[str], detective_deck: Sequence[str], supply: Sequence[str]
+    ) -> None:
+        """Refuse decks or an evidence supply that do not hold this game's cards and tokens."""
+        if sorted(killer_deck) != sorted(deck(KILLER_DECK)):
+            raise InvalidState("the killer deck holds the 14 killer cards")
+        if sorted(detective_deck) != sorted(self.detective_deck()):
+            raise InvalidState("the detective deck holds the detective cards")
+        mix = self.options["evidence_mix"]
+        expected = [b for b, n in zip(BUILDINGS, mix, strict=True) for _ in range(n)]
+        if sorted(supply) != sorted(expected):
+            raise InvalidState("the evidence supply must hold the tokens of evidence_mix")
 
     def _fill(
         self,

@@ -368,54 +368,7 @@ class Noir(Game[NoirState]):
                          stand_in if separate else None)  # fmt: skip
         view._deck_top, view._killer_top = (HAND, 1) if separate else (HAND + 1, 0)
         view._killer = ""
-        last: Shift | None = None
-        for obs in info.observations:
-            match obs:
-                case Shifted(rows=rows) | Collapsed(rows=rows):
-                    view.grid = rows
-                case Killed(suspect=victim):
-                    view.dead.append(victim)
-                    view.phase = "identity" if view.phase == "opening" else view.phase
-                case IdentityTold(seat=seat, suspect=suspect):
-                    if seat == KILLER:
-                        view._killer = suspect
-                    else:
-                        view._inspector = suspect
-                        view._hand.remove(suspect)
-                case Hand(cards=cards):
-                    view._hand = list(cards)
-                case ChoseIdentity():
-                    view.phase = "play"
-                case DisguiseTried():
-                    if separate:
-                        view._killer_top += 1
-                    else:
-                        view._deck_top += 1
-                    if isinstance(obs, Disguised):
-                        view.revealed.append(obs.former)
-                    elif isinstance(obs, DisguiseFailed):
-                        view.discarded.append(obs.drawn)
-                case DrawMade():
-                    view._deck_top += 1
-                case Drew(suspect=card):
-                    view._hand.append(card)
-                case Exonerated(suspect=card):
-                    view.exonerated.append(card)
-                    if card in view._hand:
-                        view._hand.remove(card)
-                case CitizenArrested(agent=agent):
-                    view.spent.append(agent)
-                    if agent in view._hand:
-                        view._hand.remove(agent)
-                case End():
-                    view.over = True
-            if isinstance(obs, TurnEnding):
-                last = (
-                    Shift(obs.line, obs.index, obs.direction) if isinstance(obs, Shifted) else None
-                )
-                view.current = other_seat(view.current)
-            elif isinstance(obs, Collapsed):
-                last = None  # no shift undoes a collapse
+        last = _follow_record(view, info.observations, separate)
         view.drawn = isinstance(info.observations[-1], DrawMade | Drew)
         if view.drawn:
             view.current = INSPECTOR
@@ -485,3 +438,64 @@ class Noir(Game[NoirState]):
         if killer_deck is not None:
             killer_deck = read.choices(killer_deck, "setup.killer_deck", names)
         return self._arranged(lambda: self.arrange(rng, grid, deck, killer_deck), read)
+
+
+def _follow_record(
+    view: NoirState, observations: Sequence[Observation], separate: bool
+) -> Shift | None:
+    """Bring a blank view up to date with one seat's record: the grid, the dead, the phase,
+    the cards drawn from each deck, the seat's identity and hand, whose turn it is; return
+    the last turn's shift (None when that turn was no shift or a collapse followed it)."""
+    last: Shift | None = None
+    for obs in observations:
+        match obs:
+            case Shifted(rows=rows) | Collapsed(rows=rows):
+                view.grid = rows
+            case Killed(suspect=victim):
+                view.dead.append(victim)
+                view.phase = "identity" if view.phase == "opening" else view.phase
+            case IdentityTold(seat=seat, suspect=suspect):
+                if seat == KILLER:
+                    view._killer = suspect
+                else:
+                    view._inspector = suspect
+                    view._hand.remove(suspect)
+            case Hand(cards=cards):
+                view._hand = list(cards)
+            case ChoseIdentity():
+                view.phase = "play"
+            case DisguiseTried():
+                _follow_disguise(view, obs, separate)
+            case DrawMade():
+                view._deck_top += 1
+            case Drew(suspect=card):
+                view._hand.append(card)
+            case Exonerated(suspect=card):
+                view.exonerated.append(card)
+                if card in view._hand:
+                    view._hand.remove(card)
+            case CitizenArrested(agent=agent):
+                view.spent.append(agent)
+                if agent in view._hand:
+                    view._hand.remove(agent)
+            case End():
+                view.over = True
+        if isinstance(obs, TurnEnding):
+            last = Shift(obs.line, obs.index, obs.direction) if isinstance(obs, Shifted) else None
+            view.current = other_seat(view.current)
+        elif isinstance(obs, Collapsed):
+            last = None  # no shift undoes a collapse
+    return last
+
+
+def _follow_disguise(view: NoirState, obs: DisguiseTried, separate: bool) -> None:
+    """A disguise draws the killer's next card: the killer's deck's, or with one deck the
+    shared deck's; it shows the former identity, or the card drawn when it fails."""
+    if separate:
+        view._killer_top += 1
+    else:
+        view._deck_top += 1
+    if isinstance(obs, Disguised):
+        view.revealed.append(obs.former)
+    elif isinstance(obs, DisguiseFailed):
+        view.discarded.append(obs.drawn)

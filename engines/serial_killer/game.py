@@ -626,13 +626,7 @@ def replay(
 
     The observations must have passed the solver's check of each field's type and range
     (`solver.validation.validate` does it first): the replay allocates what they say."""
-    setup = observations[0]
-    assert isinstance(setup, Start)
-    decks = {g: [f"{g}.?"] * size for g, _, size in setup.decks}
-    districts = {g: d for g, d, _ in setup.decks}
-    view = SerialKillerState(game, random.Random(0), decks, districts, setup.first_player)
-    view._emit(setup)
-    view._script = _recorded_chance(observations)
+    view = _start_view(game, observations)
     own_draws = [obs.card for obs in observations if isinstance(obs, SeeDraw)]
     own_discards = [obs.card for obs in observations if isinstance(obs, SeeDiscard)]
     placeholder = tuple(f"{g}.?" for g in game.parts.genre_ids)
@@ -650,31 +644,83 @@ def replay(
             case Declaration(profile=profile):  # the seat's own, which it alone sees first
                 action = Declare(tuple(profile))
             case Attempt(seat=seat):
-                mine = seat == me and index and isinstance(observations[index - 1], Declaration)
-                action = None if mine else Declare(placeholder)
+                action = _attempted(seat, observations, index, me, placeholder)
             case LabPlace(seat=seat):
-                if seat == me and own_discards:
-                    card = own_discards.pop(0)
-                elif seat == me:
+                if seat == me and not own_discards:
                     break  # the record stops before the seat's own discard is shown
-                else:
-                    genre = obs.genre if isinstance(obs, LabPlaceGenre) else None
-                    hand = view._hands[seat]
-                    card = next((c for c in hand if c == f"{genre}.?"), hand[0] if hand else "?")
-                action = Discard(card)
-            case Buy(seat=seat):
-                action = _bought(view, obs)
-                if isinstance(action, Investigate) and seat == me and own_draws:
-                    _put_on_top(view, me, own_draws.pop(0))
-        if action is not None:
-            reason = view._illegal_reason(action) if strict and not view.is_over else None
-            if strict and (reason is not None or view.is_over):
-                raise IllegalAction(reason or f"{action} comes after the end of the game")
-            try:
-                view.apply_trusted(action)
-            except ChanceExhausted as stop:
-                view.waiting_for = stop.what
-                break
+                action = Discard(_lab_discard(view, obs, me, own_discards))
+            case Buy():
+                action = _replayed_buy(view, obs, me, own_draws)
+        if action is not None and not _replay_action(view, action, strict):
+            break
+    view._seen[me] = _own_seen(observations)
+    return view
+
+
+def _start_view(game: SerialKiller, observations: tuple[Observation, ...]) -> SerialKillerState:
+    """A view of the setup the record starts with (decks of placeholder cards), to be
+    replayed with the chance outcomes the record holds."""
+    setup = observations[0]
+    assert isinstance(setup, Start)
+    decks = {g: [f"{g}.?"] * size for g, _, size in setup.decks}
+    districts = {g: d for g, d, _ in setup.decks}
+    view = SerialKillerState(game, random.Random(0), decks, districts, setup.first_player)
+    view._emit(setup)
+    view._script = _recorded_chance(observations)
+    return view
+
+
+def _attempted(
+    seat: int,
+    observations: tuple[Observation, ...],
+    index: int,
+    me: int,
+    placeholder: tuple[str, ...],
+) -> Action | None:
+    """The declaration `seat`'s attempt at `index` makes: none for the seat's own attempt
+    after its declaration (recorded just before, as it alone sees it first), else a profile
+    of placeholder cards."""
+    if seat == me and index and isinstance(observations[index - 1], Declaration):
+        return None
+    return Declare(placeholder)
+
+
+def _replayed_buy(view: SerialKillerState, obs: Buy, me: int, own_draws: list[str]) -> Action:
+    """The buy `obs` records; for an Investigate of the seat's own, the card it saw drawn
+    goes on top of the deck first (taken from `own_draws`)."""
+    action = _bought(view, obs)
+    if isinstance(action, Investigate) and obs.seat == me and own_draws:
+        _put_on_top(view, me, own_draws.pop(0))
+    return action
+
+
+def _lab_discard(view: SerialKillerState, obs: LabPlace, me: int, own_discards: list[str]) -> str:
+    """The card a lab placement discards: the seat's own as it saw it (taken from
+    `own_discards`), else a placeholder of the genre shown, else the first card in hand."""
+    if obs.seat == me:
+        return own_discards.pop(0)
+    genre = obs.genre if isinstance(obs, LabPlaceGenre) else None
+    hand = view._hands[obs.seat]
+    return next((c for c in hand if c == f"{genre}.?"), hand[0] if hand else "?")
+
+
+def _replay_action(view: SerialKillerState, action: Action, strict: bool) -> bool:
+    """Apply one recorded action (checked first when `strict`); False when the record's
+    chance outcomes run out before it is done (the view then waits for the next one)."""
+    reason = view._illegal_reason(action) if strict and not view.is_over else None
+    if strict and (reason is not None or view.is_over):
+        raise IllegalAction(reason or f"{action} comes after the end of the game")
+    try:
+        view.apply_trusted(action)
+    except ChanceExhausted as stop:
+        view.waiting_for = stop.what
+        return False
+    return True
+
+
+def _own_seen(observations: tuple[Observation, ...]) -> set[str]:
+    """The cards the record shows its seat: its own draws and discards, the hands it was
+    shown and the lab cards it paid to see."""
     seen: set[str] = set()
     for obs in observations:
         match obs:
@@ -684,8 +730,7 @@ def replay(
                 seen.update(cards)
             case SeeLab(cards=pairs):
                 seen.update(card for _, card in pairs)
-    view._seen[me] = seen
-    return view
+    return seen
 
 
 def _put_on_top(view: SerialKillerState, me: int, card: str) -> None:

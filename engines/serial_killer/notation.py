@@ -179,24 +179,13 @@ class Notation:
         number = self.number
         match entry:
             case "setup":
-                decks = []
-                size = self.game.options["traits_per_genre"]
-                for item in rest[2:]:
-                    genre, _, district = item.partition("@")
-                    decks.append((self.genres.read(genre), number(district, "a district"), size))
-                players = number(rest[0], "the number of players")
-                return Start(players, self.seat(rest[1]), tuple(decks))
+                return self._setup(rest)
             case "place":
                 return Placed(self.seat(rest[0]), number(rest[1], "a district"))
             case "relocate":
                 return Relocated(self.seat(rest[0]), number(rest[1], "a district"))
             case "roll":
-                counts = [number(w, "a count of dice") for w in rest]
-                if len(counts) != 6 or sum(counts) != 15:
-                    raise InvalidObservation("a roll is six counts summing to 15")
-                rolls = sum(isinstance(obs, Roll) for obs in before)
-                bonus = self.game.options["uniform_roll_bonus"] if max(counts) == 15 else 0
-                return Roll(rolls + 1, tuple(counts), bonus)
+                return self._roll(rest, before)
             case "pass" | "end_pick" | "skip":
                 return SEAT_ENTRIES[entry](self.seat(rest[0]))
             case "buy":
@@ -211,11 +200,7 @@ class Notation:
             case "drew":
                 return SeeDraw(me, self.cards.read_phrase(rest))
             case "lab":
-                seat = self.seat(rest[0])
-                position = number(rest[-1], "a lab position")
-                if len(rest) == 3:
-                    return LabPlaceGenre(seat, position, self.genres.read(rest[1]))
-                return LabPlace(seat, position)
+                return self._lab(rest)
             case "discarded":
                 card = self.cards.read_phrase(rest[:-1])
                 return SeeDiscard(me, card, number(rest[-1], "a lab position"))
@@ -236,6 +221,33 @@ class Notation:
             case "round-end":
                 return self._round_end(rest)
         return self._end(rest, before)
+
+    def _setup(self, rest: list[str]) -> Start:
+        """PLAYERS FIRST GENRE@DISTRICT ...: the start, each genre's deck in its district."""
+        decks = []
+        size = self.game.options["traits_per_genre"]
+        for item in rest[2:]:
+            genre, _, district = item.partition("@")
+            decks.append((self.genres.read(genre), self.number(district, "a district"), size))
+        players = self.number(rest[0], "the number of players")
+        return Start(players, self.seat(rest[1]), tuple(decks))
+
+    def _roll(self, rest: list[str], before: Sequence[Observation]) -> Roll:
+        """Six counts of dice, one per face (15 dice), numbered after the rolls `before`."""
+        counts = [self.number(w, "a count of dice") for w in rest]
+        if len(counts) != 6 or sum(counts) != 15:
+            raise InvalidObservation("a roll is six counts summing to 15")
+        rolls = sum(isinstance(obs, Roll) for obs in before)
+        bonus = self.game.options["uniform_roll_bonus"] if max(counts) == 15 else 0
+        return Roll(rolls + 1, tuple(counts), bonus)
+
+    def _lab(self, rest: list[str]) -> LabPlace:
+        """PLAYER [GENRE] POSITION: a card put in the lab, its genre shown or not."""
+        seat = self.seat(rest[0])
+        position = self.number(rest[-1], "a lab position")
+        if len(rest) == 3:
+            return LabPlaceGenre(seat, position, self.genres.read(rest[1]))
+        return LabPlace(seat, position)
 
     def _attempt(self, rest: list[str]) -> Attempt:
         """red 85 dice 290 vs 50 success 1 (or fail)."""

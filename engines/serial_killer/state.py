@@ -319,48 +319,74 @@ class SerialKillerState(State):
         """Why `seat` may not buy `action` now, or None when it may."""
         face = face_of(action)
         assert face is not None
-        options = self.game.options
         if self.pool[face - 1] == 0:
             return f"no {face} is left in the pool"
+        problem = self._bought_action_problem(seat, action, face)
+        if problem is not None:
+            return problem
+        if self.points_left[seat] < self.cost(seat, action):
+            return f"it costs {self.cost(seat, action)} and you have {self.points_left[seat]}"
+        return None
+
+    def _bought_action_problem(self, seat: int, action: Action, face: int) -> str | None:
+        """Why the action bought with a die of `face` may not be taken now, whatever it
+        costs, or None when it may."""
         if isinstance(action, Investigate):
-            if face > 3 and not (options["substitution"] == "always" or self.pool[2] == 0):
-                return f"a {face} may stand in for Investigate only when no 3 is left"
-            genre = self.deck_at.get(self.pawn[seat] or 0)
-            if genre is None:
-                return "there is no deck in your district"
-            if len(self._decks[genre]) < 2:
-                return f"the {genre} deck in your district has only its undrawable card left"
-        elif isinstance(action, Weapon):
-            if self.weapon >= WEAPON_MAX and not options["allow_dead_buys"]:
+            return self._investigate_problem(seat, face)
+        if isinstance(action, Weapon):
+            if self.weapon >= WEAPON_MAX and not self.game.options["allow_dead_buys"]:
                 return "the weapon track is at 10; the option forbids buys with no effect"
         elif isinstance(action, Move):
             if action.district == self.pawn[seat]:
                 return f"your pawn is already in district {action.district}"
         elif isinstance(action, Briefing):
-            others = self.colocated(seat)
-            if options["briefing_scope"] == "all":
-                if action.target is not None:
-                    return "a briefing shows every co-located hand: buy 4 briefing, no target"
-                if not others:
-                    return "no other pawn is in your district"
-            elif action.target is None:
-                return "a briefing names the player whose hand you see"
-            elif action.target not in others:
-                return f"player {action.target} is not in your district"
+            return self._briefing_problem(seat, action)
         elif isinstance(action, Lab):
-            if not self._lab:
-                return "the lab is empty"
-            rotated = {p + 1 for p, turned in enumerate(self.rotated) if turned}
-            if not set(action.positions) <= rotated:
-                return f"only rotated positions are paid for; rotated now: {sorted(rotated)}"
-            if (
-                options["lab_view"] == "all-or-nothing"
-                and action.positions
-                and (set(action.positions) != rotated)
-            ):
-                return "the option lets you pay for all rotated positions or none"
-        if self.points_left[seat] < self.cost(seat, action):
-            return f"it costs {self.cost(seat, action)} and you have {self.points_left[seat]}"
+            return self._lab_problem(action)
+        return None
+
+    def _investigate_problem(self, seat: int, face: int) -> str | None:
+        """Why `seat` may not investigate with a die of `face`: only a 3 unless substitution
+        allows it, and only from a deck in its district with a drawable card."""
+        options = self.game.options
+        if face > 3 and not (options["substitution"] == "always" or self.pool[2] == 0):
+            return f"a {face} may stand in for Investigate only when no 3 is left"
+        genre = self.deck_at.get(self.pawn[seat] or 0)
+        if genre is None:
+            return "there is no deck in your district"
+        if len(self._decks[genre]) < 2:
+            return f"the {genre} deck in your district has only its undrawable card left"
+        return None
+
+    def _briefing_problem(self, seat: int, action: Briefing) -> str | None:
+        """Why `seat` may not take the briefing: it must name no target when it shows every
+        co-located hand (and some pawn must share the district), else a co-located player."""
+        others = self.colocated(seat)
+        if self.game.options["briefing_scope"] == "all":
+            if action.target is not None:
+                return "a briefing shows every co-located hand: buy 4 briefing, no target"
+            if not others:
+                return "no other pawn is in your district"
+        elif action.target is None:
+            return "a briefing names the player whose hand you see"
+        elif action.target not in others:
+            return f"player {action.target} is not in your district"
+        return None
+
+    def _lab_problem(self, action: Lab) -> str | None:
+        """Why the lab positions may not be paid for: the lab is empty, a position is not
+        rotated, or (lab_view all-or-nothing) some but not all rotated positions are named."""
+        if not self._lab:
+            return "the lab is empty"
+        rotated = {p + 1 for p, turned in enumerate(self.rotated) if turned}
+        if not set(action.positions) <= rotated:
+            return f"only rotated positions are paid for; rotated now: {sorted(rotated)}"
+        if (
+            self.game.options["lab_view"] == "all-or-nothing"
+            and action.positions
+            and (set(action.positions) != rotated)
+        ):
+            return "the option lets you pay for all rotated positions or none"
         return None
 
     def colocated(self, seat: int) -> list[int]:
