@@ -71,8 +71,34 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("game", help="the game (see `sleuth games`)")
 
     game_help = f"the game ({', '.join(engines.names())})"
-
     demo = commands.add_parser("demo", help="watch two solver bots play a whole game, with hints")
+    _demo_arguments(demo, game_help)
+    play = commands.add_parser("play", help="play against a bot in the terminal")
+    _play_arguments(play, game_help)
+    assist = commands.add_parser(
+        "assist",
+        help="the notebook for a game at a real table: type what you saw, see what follows",
+        description="Type what your seat saw and heard; see what is certain, how likely each "
+        "hidden possibility is, and what to ask or do. Every entry is saved at once.",
+        epilog="A damaged sessions file is never read from, written over or replaced: sleuth "
+        "keeps a copy of it beside it (sessions.sqlite3.damaged-TIME), says so in one line and "
+        "exits with status 3; --salvage then recovers what SQLite can still read.",
+    )
+    _assist_arguments(assist, game_help)
+    serve = commands.add_parser(
+        "serve",
+        help="the notebook as a web page for a phone or laptop, over the same sessions",
+        description="Serve the notebook's sessions as a local web page (needs the web extra: "
+        "pip install 'sleuth[web]'). Prints the address to open.",
+    )
+    _serve_arguments(serve)
+    arena = commands.add_parser("arena", help="a tournament between bots, with a results table")
+    _arena_arguments(arena, game_help)
+    return parser
+
+
+def _demo_arguments(demo: argparse.ArgumentParser, game_help: str) -> None:
+    """`sleuth demo`'s: the game, its seed, the hints shown, a time ceiling, its options."""
     demo.add_argument("game", nargs="?", default=DEFAULT_DEMO_GAME, help=game_help)
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     demo.add_argument("--hints", type=int, default=3, help="hints shown per turn (default 3)")
@@ -85,22 +111,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_game_options(demo)
 
-    play = commands.add_parser("play", help="play against a bot in the terminal")
+
+def _play_arguments(play: argparse.ArgumentParser, game_help: str) -> None:
+    """`sleuth play`'s: the game, the seat, the bot, the seed, the game's options."""
     play.add_argument("game", help=game_help)
     play.add_argument("--as", dest="seat", default=None, help="your seat (default: the first)")
     play.add_argument("--bot", default="solver", choices=opponents.BOT_NAMES, help="opponent")
     play.add_argument("--seed", type=int, default=None, help="the game's seed (default random)")
     _add_game_options(play)
 
-    assist = commands.add_parser(
-        "assist",
-        help="the notebook for a game at a real table: type what you saw, see what follows",
-        description="Type what your seat saw and heard; see what is certain, how likely each "
-        "hidden possibility is, and what to ask or do. Every entry is saved at once.",
-        epilog="A damaged sessions file is never read from, written over or replaced: sleuth "
-        "keeps a copy of it beside it (sessions.sqlite3.damaged-TIME), says so in one line and "
-        "exits with status 3; --salvage then recovers what SQLite can still read.",
-    )
+
+def _assist_arguments(assist: argparse.ArgumentParser, game_help: str) -> None:
+    """`sleuth assist`'s: a new session's game, seat, name and level, where sessions are
+    kept, what is shown; or one of the list, resume, export and salvage of sessions."""
     assist.add_argument("game", nargs="?", default=None, help=game_help + " for a new session")
     assist.add_argument("--seat", default=None, help="your seat (default: the first)")
     assist.add_argument("--name", default=None, help="the new session's name (default GAME-N)")
@@ -126,12 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_game_options(assist)
 
-    serve = commands.add_parser(
-        "serve",
-        help="the notebook as a web page for a phone or laptop, over the same sessions",
-        description="Serve the notebook's sessions as a local web page (needs the web extra: "
-        "pip install 'sleuth[web]'). Prints the address to open.",
-    )
+
+def _serve_arguments(serve: argparse.ArgumentParser) -> None:
+    """`sleuth serve`'s: the address and port to listen on, where sessions are kept."""
     serve.add_argument(
         "--host",
         default="127.0.0.1",
@@ -141,7 +161,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free)")
     serve.add_argument("--dir", default=None, help="where sessions are kept (default: user data)")
 
-    arena = commands.add_parser("arena", help="a tournament between bots, with a results table")
+
+def _arena_arguments(arena: argparse.ArgumentParser, game_help: str) -> None:
+    """`sleuth arena`'s: the game, a bot per seat, how many games on how many workers, the
+    first seed, the seats kept or rotated, the backend, a time ceiling, the game's options."""
     arena.add_argument("game", help=game_help)
     arena.add_argument(
         "--bots",
@@ -168,7 +191,6 @@ def build_parser() -> argparse.ArgumentParser:
         "reproduces the tournament; a ceiling may change that)",
     )
     _add_game_options(arena)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -94,6 +94,12 @@ class HeuristicBot(SeatedBot):
             return Solution(box_of([cards[0] for cards in left]))
         if all(len(cards) == 1 for cards in left):
             return Accuse(box_of([cards[0] for cards in left]))
+        return self._question(crossed, left)
+
+    def _question(self, crossed: set[str], left: list[list[str]]) -> Ask:
+        """Ask a random other player what they have seen of a random group still open,
+        preferring a group whose type is not decided yet."""
+        deck = self.game.deck
         open_groups = [g for g in deck.groups if any(c not in crossed for c in deck.of_group(g))]
         undecided = [g for g in open_groups if len(left[TYPES.index(deck.type_of_group(g))]) > 1]
         group = self.rng.choice(undecided or open_groups or list(deck.groups))

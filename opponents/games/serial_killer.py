@@ -129,37 +129,67 @@ class HeuristicBot(SeatedBot):
     def _buy(
         self, view: SerialKillerState, legal: list[Action], unknown: dict[str, int], me: int
     ) -> Action:
+        """What to spend on, the first that applies: nothing when ready to declare this
+        round; a draw from an open deck underfoot; the briefing of the largest hand; a weapon
+        die when ready but the track is short; a move to an open deck; a lab view (half the
+        time); a weapon die; else pass. Only what keeps the declaration's roll safe."""
         ready = self._ready(view, unknown, me)
         if ready and view.weapon >= WEAPON_MAX and not view.bought[me]:
             return Pass()  # stay eligible to declare this round
         buys = [a for a in legal if not isinstance(a, Pass | Declare) and _affordable(view, me, a)]
-        here = view.deck_at.get(view.pawn[me] or 0)
-        draws = sorted((a for a in buys if isinstance(a, Investigate)), key=lambda a: a.face)
-        if draws and here is not None and unknown[here] > 1:
-            return draws[0]
-        briefs = [a for a in buys if isinstance(a, Briefing)]
-        if briefs:
-            return max(briefs, key=lambda a: len(view.hand_genres[a.target or 0]))
-        if ready and view.weapon < WEAPON_MAX:
-            weapon = [a for a in buys if isinstance(a, Weapon)]
-            if weapon:
-                return weapon[0]
-        moves = [a for a in buys if isinstance(a, Move) and a.district in view.deck_at]
-        open_moves = [
-            a
-            for a in moves
-            if view.deck_size(view.deck_at[a.district]) > 1
-            and unknown[view.deck_at[a.district]] > 1
-        ]
-        if open_moves:
-            return max(open_moves, key=lambda a: (unknown[view.deck_at[a.district]], -a.district))
+        learn = _draw_here(view, buys, unknown, me) or _largest_briefing(view, buys)
+        if learn is not None:
+            return learn
+        weapon = next((a for a in buys if isinstance(a, Weapon)), None)
+        if ready and view.weapon < WEAPON_MAX and weapon is not None:
+            return weapon
+        look = _open_move(view, buys, unknown) or self._free_lab_view(view, buys)
+        if look is not None:
+            return look
+        if weapon is not None and view.weapon < WEAPON_MAX:
+            return weapon
+        return Pass()
+
+    def _free_lab_view(self, view: SerialKillerState, buys: list[Action]) -> Lab | None:
+        """Half the time (a coin drawn only when it applies), a lab view paying for no
+        turned card, when the lab holds cards."""
         labs = [a for a in buys if isinstance(a, Lab) and not a.positions]
         if labs and len(view.lab_genres) > 0 and self.rng.random() < 0.5:
             return labs[0]
-        weapon = [a for a in buys if isinstance(a, Weapon)]
-        if weapon and view.weapon < WEAPON_MAX:
-            return weapon[0]
-        return Pass()
+        return None
+
+
+def _draw_here(
+    view: SerialKillerState, buys: list[Action], unknown: dict[str, int], me: int
+) -> Investigate | None:
+    """The cheapest draw from the deck underfoot, when its genre has traits left to learn."""
+    here = view.deck_at.get(view.pawn[me] or 0)
+    draws = sorted((a for a in buys if isinstance(a, Investigate)), key=lambda a: a.face)
+    if draws and here is not None and unknown[here] > 1:
+        return draws[0]
+    return None
+
+
+def _largest_briefing(view: SerialKillerState, buys: list[Action]) -> Briefing | None:
+    """The briefing of the rival holding the most cards (the first of those, on a tie)."""
+    briefs = [a for a in buys if isinstance(a, Briefing)]
+    if briefs:
+        return max(briefs, key=lambda a: len(view.hand_genres[a.target or 0]))
+    return None
+
+
+def _open_move(view: SerialKillerState, buys: list[Action], unknown: dict[str, int]) -> Move | None:
+    """A move to the deck with the most traits left to learn (of those with more than one
+    card and more than one trait left; the lowest district on a tie)."""
+    moves = [a for a in buys if isinstance(a, Move) and a.district in view.deck_at]
+    open_moves = [
+        a
+        for a in moves
+        if view.deck_size(view.deck_at[a.district]) > 1 and unknown[view.deck_at[a.district]] > 1
+    ]
+    if open_moves:
+        return max(open_moves, key=lambda a: (unknown[view.deck_at[a.district]], -a.district))
+    return None
 
 
 class SolverBot(SeatedBot):

@@ -268,40 +268,82 @@ class CarefulBot(SeatedBot):
         return now >= LAST_CHANCE and later < FADE
 
     def _pick(self, notes: Notes, legal: Sequence[Action]) -> Action:
+        """Rules 3 to 9 of the class docstring: the first that applies."""
         view, me = notes.view, notes.me
         stop = legal[0]  # pass (or end the pick)
         eligible = view.weapon >= WEAPON_MAX and not view.bought[me] and not view.final_round
         if eligible and self._declare_now(notes):
             return Pass()  # stay eligible: declare at this round's end
         buys = [a for a in legal if not isinstance(a, Pass | Declare) and a != stop]
-        short = WEAPON_MAX - view.weapon
         weapon = next((a for a in buys if isinstance(a, Weapon)), None)
-        urgent = short > WEAPON_PER_ROUND * max(notes.rounds_left - 1, 0)
-        if weapon and short > 0 and urgent and view.cost(me, weapon) <= notes.points:
-            return weapon
-        dear = 6 if view.final_round else CHEAPEST_DRAW
-        draws = [
-            a
-            for a in buys
-            if isinstance(a, Investigate) and a.face <= dear and notes.can_spend(a, drawing=True)
-        ]
-        behind = short > WEAPON_PER_ROUND * (notes.rounds_after_draw - 1)
-        if draws and notes.open_deck(notes.deck_here()) and not behind:
-            return min(draws, key=lambda a: a.face)
-        endgame = view.final_round or view.cards_left() <= ENDGAME
-        look = _look(notes, buys, 1 if endgame else LAB_EARLY)
-        if look is not None and (endgame or isinstance(look, Lab)):
-            return look
-        move = (_chase(notes, buys) if endgame else None) or _move(notes, buys)
-        if move is not None:
-            return move
-        if weapon and short > 0 and notes.can_spend(weapon):
-            return weapon
-        claim = next((a for a in buys if isinstance(a, First)), None)
-        unclaimed = view.fp_claim is None and view.first_player != me
-        if claim and unclaimed and view.cards_left() <= 3 and notes.can_spend(claim):
-            return claim
-        return stop
+        return (
+            _urgent_weapon(notes, weapon)
+            or _draw_here(notes, buys)
+            or _look_or_move(notes, buys)
+            or _spare_weapon(notes, weapon)
+            or _claim_first(notes, buys)
+            or stop
+        )
+
+
+def _urgent_weapon(notes: Notes, weapon: Weapon | None) -> Weapon | None:
+    """Rule 4: a weapon die, from any of the points, when the track could not reach 10
+    before the decks run out at WEAPON_PER_ROUND dice a round."""
+    view = notes.view
+    short = WEAPON_MAX - view.weapon
+    urgent = short > WEAPON_PER_ROUND * max(notes.rounds_left - 1, 0)
+    if weapon and short > 0 and urgent and view.cost(notes.me, weapon) <= notes.points:
+        return weapon
+    return None
+
+
+def _draw_here(notes: Notes, buys: list[Action]) -> Investigate | None:
+    """Rule 5: the cheapest draw (up to CHEAPEST_DRAW before the final round) from the open
+    deck underfoot, within the draw allowance, unless the track could not follow the end the
+    draw brings nearer."""
+    view = notes.view
+    dear = 6 if view.final_round else CHEAPEST_DRAW
+    draws = [
+        a
+        for a in buys
+        if isinstance(a, Investigate) and a.face <= dear and notes.can_spend(a, drawing=True)
+    ]
+    short = WEAPON_MAX - view.weapon
+    behind = short > WEAPON_PER_ROUND * (notes.rounds_after_draw - 1)
+    if draws and notes.open_deck(notes.deck_here()) and not behind:
+        return min(draws, key=lambda a: a.face)
+    return None
+
+
+def _look_or_move(notes: Notes, buys: list[Action]) -> Action | None:
+    """Rules 6 and 7: a look (from ENDGAME cards left; before, only a lab view showing
+    LAB_EARLY cards not seen), else near the end a move to brief a rival, else a move to an
+    open deck when the one underfoot is out."""
+    view = notes.view
+    endgame = view.final_round or view.cards_left() <= ENDGAME
+    look = _look(notes, buys, 1 if endgame else LAB_EARLY)
+    if look is not None and (endgame or isinstance(look, Lab)):
+        return look
+    return (_chase(notes, buys) if endgame else None) or _move(notes, buys)
+
+
+def _spare_weapon(notes: Notes, weapon: Weapon | None) -> Weapon | None:
+    """Rule 8, first half: a weapon die while the track is short and a point is spare."""
+    if weapon and notes.view.weapon < WEAPON_MAX and notes.can_spend(weapon):
+        return weapon
+    return None
+
+
+def _claim_first(notes: Notes, buys: list[Action]) -> First | None:
+    """Rule 8, second half: claim the first player (within the spare points) when the decks
+    are nearly out (3 cards left), nobody has claimed it this round and this seat is not
+    first already."""
+    view = notes.view
+    claim = next((a for a in buys if isinstance(a, First)), None)
+    unclaimed = view.fp_claim is None and view.first_player != notes.me
+    if claim and unclaimed and view.cards_left() <= 3 and notes.can_spend(claim):
+        return claim
+    return None
 
 
 def _look(notes: Notes, buys: list[Action], lab_at: int) -> Action | None:

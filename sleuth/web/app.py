@@ -118,25 +118,55 @@ class Notebooks:
 def create_app(directory: Path | str | None = None, token: str | None = None) -> Starlette:
     """The app over the sessions in `directory` (default: the user's data directory);
     `token`, when given, is required of every request."""
-    worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sleuth-sessions")
-    notebooks = Notebooks(directory)
-    csrf = secrets.token_urlsafe(24)
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(HERE / "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
+    web = _Web(directory, token)
+    return Starlette(
+        routes=[
+            Route("/", web.sessions),
+            Route("/new", web.new_form, methods=["GET"]),
+            Route("/new", web.new_session, methods=["POST"]),
+            Route("/s/{name}", web.session_view, methods=["GET"]),
+            Route("/s/{name}/version", web.version, methods=["GET"]),
+            Route("/s/{name}/{op}", web.change, methods=["POST"]),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        ],
+        middleware=[Middleware(BaseHTTPMiddleware, dispatch=web.guard)],
+        exception_handlers={
+            Refused: web.refused,
+            SleuthError: web.refused,
+            HTTPException: web.refused,
+            Exception: web.refused,  # the last resort: a generic page, the traceback in the log
+        },
     )
-    templates = Jinja2Templates(env=env)
 
-    async def run(call: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(worker, call, *args)
 
-    def page(request: Request, name: str, context: dict, status: int = 200) -> Response:
-        return templates.TemplateResponse(
-            request, name, {**context, "csrf": csrf}, status_code=status
+class _Web:
+    """What the routes share (the worker thread, the open sessions, this run's CSRF token,
+    the templates, the access token), and the route handlers, the guard every request
+    passes and the page of a refusal."""
+
+    def __init__(self, directory: Path | str | None, token: str | None) -> None:
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sleuth-sessions")
+        self.notebooks = Notebooks(directory)
+        self.csrf = secrets.token_urlsafe(24)
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(HERE / "templates"),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        self.templates = Jinja2Templates(env=env)
+        self.token = token
+
+    async def run(self, call: Callable[..., T], *args: Any) -> T:
+        """`call(*args)` on the worker thread, awaited."""
+        return await asyncio.get_running_loop().run_in_executor(self.worker, call, *args)
+
+    def page(self, request: Request, name: str, context: dict, status: int = 200) -> Response:
+        """Template `name` with `context` and the CSRF token."""
+        return self.templates.TemplateResponse(
+            request, name, {**context, "csrf": self.csrf}, status_code=status
         )
 
-    async def form(request: Request) -> dict[str, str]:
+    async def form(self, request: Request) -> dict[str, str]:
         """The POSTed form, read: its size, its encoding, each field once, and the Origin of
         this server when the browser sends one (a foreign page gets nothing more). The CSRF
         token and the fields' lengths are `check_form`'s, so a refusal of those can show the
@@ -170,20 +200,22 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
                                "not from a page of this notebook, so it was not made")  # fmt: skip
         return fields
 
-    def check_form(fields: dict[str, str]) -> None:
+    def check_form(self, fields: dict[str, str]) -> None:
         """Refuse a form without this server's CSRF token, or with a field too long."""
-        if not hmac.compare_digest(fields.get("csrf", "").encode(), csrf.encode()):
+        if not hmac.compare_digest(fields.get("csrf", "").encode(), self.csrf.encode()):
             raise Refused(403, NOT_OURS)
         for key, value in fields.items():
             limit = MAX_TEXT if key == "text" else MAX_FIELD
             if len(value) > limit:
                 raise Refused(413, f"the field {key[:MAX_FIELD]!r} is too long (at most {limit})")
 
-    async def sessions(request: Request) -> Response:
-        records = await run(notebooks.stored)
-        return page(request, "list.html", pages.list_page(records))
+    async def sessions(self, request: Request) -> Response:
+        """The list of sessions."""
+        records = await self.run(self.notebooks.stored)
+        return self.page(request, "list.html", pages.list_page(records))
 
-    async def new_form(request: Request) -> Response:
+    async def new_form(self, request: Request) -> Response:
+        """The new-session form, for the game (and options) the query names."""
         query = dict(request.query_params)
         for key, value in query.items():
             if len(key) > MAX_FIELD or len(value) > MAX_FIELD:
@@ -194,32 +226,37 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
             # the game was changed: the options (and seat, picks) chosen were the other
             # game's, so its form starts again from this game's defaults
             query = {key: query[key] for key in ("name", "level") if key in query}
-        return page(request, "new.html", {**pages.new_page(game, query), "refused": None})
+        return self.page(request, "new.html", {**pages.new_page(game, query), "refused": None})
 
-    async def new_session(request: Request) -> Response:
-        fields = await form(request)
+    async def new_session(self, request: Request) -> Response:
+        """A new session from the form, then its page; a refused form is shown again."""
+        fields = await self.form(request)
         chosen = {key: value for key, value in fields.items() if key != "csrf"}
         game = chosen.pop("game", "")
         seat = chosen.pop("seat", "")
         name = chosen.pop("name", "")
         level = chosen.pop("level", DEFAULT_LEVEL)
         try:
-            check_form(fields)
-            session = await run(notebooks.new, game, seat, name.strip() or None, level, chosen)
+            self.check_form(fields)
+            session = await self.run(
+                self.notebooks.new, game, seat, name.strip() or None, level, chosen
+            )
         except SleuthError as error:
             typed = {**chosen, "seat": seat, "name": name, "level": level}
             context = {**pages.new_page(game, typed), "refused": str(error)}
-            return page(request, "new.html", context, _status(error))
+            return self.page(request, "new.html", context, _status(error))
         return RedirectResponse(f"/s/{session.name}", status_code=303)
 
-    async def session_view(request: Request) -> Response:
+    async def session_view(self, request: Request) -> Response:
+        """A session's page (with the reasons of hint `why`, unless the session changed since
+        the page asking for them)."""
         name = request.path_params["name"]
         query = request.query_params
         why = _whole_number(query.get("why", ""))
         seen = query.get("v", "")
 
         def build() -> dict:
-            session = notebooks.get(name)
+            session = self.notebooks.get(name)
             stale = why is not None and seen != str(session.version)
             context = pages.session_page(
                 session, all_hints=query.get("all") == "1", why=None if stale else why
@@ -227,24 +264,27 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
             message = "the hints changed since that page: here they are now" if stale else None
             return {**context, "refused": message, **NOTHING_TYPED}
 
-        return page(request, "session.html", await run(build))
+        return self.page(request, "session.html", await self.run(build))
 
-    async def version(request: Request) -> Response:
+    async def version(self, request: Request) -> Response:
         """The session's stored version, polled by the open page to refresh itself when the
         session changes elsewhere (another tab, the terminal)."""
-        return JSONResponse({"version": await run(notebooks.version, request.path_params["name"])})
+        version = await self.run(self.notebooks.version, request.path_params["name"])
+        return JSONResponse({"version": version})
 
-    async def change(request: Request) -> Response:
+    async def change(self, request: Request) -> Response:
+        """A change to a session, then its page; a refused one shows the page again with
+        the message and what was typed."""
         name = request.path_params["name"]
         op = request.path_params["op"]
         if op not in OPS:
             raise Refused(404, f"there is no change {op[:MAX_FIELD]!r}")
-        fields = await form(request)
+        fields = await self.form(request)
 
         def apply() -> tuple[int, dict | None]:
-            session = notebooks.get(name)
+            session = self.notebooks.get(name)
             try:
-                check_form(fields)
+                self.check_form(fields)
                 _make_change(session, op, fields)
             except SleuthError as error:
                 context = pages.session_page(session)
@@ -252,12 +292,13 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
                                         **_typed(session, op, fields)}  # fmt: skip
             return 303, None
 
-        status, context = await run(apply)
+        status, context = await self.run(apply)
         if context is None:
             return RedirectResponse(f"/s/{name}", status_code=303)
-        return page(request, "session.html", context, status)
+        return self.page(request, "session.html", context, status)
 
-    async def refused(request: Request, error: Exception) -> Response:
+    async def refused(self, request: Request, error: Exception) -> Response:
+        """The error page of a request refused or failed, with its status."""
         if isinstance(error, Refused):
             status, message = error.status, error.message
         elif isinstance(error, SleuthError):
@@ -267,62 +308,49 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
             message = "there is no page here" if status == 404 else str(error.detail)
         else:  # uvicorn logs the traceback (Starlette raises it again after this page)
             status, message = 500, "something went wrong on the server; the entries are safe"
-        return page(request, "error.html", {"status": status, "message": message}, status)
+        return self.page(request, "error.html", {"status": status, "message": message}, status)
 
-    class Guard(BaseHTTPMiddleware):
+    async def guard(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         """The access token and the headers every page gets."""
+        if self.token is None and request.url.hostname not in LOOPBACK_NAMES:
+            # no token on loopback: a page elsewhere must not reach it by renaming itself
+            # (DNS rebinding), so only this computer's own names are answered
+            message = "this notebook answers only at 127.0.0.1 or localhost"
+            return _headers(
+                self.page(request, "error.html", {"status": 403, "message": message}, 403)
+            )
+        if self.token is not None:
+            answer = self._token_answer(request, self.token)
+            if answer is not None:
+                return answer
+        return _headers(await call_next(request))
 
-        async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-            if token is None and request.url.hostname not in LOOPBACK_NAMES:
-                # no token on loopback: a page elsewhere must not reach it by renaming itself
-                # (DNS rebinding), so only this computer's own names are answered
-                message = "this notebook answers only at 127.0.0.1 or localhost"
-                return _headers(
-                    page(request, "error.html", {"status": 403, "message": message}, 403)
-                )
-            if token is not None:
-                given = request.query_params.get("token")
-                if given is not None and hmac.compare_digest(given.encode(), token.encode()):
-                    rest = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
-                    url = request.url.path + (f"?{urlencode(rest)}" if rest else "")
-                    response: Response = RedirectResponse(url, status_code=303)
-                    response.set_cookie(
-                        TOKEN_COOKIE, token, httponly=True, samesite="strict", max_age=86400 * 30
-                    )
-                    return response
-                cookie = request.cookies.get(TOKEN_COOKIE, "")
-                if not hmac.compare_digest(cookie.encode(), token.encode()):
-                    response = page(
-                        request,
-                        "error.html",
-                        {
-                            "status": 403,
-                            "message": "open the address with its token, as "
-                            "`sleuth serve` printed it",
-                        },
-                        403,
-                    )
-                    return _headers(response)
-            return _headers(await call_next(request))
-
-    return Starlette(
-        routes=[
-            Route("/", sessions),
-            Route("/new", new_form, methods=["GET"]),
-            Route("/new", new_session, methods=["POST"]),
-            Route("/s/{name}", session_view, methods=["GET"]),
-            Route("/s/{name}/version", version, methods=["GET"]),
-            Route("/s/{name}/{op}", change, methods=["POST"]),
-            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-        ],
-        middleware=[Middleware(Guard)],
-        exception_handlers={
-            Refused: refused,
-            SleuthError: refused,
-            HTTPException: refused,
-            Exception: refused,  # the last resort: a generic page, the traceback in the log
-        },
-    )
+    def _token_answer(self, request: Request, token: str) -> Response | None:
+        """With a token: the address without it, as a redirect that keeps it in a cookie,
+        when the address gives it; a 403 page when the cookie lacks it; else None (the
+        request goes on)."""
+        given = request.query_params.get("token")
+        if given is not None and hmac.compare_digest(given.encode(), token.encode()):
+            rest = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
+            url = request.url.path + (f"?{urlencode(rest)}" if rest else "")
+            response: Response = RedirectResponse(url, status_code=303)
+            response.set_cookie(
+                TOKEN_COOKIE, token, httponly=True, samesite="strict", max_age=86400 * 30
+            )
+            return response
+        cookie = request.cookies.get(TOKEN_COOKIE, "")
+        if not hmac.compare_digest(cookie.encode(), token.encode()):
+            response = self.page(
+                request,
+                "error.html",
+                {
+                    "status": 403,
+                    "message": "open the address with its token, as `sleuth serve` printed it",
+                },
+                403,
+            )
+            return _headers(response)
+        return None
 
 
 def _headers(response: Response) -> Response:

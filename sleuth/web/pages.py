@@ -121,9 +121,24 @@ def new_page(game_name: str | None, chosen: dict[str, str]) -> dict:
     the name and hint level as `chosen` has them (a refused form shows them again)."""
     names = engines.names()
     name = game_name if game_name in names else names[0]
-    cls = engines.game_class(name)
+    options = _option_pickers(name, chosen)
+    seats, seat, picks, problem = _seats_and_picks(name, chosen)
+    return {"games": [(n, engines.game_class(n).metadata.title) for n in names], "game": name,
+            "options": options, "seats": seats, "seat": seat, "problem": problem,
+            "asked": _blocks([p for p in picks if p["reload"]]),
+            "next_button": any(p["reload"] and p["several"] for p in picks),
+            "picks": _blocks([p for p in picks if not p["reload"]]),
+            "carried": _carried(picks),
+            "levels": LEVELS, "name": chosen.get("name", ""),
+            "level": chosen.get("level") if chosen.get("level") in LEVELS
+                     else DEFAULT_LEVEL}  # fmt: skip
+
+
+def _option_pickers(name: str, chosen: dict[str, str]) -> list[dict[str, Any]]:
+    """The form's picker of each option of game `name` (but those a setup pick asks): its
+    value as `chosen` has it or the default, and its choices (none when open-ended)."""
     options = []
-    for spec in cls.options_spec:
+    for spec in engines.game_class(name).options_spec:
         if spec.name in ASKED_BY_PICKS.get(name, ()):
             continue
         value = chosen.get(spec.name, _text(spec.default))
@@ -141,6 +156,14 @@ def new_page(game_name: str | None, chosen: dict[str, str]) -> dict:
                 "doc": spec.doc,
             }
         )
+    return options
+
+
+def _seats_and_picks(
+    name: str, chosen: dict[str, str]
+) -> tuple[list[str], str, list[dict[str, Any]], str | None]:
+    """The seats the chosen options give, the seat chosen (else the first), the setup picks
+    of that seat, and the options' problem (then no seats and no picks)."""
     seats: list[str] = []
     seat = ""
     picks: list[dict[str, Any]] = []
@@ -152,18 +175,22 @@ def new_page(game_name: str | None, chosen: dict[str, str]) -> dict:
         picks = _picks(game, game.seat_from_text(seat), answers(chosen))
     except ConfigError as error:
         problem = str(error)
-    return {"games": [(n, engines.game_class(n).metadata.title) for n in names], "game": name,
-            "options": options, "seats": seats, "seat": seat, "problem": problem,
-            "asked": _blocks([p for p in picks if p["reload"]]),
-            "next_button": any(p["reload"] and p["several"] for p in picks),
-            "picks": _blocks([p for p in picks if not p["reload"]]),
-            "carried": [(p["field"], " ".join(p["picked"])) for p in picks if p["reload"]
-                        and not p["several"]]
-                       + [(f"{p['field']}:{v}", "on") for p in picks if p["reload"]
-                          and p["several"] for v in p["picked"]],
-            "levels": LEVELS, "name": chosen.get("name", ""),
-            "level": chosen.get("level") if chosen.get("level") in LEVELS
-                     else DEFAULT_LEVEL}  # fmt: skip
+    return seats, seat, picks, problem
+
+
+def _carried(picks: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The answers of the picks that reload the form, as hidden fields: one per pick of one
+    value, one per value picked of a pick of several."""
+    single = [
+        (p["field"], " ".join(p["picked"])) for p in picks if p["reload"] and not p["several"]
+    ]
+    several = [
+        (f"{p['field']}:{v}", "on")
+        for p in picks
+        if p["reload"] and p["several"]
+        for v in p["picked"]
+    ]
+    return single + several
 
 
 def _blocks(picks: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -26,6 +26,17 @@ from typing import Any
 
 import solver
 from engines import Game, InformationSet, Observation, Seat, SleuthError, State
+from engines.alibi import TYPES
+from engines.alibi.game import Alibi
+from engines.alibi.notation import Table, table_of
+from engines.city_killer import CityKiller
+from engines.city_killer.observations import KINDS, Act, Answered
+from engines.core import typed
+from engines.noir.game import Noir
+from engines.noir.notation import END_REASONS, Owed, Record
+from engines.noir.observations import Canvas, Collapsed, Drew, Hand, IdentityTold
+from engines.noir.rules import INSPECTOR, KILLER, block, neighbours
+from engines.serial_killer.cards import COLOURS
 from solver import Deduction
 
 COMPLETE = 0
@@ -140,215 +151,329 @@ Built = tuple[str, list[str], Taps]
 
 # --- Alibi ------------------------------------------------------------------------------------
 def _alibi(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
-    from engines.alibi import TYPES
-    from engines.alibi.game import Alibi
-    from engines.alibi.notation import Table, table_of
-
+    """The chips of the phase the record is in, with a set laid (while the turns and the
+    passes go on) and a question out of the expected order (in the turns) besides."""
     assert isinstance(game, Alibi) and isinstance(seat, int)
     table: Table = table_of(game, seat, before)
-    deck = game.deck
-    taps = Taps()
-    start = taps.node("what happened")
     phase = table.phase() if table.dealer is not None else "setup"
-    quick: list[str] = []
+    tree = _AlibiTree(game, seat, table)
+    prompt = tree.phase_chips(phase)
+    if phase in ("turns", "passing"):
+        tree.sets()
+    if phase == "turns":
+        tree.questions_out_of_turn()
+    return prompt, tree.quick, tree.taps
 
-    def cards_node(prompt: str, cards: Sequence[str], end: bool = True) -> int:
+
+class _AlibiTree:
+    """The chips for the next line of an Alibi record, built node by node (the order numbers
+    the nodes, so it is kept): the start, a question's answer and subject, every card, the
+    groups to lay; then the phase's own (`phase_chips`)."""
+
+    def __init__(self, game: Alibi, seat: int, table: Table) -> None:
+        self.game, self.seat, self.table, self.deck = game, seat, table, game.deck
+        self.taps = Taps()
+        self.start = self.taps.node("what happened")
+        self.quick: list[str] = []
+        self.subject = self._subject(*self._answers())
+        self.everyone = self.cards("the cards", self.deck.ids)
+        self.lays = self.taps.node("which group")
+        self.taps.row(self.lays, "", [(g, g, COMPLETE) for g in self.deck.groups])
+
+    def cards(self, prompt: str, cards: Sequence[str], end: bool = True) -> int:
+        """A node listing `cards` by group, each tapped in turn (a list of cards)."""
+        deck, taps = self.deck, self.taps
         node = taps.node(prompt, end=end, multi=True)
         for group in deck.groups:
             row = [(c, deck.by_id[c].detail, node) for c in deck.of_group(group) if c in cards]
             taps.row(node, group, row)
         return node
 
-    answer = taps.node("the answer: how many")
-    taps.row(answer, "answer", [(f": {n}", str(n), COMPLETE) for n in range(ANSWERS)])
-    more = taps.node("more cards, or the answer", multi=True)
-    taps.row(more, "answer", [(f": {n}", str(n), COMPLETE) for n in range(ANSWERS)])
-    for group in deck.groups:
-        taps.row(more, group, [(c, deck.by_id[c].detail, more) for c in deck.of_group(group)])
-    subject = taps.node("the subject asked about: a type, a group (first in its row), a card")
-    taps.row(subject, "type", [(t, t, answer) for t in TYPES])
-    shared = [d for d in deck.details if len(deck.of_detail(d)) > 1]
-    taps.row(subject, "detail", [(d, d, answer) for d in shared])
-    for kind in TYPES:
-        for n, group in enumerate(g for g in deck.groups if deck.type_of_group(g) == kind):
-            cards = [(c, deck.by_id[c].detail, more) for c in deck.of_group(group)]
-            taps.row(subject, f"{kind}: group, then its cards" if n == 0 else "",
-                     [(group, group, answer), *cards])  # fmt: skip
-    single = [d for d in deck.details if d not in shared]
-    taps.row(subject, "detail of one card", [(d, d, answer) for d in single])
+    def _answers(self) -> tuple[int, int]:
+        """The answer to a question (how many), and the node for more cards of a list asked
+        about, or its answer."""
+        deck, taps = self.deck, self.taps
+        answer = taps.node("the answer: how many")
+        taps.row(answer, "answer", [(f": {n}", str(n), COMPLETE) for n in range(ANSWERS)])
+        more = taps.node("more cards, or the answer", multi=True)
+        taps.row(more, "answer", [(f": {n}", str(n), COMPLETE) for n in range(ANSWERS)])
+        for group in deck.groups:
+            taps.row(more, group, [(c, deck.by_id[c].detail, more) for c in deck.of_group(group)])
+        return answer, more
 
-    def target(asker: int) -> int:
+    def _subject(self, answer: int, more: int) -> int:
+        """What a question asks about: a type, a detail, a group or some of its cards."""
+        deck, taps = self.deck, self.taps
+        subject = taps.node("the subject asked about: a type, a group (first in its row), a card")
+        taps.row(subject, "type", [(t, t, answer) for t in TYPES])
+        shared = [d for d in deck.details if len(deck.of_detail(d)) > 1]
+        taps.row(subject, "detail", [(d, d, answer) for d in shared])
+        for kind in TYPES:
+            for n, group in enumerate(g for g in deck.groups if deck.type_of_group(g) == kind):
+                cards = [(c, deck.by_id[c].detail, more) for c in deck.of_group(group)]
+                taps.row(subject, f"{kind}: group, then its cards" if n == 0 else "",
+                         [(group, group, answer), *cards])  # fmt: skip
+        single = [d for d in deck.details if d not in shared]
+        taps.row(subject, "detail of one card", [(d, d, answer) for d in single])
+        return subject
+
+    def target(self, asker: int) -> int:
         """Whom `asker` asks and how, in one tap: "1 hand" (what they hold), "1 seen"."""
-        node = taps.node(f"player {asker} asks whom: about their hand, or what they have seen")
-        for s in range(game.players):
+        node = self.taps.node(f"player {asker} asks whom: about their hand, or what they have seen")
+        for s in range(self.game.players):
             if s != asker:
-                who = "me" if s == seat else f"player {s}"
-                taps.row(node, "", [(f"{s} {scope}", f"{who} · {scope}", subject)
-                                    for scope in ("hand", "seen")])  # fmt: skip
+                who = "me" if s == self.seat else f"player {s}"
+                self.taps.row(node, "", [(f"{s} {scope}", f"{who} · {scope}", self.subject)
+                                         for scope in ("hand", "seen")])  # fmt: skip
         return node
 
-    everyone = cards_node("the cards", deck.ids)
-    lays = taps.node("which group")
-    taps.row(lays, "", [(g, g, COMPLETE) for g in deck.groups])
-    prompt = "the setup: who dealt, your cards, the hand sizes"
-    if phase == "turns":
-        mover = table.mover()
-        who = "your" if mover == seat else f"player {mover}'s"
-        prompt = f"{who} turn: a question, or an accusation"
-        me = mover == seat
-        taps.row(start, "turn", [(f"{mover} asks", "I ask" if me else f"{mover} asks",
-                                  target(mover)),
-                                 (f"{mover} accuses", "I accuse" if me else f"{mover} accuses",
-                                  everyone)])  # fmt: skip
-    elif phase == "passing":
+    def phase_chips(self, phase: str) -> str:
+        """The chips (and whole lines) of `phase`; its prompt."""
+        chips = {
+            "turns": self._turns,
+            "passing": self._passing,
+            "solutions": self._solutions,
+            "box": self._box,
+            "results": self._results,
+            "end": self._end,
+            "over": self._over,
+        }.get(phase)
+        return chips() if chips is not None else "the setup: who dealt, your cards, the hand sizes"
+
+    def _turns(self) -> str:
+        """The mover asks (whom, how, about what) or accuses (the four cards)."""
+        mover = self.table.mover()
+        who = "your" if mover == self.seat else f"player {mover}'s"
+        me = mover == self.seat
+        self.taps.row(self.start, "turn", [(f"{mover} asks", "I ask" if me else f"{mover} asks",
+                                            self.target(mover)),
+                                           (f"{mover} accuses",
+                                            "I accuse" if me else f"{mover} accuses",
+                                            self.everyone)])  # fmt: skip
+        return f"{who} turn: a question, or an accusation"
+
+    def _passing(self) -> str:
+        """The passes: the whole step in one line while none is recorded, the seat's choice,
+        the others' choices, each pass not recorded yet, then the hand sizes after them."""
+        table, seat = self.table, self.seat
         choosing = table.must_choose()
-        prompt = "the passes: who chose, who passed what"
         if not table.chosen and not table.given:  # the whole step in one line
-            hand = [c for c in deck.ids if c in table.hand]
-            got = cards_node("the cards you got", [c for c in deck.ids if c not in table.hand])
-            gave = cards_node(f"the {table.pass_count(seat)} cards you passed", hand, end=False)
-            taps.row(gave, "then", [("got", "got …", got)])
-            taps.row(start, "the whole step", [("pass", "I passed … got …", gave)])
+            hand = [c for c in self.deck.ids if c in table.hand]
+            got = self.cards("the cards you got", [c for c in self.deck.ids if c not in table.hand])
+            gave = self.cards(f"the {table.pass_count(seat)} cards you passed", hand, end=False)
+            self.taps.row(gave, "then", [("got", "got …", got)])
+            self.taps.row(self.start, "the whole step", [("pass", "I passed … got …", gave)])
         if seat in choosing:
-            hand = [c for c in deck.ids if c in table.hand]
-            chosen = cards_node(f"the {table.pass_count(seat)} cards you pass", hand)
-            taps.row(start, "you", [(f"{seat} chooses", "I choose", chosen)])
-        quick += [f"{s} chooses" for s in choosing if s != seat]
+            hand = [c for c in self.deck.ids if c in table.hand]
+            chosen = self.cards(f"the {table.pass_count(seat)} cards you pass", hand)
+            self.taps.row(self.start, "you", [(f"{seat} chooses", "I choose", chosen)])
+        self.quick += [f"{s} chooses" for s in choosing if s != seat]
         for giver in table.unpassed():
-            receiver = (giver + 1) % game.players
-            line = f"{giver} passes to {receiver}"
-            if giver == seat:
-                mine = [c for c in deck.ids if c in table.hand - table.received]
-                if seat in table.chosen or table.held(seat) <= table.round:  # chosen, or all
-                    quick.append(f"{line}: {' '.join(table.chosen.get(seat) or mine)}")
-                else:
-                    passed = cards_node("the cards you passed", mine)
-                    taps.row(start, "you", [(f"{line}:", f"I pass to {receiver}", passed)])
-            elif receiver == seat:
-                got = cards_node(f"the cards player {giver} passed you",
-                                 [c for c in deck.ids if c not in table.hand])  # fmt: skip
-                taps.row(start, "to you", [(f"{line}:", f"{giver} passes to me", got)])
-            else:
-                quick.append(line)
+            self._pass_of(giver)
         sizes = table.sizes_after_passes()
-        quick.append("hands " + " ".join(map(str, sizes)))
-    elif phase == "solutions":  # the variant: everyone but the accuser writes a solution
-        prompt = "the written solutions: yours, then who else wrote"
-        writers = [s for s in table.writers() if s not in table.written]
-        if seat in writers:
-            taps.row(start, "you", [(f"{seat} writes", "I write", everyone)])
-        quick += [f"{s} writes" for s in writers if s != seat]
-    elif phase == "box":
-        prompt = "the box is opened: its four cards"
-        taps.row(start, "box", [("box", "box", everyone)])
-    elif phase == "results":
-        prompt = "the written solutions shown, one by one"
-        shown = [s for s in range(game.players) if s not in table.revealed]  # the accuser too
-        taps.row(start, "reveals", [(f"{s} reveals", f"{s} reveals", everyone) for s in shown])
-    elif phase == "end":
-        prompt = "the end of the game"
-        quick.append("end winners " + " ".join(map(str, table.winners())))
-    elif phase == "over":
-        prompt = "the game is over"
-    if phase in ("turns", "passing"):
-        taps.row(start, "sets", [(f"{s} lays", f"{s} lays", lays) for s in range(game.players)])
-    if phase == "turns":  # a question out of the expected order
-        asks = [s for s in range(game.players) if s != table.mover()]
-        taps.row(start, "others", [(f"{s} asks", f"{s} asks", target(s)) for s in asks])
-    return prompt, quick, taps
+        self.quick.append("hands " + " ".join(map(str, sizes)))
+        return "the passes: who chose, who passed what"
+
+    def _pass_of(self, giver: int) -> None:
+        """`giver`'s pass: the seat's own whole when its cards are known (chosen, or all it
+        holds), else its cards to tap; the cards passed to the seat to tap; another's, whole."""
+        table, seat = self.table, self.seat
+        receiver = (giver + 1) % self.game.players
+        line = f"{giver} passes to {receiver}"
+        if giver == seat:
+            mine = [c for c in self.deck.ids if c in table.hand - table.received]
+            if seat in table.chosen or table.held(seat) <= table.round:  # chosen, or all
+                self.quick.append(f"{line}: {' '.join(table.chosen.get(seat) or mine)}")
+            else:
+                passed = self.cards("the cards you passed", mine)
+                self.taps.row(self.start, "you", [(f"{line}:", f"I pass to {receiver}", passed)])
+        elif receiver == seat:
+            got = self.cards(f"the cards player {giver} passed you",
+                             [c for c in self.deck.ids if c not in table.hand])  # fmt: skip
+            self.taps.row(self.start, "to you", [(f"{line}:", f"{giver} passes to me", got)])
+        else:
+            self.quick.append(line)
+
+    def _solutions(self) -> str:
+        """The variant "solutions": everyone but the accuser writes one, the seat's tapped."""
+        writers = [s for s in self.table.writers() if s not in self.table.written]
+        if self.seat in writers:
+            self.taps.row(self.start, "you", [(f"{self.seat} writes", "I write", self.everyone)])
+        self.quick += [f"{s} writes" for s in writers if s != self.seat]
+        return "the written solutions: yours, then who else wrote"
+
+    def _box(self) -> str:
+        """The box opened: its cards to tap."""
+        self.taps.row(self.start, "box", [("box", "box", self.everyone)])
+        return "the box is opened: its four cards"
+
+    def _results(self) -> str:
+        """The written solutions not shown yet (the accuser's too), each to tap."""
+        shown = [s for s in range(self.game.players) if s not in self.table.revealed]
+        self.taps.row(self.start, "reveals",
+                      [(f"{s} reveals", f"{s} reveals", self.everyone) for s in shown])  # fmt: skip
+        return "the written solutions shown, one by one"
+
+    def _end(self) -> str:
+        """The end of the game, whole: who won."""
+        self.quick.append("end winners " + " ".join(map(str, self.table.winners())))
+        return "the end of the game"
+
+    def _over(self) -> str:
+        """Nothing more: the game is over."""
+        return "the game is over"
+
+    def sets(self) -> None:
+        """A set laid, by any player."""
+        players = range(self.game.players)
+        self.taps.row(self.start, "sets", [(f"{s} lays", f"{s} lays", self.lays) for s in players])
+
+    def questions_out_of_turn(self) -> None:
+        """A question by any player but the mover (out of the expected order)."""
+        asks = [s for s in range(self.game.players) if s != self.table.mover()]
+        self.taps.row(self.start, "others",
+                      [(f"{s} asks", f"{s} asks", self.target(s)) for s in asks])  # fmt: skip
 
 
 # --- Noir -------------------------------------------------------------------------------------
 def _noir(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
-    from engines.noir.game import Noir
-    from engines.noir.notation import END_REASONS, Record
-    from engines.noir.observations import Canvas, Collapsed, Drew, Hand, IdentityTold
-    from engines.noir.rules import INSPECTOR, KILLER, block, neighbours
-
+    """The chips of what the record owes next (a canvas, the collapse, an identity, a card
+    drawn, the inspector's hand), else of the move of the seat to move; the ends of the game
+    besides."""
     assert isinstance(game, Noir) and isinstance(seat, str)
     record = Record.of(game, seat, before)
-    taps = Taps()
-    start = taps.node("what happened")
-    quick: list[str] = []
+    tree = _NoirTree(game, seat, record)
     if not record.grid:
-        return "the grid as laid out (the new-session form sets it by tapping)", quick, taps
-    on_grid = [name for row in record.grid for name in row]
-    alive = [name for name in on_grid if name not in record.dead]
+        return (
+            "the grid as laid out (the new-session form sets it by tapping)",
+            tree.quick,
+            tree.taps,
+        )
+    if record.owed:
+        prompt = tree.owed_chips(record.owed[0])
+    elif record.over:
+        return "the game is over", tree.quick, tree.taps
+    else:
+        prompt = tree.turn_chips()
+    tree.quick += [f"end {word}" for word in END_REASONS]
+    return prompt, tree.quick, tree.taps
 
-    def names(prompt: str, chosen: Sequence[str], then: int = COMPLETE) -> int:
-        node = taps.node(prompt)
-        taps.row(node, "", [(name, name, then) for name in chosen])
+
+class _NoirTree:
+    """The chips for the next line of a Noir record, built node by node (the order numbers
+    the nodes, so it is kept)."""
+
+    def __init__(self, game: Noir, seat: str, record: Record) -> None:
+        self.game, self.seat, self.record = game, seat, record
+        self.taps = Taps()
+        self.start = self.taps.node("what happened")
+        self.quick: list[str] = []
+        on_grid = [name for row in record.grid for name in row]
+        self.alive = [name for name in on_grid if name not in record.dead]
+
+    def names(self, prompt: str, chosen: Sequence[str], then: int = COMPLETE) -> int:
+        """A node of one row of names, each leading to `then`."""
+        node = self.taps.node(prompt)
+        self.taps.row(node, "", [(name, name, then) for name in chosen])
         return node
 
-    if record.owed:
-        owed = record.owed[0]
-        prompt = f"next: {owed.waiting_for}"
+    def owed_chips(self, owed: Owed) -> str:
+        """What the record owes next: the canvas's two answers, the collapse, an identity or
+        the card drawn to tap, the inspector's four cards to tap."""
+        game, seat, record, taps = self.game, self.seat, self.record, self.taps
         if owed.kind is Canvas:
-            quick += [Canvas(owed.seat, owed.suspect, answer).text() for answer in (True, False)]
+            self.quick += [
+                Canvas(owed.seat, owed.suspect, answer).text() for answer in (True, False)
+            ]
         elif owed.kind is Collapsed:
-            quick.append("collapse")
+            self.quick.append("collapse")
         elif owed.kind is IdentityTold:
-            pool = record.hand if seat == INSPECTOR else alive
-            taps.row(start, "", [("identity", "identity", names("who", pool))])
+            pool = record.hand if seat == INSPECTOR else self.alive
+            taps.row(self.start, "", [("identity", "identity", self.names("who", pool))])
         elif owed.kind is Drew:
             pool = [name for name in game.suspects if name not in record.held]
-            taps.row(start, "", [("drew", "drew", names("the card you drew", pool))])
+            taps.row(self.start, "", [("drew", "drew", self.names("the card you drew", pool))])
         elif owed.kind is Hand:
             node = taps.node("your four cards", end=True, multi=True)
             taps.row(node, "", [(name, name, node) for name in game.suspects])
-            taps.row(start, "", [("hand", "hand", node)])
-        quick += [f"end {word}" for word in END_REASONS]
-        return prompt, quick, taps
-    if record.over:
-        return "the game is over", quick, taps
-    mover = record.to_move
-    prompt = "your turn" if mover == seat else f"the {mover}'s turn"
-    shifts = taps.node("which line, which way")
-    rows, columns = len(record.grid), len(record.grid[0])
-    taps.row(shifts, "rows", [(f"row {r} {d}", f"row {r} {'←' if d == 'left' else '→'}", COMPLETE)
-                              for r in range(1, rows + 1) for d in ("left", "right")])  # fmt: skip
-    taps.row(shifts, "columns", [(f"column {c} {d}", f"col {c} {'↑' if d == 'up' else '↓'}",
-                                  COMPLETE) for c in range(1, columns + 1)
-                                 for d in ("up", "down")])  # fmt: skip
-    moves: list[tuple[str, str, int]] = []
-    if mover == KILLER:
+            taps.row(self.start, "", [("hand", "hand", node)])
+        return f"next: {owed.waiting_for}"
+
+    def turn_chips(self) -> str:
+        """The moves of the seat to move: a shift of a row or column, and the killer's or the
+        inspector's own."""
+        mover = self.record.to_move
+        shifts = self._shifts()
+        moves = self._killer(shifts) if mover == KILLER else self._inspector(shifts)
+        self.taps.row(self.start, "", moves)
+        return "your turn" if mover == self.seat else f"the {mover}'s turn"
+
+    def _shifts(self) -> int:
+        """Which row or column, which way."""
+        shifts = self.taps.node("which line, which way")
+        height, width = len(self.record.grid), len(self.record.grid[0])
+        rows = [
+            (f"row {r} {d}", f"row {r} {'←' if d == 'left' else '→'}", COMPLETE)
+            for r in range(1, height + 1)
+            for d in ("left", "right")
+        ]
+        self.taps.row(shifts, "rows", rows)
+        columns = [
+            (f"column {c} {d}", f"col {c} {'↑' if d == 'up' else '↓'}", COMPLETE)
+            for c in range(1, width + 1)
+            for d in ("up", "down")
+        ]
+        self.taps.row(shifts, "columns", columns)
+        return shifts
+
+    def _killer(self, shifts: int) -> list[tuple[str, str, int]]:
+        """The killer's moves: a kill (the seat's own: of a neighbour), a shift, a disguise
+        (the seat's own: as whom, else: of whom), a failed disguise (the card drawn)."""
+        game, seat, record, alive = self.game, self.seat, self.record, self.alive
+        moves: list[tuple[str, str, int]] = []
         victims = alive
         if seat == KILLER and record.me is not None:
             victims = [name for name in alive if name in neighbours(record.grid, record.me)]
-        moves.append(("kill", "kill", names("whom", victims)))
+        moves.append(("kill", "kill", self.names("whom", victims)))
         moves.append(("killer shift", "shift", shifts))
         suspects = list(game.suspects)
         if seat == KILLER and record.me is not None:
-            quick.append(f"disguise innocent {record.me}")
-            moves.append(("disguise as", "disguise as", names("your new identity", alive)))
+            self.quick.append(f"disguise innocent {record.me}")
+            moves.append(("disguise as", "disguise as", self.names("your new identity", alive)))
         else:
-            moves.append(("disguise innocent", "disguise innocent", names("whom", alive)))
-        moves.append(("disguise failed", "disguise failed", names("the card drawn", suspects)))
-    else:
+            moves.append(("disguise innocent", "disguise innocent", self.names("whom", alive)))
+        moves.append(("disguise failed", "disguise failed", self.names("the card drawn", suspects)))
+        return moves
+
+    def _inspector(self, shifts: int) -> list[tuple[str, str, int]]:
+        """The inspector's moves: his identity chosen (the seat's own, once), a shift, an
+        arrest (the seat's own: in his block) and its outcome, an exoneration (the seat's own:
+        of a card in hand, else of any not shown innocent), with the option an arrest by a
+        citizen (with which agent)."""
+        game, seat, record, alive, taps = self.game, self.seat, self.record, self.alive, self.taps
+        moves: list[tuple[str, str, int]] = []
         outcome = taps.node("the outcome", end=True)
         taps.row(outcome, "", [("missed", "missed", COMPLETE), ("caught", "caught", COMPLETE)])
         near = alive
         if seat == INSPECTOR and record.me is not None:
             near = [name for name in alive if name in block(record.grid, record.me)]
         if not record.chosen and seat == INSPECTOR:
-            chose = names("your identity", [n for n in record.hand if n not in record.dead])
+            chose = self.names("your identity", [n for n in record.hand if n not in record.dead])
             moves.append(("chose-identity", "chose identity", chose))
-        quick.append("chose-identity")
+        self.quick.append("chose-identity")
         moves.append(("inspector shift", "shift", shifts))
-        moves.append(("arrest", "arrest", names("whom", near, outcome)))
-        quick.append("draw")
+        moves.append(("arrest", "arrest", self.names("whom", near, outcome)))
+        self.quick.append("draw")
         hand = record.hand if seat == INSPECTOR else []
         if seat != INSPECTOR:  # any card he may hold: not yet shown innocent
             hand = [name for name in game.suspects if name not in record.innocent]
-        moves.append(("exonerate", "exonerate", names("whom", hand)))
+        moves.append(("exonerate", "exonerate", self.names("whom", hand)))
         if game.options["citizen_arrest"]:
             agents = record.hand if seat == INSPECTOR else alive
             agent = taps.node("with which agent")
             taps.row(agent, "", [(f"with {a}", a, outcome) for a in agents])
-            moves.append(("citizen-arrest", "citizen arrest", names("whom", alive, agent)))
-    taps.row(start, "", moves)
-    quick += [f"end {word}" for word in END_REASONS]
-    return prompt, quick, taps
+            moves.append(("citizen-arrest", "citizen arrest", self.names("whom", alive, agent)))
+        return moves
 
 
 # --- the other games: lists ---------------------------------------------------------------------
@@ -385,10 +510,6 @@ def _city_killer_lines(game: Game, seat: Seat, before: tuple[Observation, ...]) 
     drawn shows only its own answers and victims): the killer's yes or no to a question,
     then the answer as the table hears it; the killer's choice of victim (any living
     resident)."""
-    from engines.city_killer import CityKiller
-    from engines.city_killer.observations import KINDS, Act, Answered
-    from engines.core import typed
-
     assert isinstance(game, CityKiller)
 
     def frame_after(observations: tuple[Observation, ...]) -> dict[str, Any] | None:
@@ -529,8 +650,6 @@ def _action_lines(game: Game, seat: Seat, text: str) -> list[str]:
     the verb (Serial Killer)."""
     lines = [text, f"{seat}: {text}"]
     if game.name == "serial-killer" and isinstance(seat, int):
-        from engines.serial_killer.cards import COLOURS
-
         verb, _, rest = text.partition(" ")
         lines.append(f"{verb} {COLOURS[seat]} {rest}".rstrip())
     return lines

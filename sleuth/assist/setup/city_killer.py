@@ -89,12 +89,27 @@ def picks(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[Pick]:
 
 def entries(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[str]:
     assert isinstance(game, CityKiller)
-    opt = game.options
     residents = _residents(game, chosen)
     if not residents:
         return []
+    lines = [_setup_line(game, residents, chosen)]
+    row = [" ".join(answer(chosen, f"row-{i}")) for i in range(1, ROW + 1)]
+    if not all(row):
+        if any(row):
+            raise InvalidObservation("pick all three cards of the row, or none of them")
+        return lines
+    lines += [f"dealt {card}" for card in reversed(row)]  # the first card dealt lies rightmost
+    lines.append("row " + " ".join(row))
+    if seat == KILLER and game.options["identity_choice"] == "random":
+        lines += _secrets(game, chosen)
+    return lines
+
+
+def _setup_line(game: CityKiller, residents: list[str], chosen: Mapping[str, str]) -> str:
+    """The setup line: the residents (each with its district, unless the detective places
+    them), then the buildings unless the layout is fixed."""
     people = residents
-    if opt["initial_placement"] != "detective":
+    if game.options["initial_placement"] != "detective":
         people = []
         for name in residents:
             place = answer(chosen, f"at-{name}")
@@ -103,32 +118,27 @@ def entries(game: Game, seat: Seat, chosen: Mapping[str, str]) -> list[str]:
             r, c = _district(place[0])
             people.append(f"{name}@{r},{c}")
     line = " ".join(["setup", *people])
-    if opt["building_layout"] != "fixed":
+    if game.options["building_layout"] != "fixed":
         layout = sorted(
             (_district(place), kind)
             for kind in BUILDINGS
             for place in answer(chosen, f"building-{kind}")
         )
         line += " buildings " + " ".join(f"{kind}@{r},{c}" for (r, c), kind in layout)
-    lines = [line]
-    row = [" ".join(answer(chosen, f"row-{i}")) for i in range(1, ROW + 1)]
-    if not all(row):
-        if any(row):
-            raise InvalidObservation("pick all three cards of the row, or none of them")
-        return lines
-    lines += [f"dealt {card}" for card in reversed(row)]  # the first card dealt lies rightmost
-    lines.append("row " + " ".join(row))
-    if seat != KILLER or opt["identity_choice"] != "random":
-        return lines
+    return line
+
+
+def _secrets(game: CityKiller, chosen: Mapping[str, str]) -> list[str]:
+    """The killer's secrets line, when any of them is picked (none: no line); all of
+    identity, motive and (with the option) figurant, or none."""
     identity, figurant = answer(chosen, "identity"), answer(chosen, "figurant")
     motive, drawn = answer(chosen, "motive"), answer(chosen, "drawn")
     if not (identity or figurant or motive or drawn):
-        return lines
-    if not identity or not motive or (opt["use_figurant"] and not figurant):
+        return []
+    if not identity or not motive or (game.options["use_figurant"] and not figurant):
         raise InvalidObservation("pick your identity, figurant and motive, or none of them")
     drawn = sorted(drawn, key=lambda g: GROUPS.index(g) if g in GROUPS else len(GROUPS))
-    lines.append(
+    return [
         f"secrets {identity[0]} figurant {figurant[0] if figurant else 'none'} "
         f"motive {motive[0]} tokens {' '.join(drawn)}"
-    )
-    return lines
+    ]
