@@ -325,6 +325,29 @@ def _deduce(
     compiled = Compiled(model, knowledge.CPSAT_PARAMETERS, _compiled_before(info))
     _keep_compiled(info, compiled)  # kept even when late: the next position extends it
     _in_time(deadline, info, "compiling the model")
+    witness = _first_witness(info, knowledge, model, compiled, deadline)
+    worlds = _world_set(knowledge, model, compiled, enumeration_limit)
+    if isinstance(worlds, EnumeratedWorlds):
+        possible = {item for world in worlds.worlds for item in world.items()}
+        return Deduction(model, compiled, worlds, possible, None)
+    decided = _decided(knowledge, model, about)
+    possible, decided = _possible(model, compiled, worlds, witness, decided, deadline)
+    return Deduction(model, compiled, worlds, possible, decided)
+
+
+def _first_witness(
+    info: InformationSet,
+    knowledge: Knowledge,
+    model: Model,
+    compiled: Compiled,
+    deadline: float | None,
+) -> World:
+    """A consistent world (the game's own, or CP-SAT's first solve), kept on `compiled` with
+    the caller's budget for `world_set` to start from.
+
+    Raises:
+        Inconsistent: no world is consistent, with the observations of a minimal conflict.
+    """
     witness = _known_world(knowledge, model, compiled)
     if witness is None:  # a caller's budget bounds this first solve too
         witness, _ = compiled.solve(finding=True, deadline=deadline)
@@ -334,37 +357,75 @@ def _deduce(
         conflict = [info.observations[i] for i in compiled.minimal_core()]
         game = info.make_game()
         raise Inconsistent(conflict, [game.describe(obs) for obs in conflict])
+    return witness
+
+
+def _world_set(
+    knowledge: Knowledge, model: Model, compiled: Compiled, enumeration_limit: int
+) -> WorldSet | None:
+    """The game's own world set, else every world listed up to `enumeration_limit` (None
+    past it)."""
     worlds = knowledge.world_set(model, compiled)
     if worlds is None:
         listed = compiled.enumerate(enumeration_limit)
         if listed is not None:
             worlds = EnumeratedWorlds(listed)
+    return worlds
+
+
+def _decided(
+    knowledge: Knowledge, model: Model, about: Callable[[Fact], bool] | None
+) -> frozenset[str] | None:
+    """The variables whose possible literals are decided now (None: all of them): those the
+    game's facts ask about, and of them only those of the facts `about` selects."""
     decided = None
-    if isinstance(worlds, EnumeratedWorlds):
-        possible = {item for world in worlds.worlds for item in world.items()}
-    else:
-        queried = knowledge.query_variables(model)
-        if queried is not None:  # decide only what facts ask, the rest on demand
-            decided = frozenset(queried)
-        if about is not None:
-            decided = frozenset(fact.var for fact in model.facts if about(fact)) & (
-                decided if decided is not None else {v.name for v in model.variables}
-            )
-        witnesses = [witness]
-        witnessing = worlds if isinstance(worlds, WitnessingWorldSet) else None
-        if witnessing is not None:  # literals a sampler met on its way witness too
-            witnesses += [{name: value} for name, value in witnessing.witnessed()]
-        if worlds is not None and (decided is None or witnessing is None):
-            # samples witness more (with `witnessed` covering the decided variables they
-            # could add nothing there)
-            witnesses += worlds.sample(64, random.Random(0))
-        if witnessing is not None and witnessing.witnesses_all:
-            # an exact counter that witnesses every possible literal: nothing left to prove
-            possible = {item for world in witnesses for item in world.items()}
-        else:
-            found = worlds.reached if isinstance(worlds, LearningWorldSet) else None
-            possible, undecided = compiled.possible_literals(witnesses, decided, found, deadline)
-            if undecided:  # the budget or a work ceiling ran out: decided when asked
-                everything = decided if decided is not None else {v.name for v in model.variables}
-                decided = frozenset(everything) - undecided
-    return Deduction(model, compiled, worlds, possible, decided)
+    queried = knowledge.query_variables(model)
+    if queried is not None:  # decide only what facts ask, the rest on demand
+        decided = frozenset(queried)
+    if about is not None:
+        decided = frozenset(fact.var for fact in model.facts if about(fact)) & (
+            decided if decided is not None else {v.name for v in model.variables}
+        )
+    return decided
+
+
+def _possible(
+    model: Model,
+    compiled: Compiled,
+    worlds: WorldSet | None,
+    witness: World,
+    decided: frozenset[str] | None,
+    deadline: float | None,
+) -> tuple[set[tuple[str, Value]], frozenset[str] | None]:
+    """The possible literals of the `decided` variables, from the worlds that witness them
+    and CP-SAT's proofs for the rest; and the variables decided in the end (those a budget
+    or a work ceiling left open are decided when asked)."""
+    witnessing = worlds if isinstance(worlds, WitnessingWorldSet) else None
+    witnesses = _witnesses(worlds, witnessing, witness, decided)
+    if witnessing is not None and witnessing.witnesses_all:
+        # an exact counter that witnesses every possible literal: nothing left to prove
+        return {item for world in witnesses for item in world.items()}, decided
+    found = worlds.reached if isinstance(worlds, LearningWorldSet) else None
+    possible, undecided = compiled.possible_literals(witnesses, decided, found, deadline)
+    if undecided:  # the budget or a work ceiling ran out: decided when asked
+        everything = decided if decided is not None else {v.name for v in model.variables}
+        decided = frozenset(everything) - undecided
+    return possible, decided
+
+
+def _witnesses(
+    worlds: WorldSet | None,
+    witnessing: WitnessingWorldSet | None,
+    witness: World,
+    decided: frozenset[str] | None,
+) -> list[World]:
+    """The worlds known to be consistent: the first witness, the literals a sampler met on
+    its way, and samples of the world set where they can add to what is decided."""
+    witnesses = [witness]
+    if witnessing is not None:  # literals a sampler met on its way witness too
+        witnesses += [{name: value} for name, value in witnessing.witnessed()]
+    if worlds is not None and (decided is None or witnessing is None):
+        # samples witness more (with `witnessed` covering the decided variables they
+        # could add nothing there)
+        witnesses += worlds.sample(64, random.Random(0))
+    return witnesses

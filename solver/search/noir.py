@@ -167,34 +167,121 @@ class Reply:
 
 
 def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
+    """The inspector's scorer: his choice of identity, or his moves once he has one."""
     chances = posterior(deduce(info))
     grid, dead = current_grid(info.observations), dead_cards(info)
     me = own_identity(info)
     reach = set(public_inspector_candidates(info))
     foresee = _Foresight(info, dead)
     if me is None:  # choosing: stay away from the killer, keep room to arrest
+        return _choosing(chances, grid, dead, reach, foresee)
+    moves = _InspectorMoves(chances, grid, dead, me, reach, foresee, inspector_hand(info))
+    if isinstance(legal[0], Exonerate):
+        return moves.exoneration()
+    return moves.score
 
-        def choosing(action: Action) -> Scored:
+
+def _choosing(
+    chances: Posterior, grid: Grid, dead: set[str], reach: set[str], foresee: _Foresight
+) -> Scorer:
+    """The scorer of the inspector's choice of identity: away from the killer, with room
+    to arrest."""
+
+    def choosing(action: Action) -> Scored:
+        card = action.suspect  # type: ignore[attr-defined]
+        near = _near(chances, grid, card)
+        room = len([n for n in neighbours(grid, card) if n not in dead])
+        killed = foresee.killed(card, chances, grid, reach - dead)
+        text = f"the killer is beside it in {percent(near)} of worlds"
+        return Scored(-near + room / 100, killed, near, text)
+
+    return choosing
+
+
+def _worded(value: float, now: float, reply: Reply, killed: float) -> Scored:
+    """An inspector's move scored, with in words its chance of catching the killer now, of
+    his killing the inspector next, and of an arrest on the move after."""
+    parts = [f"this arrest catches the killer: {percent(now)}"] if now else []
+    parts += [
+        f"the killer kills you on his next move: {percent(killed)}",
+        f"you arrest the killer on your next move: {percent(reply.arrest)}",
+    ]
+    return Scored(value, killed, (1 - now) * reply.placed, ", ".join(parts))
+
+
+@dataclass(frozen=True)
+class _InspectorMoves:
+    """The inspector's moves once he has an identity (`me`), scored by the killer's reply:
+    his posterior of the killer, the grid, the identities the killer may take him for
+    (`reach`), his hand, and the killer's kill foreseen."""
+
+    chances: Posterior
+    grid: Grid
+    dead: set[str]
+    me: str
+    reach: set[str]
+    foresee: _Foresight
+    hand: list[str]
+
+    def exoneration(self) -> Scorer:
+        """The scorer when the moves to choose from are exonerations: each by what it
+        narrows the killer down, the killer staying where he is for every card."""
+        chances, grid, me, reach = self.chances, self.grid, self.me, self.reach
+        staying = _reply(chances, grid, self.dead, me, reach)  # the same grid for every card
+
+        def exonerate(action: Action) -> Scored:
             card = action.suspect  # type: ignore[attr-defined]
-            near = _near(chances, grid, card)
-            room = len([n for n in neighbours(grid, card) if n not in dead])
-            killed = foresee.killed(card, chances, grid, reach - dead)
-            text = f"the killer is beside it in {percent(near)} of worlds"
-            return Scored(-near + room / 100, killed, near, text)
+            gain = exoneration_gain(chances, grid, card)
+            told = Told(exonerated=card)
+            killed = self.foresee.killed(me, chances, grid, reach - {card}, told)
+            found = _worded(gain, 0.0, staying, killed)
+            text = f"{narrows(chances, gain)}; {found.text}"
+            return Scored(gain, found.risk, found.possible, text)
 
-        return choosing
-    hand = inspector_hand(info)
+        return exonerate
 
-    def worded(value: float, now: float, reply: Reply, killed: float) -> Scored:
-        parts = [f"this arrest catches the killer: {percent(now)}"] if now else []
-        parts += [
-            f"the killer kills you on his next move: {percent(killed)}",
-            f"you arrest the killer on your next move: {percent(reply.arrest)}",
-        ]
-        return Scored(value, killed, (1 - now) * reply.placed, ", ".join(parts))
+    def score(self, action: Action) -> Scored:
+        """An arrest, a draw or exoneration, or a shift, valued by the killer's reply."""
+        if isinstance(action, Arrest | CitizenArrest):
+            return self._arrest(action)
+        if isinstance(action, Draw | Exonerate):
+            cards = self.hand if isinstance(action, Draw) else [action.suspect]
+            return self._canvass(cards, isinstance(action, Draw))
+        assert isinstance(action, Shift)
+        board = after_shift(self.grid, action, self.dead)
+        reply = _reply(self.chances, board, self.dead, self.me, self.reach)
+        killed = self.foresee.killed(self.me, self.chances, board, self.reach, Told(shift=action))
+        return _worded(reply.value, 0.0, reply, killed)
 
-    def exonerating(card: str, drawn: bool) -> tuple[Reply, float]:
+    def _arrest(self, action: Arrest | CitizenArrest) -> Scored:
+        """An arrest: the killer caught, or his reply to the failure."""
+        chances, grid, dead, me, reach = self.chances, self.grid, self.dead, self.me, self.reach
+        p = chances.get(action.suspect, 0.0)
+        rest = _without(chances, action.suspect)
+        # A failed arrest tells the killer the inspector is beside the suspect named.
+        if isinstance(action, Arrest):
+            told = reach & set(block(grid, action.suspect))
+            reply = _reply(rest, grid, dead, me, told)
+        else:  # and a citizen arrest that his agent is not the inspector
+            told = reach - {action.agent}
+            reply = _reply(rest, grid, dead, me, reach)
+        killed = (1 - p) * self.foresee.killed(me, rest, grid, told, Told(arrested=action.suspect))
+        return _worded(p + (1 - p) * reply.value, p, reply, killed)
+
+    def _canvass(self, cards: list[str], drawn: bool) -> Scored:
+        """A draw (`drawn`) or an exoneration: the best of `cards` to exonerate and canvass,
+        or the killer's reply to nothing when there is none."""
+        chances, grid, me, reach = self.chances, self.grid, self.me, self.reach
+        if not cards:
+            reply = _reply(chances, grid, self.dead, me, reach)
+            return _worded(reply.value, 0.0, reply, self.foresee.killed(me, chances, grid, reach))
+        card = max(cards, key=lambda c: exoneration_gain(chances, grid, c))
+        mixed, killed = self._exonerating(card, drawn)
+        return _worded(mixed.value, 0.0, mixed, killed)
+
+    def _exonerating(self, card: str, drawn: bool) -> tuple[Reply, float]:
         """The killer's reply once `card` is exonerated and canvassed."""
+        chances, grid, dead, me, reach = self.chances, self.grid, self.dead, self.me, self.reach
         parts = [
             (weight, part, _reply(part, grid, dead, me, reach))
             for weight, part in _split(chances, lambda k: adjacent(grid, k, card))
@@ -205,50 +292,8 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
             sum(w * r.arrest for w, _, r in parts),
         )
         told = Told(exonerated=card, drawn=drawn)
-        killed = foresee.killed(me, chances, grid, reach - {card}, told)
+        killed = self.foresee.killed(me, chances, grid, reach - {card}, told)
         return mixed, killed
-
-    if isinstance(legal[0], Exonerate):
-        staying = _reply(chances, grid, dead, me, reach)  # the grid is the same for every card
-
-        def exonerate(action: Action) -> Scored:
-            card = action.suspect  # type: ignore[attr-defined]
-            gain = exoneration_gain(chances, grid, card)
-            killed = foresee.killed(me, chances, grid, reach - {card}, Told(exonerated=card))
-            found = worded(gain, 0.0, staying, killed)
-            text = f"{narrows(chances, gain)}; {found.text}"
-            return Scored(gain, found.risk, found.possible, text)
-
-        return exonerate
-
-    def score(action: Action) -> Scored:
-        if isinstance(action, Arrest | CitizenArrest):
-            p = chances.get(action.suspect, 0.0)
-            rest = _without(chances, action.suspect)
-            # A failed arrest tells the killer the inspector is beside the suspect named.
-            if isinstance(action, Arrest):
-                told = reach & set(block(grid, action.suspect))
-                reply = _reply(rest, grid, dead, me, told)
-            else:  # and a citizen arrest that his agent is not the inspector
-                told = reach - {action.agent}
-                reply = _reply(rest, grid, dead, me, reach)
-            killed = (1 - p) * foresee.killed(me, rest, grid, told, Told(arrested=action.suspect))
-            return worded(p + (1 - p) * reply.value, p, reply, killed)
-        if isinstance(action, Draw | Exonerate):
-            cards = hand if isinstance(action, Draw) else [action.suspect]
-            if not cards:
-                reply = _reply(chances, grid, dead, me, reach)
-                return worded(reply.value, 0.0, reply, foresee.killed(me, chances, grid, reach))
-            card = max(cards, key=lambda c: exoneration_gain(chances, grid, c))
-            mixed, killed = exonerating(card, isinstance(action, Draw))
-            return worded(mixed.value, 0.0, mixed, killed)
-        assert isinstance(action, Shift)
-        board = after_shift(grid, action, dead)
-        reply = _reply(chances, board, dead, me, reach)
-        killed = foresee.killed(me, chances, board, reach, Told(shift=action))
-        return worded(reply.value, 0.0, reply, killed)
-
-    return score
 
 
 @dataclass(frozen=True)

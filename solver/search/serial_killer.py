@@ -459,6 +459,36 @@ def score(table: Table, action: Action) -> Scored:
     on: the final round, and every rival declared, are the finish planner's."""
     view, me = table.view, table.me
     cost = view.cost(me, action)
+    refused = _refused(table, action, cost)
+    if refused is not None:
+        return refused
+    price = table.price * cost
+    if table.rivals_drawing and isinstance(action, Briefing | Lab):
+        return Scored(
+            -price,
+            0.0,
+            "wait: the rivals are still drawing, and what they draw "
+            "reaches their hands and the lab, to be seen at once later",
+        )
+    if isinstance(action, Weapon):
+        return _weapon(table, price)
+    if isinstance(action, First):
+        return Scored(-price, 0.0, "the first-player die: no deduction")
+    if isinstance(action, Investigate):
+        return _investigate(table, action, price)
+    if isinstance(action, Briefing | Lab):
+        gain = table.look_gain(action)
+        what = "the hand" if isinstance(action, Briefing) else "the lab"
+        return Scored(gain - price, gain, f"{what} may show some of your candidates")
+    if isinstance(action, Move):
+        return _move(table, action, price)
+    return Scored(-price, 0.0, "no use")
+
+
+def _refused(table: Table, action: Action, cost: int) -> Scored | None:
+    """The refusal of a buy that spends points the seat keeps (for the roll, or for the last
+    draws) or draws dear while a 3 is in the pool; None when none applies."""
+    view, me = table.view, table.me
     points = view.points_left[me]
     draws = isinstance(action, Investigate | Weapon) or (
         isinstance(action, Move) and view.deck_at.get(action.district) is not None
@@ -473,62 +503,56 @@ def score(table: Table, action: Action) -> Scored:
         )
     if isinstance(action, Investigate) and view.pool[2] and action.face > 3:
         return Scored(-1.0, 0.0, "a 3 is in the pool")
-    price = table.price * cost
-    if table.rivals_drawing and isinstance(action, Briefing | Lab):
+    return None
+
+
+def _weapon(table: Table, price: float) -> Scored:
+    """A step of the weapon track: urgent when the rivals cannot fill it in the rounds left,
+    cheap when they have left it, else one that can wait."""
+    view = table.view
+    if view.weapon >= WEAPON_MAX:
+        return Scored(-price, 0.0, "the weapon track is already at 10")
+    short = WEAPON_MAX - view.weapon
+    urgent = short > WEAPON_DICE * min(max(table.rounds_left - 1, 0), table.rivals_ready)
+    if not urgent and table.rivals_fill_weapon:
+        return Scored(-price, 0.0, "the weapon track can wait: the rivals fill it too")
+    if not urgent:
+        gain = price + LATER_PRICE  # nobody else does: a point is cheap, a 10 is needed
+        return Scored(gain - price, gain, "the weapon track: the rivals have left it")
+    gain = URGENT_WEAPON
+    return Scored(gain - price, gain, f"weapon track to {view.weapon + 1} of {WEAPON_MAX}")
+
+
+def _investigate(table: Table, action: Investigate, price: float) -> Scored:
+    """A draw from the deck where the pawn stands: a candidate of its genre ruled out, a push
+    toward the end, and the cards of a deck the rivals leave."""
+    view, me = table.view, table.me
+    if table.rivals_drawing:
         return Scored(
             -price,
             0.0,
-            "wait: the rivals are still drawing, and what they draw "
-            "reaches their hands and the lab, to be seen at once later",
+            "wait: the rivals are still drawing, and what they draw is seen later for "
+            "less, in their hands and the lab",
         )
-    if isinstance(action, Weapon):
-        if view.weapon >= WEAPON_MAX:
-            return Scored(-price, 0.0, "the weapon track is already at 10")
-        short = WEAPON_MAX - view.weapon
-        urgent = short > WEAPON_DICE * min(max(table.rounds_left - 1, 0), table.rivals_ready)
-        if not urgent and table.rivals_fill_weapon:
-            return Scored(-price, 0.0, "the weapon track can wait: the rivals fill it too")
-        if not urgent:
-            gain = price + LATER_PRICE  # nobody else does: a point is cheap, a 10 is needed
-            return Scored(gain - price, gain, "the weapon track: the rivals have left it")
-        gain = URGENT_WEAPON
-        return Scored(gain - price, gain, f"weapon track to {view.weapon + 1} of {WEAPON_MAX}")
-    if isinstance(action, First):
-        return Scored(-price, 0.0, "the first-player die: no deduction")
-    if isinstance(action, Investigate):
-        if table.rivals_drawing:
-            return Scored(
-                -price,
-                0.0,
-                "wait: the rivals are still drawing, and what they draw is seen later for "
-                "less, in their hands and the lab",
-            )
-        if action.face > SUBSTITUTE_MAX:
-            return Scored(-price, 0.0, f"a {action.face} is too dear a draw while the game goes on")
-        genre = view.deck_at[view.pawn[me] or 0]
-        last = table.cards_left == 1  # this draw starts the final round
-        gain = table.gain({genre: 1.0}) + (0.0 if last else PUSH)
-        # a full deck is one the rivals leave: its cards fall to me
-        size = len(view.game.parts.by_genre[genre].cards)
-        gain += FULL_DECK * (view.deck_size(genre) - 2) / max(size - 2, 1)
-        if table.standstill:
-            gain = max(gain, STALL * price)
-        if last and gain <= price:
-            return Scored(
-                gain - price,
-                gain,
-                "the last draw: it starts the final round, so look first (the final round's "
-                "remaining picks may not offer the dice)",
-            )
-        name = view.game.parts.by_genre[genre].name
-        return Scored(gain - price, gain, f"draws a {name} card: one candidate ruled out")
-    if isinstance(action, Briefing | Lab):
-        gain = table.look_gain(action)
-        what = "the hand" if isinstance(action, Briefing) else "the lab"
-        return Scored(gain - price, gain, f"{what} may show some of your candidates")
-    if isinstance(action, Move):
-        return _move(table, action, price)
-    return Scored(-price, 0.0, "no use")
+    if action.face > SUBSTITUTE_MAX:
+        return Scored(-price, 0.0, f"a {action.face} is too dear a draw while the game goes on")
+    genre = view.deck_at[view.pawn[me] or 0]
+    last = table.cards_left == 1  # this draw starts the final round
+    gain = table.gain({genre: 1.0}) + (0.0 if last else PUSH)
+    # a full deck is one the rivals leave: its cards fall to me
+    size = len(view.game.parts.by_genre[genre].cards)
+    gain += FULL_DECK * (view.deck_size(genre) - 2) / max(size - 2, 1)
+    if table.standstill:
+        gain = max(gain, STALL * price)
+    if last and gain <= price:
+        return Scored(
+            gain - price,
+            gain,
+            "the last draw: it starts the final round, so look first (the final round's "
+            "remaining picks may not offer the dice)",
+        )
+    name = view.game.parts.by_genre[genre].name
+    return Scored(gain - price, gain, f"draws a {name} card: one candidate ruled out")
 
 
 def _move(table: Table, action: Move, price: float) -> Scored:

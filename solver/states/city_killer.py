@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engines import ConfigError, InformationSet, InvalidState, State
 from engines.city_killer import CityKiller, CityKillerState
@@ -109,6 +110,37 @@ class _Piles:
         self.killer_queue += [s for s in pair if s is not kept]
         self.kept.append(kept)
 
+    def draw(self, pile: str, seat: str, card: str | None) -> None:
+        """A draw from `pile` by `seat` (`card`: what it is, if known): the killer deck's
+        next slot to his hand, a new detective card (to the detective's hand when his), or a
+        new evidence token, examined with the one before."""
+        if pile == "killer-deck":
+            if not self.killer_queue:
+                raise _Retry
+            slot = self.killer_queue.pop(0)
+            _know(slot, card)
+            self.hands[KILLER].append(slot)
+        elif pile == "detective-deck":
+            slot = Slot(card)
+            self.detective.append(slot)
+            if seat == DETECTIVE:
+                self.hands[DETECTIVE].append(slot)
+        else:
+            slot = Slot(card)
+            self.evidence.append(slot)
+            self.tokens.append(slot)
+            self.examined = [*self.examined[-1:], slot]
+
+    def keep_token(self, token: str) -> None:
+        """The detective keeps `token`, one of the two he examined; the other is the one
+        left examined (for its discard)."""
+        pair = self.examined
+        self.tokens = [s for s in self.tokens if s not in pair]
+        self.use(list(pair), token)  # which of the two is the kept one
+        kept = next(s for s in pair if s.card == token)
+        self.tokens.append(kept)
+        self.examined = [s for s in pair if s is not kept]
+
 
 class _Retry(Exception):
     """This proposal cannot replay the record; draw another."""
@@ -138,11 +170,46 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
     raise InvalidState(f"city-killer: no sampled state replayed the record in {TRIES} draws")
 
 
+class _Secrets(NamedTuple):
+    """The killer's secrets in one proposal, and the three groups he drew (his allies
+    among them)."""
+
+    identity: str
+    motive: str
+    allies: str
+    figurant: str | None
+    drawn: list[str]
+
+
 def _propose(
     game: CityKiller, info: InformationSet, world: Mapping[str, Hashable], rng: random.Random
 ) -> CityKillerState:
+    """A state of `world` whose piles follow the record, replayed through its actions
+    (raises _Retry when the record cannot be followed)."""
     obs = info.observations
     piles = _Piles(rng)
+    secrets = _secrets(game, obs, world, rng)
+    draws: list[object] = []
+    for i, o in enumerate(obs):
+        after = obs[i + 1] if i + 1 < len(obs) else None
+        seen = after.card if isinstance(after, Drew) else None
+        _follow(piles, o, after, seen, secrets.figurant, draws)
+    killer_cards = [s for pair in piles.under for s in pair] + piles.killer_start
+    _deal_piles(game, piles, killer_cards, rng)
+    state = _arranged(game, obs[0], secrets, piles, killer_cards)
+    state._given = draws
+    _replay(game, state, obs, secrets, piles)
+    return state
+
+
+def _secrets(
+    game: CityKiller,
+    obs: tuple[Observation, ...],
+    world: Mapping[str, Hashable],
+    rng: random.Random,
+) -> _Secrets:
+    """The killer's secrets: as the end showed them, or the killer saw them, else the
+    world's (a world without a figurant is retried when the game has one)."""
     secrets = next((o for o in obs if isinstance(o, Secrets)), None)
     kept = next((o.group for o in obs if isinstance(o, Allies)), None)
     identity = str(world[K]) if secrets is None else secrets.identity
@@ -157,18 +224,27 @@ def _propose(
     if end is not None:  # the end shows the killer's secrets
         identity, motive, allies = end.identity, end.motive, end.allies
         figurant = end.figurant if game.options["use_figurant"] else None
-    revealed = {o.group for o in obs if isinstance(o, GroupToken)}
+    drawn = _drawn_groups(obs, secrets, allies, rng)
+    return _Secrets(identity, motive, allies, figurant, drawn)
+
+
+def _drawn_groups(
+    obs: tuple[Observation, ...], secrets: Secrets | None, allies: str, rng: random.Random
+) -> list[str]:
+    """The three groups the killer drew: as he saw them, else his allies and two at random
+    of the groups never revealed."""
     if secrets is not None:
-        drawn = list(secrets.drawn)
-    else:
-        others = [g for g in GROUPS if g != allies and g not in revealed]
-        drawn = [allies, *rng.sample(others, 2)]
-    draws: list[object] = []
-    for i, o in enumerate(obs):
-        after = obs[i + 1] if i + 1 < len(obs) else None
-        seen = after.card if isinstance(after, Drew) else None
-        _follow(piles, o, after, seen, figurant, draws)
-    killer_cards = [s for pair in piles.under for s in pair] + piles.killer_start
+        return list(secrets.drawn)
+    revealed = {o.group for o in obs if isinstance(o, GroupToken)}
+    others = [g for g in GROUPS if g != allies and g not in revealed]
+    return [allies, *rng.sample(others, 2)]
+
+
+def _deal_piles(
+    game: CityKiller, piles: _Piles, killer_cards: list[Slot], rng: random.Random
+) -> None:
+    """Fill the detective deck and the evidence supply with unknown slots up to their size,
+    and deal every pile's unknown slots the cards no observation named."""
     detective_size = len(game.detective_deck())
     piles.detective += [Slot() for _ in range(detective_size - len(piles.detective))]
     supply = sum(game.options["evidence_mix"])
@@ -182,38 +258,53 @@ def _propose(
         (piles.evidence, mix),
     ):
         _deal(slots, cards, rng)
-    setup = obs[0]
+
+
+def _arranged(
+    game: CityKiller, setup: Observation, secrets: _Secrets, piles: _Piles, killer_cards: list[Slot]
+) -> CityKillerState:
+    """The state set up as the record's city, with these secrets and the dealt piles (the
+    identity and figurant left to the killer's choice when he chooses them)."""
     assert isinstance(setup, CitySetup)
     placement = [list(p) for p in setup.placement]
     chosen = game.options["identity_choice"] == "choose"
-    state = game.arrange(
+    return game.arrange(
         random.Random(0),
         list(setup.residents),
         placement,
         [list(b) for b in setup.buildings],
-        None if chosen else identity,
-        None if chosen else figurant,
-        motive,
-        drawn,
+        None if chosen else secrets.identity,
+        None if chosen else secrets.figurant,
+        secrets.motive,
+        secrets.drawn,
         [str(s.card) for s in killer_cards],
         [str(s.card) for s in piles.detective],
         [str(s.card) for s in piles.evidence],
     )
-    state._given = draws
+
+
+def _replay(
+    game: CityKiller,
+    state: CityKillerState,
+    obs: tuple[Observation, ...],
+    secrets: _Secrets,
+    piles: _Piles,
+) -> None:
+    """Apply the record's actions, the hidden choices (identity, allies, the card kept at
+    each crime scene) as the proposal has them."""
     keeps = iter(str(s.card) for s in piles.kept)
     for o in obs:
         if not isinstance(o, Act):
             continue
         text = o.move
         if text == "identity ?":
-            state.apply(Named("identity", identity))
+            state.apply(Named("identity", secrets.identity))
         elif text == "allies ?":
-            state.apply(Grouped("allies", allies))
+            state.apply(Grouped("allies", secrets.allies))
         elif text == "keep ?":
             state.apply(Keep(next(keeps)))
         else:
             state.apply(game.parse_action(text))
-    return state
 
 
 def _follow(
@@ -228,24 +319,8 @@ def _follow(
     match o:
         case Reshuffle():
             raise _Retry
-        case Draw(pile=pile, card=drawn):
-            card = drawn or seen
-            if pile == "killer-deck":
-                if not piles.killer_queue:
-                    raise _Retry
-                slot = piles.killer_queue.pop(0)
-                _know(slot, card)
-                piles.hands[KILLER].append(slot)
-            elif pile == "detective-deck":
-                slot = Slot(card)
-                piles.detective.append(slot)
-                if o.seat == DETECTIVE:
-                    piles.hands[DETECTIVE].append(slot)
-            else:
-                slot = Slot(card)
-                piles.evidence.append(slot)
-                piles.tokens.append(slot)
-                piles.examined = [*piles.examined[-1:], slot]
+        case Draw(seat=seat, pile=pile, card=drawn):
+            piles.draw(pile, seat, drawn or seen)
         case Murder(scene=scene) | Bomb(scene=scene):
             piles.pair = piles.under[scene - 1]
         case SceneCards(cards=cards):
@@ -256,13 +331,7 @@ def _follow(
         case Act(move="identity ?") if figurant is not None:
             draws.append(figurant)  # the figurant is drawn when the killer chooses himself
         case Act(seat=seat, move=move) if seat == DETECTIVE and move.startswith("keep "):
-            token = move.split()[1]
-            pair = piles.examined
-            piles.tokens = [s for s in piles.tokens if s not in pair]
-            piles.use(list(pair), token)  # which of the two is the kept one
-            kept = next(s for s in pair if s.card == token)
-            piles.tokens.append(kept)
-            piles.examined = [s for s in pair if s is not kept]
+            piles.keep_token(move.split()[1])
         case EvidenceDiscard(tokens=tokens):
             for slot, token in zip(piles.examined, tokens, strict=False):
                 _know(slot, token)

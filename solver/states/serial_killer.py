@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from engines import InformationSet, InvalidState, State
-from engines.serial_killer import Declare, Discard, SerialKiller
+from engines import InformationSet, InvalidState, Observation, State
+from engines.serial_killer import Declare, Discard, SerialKiller, SerialKillerState
 from engines.serial_killer.game import action_of
 from engines.serial_killer.observations import (
     Attempt,
@@ -21,6 +21,7 @@ from engines.serial_killer.observations import (
 )
 from solver.deduction import Deduction
 from solver.games.serial_killer.counting import delta_var, tok_var
+from solver.model import World
 
 
 def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
@@ -32,16 +33,47 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
     assert isinstance(game, SerialKiller) and isinstance(info.seat, int)
     observations, me = info.observations, info.seat
     (world,) = d.sample(1, seed=rng.randrange(2**32))
-
-    def card_of(token: str) -> str:
-        genre, _, depth = token.partition("#")
-        return str(world[tok_var((genre, int(depth)))])
-
-    decks = {g.id: [card_of(f"{g.id}#{k}") for k in range(len(g.cards))] for g in game.parts.genres}
+    decks = {
+        g.id: [_card_of(world, f"{g.id}#{k}") for k in range(len(g.cards))]
+        for g in game.parts.genres
+    }
     setup = observations[0]
     assert isinstance(setup, Start)
     districts = {g: district for g, district, _ in setup.decks}
     state = game.arrange(random.Random(0), decks, districts, setup.first_player)
+    state._given, revealed = _chance_outcomes(observations, rng)
+    mine = iter(obs.card for obs in observations if isinstance(obs, SeeDiscard))
+    for index, obs in enumerate(observations):
+        action = action_of(state, obs)
+        match obs:  # the action of a discard or a declaration, which others do not see
+            case LabPlace(seat=seat, position=position):
+                action = Discard(
+                    next(mine) if seat == me else _card_of(world, str(world[delta_var(position)]))
+                )
+            case Attempt(seat=seat):
+                before = observations[index - 1] if index else None
+                if seat == me and isinstance(before, Declaration):
+                    action = Declare(tuple(before.profile))
+                else:
+                    action = Declare(_profile(game, state, seat, revealed, rng))
+        if action is not None:
+            state.apply_trusted(action)
+    if state.information_set(me) != info:
+        raise InvalidState("serial-killer: the sampled state does not replay the record")
+    return state
+
+
+def _card_of(world: World, token: str) -> str:
+    """The card of `token` (named `genre#depth`) in `world`."""
+    genre, _, depth = token.partition("#")
+    return str(world[tok_var((genre, int(depth)))])
+
+
+def _chance_outcomes(
+    observations: tuple[Observation, ...], rng: random.Random
+) -> tuple[list[object], dict[int, tuple[str, ...]]]:
+    """The chance outcomes the record shows, in order (each roll's dice in a uniform order),
+    and the profile the end revealed of each player who declared."""
     draws: list[object] = []
     revealed: dict[int, tuple[str, ...]] = {}
     for obs in observations:
@@ -58,26 +90,19 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
                 draws.append(total)
             case GameEnd(declarations=declarations):
                 revealed = {seat: tuple(profile) for seat, _, profile in declarations}
-    state._given = draws
-    mine = iter(obs.card for obs in observations if isinstance(obs, SeeDiscard))
-    for index, obs in enumerate(observations):
-        action = action_of(state, obs)
-        match obs:  # the action of a discard or a declaration, which others do not see
-            case LabPlace(seat=seat, position=position):
-                action = Discard(
-                    next(mine) if seat == me else card_of(str(world[delta_var(position)]))
-                )
-            case Attempt(seat=seat):
-                before = observations[index - 1] if index else None
-                if seat == me and isinstance(before, Declaration):
-                    action = Declare(tuple(before.profile))
-                else:
-                    profile = revealed.get(seat)
-                    if profile is None or state.seq[seat] is not None:
-                        profile = tuple(rng.choice(g.cards) for g in game.parts.genres)
-                    action = Declare(profile)
-        if action is not None:
-            state.apply_trusted(action)
-    if state.information_set(me) != info:
-        raise InvalidState("serial-killer: the sampled state does not replay the record")
-    return state
+    return draws, revealed
+
+
+def _profile(
+    game: SerialKiller,
+    state: SerialKillerState,
+    seat: int,
+    revealed: dict[int, tuple[str, ...]],
+    rng: random.Random,
+) -> tuple[str, ...]:
+    """The profile another player declares: the one the end revealed while the player has
+    not declared before, else one card of each genre at random."""
+    profile = revealed.get(seat)
+    if profile is None or state.seq[seat] is not None:
+        profile = tuple(rng.choice(g.cards) for g in game.parts.genres)
+    return profile

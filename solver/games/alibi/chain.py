@@ -57,7 +57,7 @@ from solver.errors import NotCounted, SolverTimeout
 from solver.games.alibi import witnesses
 from solver.games.alibi.counting import Coordinates, Option, _literals, _makes, draw, layered
 from solver.games.alibi.model import BOX, box_var, paths_of, world_from
-from solver.games.alibi.position import Position, Trajectory
+from solver.games.alibi.position import Answer, Position, Trajectory
 from solver.model import Fact, Model, Value, World
 from solver.sampling import Estimate, estimate_from_runs
 
@@ -103,10 +103,7 @@ class HistoryChain:
         self.paths = [tuple(path) for path in start]
         n_cards = len(self.paths)
         self._answers = pos.answers
-        self._of_card: dict[int, list[int]] = defaultdict(list)
-        for k, answer in enumerate(self._answers):
-            for c in answer.cards:
-                self._of_card[c].append(k)
+        self._of_card = _answers_by_card(self._answers)
         counts = [pos.trajectory_count(c) for c in range(n_cards)]
         self._paths_ok = [  # listed where that is cheap; beyond, checked step by step
             pos.trajectory_set(c) if k <= LISTED else None for c, k in enumerate(counts)
@@ -114,9 +111,7 @@ class HistoryChain:
         self._free = [c for c in range(n_cards) if counts[c] > 1]
         self._of_type = [[c for c in self._free if pos.kind[c] == k] for k in range(4)]
         self._boxed = [0] * 4
-        for c, path in enumerate(self.paths):
-            if path[0] == pos.box:
-                self._boxed[pos.kind[c]] = c
+        self._find_boxed()
         self.records: list[tuple[Trajectory, ...]] = []
         self._starts: list[int] = []  # the first record of each run
         for run in carried.runs if carried is not None else ():
@@ -130,27 +125,41 @@ class HistoryChain:
         self._coordinates = Coordinates(pos)
         self._option_cache: dict[int, list[Option]] = {}
         self._blockable = [c for c in self._free if counts[c] <= BLOCK_PATHS]
-        self._candidates = [  # the cards of each type that may be in the box
-            [c for c in self._blockable if pos.kind[c] == k and pos.may_be_boxed(c)]
-            for k in range(4)
-        ]
-        self._near = [  # cards that share an answer with one of them, to make up the counts
-            sorted(
-                {
-                    c
-                    for box in self._candidates[k]
-                    for a in self._of_card.get(box, ())
-                    for c in self._answers[a].cards
-                }
-                & set(self._blockable) - set(self._candidates[k])
-            )
-            for k in range(4)
-        ]
+        self._candidates = self._box_candidates()
+        self._near = [self._near_candidates(k) for k in range(4)]
         self._ever_boxed = set(self._boxed) | set(carried.boxed if carried is not None else ())
         self.carried = len(self.records)  # records carried from the position before
         self.starts = 1
         self.accepted = self.proposed = 0
         self._run(steps, burn)
+
+    def _find_boxed(self) -> None:
+        """Note the box card of each type in the current history."""
+        for c, path in enumerate(self.paths):
+            if path[0] == self.pos.box:
+                self._boxed[self.pos.kind[c]] = c
+
+    def _box_candidates(self) -> list[list[int]]:
+        """Per type, the blockable cards of that type that may be in the box."""
+        pos = self.pos
+        return [
+            [c for c in self._blockable if pos.kind[c] == k and pos.may_be_boxed(c)]
+            for k in range(4)
+        ]
+
+    def _near_candidates(self, kind: int) -> list[int]:
+        """The other blockable cards that share an answer with a box candidate of `kind`:
+        they make up a box block's counts."""
+        candidates = self._candidates[kind]
+        return sorted(
+            {
+                c
+                for box in candidates
+                for a in self._of_card.get(box, ())
+                for c in self._answers[a].cards
+            }
+            & set(self._blockable) - set(candidates)
+        )
 
     def explore(self, compiled: Compiled) -> None:
         """Run on from a history CP-SAT finds with a box card no run has held, while some
@@ -194,9 +203,7 @@ class HistoryChain:
     def restart(self, start: list[Trajectory], steps: int) -> None:
         """Run on from another consistent history and pool the records."""
         self.paths = [tuple(path) for path in start]
-        for c, path in enumerate(self.paths):
-            if path[0] == self.pos.box:
-                self._boxed[self.pos.kind[c]] = c
+        self._find_boxed()
         self._ever_boxed.update(self._boxed)
         self._columns.clear()
         self._estimates.clear()
@@ -526,6 +533,15 @@ def forget() -> None:
     """Drop every kept chain (benchmarks measure refreshes with nothing kept)."""
     with _LAST_LOCK:
         _LAST.clear()
+
+
+def _answers_by_card(answers: Sequence[Answer]) -> dict[int, list[int]]:
+    """The indices of the answers that mention each card."""
+    of_card: dict[int, list[int]] = defaultdict(list)
+    for k, answer in enumerate(answers):
+        for c in answer.cards:
+            of_card[c].append(k)
+    return of_card
 
 
 class Carried(NamedTuple):

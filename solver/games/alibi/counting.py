@@ -280,6 +280,33 @@ def layered(
     target), so taking an option off a state is one subtraction; the options come back with
     the number each subtracts."""
     deadline = float("inf") if seconds is None else time.perf_counter() + seconds
+    compacted = _compacted(targets, options)
+    if compacted is None:
+        return None
+    targets, options = compacted
+    lo, hi = _limits(options, len(targets))
+    bits = max(1, max(targets, default=0).bit_length())
+    steps = [_stepper(found, lo[i + 1], hi[i + 1], bits) for i, found in enumerate(options)]
+    taken = [
+        [(path, sum(1 << (bits * k) for k in coords)) for path, coords in found]
+        for found in options
+    ]
+    start = sum(target << (bits * k) for k, target in enumerate(targets))
+    forward = _forward(taken, steps, start, max_states, deadline)
+    if forward is None:
+        return None
+    layers, moves = forward
+    back = _backward(layers, moves)
+    if not back[0]:
+        return None
+    return taken, layers, back, moves
+
+
+def _compacted(
+    targets: list[int], options: list[list[Option]]
+) -> tuple[list[int], list[list[Option]]] | None:
+    """The targets and options on the coordinates some option touches alone, renumbered in
+    order; None when a card has no option or a target is one no option can meet."""
     if not all(options):
         return None  # a card with nowhere to be
     used = sorted({k for found in options for _, coords in found for k in coords})
@@ -290,7 +317,11 @@ def layered(
     options = [
         [(path, tuple(compact[k] for k in coords)) for path, coords in found] for found in options
     ]
-    width = len(targets)
+    return targets, options
+
+
+def _limits(options: list[list[Option]], width: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Per layer and coordinate, the least and most the cards after it can still add."""
     hi = [[0] * width for _ in range(len(options) + 1)]
     lo = [[0] * width for _ in range(len(options) + 1)]
     for i in range(len(options) - 1, -1, -1):
@@ -298,13 +329,19 @@ def layered(
         some, every = set().union(*touched), set.intersection(*touched)
         hi[i] = [h + (k in some) for k, h in enumerate(hi[i + 1])]
         lo[i] = [low + (k in every) for k, low in enumerate(lo[i + 1])]
-    bits = max(1, max(targets, default=0).bit_length())
-    steps = [_stepper(found, lo[i + 1], hi[i + 1], bits) for i, found in enumerate(options)]
-    taken = [
-        [(path, sum(1 << (bits * k) for k in coords)) for path, coords in found]
-        for found in options
-    ]
-    start = sum(target << (bits * k) for k, target in enumerate(targets))
+    return lo, hi
+
+
+def _forward(
+    taken: list[list[Step]],
+    steps: list[Callable[[State], list[int]]],
+    start: State,
+    max_states: int,
+    deadline: float,
+) -> tuple[list[dict[State, int]], list[dict[State, list[tuple[int, State]]]]] | None:
+    """Per layer, the ways to reach each state from `start`, and per card and state, the
+    options it may take with the state each leads to; None as soon as a layer outgrows
+    `max_states` or time runs out."""
     layers: list[dict[State, int]] = [{start: 1}]
     moves: list[dict[State, list[tuple[int, State]]]] = []  # per layer: option, next state
     for i, found in enumerate(taken):
@@ -321,18 +358,24 @@ def layered(
             return None
         layers.append(dict(layer))
         moves.append(moved)
+    return layers, moves
+
+
+def _backward(
+    layers: list[dict[State, int]], moves: list[dict[State, list[tuple[int, State]]]]
+) -> list[dict[State, int]]:
+    """Per layer, the ways to finish at the zero state from each state (those with none
+    left out)."""
     back: list[dict[State, int]] = [{} for _ in layers]
     back[-1] = {0: 1} if 0 in layers[-1] else {}
-    for i in range(len(options) - 1, -1, -1):
+    for i in range(len(moves) - 1, -1, -1):
         nxt = back[i + 1]
         back[i] = {}
         for state, reachable in moves[i].items():
             ways = sum(nxt.get(then, 0) for _, then in reachable)
             if ways:
                 back[i][state] = ways
-    if not back[0]:
-        return None
-    return taken, layers, back, moves
+    return back
 
 
 def draw(

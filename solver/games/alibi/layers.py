@@ -262,6 +262,37 @@ def count_layers(
     The last `pool` cards may form a `Pool` (see there): then they take no layers, the last
     layer's states are finished in closed form. If they do not, they are layers like others."""
     deadline = float("inf") if seconds is None else time.perf_counter() + seconds
+    compacted = _compacted(targets, options)
+    if compacted is None:
+        return None
+    targets, options = compacted
+    closed = Pool.of(options[len(options) - pool :], targets) if pool else None
+    layered = len(options) - pool if closed is not None else len(options)
+    sweep = _Sweep.of(targets, options, layered, max_states, deadline)
+    if sweep is None:
+        return None
+    closing = None
+    if closed is not None:
+        closing = Closing(
+            closed, {k: sweep.encoding.value(sweep.keys, k) for k in closed.touched + closed.slots}
+        )
+    estimate = sweep.estimate(closing)
+    primes = moduli(int(estimate * (1 + ROUNDING)) + 1)  # every count recombined is at most
+    if not estimate or primes is None:  # the total, and the estimate's error is far smaller
+        return None
+    forward = sweep.forward(primes)
+    if closing is not None:
+        closing.count(primes)
+    counted = LayeredCount(sweep.steps, forward, primes, sweep.widths, closing)
+    assert counted.total, "the floating-point estimate found histories"
+    return counted
+
+
+def _compacted(
+    targets: list[int], options: list[list[tuple[int, ...]]]
+) -> tuple[list[int], list[list[tuple[int, ...]]]] | None:
+    """The targets and options on the coordinates some option touches alone, renumbered in
+    order; None when a card has no option or a target is one no option can meet."""
     if not all(options):
         return None
     used = sorted({k for found in options for coords in found for k in coords})
@@ -270,83 +301,134 @@ def count_layers(
     compact = {k: i for i, k in enumerate(used)}
     targets = [targets[k] for k in used]
     options = [[tuple(compact[k] for k in coords) for coords in found] for found in options]
-    low, high = _bounds(options, len(targets))
-    closed = Pool.of(options[len(options) - pool :], targets) if pool else None
+    return targets, options
+
+
+def _spans(options: list[list[tuple[int, ...]]]) -> tuple[dict[int, int], dict[int, int]]:
+    """Per coordinate, the first and the last card with an option touching it."""
     first: dict[int, int] = {}
     last: dict[int, int] = {}
     for i, found in enumerate(options):
         for k in {k for coords in found for k in coords}:
             first.setdefault(k, i)
             last[k] = i
-    if closed is not None:
-        options = options[: len(options) - pool]
-    encoding = Encoding([], targets)
-    keys = np.zeros(1, dtype=np.int64)
-    flow: np.ndarray = np.ones(1)  # the ways to reach each state, in floating point
-    steps: list[Step] = []
-    widths = [1]
-    for i, found in enumerate(options):
-        if any(k not in encoding.place for coords in found for k in coords):
-            moved = encoding.moved([k for k in first if first[k] <= i <= last[k]], keys)
-            if moved is None:
+    return first, last
+
+
+@dataclass
+class _Sweep:
+    """The program's forward pass over the layered cards: their steps and layer widths, the
+    last layer's states (`keys` in `encoding`) and the floating-point ways to reach each."""
+
+    encoding: Encoding
+    keys: np.ndarray
+    flow: np.ndarray
+    steps: list[Step]
+    widths: list[int]
+
+    @classmethod
+    def of(
+        cls,
+        targets: list[int],
+        options: list[list[tuple[int, ...]]],
+        layered: int,
+        max_states: int,
+        deadline: float,
+    ) -> _Sweep | None:
+        """The layers of the first `layered` cards (the bounds and the coordinates' spans
+        count every card), or None when the states outgrow int64 or `max_states`, time runs
+        out, or a layer is empty."""
+        low, high = _bounds(options, len(targets))
+        first, last = _spans(options)
+        encoding = Encoding([], targets)
+        keys = np.zeros(1, dtype=np.int64)
+        flow: np.ndarray = np.ones(1)  # the ways to reach each state, in floating point
+        steps: list[Step] = []
+        widths = [1]
+        for i in range(layered):
+            found = options[i]
+            if any(k not in encoding.place for coords in found for k in coords):
+                moved = encoding.moved([k for k in first if first[k] <= i <= last[k]], keys)
+                if moved is None:
+                    return None
+                encoding, keys = moved
+            edges = _edges(encoding, keys, found, low[i + 1], high[i + 1])
+            if edges is None:
                 return None
-            encoding, keys = moved
-        place, radix = encoding.place, encoding.radix
-        drops = np.array([sum(place[k] for k in coords) for coords in found], dtype=np.int64)
-        reach = sorted({k for coords in found for k in coords})
-        if len(reach) > KEY_BITS:
-            return None
-        bit = {k: 1 << j for j, k in enumerate(reach)}
-        masks = np.array([sum(bit[k] for k in coords) for coords in found], dtype=np.int64)
-        out_now = np.zeros(len(keys), dtype=np.int64)
-        out_less = np.zeros(len(keys), dtype=np.int64)
-        for k in reach:
-            value = keys // place[k] % radix[k]
-            lo, hi = low[i + 1][k], high[i + 1][k]
-            out_now |= np.where((value < lo) | (value > hi), bit[k], 0)
-            out_less |= np.where((value <= lo) | (value > hi + 1), bit[k], 0)
-        fits = ((out_now[:, None] & ~masks[None, :]) == 0) & ((out_less[:, None] & masks) == 0)
-        option, source = np.nonzero(fits.T)  # option by option: each one's successors sorted
-        successors = keys[source] - drops[option]
-        order = np.argsort(successors, kind="stable")  # merges the sorted runs
-        ranked = successors[order]
-        new = np.empty(len(ranked), dtype=bool)
-        new[:1] = True
-        np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
-        target = np.empty(len(ranked), dtype=np.int64)
-        target[order] = np.cumsum(new) - 1
-        keys = ranked[new]
-        if not 0 < len(keys) <= max_states or time.perf_counter() > deadline:
-            return None
-        flow = np.bincount(target, flow[source], len(keys))
-        steps.append(Step(len(found), source, option, target))
-        widths.append(len(keys))
-    closing = None
-    if closed is not None:
-        closing = Closing(
-            closed, {k: encoding.value(keys, k) for k in closed.touched + closed.slots}
-        )
-        estimate = float(flow @ closing.approx)
-    else:
-        estimate = float(flow[0]) if keys[0] == 0 else 0.0  # the zero state alone, if reached
-    primes = moduli(int(estimate * (1 + ROUNDING)) + 1)  # every count recombined is at most
-    if not estimate or primes is None:  # the total, and the estimate's error is far smaller
+            option, source, successors = edges
+            target, keys = _merged(successors)
+            if not 0 < len(keys) <= max_states or time.perf_counter() > deadline:
+                return None
+            flow = np.bincount(target, flow[source], len(keys))
+            steps.append(Step(len(found), source, option, target))
+            widths.append(len(keys))
+        return cls(encoding, keys, flow, steps, widths)
+
+    def estimate(self, closing: Closing | None) -> float:
+        """The floating-point count of histories: those finishing at the zero state alone,
+        or through the pool's closing from every state of the last layer."""
+        if closing is not None:
+            return float(self.flow @ closing.approx)
+        return float(self.flow[0]) if self.keys[0] == 0 else 0.0  # the zero state, if reached
+
+    def forward(self, primes: tuple[int, ...]) -> list[np.ndarray]:
+        """Per layer, the ways to reach each state modulo `primes` (one row per prime)."""
+        p = np.array(primes, dtype=np.int64)[:, None]
+        ways = np.ones((len(primes), 1), dtype=np.int64)
+        forward = [ways]
+        widths = self.widths
+        for i, step in enumerate(self.steps):
+            if not step.settles(widths[i]):
+                ways = np.stack(
+                    [np.bincount(step.target, row, widths[i + 1]) for row in ways[:, step.source]]
+                )
+                ways = ways.astype(np.int64) % p  # at most one edge per option reaches a state:
+            forward.append(ways)  # the float sums are exact
+        return forward
+
+
+def _edges(
+    encoding: Encoding,
+    keys: np.ndarray,
+    found: list[tuple[int, ...]],
+    low: np.ndarray,
+    high: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """One card's edges from the states `keys`: each option's sources (option by option,
+    each one's successors sorted) and the state each edge reaches. An option fits a state
+    when it leaves every coordinate the card reaches within the bounds (`low`, `high`) the
+    later cards can still meet. None when the card reaches more coordinates than a mask
+    holds."""
+    place, radix = encoding.place, encoding.radix
+    drops = np.array([sum(place[k] for k in coords) for coords in found], dtype=np.int64)
+    reach = sorted({k for coords in found for k in coords})
+    if len(reach) > KEY_BITS:
         return None
-    p = np.array(primes, dtype=np.int64)[:, None]
-    ways = np.ones((len(primes), 1), dtype=np.int64)
-    forward = [ways]
-    for i, step in enumerate(steps):
-        if not step.settles(widths[i]):
-            ways = np.stack(
-                [np.bincount(step.target, row, widths[i + 1]) for row in ways[:, step.source]]
-            )
-            ways = ways.astype(np.int64) % p  # at most one edge per option reaches a state:
-        forward.append(ways)  # the float sums are exact
-    if closing is not None:
-        closing.count(primes)
-    counted = LayeredCount(steps, forward, primes, widths, closing)
-    assert counted.total, "the floating-point estimate found histories"
-    return counted
+    bit = {k: 1 << j for j, k in enumerate(reach)}
+    masks = np.array([sum(bit[k] for k in coords) for coords in found], dtype=np.int64)
+    out_now = np.zeros(len(keys), dtype=np.int64)
+    out_less = np.zeros(len(keys), dtype=np.int64)
+    for k in reach:
+        value = keys // place[k] % radix[k]
+        lo, hi = low[k], high[k]
+        out_now |= np.where((value < lo) | (value > hi), bit[k], 0)
+        out_less |= np.where((value <= lo) | (value > hi + 1), bit[k], 0)
+    fits = ((out_now[:, None] & ~masks[None, :]) == 0) & ((out_less[:, None] & masks) == 0)
+    option, source = np.nonzero(fits.T)  # option by option: each one's successors sorted
+    return option, source, keys[source] - drops[option]
+
+
+def _merged(successors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct states among `successors` (sorted runs), and the index of each edge's
+    among them: one stable sort merges the runs."""
+    order = np.argsort(successors, kind="stable")  # merges the sorted runs
+    ranked = successors[order]
+    new = np.empty(len(ranked), dtype=bool)
+    new[:1] = True
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    target = np.empty(len(ranked), dtype=np.int64)
+    target[order] = np.cumsum(new) - 1
+    return target, ranked[new]
 
 
 def _bounds(options: list[list[tuple[int, ...]]], width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -395,40 +477,13 @@ class Pool:
         """The pool these cards make, or None when they do not make one."""
         shared = [coords for coords in cards[0] if all(coords in found for found in cards)]
         touched = {k for coords in shared for k in coords}
-        own: list[int | None] = []
-        for found in cards:
-            rest = [coords for coords in found if coords not in shared]
-            if len(found) != len(set(found)) or len(rest) > 1:
-                return None
-            if rest and (len(rest[0]) != 1 or rest[0][0] in touched):
-                return None
-            own.append(rest[0][0] if rest else None)
-        free: list[tuple[int, int]] = []
-        plan: list[tuple[int, int, list[int]]] = []
-        solved: set[int] = set()
-        while len(solved) < len(shared):
-            peeled = next(
-                (
-                    (only[0], k)
-                    for k in sorted(touched)
-                    for only in [[j for j, c in enumerate(shared) if k in c and j not in solved]]
-                    if len(only) == 1
-                ),
-                None,
-            )
-            if peeled is not None:
-                j, k = peeled
-                plan.append((j, k, [i for i in solved if k in shared[i]]))
-            else:  # enumerate the open option with the fewest possible counts
-                most, j = min(
-                    (min(len(cards), *(targets[k] for k in shared[j])), j)
-                    for j in range(len(shared))
-                    if j not in solved
-                )
-                free.append((j, most))
-                if prod(m + 1 for _, m in free) > MAX_SPLITS:
-                    return None
-            solved.add(j)
+        own = _own_slots(cards, shared, touched)
+        if own is None:
+            return None
+        planned = _plan(cards, targets, shared, touched)
+        if planned is None:
+            return None
+        free, plan = planned
         return cls(cards, shared, own, free, plan)
 
     def split(
@@ -452,6 +507,68 @@ class Pool:
             fits &= left[k] <= len(self.members[k])
         counts[~fits] = 0  # dead states count nothing (and index the tables safely)
         return counts, fits
+
+
+def _own_slots(
+    cards: list[list[tuple[int, ...]]], shared: list[tuple[int, ...]], touched: set[int]
+) -> list[int | None] | None:
+    """Per card, the box slot of its one option beyond the shared ones (None: it has none);
+    None when a card repeats an option or has another kind of option of its own."""
+    own: list[int | None] = []
+    for found in cards:
+        rest = [coords for coords in found if coords not in shared]
+        if len(found) != len(set(found)) or len(rest) > 1:
+            return None
+        if rest and (len(rest[0]) != 1 or rest[0][0] in touched):
+            return None
+        own.append(rest[0][0] if rest else None)
+    return own
+
+
+def _plan(
+    cards: list[list[tuple[int, ...]]],
+    targets: list[int],
+    shared: list[tuple[int, ...]],
+    touched: set[int],
+) -> tuple[list[tuple[int, int]], list[tuple[int, int, list[int]]]] | None:
+    """How a split of the pool is found: the shared options enumerated (each with the most
+    cards it may take) and the peeling plan (option, the coordinate giving its count, the
+    options solved before that touch it too); None past `MAX_SPLITS` combinations."""
+    free: list[tuple[int, int]] = []
+    plan: list[tuple[int, int, list[int]]] = []
+    solved: set[int] = set()
+    while len(solved) < len(shared):
+        peeled = _peeled(shared, touched, solved)
+        if peeled is not None:
+            j, k = peeled
+            plan.append((j, k, [i for i in solved if k in shared[i]]))
+        else:  # enumerate the open option with the fewest possible counts
+            most, j = min(
+                (min(len(cards), *(targets[k] for k in shared[j])), j)
+                for j in range(len(shared))
+                if j not in solved
+            )
+            free.append((j, most))
+            if prod(m + 1 for _, m in free) > MAX_SPLITS:
+                return None
+        solved.add(j)
+    return free, plan
+
+
+def _peeled(
+    shared: list[tuple[int, ...]], touched: set[int], solved: set[int]
+) -> tuple[int, int] | None:
+    """The first open shared option that a coordinate touched by no other open option
+    counts, with that coordinate (None when every coordinate has two or more)."""
+    return next(
+        (
+            (only[0], k)
+            for k in sorted(touched)
+            for only in [[j for j, c in enumerate(shared) if k in c and j not in solved]]
+            if len(only) == 1
+        ),
+        None,
+    )
 
 
 MAX_SPLITS = 64

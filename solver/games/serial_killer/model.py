@@ -13,7 +13,15 @@ from __future__ import annotations
 from engines import InformationSet
 from engines.serial_killer import COLOURS
 from solver.games.serial_killer.counting import at_var, delta_var, location, tok_var
-from solver.games.serial_killer.position import GenrePlan, Position, parse, token_name
+from solver.games.serial_killer.position import (
+    GenrePlan,
+    HandCheck,
+    LabCheck,
+    Position,
+    Token,
+    parse,
+    token_name,
+)
 from solver.model import Clause, Count, Fact, Lit, Model, Var, member
 
 
@@ -52,12 +60,30 @@ def place(where: str) -> str:
 
 
 def _genre(model: Model, plan: GenrePlan, position: Position) -> None:
-    cards, me = plan.cards, position.seat
-    tokens = plan.tokens
+    """The variables, rules, private views and facts of one genre's cards."""
+    cards, tokens = plan.cards, plan.tokens
     model.variables += [Var(tok_var(t), cards) for t in tokens]
     model.constraints += [
         Count(tuple(Lit(tok_var(t), card) for t in tokens), "==", 1) for card in cards
     ]
+    _discards(model, plan)
+    locations = plan.locations(position.players)
+    model.variables += [Var(at_var(card), locations) for card in cards]
+    for token in tokens:
+        _token_places(model, plan, token, position.seat)
+    for token, (card, source) in plan.pins.items():
+        model.constraints.append(member(tok_var(token), [card], source))
+    for check in plan.hand_checks:
+        _hand_check(model, plan, check)
+    for lab in plan.lab_checks:
+        _lab_check(model, plan, lab)
+    model.facts += [profile_fact(position, plan, card) for card in cards]
+    model.facts += [at_fact(position, card, where) for card in cards for where in locations]
+
+
+def _discards(model: Model, plan: GenrePlan) -> None:
+    """The token each other player's discard put in the lab, a player's discards being
+    distinct tokens."""
     for d in plan.discards:
         model.variables.append(Var(delta_var(d.position), tuple(map(token_name, d.domain))))
     seats = {d.seat for d in plan.discards}
@@ -69,55 +95,61 @@ def _genre(model: Model, plan: GenrePlan, position: Position) -> None:
             )
             if len(lits) > 1:
                 model.constraints.append(Count(lits, "<=", 1))
-    locations = plan.locations(position.players)
-    model.variables += [Var(at_var(card), locations) for card in cards]
-    for token in tokens:
-        chooser = [d for d in plan.discards if token in d.domain]
-        base = location(plan, token, {}, me)
-        for card in cards:
-            on = Lit(tok_var(token), card)
-            # with no discard choosing it, the token is at its base place
-            model.constraints.append(
-                Clause(
-                    (
-                        Lit(at_var(card), base),
-                        *(Lit(delta_var(d.position), token_name(token)) for d in chooser),
-                    ),
-                    (on,),
-                )
+
+
+def _token_places(model: Model, plan: GenrePlan, token: Token, me: int) -> None:
+    """Where the card of `token` is: at the lab position of a discard choosing it, else at
+    its base place."""
+    chooser = [d for d in plan.discards if token in d.domain]
+    base = location(plan, token, {}, me)
+    for card in plan.cards:
+        on = Lit(tok_var(token), card)
+        # with no discard choosing it, the token is at its base place
+        model.constraints.append(
+            Clause(
+                (
+                    Lit(at_var(card), base),
+                    *(Lit(delta_var(d.position), token_name(token)) for d in chooser),
+                ),
+                (on,),
             )
-            for d in chooser:
-                chosen = Lit(delta_var(d.position), token_name(token))
+        )
+        for d in chooser:
+            chosen = Lit(delta_var(d.position), token_name(token))
+            model.constraints.append(
+                Clause((Lit(at_var(card), f"lab:{d.position}"),), (on, chosen))
+            )
+
+
+def _hand_check(model: Model, plan: GenrePlan, check: HandCheck) -> None:
+    """A hand seen: each token the player drew is one of the cards seen there, unless a
+    discard of theirs since took it."""
+    for token in check.drawn:
+        removers = tuple(
+            Lit(delta_var(p), token_name(token))
+            for p in check.discards
+            if token in next(d.domain for d in plan.discards if d.position == p)
+        )
+        for card in plan.cards:
+            if card not in check.cards:
                 model.constraints.append(
-                    Clause((Lit(at_var(card), f"lab:{d.position}"),), (on, chosen))
+                    Clause(removers, (Lit(tok_var(token), card),), check.source)
                 )
-    for token, (card, source) in plan.pins.items():
-        model.constraints.append(member(tok_var(token), [card], source))
-    for check in plan.hand_checks:
-        for token in check.drawn:
-            removers = tuple(
-                Lit(delta_var(p), token_name(token))
-                for p in check.discards
-                if token in next(d.domain for d in plan.discards if d.position == p)
+
+
+def _lab_check(model: Model, plan: GenrePlan, lab: LabCheck) -> None:
+    """A lab position seen: the token there (one's own discard, or the one another player's
+    discard chose) is the card seen."""
+    own = plan.own_discards.get(lab.position)
+    if own is not None:
+        model.constraints.append(member(tok_var(own), [lab.card], lab.source))
+        return
+    d = next(d for d in plan.discards if d.position == lab.position)
+    for token in d.domain:
+        model.constraints.append(
+            Clause(
+                (Lit(tok_var(token), lab.card),),
+                (Lit(delta_var(d.position), token_name(token)),),
+                lab.source,
             )
-            for card in cards:
-                if card not in check.cards:
-                    model.constraints.append(
-                        Clause(removers, (Lit(tok_var(token), card),), check.source)
-                    )
-    for lab in plan.lab_checks:
-        own = plan.own_discards.get(lab.position)
-        if own is not None:
-            model.constraints.append(member(tok_var(own), [lab.card], lab.source))
-            continue
-        d = next(d for d in plan.discards if d.position == lab.position)
-        for token in d.domain:
-            model.constraints.append(
-                Clause(
-                    (Lit(tok_var(token), lab.card),),
-                    (Lit(delta_var(d.position), token_name(token)),),
-                    lab.source,
-                )
-            )
-    model.facts += [profile_fact(position, plan, card) for card in cards]
-    model.facts += [at_fact(position, card, where) for card in cards for where in locations]
+        )

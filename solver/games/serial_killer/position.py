@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engines import InformationSet, InvalidInformationSet
-from engines.serial_killer import SerialKiller, SerialKillerState, replay
+from engines.serial_killer import Components, SerialKiller, SerialKillerState, replay
 from engines.serial_killer.observations import (
     BuyBriefing,
     BuyLab,
@@ -148,11 +148,7 @@ def parse(info: InformationSet) -> Position:
     game = SerialKiller.of(info)
     me = info.seat
     assert isinstance(me, int)
-    if not game.options["genre_public"]:
-        raise InvalidInformationSet(
-            "serial-killer: the knowledge model needs the card backs to show their genre "
-            "(option genre_public True)"
-        )
+    _require_public_genres(game)
     parts = game.parts
     plans = {g.id: GenrePlan(g.id, g.cards) for g in parts.genres}
     lab_genre: dict[int, str] = {}
@@ -186,17 +182,40 @@ def parse(info: InformationSet) -> Position:
                 else:
                     plan.discards.append(Discard(index, seat, position, tuple(plan.drawn_by(seat))))
             case SeeHand(target=target, cards=seen):
-                for plan in plans.values():
-                    earlier = tuple(d.position for d in plan.discards if d.seat == target)
-                    cards = frozenset(c for c in seen if c in plan.cards)
-                    drawn = tuple(plan.drawn_by(target))
-                    plan.hand_checks.append(HandCheck(index, target, drawn, earlier, cards))
+                _see_hand(plans, index, target, seen)
             case SeeLab(cards=pairs):
                 for position, card in pairs:
                     plans[lab_genre[position]].lab_checks.append(LabCheck(index, position, card))
             case GameEnd(profile=profile):
-                for card in profile:
-                    plan = plans[parts.genre_of(card)]
-                    plan.pins.setdefault(plan.bottom, (card, index))
-                    plan.revealed = card
+                _reveal(plans, parts, index, profile)
     return Position(game, me, plans, looks)
+
+
+def _require_public_genres(game: SerialKiller) -> None:
+    """Raises InvalidInformationSet unless the card backs show their genre (the tokens are
+    read genre by genre)."""
+    if not game.options["genre_public"]:
+        raise InvalidInformationSet(
+            "serial-killer: the knowledge model needs the card backs to show their genre "
+            "(option genre_public True)"
+        )
+
+
+def _see_hand(plans: dict[str, GenrePlan], index: int, target: int, seen: tuple[str, ...]) -> None:
+    """A briefing showed `target`'s hand: per genre, a check of the tokens they drew, less
+    their discards so far, against the cards of the genre seen."""
+    for plan in plans.values():
+        earlier = tuple(d.position for d in plan.discards if d.seat == target)
+        cards = frozenset(c for c in seen if c in plan.cards)
+        drawn = tuple(plan.drawn_by(target))
+        plan.hand_checks.append(HandCheck(index, target, drawn, earlier, cards))
+
+
+def _reveal(
+    plans: dict[str, GenrePlan], parts: Components, index: int, profile: tuple[str, ...]
+) -> None:
+    """The end revealed the killer's profile: each card is its genre's bottom token."""
+    for card in profile:
+        plan = plans[parts.genre_of(card)]
+        plan.pins.setdefault(plan.bottom, (card, index))
+        plan.revealed = card
