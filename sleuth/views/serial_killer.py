@@ -14,6 +14,7 @@ from engines import Action, InformationSet
 from engines.serial_killer import COLOURS, WEAPON_MAX, Declare, SerialKiller, replay
 from engines.serial_killer.actions import USAGE
 from solver import Deduction
+from solver.games.serial_killer.model import PROFILE
 from solver.hints import percent
 
 COLOUR_STYLES = ("red", "blue", "green", "yellow", "white")
@@ -71,7 +72,7 @@ def render(game: SerialKiller, info: InformationSet) -> RenderableType:
 def profile(game: SerialKiller, deduction: Deduction) -> list[tuple[str, list[float]]]:
     """Per genre, each trait's chance of being the profile's, in the genre's card order."""
     chances = {
-        fact.args: deduction.probability(fact) for fact in deduction.facts if fact.kind == "Profile"
+        fact.args: deduction.probability(fact) for fact in deduction.facts if fact.kind == PROFILE
     }
     return [
         (genre.id, [chances.get((genre.id, card), 0.0) for card in genre.cards])

@@ -14,7 +14,7 @@ from engines.serial_killer import SerialKillerState
 from solver.cpsat import Compiled
 from solver.games.serial_killer.advice import answer, hints
 from solver.games.serial_killer.counting import CountedWorlds, at_var, delta_var, tok_var
-from solver.games.serial_killer.model import build
+from solver.games.serial_killer.model import PROFILE, build
 from solver.games.serial_killer.position import parse, token_name
 from solver.games.serial_killer.validation import validate
 from solver.model import Model, Value, World
@@ -32,7 +32,7 @@ __all__ = [
     "world_set",
 ]
 
-ANSWER_KINDS = frozenset({"Profile"})
+ANSWER_KINDS = frozenset({PROFILE})
 """The facts that make up the hidden answer (whose odds moving is news)."""
 CPSAT_PARAMETERS = {
     "cp_model_presolve": False,

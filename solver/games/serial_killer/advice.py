@@ -12,6 +12,7 @@ from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKillerState
 from engines.serial_killer.actions import Briefing, Investigate, Lab, face_of
 from engines.serial_killer.observations import Draw
 from solver.games.serial_killer.counting import CountedWorlds, at_var
+from solver.games.serial_killer.model import PROFILE
 from solver.games.serial_killer.pace import Pace, pace_of
 from solver.games.serial_killer.position import Position, parse, public_view
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
@@ -82,7 +83,7 @@ def profile_hints(position: Position, deduction: Deduction) -> list[Hint]:
     found = []
     parts = position.game.parts
     for genre, cards in own_candidates(position).items():
-        facts = [f for f in deduction.facts if f.kind == "Profile" and f.args[0] == genre]
+        facts = [f for f in deduction.facts if f.kind == PROFILE and f.args[0] == genre]
         if len(cards) == 1:
             fact = next(f for f in facts if f.args[1] == cards[0])
             because = tuple(deduction.describe(seen_because(position, genre, deduction.info)))

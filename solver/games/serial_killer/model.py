@@ -10,6 +10,8 @@ observation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engines import InformationSet
 from engines.serial_killer import COLOURS
 from solver.games.serial_killer.counting import at_var, delta_var, location, tok_var
@@ -24,6 +26,9 @@ from solver.games.serial_killer.position import (
 )
 from solver.model import Clause, Count, Fact, Lit, Model, Var, member
 
+PROFILE = "Profile"
+"""The kind of Serial Killer's facts about the profile: a genre's trait is the killer's."""
+
 
 def build(info: InformationSet) -> Model:
     position = parse(info)
@@ -37,7 +42,7 @@ def profile_fact(position: Position, plan: GenrePlan, card: str) -> Fact:
     parts = position.game.parts
     genre = parts.by_genre[plan.genre]
     return Fact(
-        "Profile",
+        PROFILE,
         (plan.genre, card),
         tok_var(plan.bottom),
         frozenset({card}),
@@ -50,13 +55,16 @@ def at_fact(position: Position, card: str, where: str) -> Fact:
 
 
 def place(where: str) -> str:
-    """A location in words."""
+    """A location in words ("hand:2", "lab:3", "profile", else a deck)."""
     kind, _, arg = where.partition(":")
-    if kind == "hand":
-        return f"in {COLOURS[int(arg)]}'s hand"
-    if kind == "lab":
-        return f"in the lab at position {arg}"
-    return "the killer's profile" if kind == "profile" else "still in its deck"
+    return _PLACES[kind](arg) if kind in _PLACES else "still in its deck"
+
+
+_PLACES: dict[str, Callable[[str], str]] = {
+    "hand": lambda seat: f"in {COLOURS[int(seat)]}'s hand",
+    "lab": lambda position: f"in the lab at position {position}",
+    "profile": lambda _: "the killer's profile",
+}
 
 
 def _genre(model: Model, plan: GenrePlan, position: Position) -> None:
