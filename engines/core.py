@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, Self, TypeAlias, TypeVar
 
+import numpy as np
+
 from engines import registry
 from engines.errors import (
     ConfigError,
@@ -1259,8 +1261,6 @@ class Game(ABC, Generic[StateT]):
     def observation_tensor(self, info: InformationSet) -> Any:
         """`info` as a float32 numpy array of `observation_shape` (all zeros before the deal
         is complete, when a seat has observed nothing)."""
-        import numpy as np
-
         if not info.observations:
             return np.zeros(self.observation_shape, dtype=np.float32)
         return np.asarray(self._encode(info), dtype=np.float32).reshape(self.observation_shape)

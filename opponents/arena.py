@@ -313,7 +313,7 @@ def arena(
 def _on_ray(args: Sequence[tuple], workers: int) -> Iterator[GameRecord]:
     """The games played as Ray tasks, yielded as they finish; a local instance is started
     (and stopped after) unless Ray is already running or `RAY_ADDRESS` names a cluster."""
-    try:
+    try:  # optional: the ray extra
         import ray
     except ImportError:
         raise ConfigError(

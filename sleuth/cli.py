@@ -7,11 +7,17 @@ import sys
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markdown import Markdown
 
 import engines
 import opponents
 from engines import ConfigError, Game, SleuthError
+from sleuth import rules
+from sleuth.assist.command import assist
+from sleuth.commands import demo, run_arena, show_games
 from sleuth.options import read_value
+from sleuth.play import play
+from sleuth.web.serve import serve
 
 DEFAULT_DEMO_GAME = "blue-lion"
 
@@ -198,36 +204,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = Console(highlight=False)
     try:
         if args.command == "games":
-            from sleuth.commands import show_games
-
             show_games(console)
         elif args.command == "rules":
-            from rich.markdown import Markdown
-
-            from sleuth import rules
-
             console.print(Markdown(rules.text(args.game)))
         elif args.command == "demo":
-            from sleuth.commands import demo
-
             demo(console, _game(args), args.seed, args.hints, args.time_budget)
         elif args.command == "play":
-            from sleuth.play import play
-
             game = _game(args)
             seat = game.seat_from_text(args.seat) if args.seat else game.seats[0]
             return play(console, game, seat, args.bot, args.seed)
         elif args.command == "assist":
-            from sleuth.assist.command import assist
-
             return assist(console, args)
         elif args.command == "serve":
-            from sleuth.web.serve import serve
-
             return serve(args.host, args.port, args.dir)
         elif args.command == "arena":
-            from sleuth.commands import run_arena
-
             if args.games < 1 or args.workers < 1:
                 raise ConfigError("--games and --workers must be at least 1")
             game = _game(args)

@@ -21,7 +21,7 @@ class Reader:
         self.interactive = sys.stdin.isatty()
         self._readline = None
         if self.interactive:
-            try:
+            try:  # optional: not every Python has readline
                 import readline
             except ImportError:  # a Python without readline: plain input still works
                 return

@@ -18,7 +18,7 @@ from solver.model import Clause, Count, Fact, Lit, Model, World
 
 def _constraint() -> ModuleType:
     """python-constraint, or a SleuthError saying how to install it."""
-    try:
+    try:  # optional: the test extra
         import constraint
     except ImportError:
         raise SleuthError(

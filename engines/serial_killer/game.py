@@ -27,6 +27,7 @@ from engines.core import (
     is_int,
 )
 from engines.deal import Dealer
+from engines.errors import ConfigError
 from engines.serial_killer.actions import (
     Briefing,
     Declare,
@@ -235,8 +236,6 @@ class SerialKiller(Game[SerialKillerState]):
         self.max_action_choices = max(len(self.parts.genres), self.lab_size + 1)
         first = self.options["first_player"]
         if first != "random" and first >= self.players:
-            from engines.core import ConfigError
-
             raise ConfigError(
                 f"serial-killer: option 'first_player' cannot be {first!r} with "
                 f"{self.players} players; allowed: 'random' or 0 to {self.players - 1}"

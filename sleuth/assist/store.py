@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from platformdirs import user_data_path
+
 from engines.core import JsonValue, Seat, SleuthError, freeze, quote
 
 FILE_NAME = "sessions.sqlite3"
@@ -109,8 +111,6 @@ class SessionRecord:
 
 def default_dir() -> Path:
     """The user's data directory for sleuth (platformdirs: ~/.local/share/sleuth on Linux)."""
-    from platformdirs import user_data_path
-
     return user_data_path("sleuth", appauthor=False)
 
 

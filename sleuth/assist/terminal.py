@@ -295,7 +295,7 @@ def line_reader(console: Console, words: Sequence[str]) -> Callable[[str], str]:
     """`input` with Tab completion of `words` when the terminal has readline, else plain."""
     if not sys.stdin.isatty():  # lines from a file or a pipe: show each one after its prompt
         return _echoing_input
-    try:
+    try:  # optional: not every Python has readline
         import readline
     except ImportError:  # Windows without pyreadline: no completion, everything else works
         return console.input

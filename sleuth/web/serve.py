@@ -26,7 +26,7 @@ def serve(host: str, port: int, directory: Path | str | None) -> int:
     Raises:
         ConfigError: the web extra is not installed, or the address cannot be used.
     """
-    try:
+    try:  # optional: the web extra
         import uvicorn
 
         from sleuth.web.app import create_app
