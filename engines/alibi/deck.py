@@ -100,3 +100,11 @@ def _check(deck: Deck) -> None:
         kinds = {deck.by_id[card].type for card in deck.of_detail(detail)}
         shared = kinds == {"suspect"}
         assert shared or len(deck.of_detail(detail)) == 1, detail
+
+
+def hand_sizes(cards: int, players: int, dealer: int) -> list[int]:
+    """The hand sizes `deal` gives: the first `cards % players` seats from the dealer's left
+    get one card more (3 players, 74 cards: 25/25/24)."""
+    return [
+        (cards - (seat - dealer - 1) % players + players - 1) // players for seat in range(players)
+    ]

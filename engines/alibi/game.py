@@ -18,7 +18,7 @@ from engines.alibi.actions import (
     _one_per_type,
     parse,
 )
-from engines.alibi.deck import SCALES, TYPES, Deck, load_deck
+from engines.alibi.deck import SCALES, TYPES, Deck, hand_sizes, load_deck
 from engines.alibi.notation import HELP, Notation
 from engines.alibi.observations import (
     KINDS,
@@ -82,14 +82,6 @@ def deal(cards: Sequence[str], players: int, dealer: int) -> list[list[str]]:
     for k, card in enumerate(cards):
         hands[(dealer + 1 + k) % players].append(card)
     return hands
-
-
-def hand_sizes(cards: int, players: int, dealer: int) -> list[int]:
-    """The hand sizes `deal` gives: the first `cards % players` seats from the dealer's left
-    get one card more (3 players, 74 cards: 25/25/24)."""
-    return [
-        (cards - (seat - dealer - 1) % players + players - 1) // players for seat in range(players)
-    ]
 
 
 class Alibi(Game[AlibiState]):

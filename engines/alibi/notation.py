@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engines.alibi.deck import TYPES, Deck
+from engines.alibi.deck import TYPES, Deck, hand_sizes
 from engines.alibi.observations import (
     KINDS,
     Accused,
@@ -266,9 +266,7 @@ class Table:
 
 
 def dealt_sizes(table: Table) -> list[int]:
-    """The hand sizes of the deal (imported here: game.py imports this module)."""
-    from engines.alibi.game import hand_sizes
-
+    """The hand sizes of the deal."""
     assert table.dealer is not None
     return hand_sizes(len(table.deck.ids) - len(TYPES), table.players, table.dealer)
 

@@ -24,6 +24,8 @@ from engines.serial_killer import (
     replay,
 )
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
+from opponents.games.serial_killer_careful import CarefulBot
+from opponents.games.serial_killer_notepad import notepad_candidates
 from solver import Hint
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, roll_chance
@@ -65,16 +67,6 @@ def notepad(info: InformationSet) -> list[Hint]:
 def _view(info: InformationSet, game: SerialKiller) -> SerialKillerState:
     assert isinstance(info.seat, int)
     return replay(game, info.observations, info.seat)
-
-
-def notepad_candidates(view: SerialKillerState, seat: int) -> dict[str, list[str]]:
-    """Per genre, the traits `seat` has not seen (drawn, briefed, in the lab): what a notepad
-    leaves (the same as the solver's candidates; it needs no genre on the card backs)."""
-    seen = view.seen_by(seat)
-    return {
-        genre.id: [card for card in genre.cards if card not in seen] or list(genre.cards)
-        for genre in view.game.parts.genres
-    }
 
 
 def _profile(candidates: dict[str, list[str]], rng: random.Random) -> tuple[str, ...]:
@@ -218,8 +210,6 @@ def make(name: str, game: SerialKiller, seat: Seat, rng: random.Random, **option
         check_options(name, options, ())
         return HeuristicBot(game, seat, rng)
     if name == "careful":
-        from opponents.games.serial_killer_careful import CarefulBot  # it reads our notepad
-
         check_options(name, options, ())
         return CarefulBot(game, seat, rng)
     check_options(name, options, ("time_budget",))

@@ -32,7 +32,7 @@ from engines.serial_killer import (
 )
 from engines.serial_killer.observations import Draw, SeeHand, SeeLab
 from opponents.base import SeatedBot
-from opponents.games.serial_killer import notepad_candidates
+from opponents.games.serial_killer_notepad import notepad_candidates
 from solver.games.serial_killer.race import roll_chance
 
 KEEP = 0.85
