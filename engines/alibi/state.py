@@ -67,11 +67,16 @@ ACCUSATIONS_LISTED = 24
 
 
 def set_points(round_number: int, kind: str) -> int:
-    """The points of a set laid in `round_number` (rules: 6/7, then 4/5, then 3)."""
+    """The points of a set of the card type `kind` laid in `round_number` (rules: 6/7, then
+    4/5, then 3)."""
     if round_number >= 3:
         return 3
-    first, second = (6, 4) if kind == "suspect" else (7, 5)
+    first, second = _EARLY_SET_POINTS.get(kind, (7, 5))
     return first if round_number == 1 else second
+
+
+_EARLY_SET_POINTS = {"suspect": (6, 4)}
+"""A set's points in rounds 1 and 2 by card type, where they are not 7 and 5."""
 
 
 class AlibiState(State):

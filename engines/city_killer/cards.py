@@ -197,13 +197,13 @@ class Cards(Supplies):
             self._resolve(seat, card, args, context)
 
     def _cancelled(self, context: Frame) -> None:
-        """What follows when the card a reaction answered was cancelled."""
-        kind = context.get("kind")
-        if kind == "surveil":
-            self._surveillance(context["name"])
-        elif kind == "answer":
-            frame = dict(context["frame"], blackmail=False)
-            self.frames.append(frame)
+        """What follows when the card a reaction answered was cancelled: a surveillance goes
+        ahead; an answer is given after all, without the Blackmail."""
+        match context.get("kind"):
+            case "surveil":
+                self._surveillance(context["name"])
+            case "answer":
+                self.frames.append(dict(context["frame"], blackmail=False))
 
     def _symbol(self, seat: str, card: str) -> None:
         opt = self.game.options

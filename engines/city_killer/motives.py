@@ -169,12 +169,7 @@ def _test(item: JsonValue, at: str) -> Test:
     if not set(keys) <= set(given) <= set(wanted) or (either and len(given) != len(keys) + 1):
         shown = ", ".join(keys + either)
         raise ConfigError(f"{at}: a {kind!r} test has exactly the keys {shown}")
-    if kind == "victim":
-        return _victim_test(item, at)
-    attribute = item["attribute"]
-    if attribute not in ATTRIBUTES:
-        raise ConfigError(f"{at}: 'attribute' is one of {', '.join(ATTRIBUTES)}")
-    return _ATTRIBUTE_TESTS[kind](item, str(attribute), at)
+    return _TESTS[kind](item, at)
 
 
 def _victim_test(item: dict[str, JsonValue], at: str) -> Test:
@@ -201,13 +196,28 @@ def _at_most(item: dict[str, JsonValue], at: str) -> int:
     return at_most
 
 
-_ATTRIBUTE_TESTS: dict[str, Callable[[dict[str, JsonValue], str, str], Test]] = {
-    "attribute": _attribute_in,
-    "distinct": lambda item, attribute, at: Distinct(attribute, _at_most(item, at)),
-    "same_as_first": lambda item, attribute, at: SameAsFirst(attribute),
-    "shared": lambda item, attribute, at: Shared(attribute, _at_most(item, at)),
+def _on_attribute(
+    read: Callable[[dict[str, JsonValue], str, str], Test],
+) -> Callable[[dict[str, JsonValue], str], Test]:
+    """`read` for a test on the victim's attribute, once the attribute is checked."""
+
+    def checked(item: dict[str, JsonValue], at: str) -> Test:
+        attribute = item["attribute"]
+        if attribute not in ATTRIBUTES:
+            raise ConfigError(f"{at}: 'attribute' is one of {', '.join(ATTRIBUTES)}")
+        return read(item, str(attribute), at)
+
+    return checked
+
+
+_TESTS: dict[str, Callable[[dict[str, JsonValue], str], Test]] = {
+    "victim": _victim_test,
+    "attribute": _on_attribute(_attribute_in),
+    "distinct": _on_attribute(lambda item, attribute, at: Distinct(attribute, _at_most(item, at))),
+    "same_as_first": _on_attribute(lambda item, attribute, at: SameAsFirst(attribute)),
+    "shared": _on_attribute(lambda item, attribute, at: Shared(attribute, _at_most(item, at))),
 }
-"""How each test on a victim's attribute is read, after its keys and attribute are checked."""
+"""How each kind of test is read, once its keys are checked."""
 
 
 FAN_CODE = read_predicates()
