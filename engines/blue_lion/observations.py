@@ -132,11 +132,11 @@ def observation_text(observation: Observation) -> str:
     """
     observation = typed(observation, KINDS)
     if not isinstance(observation, BlueLionObservation):
-        for kind in KINDS.get(observation.kind, ()):
-            fields = ", ".join(kind.field_names())
+        if observation.kind in KINDS:  # Blue Lion's kinds have one shape each
+            fields = ", ".join(KINDS[observation.kind][0].field_names())
             raise InvalidObservation(
-                f"not a blue-lion observation: {quote(observation)} (a {kind.KIND} has the "
-                f"fields {fields})"
+                f"not a blue-lion observation: {quote(observation)} (a {observation.kind} has "
+                f"the fields {fields})"
             )
         raise InvalidObservation(
             f"{quote(observation.kind)} is not a kind of blue-lion observation; the kinds are "

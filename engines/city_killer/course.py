@@ -39,7 +39,7 @@ from engines.city_killer.observations import (
     Witness,
 )
 from engines.city_killer.rules import DETECTIVE, KILLER
-from engines.core import Observation, typed
+from engines.core import Observation
 
 Kind = type[CityKillerObservation]
 AWAITED_CARDS: dict[str, Kind] = {
@@ -118,7 +118,6 @@ class Course:
         Raises:
             ValueError: an observation of a City Killer kind without that kind's fields.
         """
-        obs = typed(obs, KINDS)
         if obs.kind in KINDS and not isinstance(obs, CityKillerObservation):
             raise ValueError(f"observation {obs.kind!r} has not the fields of its kind")
         self.played_last = isinstance(obs, Played)

@@ -20,7 +20,6 @@ from engines.city_killer.actions import read_district
 from engines.city_killer.course import Course
 from engines.city_killer.observations import (
     ENDS,
-    KINDS,
     MOVE_SOURCES,
     Accusation,
     Act,
@@ -79,7 +78,7 @@ from engines.city_killer.rules import (
     SEATS,
     District,
 )
-from engines.core import InvalidAction, InvalidObservation, Observation, quote, typed
+from engines.core import InvalidAction, InvalidObservation, Observation, quote
 from engines.notation import Vocabulary, read_int
 
 if TYPE_CHECKING:
@@ -150,7 +149,7 @@ class Reader:
 
     def __init__(self, game: CityKiller, seat: str, before: Sequence[Observation]) -> None:
         self.game, self.seat = game, seat
-        self.before = tuple(typed(obs, KINDS) for obs in before)
+        self.before = tuple(before)
         self.course = Course.of(before, seat, bool(game.options["bomb_in_history"]))
         self.names = Vocabulary("resident", self.course.residents or game.names)
         self.cards = Vocabulary("card", (*KILLER_CARDS, *DETECTIVE_CARDS))

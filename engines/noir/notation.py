@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from engines.core import InvalidObservation, Observation, ObservationKind, quote, typed
+from engines.core import InvalidObservation, Observation, ObservationKind, quote
 from engines.noir.observations import (
     END_REASONS,
     END_WINNERS,
@@ -163,7 +163,6 @@ class Record:
         Raises:
             KeyError: a kind of Noir observation without that kind's fields.
         """
-        obs = typed(obs, KINDS)
         if obs.kind in KINDS and not isinstance(obs, ObservationKind):
             raise KeyError(f"{obs.kind}: not the fields of a Noir {obs.kind}")
         if self.owed and isinstance(obs, self.owed[0].kind):

@@ -30,8 +30,7 @@ from engines.alibi import TYPES
 from engines.alibi.game import Alibi
 from engines.alibi.notation import Table, table_of
 from engines.city_killer import CityKiller
-from engines.city_killer.observations import KINDS, Act, Answered
-from engines.core import typed
+from engines.city_killer.observations import Act, Answered
 from engines.noir.game import Noir
 from engines.noir.notation import END_REASONS, Owed, Record
 from engines.noir.observations import Canvas, Collapsed, Drew, Hand, IdentityTold
@@ -526,7 +525,7 @@ def _city_killer_lines(game: Game, seat: Seat, before: tuple[Observation, ...]) 
         said = Answered(frame["name"], frame["attr"], frame["value"], yes, frame["source"])
         return game.observation_text(said)
 
-    last = typed(before[-1], KINDS) if before else None
+    last = before[-1] if before else None
     if isinstance(last, Act) and last.move in ("answer yes", "answer no"):
         frame = frame_after(before[:-1])
         if frame is None or frame["kind"] != "answer":

@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engines import Observation
-from engines.core import typed
-from engines.serial_killer.observations import KINDS, Draw, Roll, RoundEnd
+from engines.serial_killer.observations import Draw, Roll, RoundEnd
 from solver.games.serial_killer.race import roll_chance
 
 RECENT = 3
@@ -37,13 +36,13 @@ class Round:
 
 
 def rounds_of(observations: Sequence[Observation], start_ferocity: int) -> list[Round]:
-    """Every round of `observations` in order, the one being played last (plain
-    observations are read as their kinds)."""
+    """Every round of `observations` (an information set's, read as their kinds) in order,
+    the one being played last."""
     rounds: list[Round] = []
     draws: dict[int, int] | None = None
     ferocity = start_ferocity
     for obs in observations:
-        match typed(obs, KINDS):
+        match obs:
             case Roll():
                 draws = {}
             case Draw(seat=seat) if draws is not None:
