@@ -17,6 +17,7 @@ import json
 import random
 import reprlib
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -1318,6 +1319,29 @@ def _rng_from_json(value: JsonValue, read: JsonReader, path: str = "rng") -> ran
     return rng
 
 
+_CONTAINERS = frozenset({list, dict, set, deque})
+_CORE_FIELDS = frozenset({"_log", "_actions", "_movers", "_chance", "_draws", "_given"})
+"""What `State._copy_core_into` copies itself (the log only grows, so its entries are shared)."""
+
+
+def fresh(value: Any) -> Any:
+    """A copy of a container and of every container inside it; other values are shared."""
+    kind = type(value)
+    if kind is list:
+        if _CONTAINERS.isdisjoint(map(type, value)):
+            return value.copy()
+        return [fresh(item) if type(item) in _CONTAINERS else item for item in value]
+    if kind is dict:
+        if _CONTAINERS.isdisjoint(map(type, value.values())):
+            return value.copy()
+        return {k: fresh(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
+    if kind is set:
+        return set(value)
+    if kind is deque:
+        return deque((fresh(item) for item in value), value.maxlen)
+    return value
+
+
 class State(ABC):
     """The whole truth of one game in progress. Mutable; `clone()` is cheap for search.
 
@@ -1368,9 +1392,19 @@ class State(ABC):
     def _to_dict(self) -> dict[str, JsonValue]:
         """Hook: the game-specific part of the JSON, hidden fields included."""
 
-    @abstractmethod
-    def clone(self: StateT) -> StateT:
-        """An independent copy."""
+    def clone(self) -> Self:
+        """An independent copy, written once for every game: each container the state holds
+        (list, dict, set, deque, nested) is copied and everything else is shared, because a
+        state's other values are immutable (numbers, strings, tuples, frozen actions and
+        observations) or shared on purpose (the game, the setup). A new field needs nothing."""
+        other = object.__new__(type(self))
+        values = self.__dict__.copy()
+        for name, value in values.items():
+            if type(value) in _CONTAINERS and name not in _CORE_FIELDS:
+                values[name] = fresh(value)
+        other.__dict__ = values
+        self._copy_core_into(other)
+        return other
 
     def points(self, seat: Seat) -> float:
         """Hook: the seat's score as the game counts it (0 for games without points)."""

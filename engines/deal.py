@@ -234,14 +234,6 @@ class Dealing(_ChanceNode):
     def check_invariants(self) -> None:
         """A deal in progress is any prefix of a deal; `apply_chance` checked each draw."""
 
-    def clone(self) -> Dealing:
-        other = Dealing.__new__(Dealing)
-        other.__dict__.update(self.__dict__)
-        self._copy_core_into(other)
-        other._drawn = list(self._drawn)
-        other._seen = list(self._seen)
-        return other
-
     def to_json(self) -> str:
         game = self.game
         return json.dumps(

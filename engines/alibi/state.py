@@ -397,19 +397,6 @@ class AlibiState(State):
         return {"accused_in_round": self.round, "accused_right": self.accusation == self._box}
 
     # --- cloning, JSON ---------------------------------------------------------------------
-    def clone(self) -> AlibiState:
-        other = AlibiState.__new__(AlibiState)
-        other.__dict__.update(self.__dict__)
-        self._copy_core_into(other)
-        other._hands = [list(hand) for hand in self._hands]
-        other._seen = [set(seen) for seen in self._seen]
-        other.laid = [list(groups) for groups in self.laid]
-        other.scores = list(self.scores)
-        other.passers = list(self.passers)
-        other._chosen = dict(self._chosen)
-        other.writers = list(self.writers)
-        other._solutions = dict(self._solutions)
-        return other
 
     def _to_dict(self) -> dict[str, JsonValue]:
         return {

@@ -281,19 +281,6 @@ class BlueLionState(State):
             )
         return clone
 
-    def clone(self) -> BlueLionState:
-        other = BlueLionState.__new__(BlueLionState)
-        other.__dict__.update(self.__dict__)
-        self._copy_core_into(other)
-        other._pairs = self._pairs  # never mutated in place, so shared safely
-        other.up = dict(self.up)
-        other.pool = list(self.pool)
-        other.line = list(self.line)
-        other.aside = list(self.aside)
-        other.returning = list(self.returning)
-        other.scores = dict(self.scores)
-        return other
-
     def _to_dict(self) -> dict[str, JsonValue]:
         return {
             "pairs": {tile: sorted(pair) for tile, pair in self._pairs.items()},

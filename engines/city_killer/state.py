@@ -15,7 +15,6 @@ cannot see is a placeholder "?", and each draw takes what the observations say i
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from typing import Any
 
@@ -93,13 +92,6 @@ class CityKillerState(KillerPhase, DetectivePhase, Questioning, Cards, CityPhase
             broken.append("the killer's hand size is not his hand's")
         return broken
 
-    def clone(self) -> CityKillerState:
-        twin = copy.copy(self)
-        self._copy_core_into(twin)
-        for name in _MUTABLE:
-            setattr(twin, name, copy.deepcopy(getattr(self, name)))
-        return twin
-
     def _to_dict(self) -> dict[str, JsonValue]:
         def places(items: Iterable[tuple[str, District]]) -> list[JsonValue]:
             return [[name, list(d)] for name, d in items]
@@ -151,13 +143,6 @@ def _plain(value: Any) -> JsonValue:
     return value
 
 
-_MUTABLE = (
-    "pos", "dead", "earlier_victims", "scenes", "intimidated", "buildings", "frames", "chain",
-    "context", "killer_discard", "row", "detective_discard", "evidence_discard", "revealed_tokens",
-    "out_tokens", "used", "questioned", "_stack", "_killer_deck", "_under", "_killer_hand",
-    "_detective_deck", "_detective_hand", "_evidence", "_supply", "_pending_stack_tokens",
-    "_script", "_kept",
-)  # fmt: skip
 _WHAT = {
     "identity": "choosing his identity",
     "allies": "choosing his allies",

@@ -442,17 +442,6 @@ class NoirState(State):
         self._emit(End(winners, reason))
 
     # --- cloning and JSON ------------------------------------------------------------------
-    def clone(self) -> NoirState:
-        other = NoirState.__new__(NoirState)
-        other.__dict__.update(self.__dict__)  # grids and decks are tuples, shared safely
-        self._copy_core_into(other)
-        other.dead = list(self.dead)
-        other.exonerated = list(self.exonerated)
-        other.revealed = list(self.revealed)
-        other.spent = list(self.spent)
-        other.discarded = list(self.discarded)
-        other._hand = list(self._hand)
-        return other
 
     def _to_dict(self) -> dict[str, JsonValue]:
         return {

@@ -806,35 +806,6 @@ class SerialKillerState(State):
             "winners": list(self._winners),
         }
 
-    def clone(self) -> SerialKillerState:
-        other = object.__new__(SerialKillerState)
-        other.__dict__.update(self.__dict__)
-        other._decks = {g: list(cards) for g, cards in self._decks.items()}
-        for name in (
-            "points_left",
-            "pawn",
-            "caught",
-            "crossed",
-            "_declarations",
-            "seq",
-            "locked",
-            "_lab",
-            "lab_genres",
-            "lab_owner",
-            "rotated",
-            "pool",
-            "passed",
-            "bought",
-            "queue",
-        ):
-            setattr(other, name, list(getattr(self, name)))
-        other._hands = [list(h) for h in self._hands]
-        other._seen = [set(h) for h in self._seen]
-        other.hand_genres = [list(h) for h in self.hand_genres]
-        other._script = None if self._script is None else list(self._script)
-        self._copy_core_into(other)
-        return other
-
     def _broken_invariants(self) -> list[str]:
         parts = self.game.parts
         broken = []
