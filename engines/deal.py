@@ -20,7 +20,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engines.core import Action, IllegalAction, JsonValue, Seat, State, Step, quote, thaw
+from engines.actions import Action
+from engines.errors import IllegalAction
+from engines.state import PendingDraw, State, Step
+from engines.values import JsonValue, Seat, quote, thaw
 
 if TYPE_CHECKING:
     from engines.core import Game
@@ -245,16 +248,6 @@ class Dealing(_ChanceNode):
             },
             sort_keys=True,
         )
-
-
-class PendingDraw(Exception):
-    """A draw during play that has no outcome yet (explicit chance): its outcomes, their
-    probabilities (None: equally likely) and the seats that will see it."""
-
-    def __init__(
-        self, outcomes: tuple[Any, ...], weights: Sequence[float] | None, seen_by: SeenBy
-    ) -> None:
-        self.outcomes, self.weights, self.seen_by = outcomes, weights, seen_by
 
 
 class Rolling(_ChanceNode):

@@ -61,6 +61,13 @@ def make(name: str, **options: object) -> Game:
     return game_class(name)(**options)
 
 
+@functools.lru_cache(maxsize=64)
+def cached_game(name: str, options: tuple[tuple[str, object], ...]) -> Game:
+    """The game `name` with `options`, made once per name and options (what an information
+    set or a pickled state belongs to)."""
+    return make(name, **dict(options))
+
+
 @functools.cache
 def observation_kinds(name: str) -> Kinds:
     """Game `name`'s typed observation kinds by name ({} for a name no game has: such an
