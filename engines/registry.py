@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from engines.errors import ConfigError
 
@@ -37,12 +37,17 @@ def game_class(name: str) -> type[Game]:
     return getattr(import_module(module_name), class_name)
 
 
-def game_module(name: str, layer: str) -> ModuleType | None:
+@overload
+def game_module(name: str, layer: str) -> ModuleType | None: ...
+@overload
+def game_module(name: str, layer: str, required: str) -> ModuleType: ...
+def game_module(name: str, layer: str, required: str = "") -> ModuleType | None:
     """Game `name`'s module in package `layer` (say "solver.games"), found by the engine's
-    package name, or None when that layer has none for it.
+    package name, or None when that layer has none for it (unless `required` names what it
+    holds: then that is an error).
 
     Raises:
-        ConfigError: `name` is no registered game.
+        ConfigError: `name` is no registered game, or a `required` module is missing.
     """
     if name not in _REGISTRY:
         raise ConfigError(f"unknown game {name!r}; the games are: {', '.join(names())}")
@@ -53,7 +58,9 @@ def game_module(name: str, layer: str) -> ModuleType | None:
     except ModuleNotFoundError as missing:
         if missing.name != module:  # the module exists but something it imports does not
             raise
-        return None
+    if required:
+        raise ConfigError(f"no {required} for {name!r} yet")
+    return None
 
 
 def make(name: str, **options: object) -> Game:

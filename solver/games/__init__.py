@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 import engines
-from engines import ConfigError, InformationSet, State
+from engines import InformationSet, State
 
 if TYPE_CHECKING:
     from solver.cpsat import Compiled
@@ -95,10 +95,7 @@ def knowledge_for(game: str) -> Knowledge:
     Raises:
         ConfigError: an unknown game, or one with no knowledge model yet.
     """
-    module = engines.game_module(game, "solver.games")
-    if module is None:
-        raise ConfigError(f"no knowledge model for {game!r} yet")
-    return cast(Knowledge, module)
+    return cast(Knowledge, engines.game_module(game, "solver.games", required="knowledge model"))
 
 
 if TYPE_CHECKING:  # mypy checks that every knowledge module provides what `Knowledge` declares

@@ -128,10 +128,7 @@ def search_for(game: str) -> Search:
     Raises:
         ConfigError: an unknown game, or one with no solver search yet.
     """
-    module = engines.game_module(game, "solver.search")
-    if module is None:
-        raise ConfigError(f"no solver search for {game!r} yet")
-    return cast(Search, module)
+    return cast(Search, engines.game_module(game, "solver.search", required="solver search"))
 
 
 if TYPE_CHECKING:  # mypy checks that every search module provides what `Search` declares
