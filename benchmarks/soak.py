@@ -153,13 +153,7 @@ def make_game(name: str, options: dict[str, Any]) -> Game:
 
 def play_to(game: Game, seed: int, steps: int) -> State:
     """A random legal game from `seed`, stopped after `steps` moves or at its end."""
-    state = game.new_game(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    return game.random_game(seed, steps)
 
 
 def check_round_trip(game: Game, state: State) -> str | None:

@@ -23,7 +23,6 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 import numpy as np
 
 from engines import registry
-
 from engines.actions import (
     BOOL,
     POSITIVE,
@@ -219,6 +218,17 @@ class Game(ABC, Generic[StateT]):
         """A new game; all chance comes from `random.Random(seed)` (the `_deal`'s draws
         sampled from it)."""
         return self._new_dealt(seed)
+
+    def random_game(self, seed: int, moves: int | None = None) -> StateT:
+        """A game of random legal moves: `new_game(seed)`, then moves drawn by
+        `random.Random(seed)` until the end, or until `moves` were made (what tests,
+        benchmarks and examples play to have a game to look at)."""
+        state, rng = self.new_game(seed), random.Random(seed)
+        made = 0
+        while not state.is_over and (moves is None or made < moves):
+            state.apply(rng.choice(state.legal_actions()))
+            made += 1
+        return state
 
     @classmethod
     def of(cls, info: InformationSet) -> Self:

@@ -20,7 +20,6 @@ import engines
 from engines import InvalidObservation, Observation
 from engines.notation import Vocabulary
 from sleuth.assist import Session
-from sleuth.assist.transcribe import random_game
 
 PASSING = ("choose_pass", "pass", "hands")
 
@@ -86,7 +85,7 @@ def with_typo(game: engines.Game, lines: list[str]) -> tuple[int, str]:
 
 
 def script(game: engines.Game, seed: int) -> str:
-    info = random_game(game, seed).information_set(0)
+    info = game.random_game(seed).information_set(0)
     lines = table_lines(game, info.observations)
     number, wrong = with_typo(game, lines)
     card = info.observations[1]["cards"][3]

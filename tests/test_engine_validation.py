@@ -43,13 +43,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
 
 def played(name: str, seed: int, moves: int) -> State:
     """A game of `name` after up to `moves` random legal moves."""
-    state = engines.make(name, **CONFIGS[name]).new_game(seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    return engines.make(name, **CONFIGS[name]).random_game(seed, moves)
 
 
 STATES = {

@@ -47,11 +47,10 @@ def test_assist_transcript_lines_are_the_engines_record(tmp_path) -> None:
     """The person-style lines (short names, one line per passing step) read back exactly."""
     import engines
     from sleuth.assist import Session
-    from sleuth.assist.transcribe import random_game
 
     example = load("assist_transcript")
     game = engines.make("alibi", players=4)
-    info = random_game(game, 3).information_set(0)
+    info = game.random_game(3).information_set(0)
     lines = example.table_lines(game, info.observations)
     assert len(lines) < len(info.observations) / 2
     session = Session.new("alibi", 0, dir=tmp_path, players=4)

@@ -30,10 +30,7 @@ placeholders alone takes 80 MB)."""
 def finished(name: str, seed: int, **options: object) -> InformationSet:
     """The first seat's record of a random game played to its end."""
     game = engines.make(name, **options)
-    state, rng = game.new_game(seed=seed), random.Random(seed)
-    while not state.is_over:
-        state.apply(rng.choice(state.legal_actions()))
-    return state.information_set(game.seats[0])
+    return game.random_game(seed).information_set(game.seats[0])
 
 
 def serial_killer_record() -> InformationSet:

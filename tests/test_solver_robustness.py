@@ -309,11 +309,7 @@ def test_mutated_information_sets_are_answered_or_refused(info: InformationSet) 
 # --- found by benchmarks/soak.py: records the game cannot produce, which crashed the chain ------
 def alibi_mid_game(seed: int = 144, steps: int = 72) -> InformationSet:
     game = engines.make("alibi", players=4, deck="small")
-    state = game.new_game(seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        state.apply(rng.choice(state.legal_actions()))
-    return state.information_set(1)
+    return game.random_game(seed, steps).information_set(1)
 
 
 def without(info: InformationSet, index: int) -> InformationSet:

@@ -19,7 +19,7 @@ import pytest
 
 import engines
 from sleuth.assist import Session, StaleSession
-from sleuth.assist.transcribe import random_game, typed_lines
+from sleuth.assist.transcribe import typed_lines
 from tests.browser import CHROMIUM, OUTPUT, PHONE
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
@@ -77,7 +77,7 @@ class Server:
 
 def _lines(name: str, seed: int, **options) -> list[str]:
     game = engines.make(name, **options)
-    return typed_lines(game, random_game(game, seed).information_set(game.seats[0]))
+    return typed_lines(game, game.random_game(seed).information_set(game.seats[0]))
 
 
 def _add(page, text: str) -> None:
@@ -218,7 +218,7 @@ def test_an_alibi_game_at_the_table_survives_a_typo_and_sigkill(phone, tmp_path)
 
 def test_the_new_session_pickers_make_the_setup_entries(phone, tmp_path) -> None:
     game = engines.make("alibi", players=4)
-    lines = typed_lines(game, random_game(game, 2).information_set(1))
+    lines = typed_lines(game, game.random_game(2).information_set(1))
     dealer, cards = lines[0].split()[1], lines[1].split()[1:]
     server = Server(tmp_path)
     try:
