@@ -162,6 +162,10 @@ class Table:
     def _apply(self, mover: Seat, action: Action) -> None:
         if mover != self.seat:
             self.decisions.append((len(self.actions) + 1, mover, self.state.information_set(mover)))
+        self._record(mover, action)
+
+    def _record(self, mover: Seat, action: Action) -> None:
+        """Apply `action` and keep it, with what the person's seat saw it do, in words."""
         before = len(self.state.information_set(self.seat).observations)
         self.state.apply(action)
         self.actions.append(action)
@@ -350,11 +354,7 @@ class Table:
     def _replay(self, action: Action) -> None:
         mover = self.state.to_move
         assert mover is not None, "replaying a game that was not over"
-        before = len(self.state.information_set(self.seat).observations)
-        self.state.apply(action)
-        self.actions.append(action)
-        seen = self.state.information_set(self.seat).observations[before:]
-        self.turns.append(Turn(mover, [self.game.describe(obs) for obs in seen]))
+        self._record(mover, action)
 
     # --- the end ---------------------------------------------------------------------------
     def _verdict(self) -> None:
