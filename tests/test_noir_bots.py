@@ -15,16 +15,9 @@ GAMES = [engines.make("noir"), engines.make("noir", grid=4, deck="separate", cit
 
 def random_positions(game: engines.Game, count: int, seed: int) -> list[engines.State]:
     """States of random games, each stopped at a random step before its end."""
-    rng, found = random.Random(seed), []
-    for k in range(count):
-        state = game.new_game(seed + k)
-        for _ in range(rng.randrange(0, 40)):
-            if state.is_over:
-                break
-            state.apply(rng.choice(state.legal_actions()))
-        if not state.is_over:
-            found.append(state)
-    return found
+    rng = random.Random(seed)
+    states = (game.random_game(seed + k, moves=rng.randrange(40)) for k in range(count))
+    return [state for state in states if not state.is_over]
 
 
 @pytest.mark.parametrize("game", GAMES, ids=["5x5", "4x4-separate-citizen"])

@@ -18,19 +18,8 @@ from hypothesis import strategies as st
 
 import engines
 from engines import Action, ConfigError, IllegalAction, InvalidAction, State
-from engines.noir import (
-    Arrest,
-    CitizenArrest,
-    Disguise,
-    Draw,
-    Exonerate,
-    Identity,
-    Kill,
-    NoirState,
-    Shift,
-    adjacent,
-    shifted,
-)
+from engines.noir import NoirState, adjacent, shifted
+from engines.noir import actions as act
 from tests.conformance import EngineSpec, check_random_game
 
 GAME = engines.make("noir")
@@ -129,7 +118,7 @@ def illegal_candidates(state: State) -> list[Action]:
     if state.protected is not None:
         undo = {"left": "right", "right": "left", "up": "down", "down": "up"}
         last = state.protected
-        actions.append(Shift(last.line, last.index, undo[last.direction]))
+        actions.append(act.Shift(last.line, last.index, undo[last.direction]))
     return actions
 
 
@@ -431,13 +420,13 @@ def test_arrest_with_a_citizen_at_most_three_times() -> None:
     state = play(arrange("Emil Ada Bruno Clara Dora", citizen_arrest=True), "kill Ida")
     play(state, "identity Ada")
     for _ in range(3):
-        state.apply(next(a for a in state.legal_actions() if isinstance(a, Shift)))
-        citizen = [a for a in state.legal_actions() if isinstance(a, CitizenArrest)]
+        state.apply(next(a for a in state.legal_actions() if isinstance(a, act.Shift)))
+        citizen = [a for a in state.legal_actions() if isinstance(a, act.CitizenArrest)]
         state.apply(next(a for a in citizen if a.suspect != "Emil"))
     assert len(state.spent) == 3 and not state.is_over
     play(state, "kill Hugo", "draw")
     play(state, f"exonerate {state._hand[0]}", "kill Greta")
-    assert not any(isinstance(a, CitizenArrest) for a in state.legal_actions())
+    assert not any(isinstance(a, act.CitizenArrest) for a in state.legal_actions())
     with pytest.raises(IllegalAction, match="all used"):
         state.apply_text("citizen-arrest Emil with Ada")
 
@@ -468,15 +457,15 @@ def test_turn_limit_ends_the_game_with_a_shared_win() -> None:
 def test_every_kind_of_action_round_trips() -> None:
     game = engines.make("noir", grid=3)
     actions = [
-        Kill("Ada"), Disguise(), Shift("row", 2, "left"), Shift("column", 3, "up"),
-        Identity("Dora"), Draw(), Exonerate("Bruno"), Arrest("Clara"),
-        CitizenArrest("Emil", "Finn"),
+        act.Kill("Ada"), act.Disguise(), act.Shift("row", 2, "left"), act.Shift("column", 3, "up"),
+        act.Identity("Dora"), act.Draw(), act.Exonerate("Bruno"), act.Arrest("Clara"),
+        act.CitizenArrest("Emil", "Finn"),
     ]  # fmt: skip
     for action in actions:
         assert game.parse_action(str(action)) == action
-    assert game.parse_action("  SHIFT Column 2  Down ") == Shift("column", 2, "down")
-    assert game.parse_action("kill ada") == Kill("Ada")
-    assert str(CitizenArrest("Emil", "Finn")) == "citizen-arrest Emil with Finn"
+    assert game.parse_action("  SHIFT Column 2  Down ") == act.Shift("column", 2, "down")
+    assert game.parse_action("kill ada") == act.Kill("Ada")
+    assert str(act.CitizenArrest("Emil", "Finn")) == "citizen-arrest Emil with Finn"
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,8 @@ import pytest
 import engines
 import opponents
 from engines import Action, InformationSet
-from engines.noir import Arrest, CitizenArrest, Draw, Exonerate, NoirState, Shift
+from engines.noir import NoirState
+from engines.noir import actions as act
 from engines.noir.rules import block
 from solver.games.noir import current_grid, own_identity, public_inspector_candidates
 from solver.search.noir import KillerView, Told, _Foresight, _killer_view, after_shift, dead_cards
@@ -28,14 +29,14 @@ def _foreseen(
     grid, dead = current_grid(before.observations), dead_cards(before)
     reach = set(public_inspector_candidates(before))
     foresight = _Foresight(before, dead)
-    if isinstance(action, Shift):
+    if isinstance(action, act.Shift):
         return foresight.reply(killer, after_shift(grid, action, dead), reach, Told(shift=action))
-    if isinstance(action, Arrest):
+    if isinstance(action, act.Arrest):
         told = reach & set(block(grid, action.suspect))
         return foresight.reply(killer, grid, told, Told(arrested=action.suspect))
-    if isinstance(action, CitizenArrest):
+    if isinstance(action, act.CitizenArrest):
         return foresight.reply(killer, grid, reach - {action.agent}, Told(arrested=action.suspect))
-    assert isinstance(action, Exonerate)
+    assert isinstance(action, act.Exonerate)
     told = Told(exonerated=action.suspect, drawn=drawn)
     return foresight.reply(killer, grid, reach - {action.suspect}, told)
 
@@ -68,7 +69,7 @@ def test_the_inspector_reads_the_killers_reply_as_the_killer_does(options: dict)
             info = state.information_set("inspector")
             legal = state.legal_actions()
             last = rng.choice(legal)
-            if own_identity(info) is not None and not isinstance(legal[0], Exonerate):
-                before, drawn = info, isinstance(last, Draw)
+            if own_identity(info) is not None and not isinstance(legal[0], act.Exonerate):
+                before, drawn = info, isinstance(last, act.Draw)
             state.apply(last)
     assert checked > 30

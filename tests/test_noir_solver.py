@@ -33,6 +33,7 @@ import engines
 import solver
 from engines import InformationSet, InvalidInformationSet, Observation, SleuthError
 from engines.noir import Disguise, Draw, Identity, Noir, NoirState
+from engines.noir.observations import CAUGHT
 from engines.noir.rules import HAND
 from solver.cpsat import Compiled
 from solver.games import noir as knowledge
@@ -405,7 +406,7 @@ def malformed() -> list[tuple[str, InformationSet, str]]:
     kill, shift = first(k, "kill"), first(k, "shift")
     rows = k.observations[0]["rows"]
     obs = Observation.of
-    caught = obs("end", winners=["killer"], reason=knowledge.CAUGHT)
+    caught = obs("end", winners=["killer"], reason=CAUGHT)
     citizen = obs("citizen-arrest", seat="inspector", suspect="Ada", agent="Bruno", success=False)
     stranger = obs("citizen-arrest", seat="inspector", suspect="Ada", agent="Zed", success=False)
     return [

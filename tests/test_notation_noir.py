@@ -27,18 +27,9 @@ from engines import (
     InvalidObservation,
     Observation,
 )
-from engines.noir import (
-    Arrest,
-    Draw,
-    Exonerate,
-    Identity,
-    Kill,
-    Noir,
-    NoirAction,
-    NoirState,
-    Shift,
-)
-from engines.noir.notation import KINDS, end_word
+from engines.noir import Noir, NoirState
+from engines.noir import actions as act
+from engines.noir.observations import KINDS, end_word
 from opponents.games.noir import notepad
 from solver.validation import validate
 
@@ -212,15 +203,15 @@ def test_the_grid_is_one_line_of_first_letters_and_a_hand_one_line() -> None:
 def test_derived_fields_come_from_the_record() -> None:
     """The rows after a shift and a collapse, the kill count, the canvas card, who shifted."""
     game, state = scripted()
-    state.apply(Kill("Leo"))
+    state.apply(act.Kill("Leo"))
     killer = state.information_set("killer").observations
     assert game.parse_observation("kill Leo", "killer", killer[:2])["kills"] == 1
-    state.apply(Identity("Ada"))
+    state.apply(act.Identity("Ada"))
     before = state.information_set("killer").observations
     shift = game.parse_observation("shift r 1 l", "killer", before)
     assert shift["seat"] == "killer"
     assert shift["rows"][0] == ("Bruno", "Clara", "Dora", "Emil", "Ada")
-    state.apply(Shift("row", 1, "left"))
+    state.apply(act.Shift("row", 1, "left"))
     assert state.information_set("killer").observations[-1] == shift
 
 
@@ -242,7 +233,7 @@ def scripted(**options: object) -> tuple[Noir, NoirState]:
 
 
 def context(
-    actions: tuple[NoirAction, ...] | None, seat: str, drop: int = 0, **options: object
+    actions: tuple[act.NoirAction, ...] | None, seat: str, drop: int = 0, **options: object
 ) -> tuple[Noir, tuple[Observation, ...]]:
     """`seat`'s observations after `actions` of the scripted game, without the last `drop`
     (None: before the setup)."""
@@ -259,12 +250,12 @@ def info_of(game: Noir, seat: str, observations: tuple[Observation, ...]) -> Inf
     return InformationSet("noir", game.option_items(), seat, observations)
 
 
-CHOSEN = (Kill("Leo"), Identity("Ada"))
-SHIFTED = (*CHOSEN, Shift("row", 1, "left"))  # now the inspector's turn
-EXONERATED = (*SHIFTED, Draw(), Exonerate("Hugo"))  # the killer answers "!"
-CAUGHT = (*CHOSEN, Shift("column", 1, "down"), Shift("row", 2, "right"), Kill("Ada"))
+CHOSEN = (act.Kill("Leo"), act.Identity("Ada"))
+SHIFTED = (*CHOSEN, act.Shift("row", 1, "left"))  # now the inspector's turn
+EXONERATED = (*SHIFTED, act.Draw(), act.Exonerate("Hugo"))  # the killer answers "!"
+CAUGHT = (*CHOSEN, act.Shift("column", 1, "down"), act.Shift("row", 2, "right"), act.Kill("Ada"))
 
-BAD: list[tuple[str, tuple[NoirAction, ...] | None, int, str, str, str]] = [
+BAD: list[tuple[str, tuple[act.NoirAction, ...] | None, int, str, str, str]] = [
     # (what, actions before, observations dropped, seat, line, a part of the message)
     ("no setup first", None, 0, "killer", "kill Ada", "starts with the grid"),
     ("grid with a repeated suspect", None, 0, "killer",
@@ -274,7 +265,7 @@ BAD: list[tuple[str, tuple[NoirAction, ...] | None, int, str, str, str]] = [
     ("grid of the wrong shape", None, 0, "killer",
      "setup a b c d e f / g h i j / k l m n o", "rows"),
     ("grid too short", None, 0, "inspector", "setup a b c d e", "25 suspects"),
-    ("a second setup", (Kill("Leo"),), 0, "killer", "setup a b c d e", "once"),
+    ("a second setup", (act.Kill("Leo"),), 0, "killer", "setup a b c d e", "once"),
     ("hand of three", (), 1, "inspector", "hand a b c", "4 cards"),
     ("hand of five", (), 1, "inspector", "hand a b c d e", "4 cards"),
     ("hand with a card twice", (), 1, "inspector", "hand a b c a", "twice"),
@@ -283,18 +274,18 @@ BAD: list[tuple[str, tuple[NoirAction, ...] | None, int, str, str, str]] = [
      "inspector identity Ada", "does not see"),
     ("the inspector types the killer's identity", CHOSEN, 0, "inspector",
      "killer identity Mia", "does not see"),
-    ("the killer types the card drawn", (*SHIFTED, Draw()), 0, "killer", "drew Emil",
+    ("the killer types the card drawn", (*SHIFTED, act.Draw()), 0, "killer", "drew Emil",
      "does not see"),
     ("the killer names the card drawn", SHIFTED, 0, "killer", "draw Emil", "does not see"),
-    ("the killer names the choice", (Kill("Leo"),), 0, "killer", "chose-identity Ada",
+    ("the killer names the choice", (act.Kill("Leo"),), 0, "killer", "chose-identity Ada",
      "does not see"),
     ("the inspector names the new identity", CHOSEN, 0, "inspector", "disguise as Kira",
      "does not see"),
-    ("an identity out of the hand", (Kill("Leo"),), 0, "inspector", "identity Mia", "hand"),
+    ("an identity out of the hand", (act.Kill("Leo"),), 0, "inspector", "identity Mia", "hand"),
     ("a kill not beside the killer", CHOSEN, 0, "killer", "kill Ada", "not adjacent"),
     ("a kill of the dead", CHOSEN, 0, "killer", "kill Leo", "dead"),
-    ("a kill out of turn", (Kill("Leo"),), 0, "inspector", "kill Mia", "inspector's turn"),
-    ("a shift before the choice", (Kill("Leo"),), 0, "inspector", "shift row 1 left",
+    ("a kill out of turn", (act.Kill("Leo"),), 0, "inspector", "kill Mia", "inspector's turn"),
+    ("a shift before the choice", (act.Kill("Leo"),), 0, "inspector", "shift row 1 left",
      "choosing his identity"),
     ("a row off the grid", CHOSEN, 0, "killer", "shift row 6 left", "from 1 to 5"),
     ("a row shifted up", CHOSEN, 0, "killer", "shift row 1 up", "direction"),
@@ -308,16 +299,16 @@ BAD: list[tuple[str, tuple[NoirAction, ...] | None, int, str, str, str]] = [
      "is adjacent to Hugo"),
     ("an action while a canvas is owed", EXONERATED, 1, "killer", "shift row 1 left",
      "killer's canvas on Hugo"),
-    ("a collapse not due", (Kill("Leo"),), 0, "killer", "collapse", "no collapse"),
+    ("a collapse not due", (act.Kill("Leo"),), 0, "killer", "collapse", "no collapse"),
     ("exonerating without drawing", SHIFTED, 0, "inspector", "exonerate Bruno", "draws first"),
-    ("exonerating a card not held", (*SHIFTED, Draw()), 0, "inspector", "exonerate Mia",
+    ("exonerating a card not held", (*SHIFTED, act.Draw()), 0, "inspector", "exonerate Mia",
      "hand"),
     ("an arrest out of reach", SHIFTED, 0, "inspector", "arrest Yuri", "adjacent"),
     ("an arrest the killer knows missed", SHIFTED, 0, "killer", "arrest Mia missed", "caught"),
     ("an arrest with a citizen, variant off", SHIFTED, 0, "inspector",
      "citizen-arrest Greta with Bruno", "variant"),
-    ("an end of a game that goes on", (Kill("Leo"),), 0, "inspector", "end", "goes on"),
-    ("an end by a way not possible", (*SHIFTED, Arrest("Emil")), 0, "killer", "end kills",
+    ("an end of a game that goes on", (act.Kill("Leo"),), 0, "inspector", "end", "goes on"),
+    ("an end by a way not possible", (*SHIFTED, act.Arrest("Emil")), 0, "killer", "end kills",
      "cannot have"),
     ("a line after the end", CAUGHT, 0, "killer", "shift row 1 left", "over"),
     ("an unknown kind", (), 0, "killer", "teleport Ada", "not a kind"),
@@ -335,7 +326,7 @@ BAD: list[tuple[str, tuple[NoirAction, ...] | None, int, str, str, str]] = [
     ids=[bad[0] for bad in BAD],
 )
 def test_a_bad_line_is_refused_with_one_clear_line(
-    actions: tuple[NoirAction, ...] | None, drop: int, seat: str, text: str, named: str
+    actions: tuple[act.NoirAction, ...] | None, drop: int, seat: str, text: str, named: str
 ) -> None:
     game, before = context(actions, seat, drop)
     with pytest.raises(InvalidObservation) as error:
@@ -497,9 +488,9 @@ def test_the_notepad_keeps_the_heuristic_tips() -> None:
     tip = notepad(info_of(game, "inspector", before))[1]
     assert tip.text.startswith('The killer was beside Hugo when the canvas said "!": one of ')
     assert "Mia" in tip.text and "Leo" not in tip.text  # the dead are crossed off
-    game, before = context((*SHIFTED, Draw(), Exonerate("Bruno")), "inspector")
+    game, before = context((*SHIFTED, act.Draw(), act.Exonerate("Bruno")), "inspector")
     assert not any("canvas" in hint.text for hint in notepad(info_of(game, "inspector", before)))
-    game, before = context((*CHOSEN, Shift("row", 2, "left"), Arrest("Bruno")), "killer")
+    game, before = context((*CHOSEN, act.Shift("row", 2, "left"), act.Arrest("Bruno")), "killer")
     tip = notepad(info_of(game, "killer", before))[1]
     assert tip.text.startswith("The inspector was Bruno or beside Bruno when he arrested Bruno")
     assert tip.because == ("Inspector arrested Bruno: not the killer",)
@@ -517,6 +508,6 @@ def test_the_notepad_names_the_opponent_when_all_else_is_crossed_off() -> None:
 
 
 def test_the_killer_has_nothing_to_note_before_the_inspector_chooses() -> None:
-    game, before = context((Kill("Leo"),), "killer")
+    game, before = context((act.Kill("Leo"),), "killer")
     assert notepad(info_of(game, "killer", before)) == []
     assert notepad(info_of(game, "killer", ())) == []

@@ -18,23 +18,41 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from engines.core import Action, InvalidAction, quote
 from engines.noir.rules import LINES
 
 
 @dataclass(frozen=True)
-class Kill(Action):
+class _OnSuspect(Action):
+    """An action on one suspect, printed as its verb (`VERB`) and the suspect's name."""
+
+    VERB: ClassVar[str]
     suspect: str
 
     def __str__(self) -> str:
-        return f"kill {self.suspect}"
+        return f"{self.VERB} {self.suspect}"
 
 
 @dataclass(frozen=True)
-class Disguise(Action):
+class _Bare(Action):
+    """An action that is its verb (`VERB`) alone."""
+
+    VERB: ClassVar[str]
+
     def __str__(self) -> str:
-        return "disguise"
+        return self.VERB
+
+
+@dataclass(frozen=True)
+class Kill(_OnSuspect):
+    VERB = "kill"
+
+
+@dataclass(frozen=True)
+class Disguise(_Bare):
+    VERB = "disguise"
 
 
 @dataclass(frozen=True)
@@ -50,33 +68,23 @@ class Shift(Action):
 
 
 @dataclass(frozen=True)
-class Identity(Action):
-    suspect: str
-
-    def __str__(self) -> str:
-        return f"identity {self.suspect}"
+class Identity(_OnSuspect):
+    VERB = "identity"
 
 
 @dataclass(frozen=True)
-class Draw(Action):
-    def __str__(self) -> str:
-        return "draw"
+class Draw(_Bare):
+    VERB = "draw"
 
 
 @dataclass(frozen=True)
-class Exonerate(Action):
-    suspect: str
-
-    def __str__(self) -> str:
-        return f"exonerate {self.suspect}"
+class Exonerate(_OnSuspect):
+    VERB = "exonerate"
 
 
 @dataclass(frozen=True)
-class Arrest(Action):
-    suspect: str
-
-    def __str__(self) -> str:
-        return f"arrest {self.suspect}"
+class Arrest(_OnSuspect):
+    VERB = "arrest"
 
 
 @dataclass(frozen=True)
@@ -99,12 +107,9 @@ USAGE = (
 )
 
 _NAMED: dict[str, type[Kill | Identity | Exonerate | Arrest]] = {
-    "kill": Kill,
-    "identity": Identity,
-    "exonerate": Exonerate,
-    "arrest": Arrest,
+    kind.VERB: kind for kind in (Kill, Identity, Exonerate, Arrest)
 }
-_BARE: dict[str, type[Disguise | Draw]] = {"disguise": Disguise, "draw": Draw}
+_BARE: dict[str, type[Disguise | Draw]] = {kind.VERB: kind for kind in (Disguise, Draw)}
 _VERBS = (*_NAMED, *_BARE, "shift", "citizen-arrest")
 
 

@@ -25,41 +25,10 @@ from engines.core import (
     positive_int,
 )
 from engines.deal import Dealer, SeenBy
+from engines.noir import actions as act
 from engines.noir import notation
-from engines.noir.actions import (
-    Arrest,
-    CitizenArrest,
-    Disguise,
-    Draw,
-    Exonerate,
-    Identity,
-    Kill,
-    NoirAction,
-    Shift,
-    parse,
-)
-from engines.noir.observations import (
-    KINDS,
-    Arrested,
-    ChoseIdentity,
-    CitizenArrested,
-    Collapsed,
-    Disguised,
-    DisguiseFailed,
-    DisguiseTried,
-    DrawMade,
-    Drew,
-    End,
-    Exonerated,
-    Hand,
-    IdentityTold,
-    Killed,
-    Layout,
-    Shifted,
-    TurnEnding,
-    describe,
-    observation_text,
-)
+from engines.noir import observations as seen
+from engines.noir.observations import describe, observation_text
 from engines.noir.rules import (
     EDITION_KILLS,
     HAND,
@@ -119,7 +88,7 @@ class Noir(Game[NoirState]):
         version=2,
         max_length="turn_limit turns (default 500)",
     )
-    observation_kinds = KINDS
+    observation_kinds = seen.KINDS
     options_spec = (
         Option("grid", 5, SIZES, doc="the grid's side: 5 (the game), 4 or 3 (for tests)"),
         Option("kills_to_win", 16, EDITION_KILLS,
@@ -183,20 +152,20 @@ class Noir(Game[NoirState]):
     def _action_universe(self) -> list[Action]:
         names, size = self.suspects, self.options["grid"]
         return [
-            *(Kill(name) for name in names),
-            Disguise(),
-            *(Shift(line, i, d) for line, ways in LINES.items() for i in range(1, size + 1)
+            *(act.Kill(name) for name in names),
+            act.Disguise(),
+            *(act.Shift(line, i, d) for line, ways in LINES.items() for i in range(1, size + 1)
               for d in ways),
-            *(Identity(name) for name in names),
-            Draw(),
-            *(Exonerate(name) for name in names),
-            *(Arrest(name) for name in names),
-            *(CitizenArrest(name, agent) for name in names for agent in names if agent != name),
+            *(act.Identity(name) for name in names),
+            act.Draw(),
+            *(act.Exonerate(name) for name in names),
+            *(act.Arrest(name) for name in names),
+            *(act.CitizenArrest(name, agent) for name in names for agent in names if agent != name),
         ]  # fmt: skip
 
     def _action_seen_by(self, action: Action, seat: Seat) -> tuple[Seat, ...] | None:
         """Only the inspector knows which identity he chose."""
-        return (INSPECTOR,) if isinstance(action, Identity) else None
+        return (INSPECTOR,) if isinstance(action, act.Identity) else None
 
     @property
     def max_game_length(self) -> int | None:
@@ -297,14 +266,14 @@ class Noir(Game[NoirState]):
         """
         if info.game != self.name or dict(info.options) != dict(self.option_items()):
             raise InvalidState(f"the information set is not of this game ({self!r})")
-        setups = [obs for obs in info.observations if isinstance(obs, Layout)]
+        setups = [obs for obs in info.observations if isinstance(obs, seen.Layout)]
         if not setups:
             raise InvalidState("the information set has no setup")
         identity = hidden.get("inspector_identity")
         if identity is None and info.seat == INSPECTOR:
             identity = next(
                 (obs.suspect for obs in info.observations
-                 if isinstance(obs, IdentityTold) and obs.seat == INSPECTOR),
+                 if isinstance(obs, seen.IdentityTold) and obs.seat == INSPECTOR),
                 None,
             )  # fmt: skip
         if "deck" not in hidden:
@@ -323,29 +292,29 @@ class Noir(Game[NoirState]):
             raise InvalidState("the guess contradicts what the information set saw")
         return state
 
-    def _action_of(self, obs: Observation, identity: str | None) -> NoirAction | None:
+    def _action_of(self, obs: Observation, identity: str | None) -> act.NoirAction | None:
         """The action an observation records (None for observations of no action)."""
         match obs:
-            case Killed(suspect=suspect):
-                return Kill(suspect)
-            case Shifted(line=line, index=index, direction=direction):
-                return Shift(line, index, direction)
-            case DisguiseTried():
-                return Disguise()
-            case ChoseIdentity():
+            case seen.Killed(suspect=suspect):
+                return act.Kill(suspect)
+            case seen.Shifted(line=line, index=index, direction=direction):
+                return act.Shift(line, index, direction)
+            case seen.DisguiseTried():
+                return act.Disguise()
+            case seen.ChoseIdentity():
                 if identity is None:
                     raise InvalidState(
                         "the guess needs the inspector's identity ('inspector_identity')"
                     )
-                return Identity(identity)
-            case DrawMade():
-                return Draw()
-            case Exonerated(suspect=suspect):
-                return Exonerate(suspect)
-            case Arrested(suspect=suspect):
-                return Arrest(suspect)
-            case CitizenArrested(suspect=suspect, agent=agent):
-                return CitizenArrest(suspect, agent)
+                return act.Identity(identity)
+            case seen.DrawMade():
+                return act.Draw()
+            case seen.Exonerated(suspect=suspect):
+                return act.Exonerate(suspect)
+            case seen.Arrested(suspect=suspect):
+                return act.Arrest(suspect)
+            case seen.CitizenArrested(suspect=suspect, agent=agent):
+                return act.CitizenArrest(suspect, agent)
         return None
 
     def public_state(self, info: InformationSet) -> NoirState:
@@ -360,7 +329,7 @@ class Noir(Game[NoirState]):
         the seat's own identity and hand. The opponent's cards are not filled in."""
         size, separate = self.options["grid"], self.options["deck"] == "separate"
         setup = info.observations[0]
-        if not isinstance(setup, Layout):
+        if not isinstance(setup, seen.Layout):
             raise InvalidState("the information set does not start with the setup")
         rows = setup.rows
         stand_in = ("",) * (size * size)
@@ -369,7 +338,7 @@ class Noir(Game[NoirState]):
         view._deck_top, view._killer_top = (HAND, 1) if separate else (HAND + 1, 0)
         view._killer = ""
         last = _follow_record(view, info.observations, separate)
-        view.drawn = isinstance(info.observations[-1], DrawMade | Drew)
+        view.drawn = isinstance(info.observations[-1], seen.DrawMade | seen.Drew)
         if view.drawn:
             view.current = INSPECTOR
         if self.options["reverse_shift_ban"]:
@@ -377,8 +346,8 @@ class Noir(Game[NoirState]):
         return view
 
     # --- notation and words ----------------------------------------------------------------
-    def _parse_action(self, text: str) -> NoirAction:
-        return parse(text, self.suspects)
+    def _parse_action(self, text: str) -> act.NoirAction:
+        return act.parse(text, self.suspects)
 
     def _action_domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
         suspect = choice_domain(
@@ -386,22 +355,22 @@ class Noir(Game[NoirState]):
         )
         directions = tuple(direction for pair in LINES.values() for direction in pair)
         return {
-            Kill: {"suspect": suspect},
-            Disguise: {},
-            Shift: {
+            act.Kill: {"suspect": suspect},
+            act.Disguise: {},
+            act.Shift: {
                 "line": choice_domain(tuple(LINES)),
                 "index": POSITIVE,
                 "direction": choice_domain(directions),
             },
-            Identity: {"suspect": suspect},
-            Draw: {},
-            Exonerate: {"suspect": suspect},
-            Arrest: {"suspect": suspect},
-            CitizenArrest: {"suspect": suspect, "agent": suspect},
+            act.Identity: {"suspect": suspect},
+            act.Draw: {},
+            act.Exonerate: {"suspect": suspect},
+            act.Arrest: {"suspect": suspect},
+            act.CitizenArrest: {"suspect": suspect, "agent": suspect},
         }
 
     def _action_problem(self, action: Action) -> str | None:
-        if isinstance(action, Shift) and action.direction not in LINES[action.line]:
+        if isinstance(action, act.Shift) and action.direction not in LINES[action.line]:
             return f"a {action.line} shifts {' or '.join(LINES[action.line])}"
         return None
 
@@ -442,60 +411,64 @@ class Noir(Game[NoirState]):
 
 def _follow_record(
     view: NoirState, observations: Sequence[Observation], separate: bool
-) -> Shift | None:
+) -> act.Shift | None:
     """Bring a blank view up to date with one seat's record: the grid, the dead, the phase,
     the cards drawn from each deck, the seat's identity and hand, whose turn it is; return
     the last turn's shift (None when that turn was no shift or a collapse followed it)."""
-    last: Shift | None = None
+    last: act.Shift | None = None
     for obs in observations:
         match obs:
-            case Shifted(rows=rows) | Collapsed(rows=rows):
+            case seen.Shifted(rows=rows) | seen.Collapsed(rows=rows):
                 view.grid = rows
-            case Killed(suspect=victim):
+            case seen.Killed(suspect=victim):
                 view.dead.append(victim)
                 view.phase = "identity" if view.phase == "opening" else view.phase
-            case IdentityTold(seat=seat, suspect=suspect):
+            case seen.IdentityTold(seat=seat, suspect=suspect):
                 if seat == KILLER:
                     view._killer = suspect
                 else:
                     view._inspector = suspect
                     view._hand.remove(suspect)
-            case Hand(cards=cards):
+            case seen.Hand(cards=cards):
                 view._hand = list(cards)
-            case ChoseIdentity():
+            case seen.ChoseIdentity():
                 view.phase = "play"
-            case DisguiseTried():
+            case seen.DisguiseTried():
                 _follow_disguise(view, obs, separate)
-            case DrawMade():
+            case seen.DrawMade():
                 view._deck_top += 1
-            case Drew(suspect=card):
+            case seen.Drew(suspect=card):
                 view._hand.append(card)
-            case Exonerated(suspect=card):
+            case seen.Exonerated(suspect=card):
                 view.exonerated.append(card)
                 if card in view._hand:
                     view._hand.remove(card)
-            case CitizenArrested(agent=agent):
+            case seen.CitizenArrested(agent=agent):
                 view.spent.append(agent)
                 if agent in view._hand:
                     view._hand.remove(agent)
-            case End():
+            case seen.End():
                 view.over = True
-        if isinstance(obs, TurnEnding):
-            last = Shift(obs.line, obs.index, obs.direction) if isinstance(obs, Shifted) else None
+        if isinstance(obs, seen.TurnEnding):
+            last = (
+                act.Shift(obs.line, obs.index, obs.direction)
+                if isinstance(obs, seen.Shifted)
+                else None
+            )
             view.current = other_seat(view.current)
-        elif isinstance(obs, Collapsed):
+        elif isinstance(obs, seen.Collapsed):
             last = None  # no shift undoes a collapse
     return last
 
 
-def _follow_disguise(view: NoirState, obs: DisguiseTried, separate: bool) -> None:
+def _follow_disguise(view: NoirState, obs: seen.DisguiseTried, separate: bool) -> None:
     """A disguise draws the killer's next card: the killer's deck's, or with one deck the
     shared deck's; it shows the former identity, or the card drawn when it fails."""
     if separate:
         view._killer_top += 1
     else:
         view._deck_top += 1
-    if isinstance(obs, Disguised):
+    if isinstance(obs, seen.Disguised):
         view.revealed.append(obs.former)
-    elif isinstance(obs, DisguiseFailed):
+    elif isinstance(obs, seen.DisguiseFailed):
         view.discarded.append(obs.drawn)

@@ -25,33 +25,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from engines.core import InvalidObservation, Observation, ObservationKind, quote
-from engines.noir.observations import (
-    END_REASONS,
-    END_WINNERS,
-    KINDS,
-    OUTCOMES,
-    ActionSeen,
-    AnyArrest,
-    Arrested,
-    Canvas,
-    ChoseIdentity,
-    CitizenArrested,
-    Collapsed,
-    Disguised,
-    DisguiseFailed,
-    DisguiseTried,
-    DrawMade,
-    Drew,
-    End,
-    Exonerated,
-    Hand,
-    IdentityTold,
-    Killed,
-    Layout,
-    Shifted,
-    TurnEnding,
-)
-from engines.noir.observations import end_word as end_word
+from engines.noir import observations as seen
+from engines.noir.observations import END_REASONS  # sleuth.web.taps reads it from here
 from engines.noir.rules import (
     HAND,
     INSPECTOR,
@@ -73,21 +48,17 @@ if TYPE_CHECKING:
 Kind = type[ObservationKind]
 """The kind of observation a typed line records, by its class (a disguise's is the base of
 its two shapes, `DisguiseTried`)."""
-LINE_KINDS: dict[str, Kind] = {
-    kind.KIND: kind
-    for kind in (Layout, IdentityTold, Hand, ChoseIdentity, Killed, Canvas, Shifted, Collapsed,
-                 DisguiseTried, DrawMade, Drew, Exonerated, Arrested, CitizenArrested, End)
-}  # fmt: skip
-"""Each kind's word and the class of what a line of that kind records."""
 _ALIASES = {"grid": "setup", "choose": "chose-identity", "!": "canvas", "?": "canvas"}
-_ACTIONS: tuple[Kind, ...] = (Killed, Shifted, DisguiseTried, ChoseIdentity, DrawMade,
-                              Exonerated, Arrested, CitizenArrested)  # fmt: skip
-"""The kinds that record a player's action (the rest are what the game shows after one)."""
 ANSWERS = {"!": True, "yes": True, "?": False, "no": False}
 DISGUISES = ("innocent", "failed", "as")
-OWED_FORMS: dict[Kind, str] = {IdentityTold: "identity NAME", Hand: "hand NAME NAME NAME NAME",
-                               Drew: "drew NAME", Canvas: "canvas ! or canvas ?",
-                               Collapsed: "collapse", End: "end"}  # fmt: skip
+OWED_FORMS: dict[Kind, str] = {
+    seen.IdentityTold: "identity NAME",
+    seen.Hand: "hand NAME NAME NAME NAME",
+    seen.Drew: "drew NAME",
+    seen.Canvas: "canvas ! or canvas ?",
+    seen.Collapsed: "collapse",
+    seen.End: "end",
+}
 """How a person types each kind of observation the game may owe."""
 
 
@@ -110,7 +81,7 @@ class Record:
 
     game: Noir
     seat: str
-    seen: int = 0
+    observed: int = 0  # how many observations are folded in
     grid: Grid = ()
     dead: list[str] = field(default_factory=list)
     innocent: set[str] = field(default_factory=set)
@@ -163,29 +134,29 @@ class Record:
         Raises:
             KeyError: a kind of Noir observation without that kind's fields.
         """
-        if obs.kind in KINDS and not isinstance(obs, ObservationKind):
+        if obs.kind in seen.KINDS and not isinstance(obs, ObservationKind):
             raise KeyError(f"{obs.kind}: not the fields of a Noir {obs.kind}")
         if self.owed and isinstance(obs, self.owed[0].kind):
             self.owed.pop(0)
-        self.seen += 1
+        self.observed += 1
         match obs:
-            case Layout(rows=rows):
+            case seen.Layout(rows=rows):
                 self.grid = rows
                 self.owed = [_setup_owed(self.seat)]
-            case Shifted(rows=rows) | Collapsed(rows=rows):
+            case seen.Shifted(rows=rows) | seen.Collapsed(rows=rows):
                 self.grid = rows
-            case IdentityTold(seat=seat, suspect=suspect):
+            case seen.IdentityTold(seat=seat, suspect=suspect):
                 self._identity(seat, suspect)
-            case Hand(cards=cards):
+            case seen.Hand(cards=cards):
                 self.hand = list(cards)
                 self.held.update(self.hand)
                 self.dealt.update(self.hand)
-            case Drew(suspect=card):
+            case seen.Drew(suspect=card):
                 self.hand.append(card)
                 self.held.add(card)
-            case End():
+            case seen.End():
                 self.over = True
-        if isinstance(obs, ActionSeen):
+        if isinstance(obs, seen.ActionSeen):
             self._action(obs)
 
     def _identity(self, seat: str, suspect: str) -> None:
@@ -195,38 +166,38 @@ class Record:
         if self.seat == INSPECTOR and self.me in self.hand:
             self.hand.remove(self.me)
 
-    def _action(self, obs: ActionSeen) -> None:
+    def _action(self, obs: seen.ActionSeen) -> None:
         """An action: its own effects, what the game now owes, and the end of the turn."""
         caught: bool | None = False
         self.reasons = ()
         match obs:
-            case Killed(suspect=victim):
+            case seen.Killed(suspect=victim):
                 caught = self._kill(victim)
-            case Shifted():
+            case seen.Shifted():
                 self._shift(obs)
-            case DisguiseTried():
+            case seen.DisguiseTried():
                 self.disguises += 1
-                if isinstance(obs, Disguised):
+                if isinstance(obs, seen.Disguised):
                     self.innocent.add(obs.former)
                     if self.seat == KILLER:
-                        self.owed.append(Owed(IdentityTold, "your new identity", KILLER))
-            case ChoseIdentity():
+                        self.owed.append(Owed(seen.IdentityTold, "your new identity", KILLER))
+            case seen.ChoseIdentity():
                 self.chosen = True
                 if self.seat == INSPECTOR:
-                    self.owed.append(Owed(IdentityTold, "your chosen identity", INSPECTOR))
-            case DrawMade():
+                    self.owed.append(Owed(seen.IdentityTold, "your chosen identity", INSPECTOR))
+            case seen.DrawMade():
                 self.drawn = True
                 self.draws += 1
                 if self.seat == INSPECTOR:
-                    self.owed.append(Owed(Drew, "the card you drew", INSPECTOR))
-            case Exonerated(suspect=card):
+                    self.owed.append(Owed(seen.Drew, "the card you drew", INSPECTOR))
+            case seen.Exonerated(suspect=card):
                 self._exonerate(card)
-            case CitizenArrested(agent=agent):
+            case seen.CitizenArrested(agent=agent):
                 self.citizen_arrests += 1
                 if agent in self.hand:
                     self.hand.remove(agent)
-        if isinstance(obs, TurnEnding):
-            if not isinstance(obs, Shifted):
+        if isinstance(obs, seen.TurnEnding):
+            if not isinstance(obs, seen.Shifted):
                 self.protected = None
             self.turns += 1
             self._ending(obs, caught)
@@ -236,7 +207,7 @@ class Record:
         when the seat cannot tell)."""
         if victim in self.innocent and self.game.options["kill_canvas"]:
             answer = self._adjacent_to_me(victim) if self.seat == INSPECTOR else None
-            self.owed.append(Owed(Canvas, f"the inspector's canvas on {victim}", INSPECTOR,
+            self.owed.append(Owed(seen.Canvas, f"the inspector's canvas on {victim}", INSPECTOR,
                                   victim, answer=answer))  # fmt: skip
         self.dead.append(victim)
         self._owe_collapse(f"the collapse after the kill of {victim}")
@@ -244,7 +215,7 @@ class Record:
             return False
         return victim == self.me if self.seat == INSPECTOR else None
 
-    def _shift(self, obs: Shifted) -> None:
+    def _shift(self, obs: seen.Shifted) -> None:
         self._owe_collapse(f"the collapse after the shift of {obs.line} {obs.index}")
         ban = self.game.options["reverse_shift_ban"] and not self.owed
         self.protected = (obs.line, obs.index, obs.direction) if ban else None
@@ -256,7 +227,7 @@ class Record:
             return  # too few dead cards left on the grid to fill a line (the common case)
         smaller = _collapsed(self.grid, frozenset(self.dead))
         if smaller != self.grid:
-            self.owed.append(Owed(Collapsed, what, rows=smaller))
+            self.owed.append(Owed(seen.Collapsed, what, rows=smaller))
 
     def _exonerate(self, card: str) -> None:
         self.innocent.add(card)
@@ -264,21 +235,21 @@ class Record:
         if card in self.hand:
             self.hand.remove(card)
         answer = self._adjacent_to_me(card) if self.seat == KILLER else None
-        self.owed.append(Owed(Canvas, f"the killer's canvas on {card}", KILLER, card,
+        self.owed.append(Owed(seen.Canvas, f"the killer's canvas on {card}", KILLER, card,
                               answer=answer))  # fmt: skip
 
     def _adjacent_to_me(self, card: str) -> bool | None:
         """The canvas answer on `card` the seat knows itself (None before it has an identity)."""
         return None if self.me is None else adjacent(self.grid, self.me, card)
 
-    def _ending(self, obs: TurnEnding, caught: bool | None) -> None:
+    def _ending(self, obs: seen.TurnEnding, caught: bool | None) -> None:
         """The ways the game may have ended with this action, and whether it surely did."""
         reasons: list[str] = []
         if caught is not False:
             reasons.append("inspector-killed")
-        if isinstance(obs, Killed) and self.kills >= self.game.kills_to_win and not caught:
+        if isinstance(obs, seen.Killed) and self.kills >= self.game.kills_to_win and not caught:
             reasons.append("kills")
-        if isinstance(obs, AnyArrest) and obs.success:
+        if isinstance(obs, seen.AnyArrest) and obs.success:
             reasons.append(obs.kind)  # the word for an arrest's end is its kind's name
         forced = caught is True or bool(reasons and reasons[-1] != "inspector-killed")
         if not forced and self.turns >= self.game.options["turn_limit"]:
@@ -286,7 +257,7 @@ class Record:
             forced = True
         self.reasons = tuple(reasons)
         if forced:
-            self.owed.append(Owed(End, "the end of the game"))
+            self.owed.append(Owed(seen.End, "the end of the game"))
 
 
 @lru_cache(maxsize=4096)
@@ -297,8 +268,8 @@ def _collapsed(grid: Grid, dead: frozenset[str]) -> Grid:
 
 def _setup_owed(seat: str) -> Owed:
     if seat == KILLER:
-        return Owed(IdentityTold, "your secret identity", KILLER)
-    return Owed(Hand, "your four cards", INSPECTOR)
+        return Owed(seen.IdentityTold, "your secret identity", KILLER)
+    return Owed(seen.Hand, "your four cards", INSPECTOR)
 
 
 # --- reading a typed line -----------------------------------------------------------------------
@@ -349,7 +320,7 @@ def parse_entry(
     if not words:
         raise InvalidObservation(
             f"noir: {quote(text)} has no words (commas and semicolons only separate them); "
-            f"an entry starts with a seat or one of {', '.join(KINDS)}"
+            f"an entry starts with a seat or one of {', '.join(seen.KINDS)}"
         )
     said = words[0].lower() if words[0].lower() in SEATS else None
     if said is not None:
@@ -382,9 +353,13 @@ def _record(game: Noir, seat: str, before: tuple[Observation, ...]) -> Record:
     readers never change a record, so it is kept as it is)."""
     record = None
     if _LAST_READ:
-        last_game, last_seat, seen, folded = _LAST_READ.pop()
-        if last_game is game and last_seat == seat and before[: len(seen)] == seen:
-            for obs in before[len(seen) :]:
+        last_game, last_seat, folded_before, folded = _LAST_READ.pop()
+        if (
+            last_game is game
+            and last_seat == seat
+            and before[: len(folded_before)] == folded_before
+        ):
+            for obs in before[len(folded_before) :]:
                 folded.add(obs)
             record = folded
     if record is None:
@@ -393,7 +368,7 @@ def _record(game: Noir, seat: str, before: tuple[Observation, ...]) -> Record:
     return record
 
 
-_KIND_WORDS = Vocabulary("kind", KINDS)
+_KIND_WORDS = Vocabulary("kind", seen.KINDS)
 
 
 def _kind(word: str) -> Kind:
@@ -406,45 +381,45 @@ def _check_order(line: Line) -> None:
     """Refuse a line out of its place: before the setup, after the end, while the game owes
     something else, or an action out of turn."""
     record, kind = line.record, line.kind
-    if not record.seen and kind is not Layout:
+    if not record.observed and kind is not seen.Layout:
         raise line.bad("the record starts with the grid: setup NAME NAME ... / NAME ...")
-    if record.seen and kind is Layout:
+    if record.observed and kind is seen.Layout:
         raise line.bad("the grid is laid out once, at the start")
     if record.over:
         raise line.bad("the game is over; nothing follows its end")
     owed = record.owed[0] if record.owed else None
     if owed is not None and kind is not owed.kind:
         raise line.bad(f"first comes {owed.waiting_for}: {OWED_FORMS[owed.kind]}")
-    if owed is None and kind in (Canvas, Collapsed, Drew):
+    if owed is None and kind in (seen.Canvas, seen.Collapsed, seen.Drew):
         raise line.bad(f"no {kind.KIND} is due now")
-    if kind in _ACTIONS:
+    if issubclass(kind, seen.ActionSeen):
         _check_turn(line)
 
 
 def _check_private(line: Line) -> None:
     """Refuse what only another seat sees: the inspector's hand and draws, the other seat's
     identity."""
-    if line.kind in (Hand, Drew):
+    if line.kind in (seen.Hand, seen.Drew):
         line.private_to(INSPECTOR, "the inspector's cards")
-    if line.kind is IdentityTold and line.said not in (None, line.seat):
+    if line.kind is seen.IdentityTold and line.said not in (None, line.seat):
         raise line.bad(f"the {line.seat} does not see the {line.said}'s identity")
 
 
 def _check_turn(line: Line) -> None:
     record, kind = line.record, line.kind
-    actor = KILLER if kind in (Killed, DisguiseTried) else INSPECTOR
-    if kind is Shifted:
+    actor = KILLER if kind in (seen.Killed, seen.DisguiseTried) else INSPECTOR
+    if kind is seen.Shifted:
         actor = line.said or record.to_move
     line.actor(actor)
     if record.to_move != actor:
         raise line.bad(f"it is the {record.to_move}'s turn")
-    if record.turns == 0 and kind is not Killed:
+    if record.turns == 0 and kind is not seen.Killed:
         raise line.bad("the killer's first turn is a kill")
-    if record.turns == 1 and kind is not ChoseIdentity:
+    if record.turns == 1 and kind is not seen.ChoseIdentity:
         raise line.bad("the inspector's first turn is choosing his identity (chose-identity)")
-    if record.turns > 1 and kind is ChoseIdentity:
+    if record.turns > 1 and kind is seen.ChoseIdentity:
         raise line.bad("the inspector chose his identity already")
-    if record.drawn and kind is not Exonerated:
+    if record.drawn and kind is not seen.Exonerated:
         raise line.bad("the inspector drew: now he exonerates a card (exonerate NAME)")
 
 
@@ -459,7 +434,7 @@ def _setup(line: Line) -> tuple[Observation, ...]:
         )
     names = line.names.read_all([word for row in rows for word in row])
     grid = tuple(tuple(names[r * size : (r + 1) * size]) for r in range(size))
-    return (Layout(grid),)
+    return (seen.Layout(grid),)
 
 
 def _rows(line: Line, size: int) -> list[list[str]]:
@@ -482,12 +457,12 @@ def _identity(line: Line) -> tuple[Observation, ...]:
     line.expect(1, 1, "identity NAME")
     record, name = line.record, line.name(line.words[0])
     owed = record.owed[0] if record.owed else None
-    if owed is not None and owed.kind is IdentityTold:
+    if owed is not None and owed.kind is seen.IdentityTold:
         if name in record.dead:
             raise line.bad(f"{name} is dead")
         if line.seat == INSPECTOR and name not in record.hand:
             raise line.bad(f"{name} is not in your hand ({', '.join(record.hand)})")
-        return (IdentityTold(line.seat, name),)
+        return (seen.IdentityTold(line.seat, name),)
     if line.seat == INSPECTOR and record.turns == 1 and record.to_move == INSPECTOR:
         return _chose(line, name)
     raise line.bad(
@@ -498,7 +473,7 @@ def _identity(line: Line) -> tuple[Observation, ...]:
 def _chose_identity(line: Line) -> tuple[Observation, ...]:
     line.expect(0, 1, "chose-identity [NAME]")
     if not line.words:
-        return (ChoseIdentity(INSPECTOR),)
+        return (seen.ChoseIdentity(INSPECTOR),)
     line.private_to(INSPECTOR, "which card the inspector chose")
     return _chose(line, line.name(line.words[0]))
 
@@ -509,7 +484,7 @@ def _chose(line: Line, name: str) -> tuple[Observation, ...]:
     if name not in record.hand or name in record.dead:
         alive = [card for card in record.hand if card not in record.dead]
         raise line.bad(f"{name} is not an alive card of your hand ({', '.join(alive)})")
-    return ChoseIdentity(INSPECTOR), IdentityTold(INSPECTOR, name)
+    return seen.ChoseIdentity(INSPECTOR), seen.IdentityTold(INSPECTOR, name)
 
 
 def _hand(line: Line) -> tuple[Observation, ...]:
@@ -517,7 +492,7 @@ def _hand(line: Line) -> tuple[Observation, ...]:
     line.actor(INSPECTOR)
     if len(line.words) != HAND:
         raise line.bad(f"a hand is {HAND} cards (hand NAME NAME NAME NAME), not {len(line.words)}")
-    return (Hand(INSPECTOR, tuple(line.names.read_all(line.words))),)
+    return (seen.Hand(INSPECTOR, tuple(line.names.read_all(line.words))),)
 
 
 def _kill(line: Line) -> tuple[Observation, ...]:
@@ -530,7 +505,7 @@ def _kill(line: Line) -> tuple[Observation, ...]:
         and victim not in neighbours(record.grid, record.me)
     ):
         raise line.bad(f"{victim} is not adjacent to your identity {record.me}")
-    return (Killed(KILLER, victim, record.kills + 1),)
+    return (seen.Killed(KILLER, victim, record.kills + 1),)
 
 
 def _alive_on_grid(line: Line, name: str) -> None:
@@ -561,7 +536,7 @@ def _canvas(line: Line) -> tuple[Observation, ...]:
     if owed.answer is not None and answer != owed.answer:
         truth = "is" if owed.answer else "is not"
         raise line.bad(f"your identity {truth} adjacent to {owed.suspect}")
-    return (Canvas(owed.seat, owed.suspect, answer),)
+    return (seen.Canvas(owed.seat, owed.suspect, answer),)
 
 
 _LINE_WORDS = Vocabulary("line", tuple(LINES))
@@ -580,7 +555,7 @@ def _shift(line: Line) -> tuple[Observation, ...]:
     if _undoes(record, (which, index, direction), across):
         raise line.bad("it would undo the previous shift, and the reverse-shift ban is on")
     rows = shifted(record.grid, which, index - 1, direction)
-    return (Shifted(line.said or record.to_move, which, index, direction, rows),)
+    return (seen.Shifted(line.said or record.to_move, which, index, direction, rows),)
 
 
 def _undoes(record: Record, shift: tuple[str, int, str], length: int) -> bool:
@@ -593,7 +568,7 @@ def _undoes(record: Record, shift: tuple[str, int, str], length: int) -> bool:
 
 def _collapse(line: Line) -> tuple[Observation, ...]:
     line.expect(0, 0, "collapse")
-    return (Collapsed(line.record.owed[0].rows),)
+    return (seen.Collapsed(line.record.owed[0].rows),)
 
 
 def _disguise(line: Line) -> tuple[Observation, ...]:
@@ -618,9 +593,9 @@ def _disguise(line: Line) -> tuple[Observation, ...]:
     if line.seat == KILLER and former != record.me:
         raise line.bad(f"your identity, the one made innocent, is {record.me}, not {former}")
     _alive_on_grid(line, str(former))
-    found: list[Observation] = [Disguised(KILLER, True, str(former))]
+    found: list[Observation] = [seen.Disguised(KILLER, True, str(former))]
     if how == "as":
-        found.append(IdentityTold(KILLER, name))
+        found.append(seen.IdentityTold(KILLER, name))
     return tuple(found)
 
 
@@ -632,14 +607,14 @@ def _failed_disguise(line: Line, drawn: str) -> tuple[Observation, ...]:
         spoiled = {*record.dead, *record.innocent, *record.held}
         if drawn not in spoiled:
             raise line.bad(f"a disguise onto {drawn} (alive, not innocent, not yours) succeeds")
-    return (DisguiseFailed(KILLER, False, drawn),)
+    return (seen.DisguiseFailed(KILLER, False, drawn),)
 
 
 def _draw(line: Line) -> tuple[Observation, ...]:
     line.expect(0, 1, "draw [NAME]")
     if line.record.deck_left(INSPECTOR) < 1:
         raise line.bad("the deck is empty: exonerate a card of the hand directly")
-    found: list[Observation] = [DrawMade(INSPECTOR)]
+    found: list[Observation] = [seen.DrawMade(INSPECTOR)]
     if line.words:
         line.private_to(INSPECTOR, "the card the inspector drew")
         found.append(_drawn(line, line.name(line.words[0])))
@@ -655,7 +630,7 @@ def _drew(line: Line) -> tuple[Observation, ...]:
 def _drawn(line: Line, card: str) -> Observation:
     if card in line.record.held:
         raise line.bad(f"you held {card} already; each card is drawn once")
-    return Drew(INSPECTOR, card)
+    return seen.Drew(INSPECTOR, card)
 
 
 def _exonerate(line: Line) -> tuple[Observation, ...]:
@@ -665,7 +640,7 @@ def _exonerate(line: Line) -> tuple[Observation, ...]:
         raise line.bad("the deck has cards: the inspector draws first (draw), then exonerates")
     if line.seat == INSPECTOR and card not in record.hand:
         raise line.bad(f"{card} is not in your hand ({', '.join(record.hand) or 'empty'})")
-    return (Exonerated(INSPECTOR, card),)
+    return (seen.Exonerated(INSPECTOR, card),)
 
 
 def _arrest(line: Line) -> tuple[Observation, ...]:
@@ -675,7 +650,7 @@ def _arrest(line: Line) -> tuple[Observation, ...]:
     if line.seat == INSPECTOR and suspect not in block(record.grid, str(record.me)):
         raise line.bad(f"{suspect} is neither your identity {record.me} nor adjacent to it")
     success = _outcome(line, suspect, line.words[1:])
-    return (Arrested(INSPECTOR, suspect, success),)
+    return (seen.Arrested(INSPECTOR, suspect, success),)
 
 
 def _citizen_arrest(line: Line) -> tuple[Observation, ...]:
@@ -695,12 +670,12 @@ def _citizen_arrest(line: Line) -> tuple[Observation, ...]:
     if suspect not in neighbours(record.grid, agent):
         raise line.bad(f"{suspect} is not adjacent to the agent {agent}")
     success = _outcome(line, suspect, words[2:])
-    return (CitizenArrested(INSPECTOR, suspect, agent, success),)
+    return (seen.CitizenArrested(INSPECTOR, suspect, agent, success),)
 
 
 def _outcome(line: Line, suspect: str, words: Sequence[str]) -> bool:
     """Whether the arrest caught the killer: typed, or known to the killer himself."""
-    typed = Vocabulary("outcome", OUTCOMES).read(words[0]) == "caught" if words else None
+    typed = Vocabulary("outcome", seen.OUTCOMES).read(words[0]) == "caught" if words else None
     if line.seat == INSPECTOR:
         # the killer is never a card the inspector was dealt, nor, with one deck, any card
         # he has held (a separate deck may give the killer a card he drew later)
@@ -713,7 +688,7 @@ def _outcome(line: Line, suspect: str, words: Sequence[str]) -> bool:
         return bool(typed)
     truth = suspect == line.record.me
     if typed is not None and typed != truth:
-        raise line.bad(f"your identity is {line.record.me}: the arrest {OUTCOMES[truth]} you")
+        raise line.bad(f"your identity is {line.record.me}: the arrest {seen.OUTCOMES[truth]} you")
     return truth
 
 
@@ -732,7 +707,7 @@ def _end(line: Line) -> tuple[Observation, ...]:
     else:
         raise line.bad(f"say how it ended: end {'|'.join(possible)}")
     reason = END_REASONS[word].format(kills=record.kills)
-    return (End(END_WINNERS[word], reason),)
+    return (seen.End(seen.END_WINNERS[word], reason),)
 
 
 def _ways(possible: Sequence[str]) -> str:
@@ -740,22 +715,24 @@ def _ways(possible: Sequence[str]) -> str:
 
 
 _READERS: dict[Kind, Callable[[Line], tuple[Observation, ...]]] = {
-    Layout: _setup,
-    IdentityTold: _identity,
-    Hand: _hand,
-    ChoseIdentity: _chose_identity,
-    Killed: _kill,
-    Canvas: _canvas,
-    Shifted: _shift,
-    Collapsed: _collapse,
-    DisguiseTried: _disguise,
-    DrawMade: _draw,
-    Drew: _drew,
-    Exonerated: _exonerate,
-    Arrested: _arrest,
-    CitizenArrested: _citizen_arrest,
-    End: _end,
+    seen.Layout: _setup,
+    seen.IdentityTold: _identity,
+    seen.Hand: _hand,
+    seen.ChoseIdentity: _chose_identity,
+    seen.Killed: _kill,
+    seen.Canvas: _canvas,
+    seen.Shifted: _shift,
+    seen.Collapsed: _collapse,
+    seen.DisguiseTried: _disguise,
+    seen.DrawMade: _draw,
+    seen.Drew: _drew,
+    seen.Exonerated: _exonerate,
+    seen.Arrested: _arrest,
+    seen.CitizenArrested: _citizen_arrest,
+    seen.End: _end,
 }
+LINE_KINDS: dict[str, Kind] = {kind.KIND: kind for kind in _READERS}
+"""Each kind's word and the class of what a line of that kind records."""
 
 
 # --- help and words -------------------------------------------------------------------------
@@ -790,5 +767,5 @@ HELP: list[tuple[str, str]] = [
 def words(game: Noir) -> list[str]:
     """The words Tab completes: kinds, seats, suspects and the other words of the forms."""
     lines = [word for pair in LINES.items() for word in (pair[0], *pair[1])]
-    return [*KINDS, "grid", "choose", *SEATS, *game.suspects, *lines, *OUTCOMES, *DISGUISES,
-            "with", *END_REASONS]  # fmt: skip
+    return [*seen.KINDS, "grid", "choose", *SEATS, *game.suspects, *lines, *seen.OUTCOMES,
+            *DISGUISES, "with", *END_REASONS]  # fmt: skip

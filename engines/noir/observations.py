@@ -55,6 +55,26 @@ def _rows_text(rows: Grid) -> str:
 
 
 @dataclass(frozen=True, eq=False)
+class _Bare(ObservationKind):
+    """A kind typed as its word alone ("draw"): what it says follows from the lines before."""
+
+    def text(self) -> str:
+        return self.KIND
+
+
+@dataclass(frozen=True, eq=False)
+class _OnSuspect(ObservationKind):
+    """A kind naming `suspect` (and the `seat` it concerns), typed as its word and the name
+    ("kill Ada"), then whatever more it says."""
+
+    seat: str
+    suspect: str
+
+    def text(self) -> str:
+        return f"{self.KIND} {self.suspect}"
+
+
+@dataclass(frozen=True, eq=False)
 class Layout(ObservationKind, kind="setup"):
     """The grid as laid out, top row first (the first observation of either seat)."""
 
@@ -68,18 +88,12 @@ class Layout(ObservationKind, kind="setup"):
 
 
 @dataclass(frozen=True, eq=False)
-class IdentityTold(ObservationKind, kind="identity"):
+class IdentityTold(_OnSuspect, kind="identity"):
     """A seat's own secret identity: the killer's at setup and after each disguise that
     succeeded, the inspector's once he has chosen it."""
 
-    seat: str
-    suspect: str
-
     def describe(self) -> str:
         return f"{str(self.seat).capitalize()}'s secret identity is now {self.suspect}"
-
-    def text(self) -> str:
-        return f"identity {self.suspect}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -97,7 +111,7 @@ class Hand(ObservationKind, kind="hand"):
 
 
 @dataclass(frozen=True, eq=False)
-class ChoseIdentity(ObservationKind, kind="chose-identity"):
+class ChoseIdentity(_Bare, kind="chose-identity"):
     """The inspector chose his identity among his cards (which one, only he sees)."""
 
     seat: str
@@ -105,32 +119,22 @@ class ChoseIdentity(ObservationKind, kind="chose-identity"):
     def describe(self) -> str:
         return "Inspector chose his secret identity among his four cards"
 
-    def text(self) -> str:
-        return "chose-identity"
-
 
 @dataclass(frozen=True, eq=False)
-class Killed(ObservationKind, kind="kill"):
+class Killed(_OnSuspect, kind="kill"):
     """The killer killed `suspect`, his `kills`-th kill."""
 
-    seat: str
-    suspect: str
     kills: int
 
     def describe(self) -> str:
         return f"Killer killed {self.suspect} (kill {self.kills})"
 
-    def text(self) -> str:
-        return f"kill {self.suspect}"
-
 
 @dataclass(frozen=True, eq=False)
-class Canvas(ObservationKind, kind="canvas"):
+class Canvas(_OnSuspect, kind="canvas"):
     """`seat` answered whether his identity is `adjacent` to `suspect` (after an exoneration,
     the killer; after the kill of an innocent, the inspector)."""
 
-    seat: str
-    suspect: str
     adjacent: bool
 
     def describe(self) -> str:
@@ -138,7 +142,7 @@ class Canvas(ObservationKind, kind="canvas"):
         return f"Asked about {self.suspect}, {str(self.seat).capitalize()} answered {answer}"
 
     def text(self) -> str:
-        return f"canvas {self.suspect} {'!' if self.adjacent else '?'}"
+        return f"{super().text()} {'!' if self.adjacent else '?'}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -163,16 +167,13 @@ class Shifted(ObservationKind, kind="shift"):
 
 
 @dataclass(frozen=True, eq=False)
-class Collapsed(ObservationKind, kind="collapse"):
+class Collapsed(_Bare, kind="collapse"):
     """The all-dead rows and columns left the grid; `rows` is what remains."""
 
     rows: Grid
 
     def describe(self) -> str:
         return f"All-dead lines were removed; the grid is {len(self.rows)}x{len(self.rows[0])}"
-
-    def text(self) -> str:
-        return "collapse"
 
 
 @dataclass(frozen=True, eq=False)
@@ -211,7 +212,7 @@ class DisguiseFailed(DisguiseTried):
 
 
 @dataclass(frozen=True, eq=False)
-class DrawMade(ObservationKind, kind="draw"):
+class DrawMade(_Bare, kind="draw"):
     """The inspector drew a card (which one, only he sees: `Drew`)."""
 
     seat: str
@@ -219,44 +220,27 @@ class DrawMade(ObservationKind, kind="draw"):
     def describe(self) -> str:
         return "Inspector drew a card"
 
-    def text(self) -> str:
-        return "draw"
-
 
 @dataclass(frozen=True, eq=False)
-class Drew(ObservationKind, kind="drew"):
+class Drew(_OnSuspect, kind="drew"):
     """The card the inspector drew (his alone)."""
-
-    seat: str
-    suspect: str
 
     def describe(self) -> str:
         return f"Inspector drew {self.suspect}"
 
-    def text(self) -> str:
-        return f"drew {self.suspect}"
-
 
 @dataclass(frozen=True, eq=False)
-class Exonerated(ObservationKind, kind="exonerate"):
+class Exonerated(_OnSuspect, kind="exonerate"):
     """The inspector put `suspect`, a card of his hand, on the table as innocent."""
-
-    seat: str
-    suspect: str
 
     def describe(self) -> str:
         return f"Inspector exonerated {self.suspect}"
 
-    def text(self) -> str:
-        return f"exonerate {self.suspect}"
-
 
 @dataclass(frozen=True, eq=False)
-class Arrested(ObservationKind, kind="arrest"):
+class Arrested(_OnSuspect, kind="arrest"):
     """The inspector arrested `suspect`; `success`: it was the killer."""
 
-    seat: str
-    suspect: str
     success: bool
 
     def describe(self) -> str:
@@ -264,15 +248,13 @@ class Arrested(ObservationKind, kind="arrest"):
         return f"Inspector arrested {self.suspect}: {outcome}"
 
     def text(self) -> str:
-        return f"arrest {self.suspect} {OUTCOMES[bool(self.success)]}"
+        return f"{super().text()} {OUTCOMES[bool(self.success)]}"
 
 
 @dataclass(frozen=True, eq=False)
-class CitizenArrested(ObservationKind, kind="citizen-arrest"):
+class CitizenArrested(_OnSuspect, kind="citizen-arrest"):
     """The variant's arrest of `suspect`, beside the inspector's `agent`, who is spent."""
 
-    seat: str
-    suspect: str
     agent: str
     success: bool
 
@@ -281,7 +263,7 @@ class CitizenArrested(ObservationKind, kind="citizen-arrest"):
         return f"Inspector arrested {self.suspect} with the agent {self.agent}: {outcome}"
 
     def text(self) -> str:
-        return f"citizen-arrest {self.suspect} with {self.agent} {OUTCOMES[bool(self.success)]}"
+        return f"{super().text()} with {self.agent} {OUTCOMES[bool(self.success)]}"
 
 
 @dataclass(frozen=True, eq=False)

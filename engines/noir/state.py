@@ -20,34 +20,8 @@ from engines.core import (
     Seat,
     State,
 )
-from engines.noir.actions import (
-    Arrest,
-    CitizenArrest,
-    Disguise,
-    Draw,
-    Exonerate,
-    Identity,
-    Kill,
-    Shift,
-)
-from engines.noir.observations import (
-    Arrested,
-    Canvas,
-    ChoseIdentity,
-    CitizenArrested,
-    Collapsed,
-    Disguised,
-    DisguiseFailed,
-    DrawMade,
-    Drew,
-    End,
-    Exonerated,
-    Hand,
-    IdentityTold,
-    Killed,
-    Layout,
-    Shifted,
-)
+from engines.noir import actions as act
+from engines.noir import observations as seen
 from engines.noir.rules import (
     CITIZEN_ARRESTS,
     HAND,
@@ -67,8 +41,8 @@ from engines.noir.rules import (
 if TYPE_CHECKING:
     from engines.noir.game import Noir
 
-_KILLER_ACTIONS = (Kill, Disguise)
-_INSPECTOR_ACTIONS = (Identity, Draw, Exonerate, Arrest, CitizenArrest)
+_KILLER_ACTIONS = (act.Kill, act.Disguise)
+_INSPECTOR_ACTIONS = (act.Identity, act.Draw, act.Exonerate, act.Arrest, act.CitizenArrest)
 
 
 class NoirState(State):
@@ -98,7 +72,7 @@ class NoirState(State):
         self.current: str = KILLER
         self.phase = "opening"  # "opening" (the first kill), "identity", then "play"
         self.drawn = False  # the inspector drew this turn and must now exonerate
-        self.protected: Shift | None = None  # the opponent's last shift, not to be undone
+        self.protected: act.Shift | None = None  # the opponent's last shift, not to be undone
         self.turns = 0  # completed turns
         self.over = False
         self.reason = ""
@@ -115,11 +89,11 @@ class NoirState(State):
 
     def _deal(self) -> None:
         """Setup: the grid is shown, the killer draws his identity, the inspector four cards."""
-        self._emit(Layout(self.grid))
+        self._emit(seen.Layout(self.grid))
         self._killer = self._draw_for(KILLER)
-        self._emit(IdentityTold(KILLER, self._killer), to=[KILLER])
+        self._emit(seen.IdentityTold(KILLER, self._killer), to=[KILLER])
         self._hand = [self._draw_for(INSPECTOR) for _ in range(HAND)]
-        self._emit(Hand(INSPECTOR, tuple(self._hand)), to=[INSPECTOR])
+        self._emit(seen.Hand(INSPECTOR, tuple(self._hand)), to=[INSPECTOR])
 
     # --- views ---------------------------------------------------------------------------
     @property
@@ -189,30 +163,32 @@ class NoirState(State):
         dead = set(self.dead)
         if self.current == KILLER:
             actions: list[Action] = [
-                Kill(name) for name in neighbours(self.grid, self._killer) if name not in dead
+                act.Kill(name) for name in neighbours(self.grid, self._killer) if name not in dead
             ]
             if self.phase == "opening":
                 return actions
             if self.cards_left(KILLER):
-                actions.append(Disguise())
+                actions.append(act.Disguise())
             return actions + self._shifts()
         if self.phase == "identity":
-            return [Identity(name) for name in self._hand if name not in dead]
+            return [act.Identity(name) for name in self._hand if name not in dead]
         if self.drawn:
-            return [Exonerate(name) for name in self._hand]
+            return [act.Exonerate(name) for name in self._hand]
         assert self._inspector is not None
-        actions = [Arrest(name) for name in block(self.grid, self._inspector) if name not in dead]
+        actions = [
+            act.Arrest(name) for name in block(self.grid, self._inspector) if name not in dead
+        ]
         if self._citizen_arrests_left():
             actions += [
-                CitizenArrest(name, agent)
+                act.CitizenArrest(name, agent)
                 for agent in self._hand
                 for name in neighbours(self.grid, agent)
                 if name not in dead
             ]
         if self.cards_left(INSPECTOR):
-            actions.append(Draw())
+            actions.append(act.Draw())
         else:
-            actions += [Exonerate(name) for name in self._hand]
+            actions += [act.Exonerate(name) for name in self._hand]
         return actions + self._shifts()
 
     def _citizen_arrests_left(self) -> int:
@@ -223,7 +199,7 @@ class NoirState(State):
     def _shifts(self) -> list[Action]:
         return [*allowed_shifts(self.grid, self.protected)]
 
-    def _banned(self) -> tuple[Shift, ...]:
+    def _banned(self) -> tuple[act.Shift, ...]:
         return banned_shifts(self.grid, self.protected)
 
     def _why_illegal(self, action: Action) -> str:
@@ -233,14 +209,14 @@ class NoirState(State):
         )
         if wrong_actor:
             return f"{action} is not legal: it is the {actor}'s turn, and that is not his action"
-        if self.phase == "opening" and not isinstance(action, Kill):
+        if self.phase == "opening" and not isinstance(action, act.Kill):
             return f"{action} is not legal: the killer's first turn must be a kill"
-        if self.phase == "identity" and not isinstance(action, Identity):
+        if self.phase == "identity" and not isinstance(action, act.Identity):
             return (
                 f"{action} is not legal: the inspector's first turn is choosing his identity "
                 f"among {', '.join(self._hand)} (identity NAME)"
             )
-        if self.drawn and not isinstance(action, Exonerate):
+        if self.drawn and not isinstance(action, act.Exonerate):
             return (
                 f"{action} is not legal: after drawing, the inspector must exonerate one of "
                 f"{', '.join(self._hand)}"
@@ -251,39 +227,39 @@ class NoirState(State):
     def _reason(self, action: Action) -> str:
         """Why a well-formed action of the seat to move breaks a rule, or "" if no rule says."""
         dead = set(self.dead)
-        if isinstance(action, Kill):
+        if isinstance(action, act.Kill):
             if action.suspect == self._killer:
                 return "the killer cannot kill his own identity"
             if action.suspect in dead:
                 return f"{action.suspect} is already dead"
             return f"{action.suspect} is not adjacent to the killer's identity"
-        if isinstance(action, Disguise):
+        if isinstance(action, act.Disguise):
             return "the killer's deck is empty"
-        if isinstance(action, Shift):
+        if isinstance(action, act.Shift):
             return self._shift_reason(action)
-        if isinstance(action, Identity):
+        if isinstance(action, act.Identity):
             if self.phase != "identity":
                 return "the inspector has chosen his identity already"
             if action.suspect in dead:
                 return f"{action.suspect} is dead, and a dead card cannot be chosen"
             return f"{action.suspect} is not one of {', '.join(self._hand)}"
-        if isinstance(action, Draw):
+        if isinstance(action, act.Draw):
             if self.drawn:
                 return f"the inspector drew already; now exonerate one of {', '.join(self._hand)}"
             return "the deck is empty: exonerate a card of the hand directly"
-        if isinstance(action, Exonerate):
+        if isinstance(action, act.Exonerate):
             if not self.drawn and self.cards_left(INSPECTOR):
                 return "draw first (draw), then choose which card of the hand to exonerate"
             return f"{action.suspect} is not in the hand ({', '.join(self._hand) or 'empty'})"
-        if isinstance(action, Arrest):
+        if isinstance(action, act.Arrest):
             if action.suspect in dead:
                 return f"{action.suspect} is dead"
             return f"{action.suspect} is neither the inspector's identity nor adjacent to it"
-        if isinstance(action, CitizenArrest):
+        if isinstance(action, act.CitizenArrest):
             return self._citizen_reason(action, dead)
         return ""
 
-    def _shift_reason(self, action: Shift) -> str:
+    def _shift_reason(self, action: act.Shift) -> str:
         counts = {"row": len(self.grid), "column": len(self.grid[0])}
         if action.index > counts[action.line]:
             return f"the grid has {counts[action.line]} {action.line}s"
@@ -296,7 +272,7 @@ class NoirState(State):
             )
         return ""
 
-    def _citizen_reason(self, action: CitizenArrest, dead: set[str]) -> str:
+    def _citizen_reason(self, action: act.CitizenArrest, dead: set[str]) -> str:
         if not self.game.options["citizen_arrest"]:
             return "the variant 'arrest with a citizen' is off (option citizen_arrest)"
         if not self._citizen_arrests_left():
@@ -309,24 +285,24 @@ class NoirState(State):
 
     # --- applying ------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
-        if isinstance(action, Kill):
+        if isinstance(action, act.Kill):
             self._kill(action.suspect)
-        elif isinstance(action, Shift):
+        elif isinstance(action, act.Shift):
             self._shift(action)
             return  # the shift ends the turn itself, protecting it from being undone
-        elif isinstance(action, Disguise):
+        elif isinstance(action, act.Disguise):
             self._disguise()
-        elif isinstance(action, Identity):
+        elif isinstance(action, act.Identity):
             self._choose(action.suspect)
-        elif isinstance(action, Draw):
+        elif isinstance(action, act.Draw):
             self._draw()
             return  # the turn goes on: exonerate next
-        elif isinstance(action, Exonerate):
+        elif isinstance(action, act.Exonerate):
             self._exonerate(action.suspect)
-        elif isinstance(action, Arrest):
+        elif isinstance(action, act.Arrest):
             self._arrest(action.suspect)
         else:
-            assert isinstance(action, CitizenArrest)
+            assert isinstance(action, act.CitizenArrest)
             self._citizen_arrest(action)
         self._end_turn()
 
@@ -341,7 +317,7 @@ class NoirState(State):
 
     def _kill(self, victim: str) -> None:
         self.dead.append(victim)
-        self._emit(Killed(KILLER, victim, self.kills))
+        self._emit(seen.Killed(KILLER, victim, self.kills))
         if self.phase == "opening":
             self.phase = "identity"
         caught = victim == self._inspector
@@ -349,7 +325,7 @@ class NoirState(State):
             assert self._inspector is not None
             # Asked about the grid as the victim falls, before a collapse can take it away.
             near = adjacent(self.grid, self._inspector, victim)
-            self._emit(Canvas(INSPECTOR, victim, near))
+            self._emit(seen.Canvas(INSPECTOR, victim, near))
         self._collapse()
         if caught:
             self._finish((KILLER,), "the killer killed the inspector")
@@ -362,12 +338,14 @@ class NoirState(State):
         if smaller == self.grid:
             return False
         self.grid = smaller
-        self._emit(Collapsed(self.grid))
+        self._emit(seen.Collapsed(self.grid))
         return True
 
-    def _shift(self, action: Shift) -> None:
+    def _shift(self, action: act.Shift) -> None:
         self.grid = shifted(self.grid, action.line, action.index - 1, action.direction)
-        self._emit(Shifted(self.current, action.line, action.index, action.direction, self.grid))
+        self._emit(
+            seen.Shifted(self.current, action.line, action.index, action.direction, self.grid)
+        )
         # After a collapse no shift restores the old grid, so nothing is banned.
         self._end_turn(None if self._collapse() else action)
 
@@ -375,12 +353,12 @@ class NoirState(State):
         card = self._draw_for(KILLER)
         if self._disguise_fails(card):
             self.discarded.append(card)
-            self._emit(DisguiseFailed(KILLER, False, card))
+            self._emit(seen.DisguiseFailed(KILLER, False, card))
             return
         former, self._killer = self._killer, card
         self.revealed.append(former)
-        self._emit(Disguised(KILLER, True, former))
-        self._emit(IdentityTold(KILLER, card), to=[KILLER])
+        self._emit(seen.Disguised(KILLER, True, former))
+        self._emit(seen.IdentityTold(KILLER, card), to=[KILLER])
 
     def _disguise_fails(self, card: str) -> bool:
         if card in self.dead:
@@ -394,38 +372,38 @@ class NoirState(State):
         self._hand.remove(identity)
         self._inspector = identity
         self.phase = "play"
-        self._emit(ChoseIdentity(INSPECTOR))
-        self._emit(IdentityTold(INSPECTOR, identity), to=[INSPECTOR])
+        self._emit(seen.ChoseIdentity(INSPECTOR))
+        self._emit(seen.IdentityTold(INSPECTOR, identity), to=[INSPECTOR])
 
     def _draw(self) -> None:
         card = self._draw_for(INSPECTOR)
         self._hand.append(card)
         self.drawn = True
-        self._emit(DrawMade(INSPECTOR))
-        self._emit(Drew(INSPECTOR, card), to=[INSPECTOR])
+        self._emit(seen.DrawMade(INSPECTOR))
+        self._emit(seen.Drew(INSPECTOR, card), to=[INSPECTOR])
 
     def _exonerate(self, card: str) -> None:
         self._hand.remove(card)
         self.exonerated.append(card)
         self.drawn = False
-        self._emit(Exonerated(INSPECTOR, card))
-        self._emit(Canvas(KILLER, card, adjacent(self.grid, self._killer, card)))
+        self._emit(seen.Exonerated(INSPECTOR, card))
+        self._emit(seen.Canvas(KILLER, card, adjacent(self.grid, self._killer, card)))
 
     def _arrest(self, suspect: str) -> None:
         success = suspect == self._killer
-        self._emit(Arrested(INSPECTOR, suspect, success))
+        self._emit(seen.Arrested(INSPECTOR, suspect, success))
         if success:
             self._finish((INSPECTOR,), "the inspector arrested the killer")
 
-    def _citizen_arrest(self, action: CitizenArrest) -> None:
+    def _citizen_arrest(self, action: act.CitizenArrest) -> None:
         self._hand.remove(action.agent)
         self.spent.append(action.agent)
         success = action.suspect == self._killer
-        self._emit(CitizenArrested(INSPECTOR, action.suspect, action.agent, success))
+        self._emit(seen.CitizenArrested(INSPECTOR, action.suspect, action.agent, success))
         if success:
             self._finish((INSPECTOR,), "the inspector arrested the killer with a citizen")
 
-    def _end_turn(self, shift: Shift | None = None) -> None:
+    def _end_turn(self, shift: act.Shift | None = None) -> None:
         """Pass the turn; `shift`, the one just made, the opponent may not undo."""
         if self.over:
             return
@@ -439,7 +417,7 @@ class NoirState(State):
         self.over = True
         self._winners = winners
         self.reason = reason
-        self._emit(End(winners, reason))
+        self._emit(seen.End(winners, reason))
 
     # --- cloning and JSON ------------------------------------------------------------------
 
@@ -564,16 +542,16 @@ def _tally(tally: Tally, entry: LogEntry) -> Tally:
     kills, told, arrested = tally
     obs, to = entry
     match obs:
-        case Killed(suspect=suspect, kills=count):
+        case seen.Killed(suspect=suspect, kills=count):
             return (*kills, suspect if count == len(kills) + 1 else "?"), told, arrested
-        case IdentityTold(suspect=suspect) if to == (KILLER,):
+        case seen.IdentityTold(suspect=suspect) if to == (KILLER,):
             return kills, suspect if isinstance(suspect, str) else "?", arrested
-        case Arrested(success=True) | CitizenArrested(success=True):
+        case seen.Arrested(success=True) | seen.CitizenArrested(success=True):
             return kills, told, True
     return tally
 
 
-def allowed_shifts(grid: Grid, protected: Shift | None) -> list[Shift]:
+def allowed_shifts(grid: Grid, protected: act.Shift | None) -> list[act.Shift]:
     """Every shift of a line of two cards or more, but none undoing `protected` (the
     opponent's last shift, when the reverse-shift ban is on)."""
     shifts = _all_shifts(len(grid), len(grid[0]))
@@ -581,13 +559,13 @@ def allowed_shifts(grid: Grid, protected: Shift | None) -> list[Shift]:
     return [shift for shift in shifts if shift not in banned] if banned else list(shifts)
 
 
-def banned_shifts(grid: Grid, protected: Shift | None) -> tuple[Shift, ...]:
+def banned_shifts(grid: Grid, protected: act.Shift | None) -> tuple[act.Shift, ...]:
     """The shifts that would restore the grid `protected` changed: its inverse, and on a
     line of two cards the shift itself too (either direction swaps the two cards)."""
     if protected is None:
         return ()
     first, second = LINES[protected.line]
-    inverse = Shift(
+    inverse = act.Shift(
         protected.line, protected.index, second if protected.direction == first else first
     )
     length = len(grid[0]) if protected.line == "row" else len(grid)
@@ -595,11 +573,11 @@ def banned_shifts(grid: Grid, protected: Shift | None) -> tuple[Shift, ...]:
 
 
 @lru_cache(maxsize=64)
-def _all_shifts(rows: int, columns: int) -> tuple[Shift, ...]:
+def _all_shifts(rows: int, columns: int) -> tuple[act.Shift, ...]:
     """The shifts of a rows x columns grid, rows first (cached: search asks very often)."""
     counts = {"row": rows, "column": columns}
     return tuple(
-        Shift(line, index, direction)
+        act.Shift(line, index, direction)
         for line, directions in LINES.items()
         if counts["column" if line == "row" else "row"] >= 2
         for index in range(1, counts[line] + 1)

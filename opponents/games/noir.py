@@ -14,28 +14,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engines import Action, InformationSet, Seat
-from engines.noir import (
-    Arrest,
-    Disguise,
-    Draw,
-    Exonerate,
-    Grid,
-    Identity,
-    Kill,
-    Noir,
-)
-from engines.noir.observations import (
-    Arrested,
-    Canvas,
-    CitizenArrested,
-    Disguised,
-    DisguiseTried,
-    Drew,
-    Exonerated,
-    Hand,
-    IdentityTold,
-    Killed,
-)
+from engines.noir import Grid, Noir
+from engines.noir import actions as act
+from engines.noir import observations as seen
 from engines.noir.rules import (
     INSPECTOR,
     KILLER,
@@ -146,7 +127,7 @@ def _canvas_tip(info: InformationSet) -> Tip | None:
     since = last_disguise(info.observations)
     canvases = [(m, m.obs) for m in moments(info.observations)
                 if (since is None or m.index > since)
-                and isinstance(m.obs, Canvas) and m.obs.seat == KILLER]  # fmt: skip
+                and isinstance(m.obs, seen.Canvas) and m.obs.seat == KILLER]  # fmt: skip
     if not canvases or not canvases[-1][1].adjacent:
         return None
     last, canvas = canvases[-1]
@@ -155,7 +136,7 @@ def _canvas_tip(info: InformationSet) -> Tip | None:
 
 def _arrest_tip(info: InformationSet) -> Tip | None:
     """The heuristic killer's tip: the inspector was at or beside his last arrest."""
-    arrests = [(m, m.obs) for m in moments(info.observations) if isinstance(m.obs, Arrested)]
+    arrests = [(m, m.obs) for m in moments(info.observations) if isinstance(m.obs, seen.Arrested)]
     if not arrests:
         return None
     last, arrest = arrests[-1]
@@ -171,21 +152,21 @@ def _tip_text(who: str, card: str) -> str:
 def _reason(info: InformationSet, seat: Seat, index: int) -> str:
     """Why a suspect is crossed off, by the observation that crossed it off."""
     match info.observations[index]:
-        case Disguised():
+        case seen.Disguised():
             return "the killer's former identity"
-        case DisguiseTried():
+        case seen.DisguiseTried():
             return "drawn by a failed disguise"
-        case IdentityTold():
+        case seen.IdentityTold():
             return "one of your identities" if seat == KILLER else "your identity"
-        case CitizenArrested() if seat == KILLER:
+        case seen.CitizenArrested() if seat == KILLER:
             return "an agent he used"
-        case Arrested() | CitizenArrested():
+        case seen.Arrested() | seen.CitizenArrested():
             return "a failed arrest"
-        case Hand() | Drew():
+        case seen.Hand() | seen.Drew():
             return "one of your cards"
-        case Exonerated():
+        case seen.Exonerated():
             return "exonerated"
-        case Killed():
+        case seen.Killed():
             return "dead"
         case other:
             return other.kind
@@ -193,7 +174,7 @@ def _reason(info: InformationSet, seat: Seat, index: int) -> str:
 
 def _rank(info: InformationSet, indices: Sequence[int]) -> int:
     """Crossings a glance at the grid does not give come first: the dead come last."""
-    return 1 if all(isinstance(info.observations[i], Killed) for i in indices) else 0
+    return 1 if all(isinstance(info.observations[i], seen.Killed) for i in indices) else 0
 
 
 # --- heuristic ------------------------------------------------------------------------------
@@ -208,15 +189,15 @@ class HeuristicInspector(SeatedBot):
     game: Noir
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        if all(isinstance(a, Identity | Exonerate) for a in legal):
+        if all(isinstance(a, act.Identity | act.Exonerate) for a in legal):
             return self.rng.choice(legal)  # choosing an identity, or which card to exonerate
-        arrests = [a for a in legal if isinstance(a, Arrest)]
+        arrests = [a for a in legal if isinstance(a, act.Arrest)]
         target = self._tip(info)
         if target:
             chosen = [a for a in arrests if a.suspect in target]
             if chosen:
                 return self.rng.choice(chosen)
-        for kind in (Draw, Exonerate):
+        for kind in (act.Draw, act.Exonerate):
             moves = [a for a in legal if isinstance(a, kind)]
             if moves:
                 return self.rng.choice(moves)
@@ -228,12 +209,12 @@ class HeuristicInspector(SeatedBot):
         mine = {*inspector_hand(info), own_identity(info)}
         for obs in info.observations:
             match obs:
-                case Hand(cards=cards):
+                case seen.Hand(cards=cards):
                     mine |= set(cards)
-                case Drew(suspect=card):
+                case seen.Drew(suspect=card):
                     mine.add(card)
         arrested = {o.suspect for i, o in enumerate(info.observations)
-                    if isinstance(o, Arrested) and i > since}  # fmt: skip
+                    if isinstance(o, seen.Arrested) and i > since}  # fmt: skip
         grid = current_grid(info.observations)
         alive = {n for row in grid for n in row} - dead_cards(info)
         return alive - innocent_cards(info) - mine - arrested
@@ -242,7 +223,7 @@ class HeuristicInspector(SeatedBot):
         """Suspects beside the last card a canvas said "!" for, if that card is next to him."""
         since = last_disguise(info.observations) or -1
         canvases = [m.obs for m in moments(info.observations) if m.index > since
-                    and isinstance(m.obs, Canvas) and m.obs.seat == KILLER]  # fmt: skip
+                    and isinstance(m.obs, seen.Canvas) and m.obs.seat == KILLER]  # fmt: skip
         me = own_identity(info)
         if not canvases or not canvases[-1].adjacent or me is None:
             return set()
@@ -260,12 +241,12 @@ class HeuristicKiller(SeatedBot):
     game: Noir
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        kills = [a for a in legal if isinstance(a, Kill)]
-        disguise = [a for a in legal if isinstance(a, Disguise)]
+        kills = [a for a in legal if isinstance(a, act.Kill)]
+        disguise = [a for a in legal if isinstance(a, act.Disguise)]
         me, grid = own_identity(info), current_grid(info.observations)
-        arrests = [o.suspect for o in info.observations if isinstance(o, Arrested)]
+        arrests = [o.suspect for o in info.observations if isinstance(o, seen.Arrested)]
         close = bool(arrests) and me is not None and adjacent_or_same(grid, arrests[-1], me)
-        if disguise and close and isinstance(info.observations[-1], Arrested):
+        if disguise and close and isinstance(info.observations[-1], seen.Arrested):
             return disguise[0]
         if disguise and (not kills or self.rng.random() < 0.1):
             return disguise[0]

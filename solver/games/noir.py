@@ -67,33 +67,8 @@ from engines.noir import (
     neighbours,
     shifted,
 )
+from engines.noir import observations as seen
 from engines.noir.notation import Record
-from engines.noir.observations import (
-    CAUGHT,
-    END_REASONS,
-    END_WINNERS,
-    KINDS,
-    Arrested,
-    Canvas,
-    ChoseIdentity,
-    CitizenArrested,
-    Collapsed,
-    Disguised,
-    DisguiseFailed,
-    DisguiseTried,
-    DrawMade,
-    Drew,
-    End,
-    Exonerated,
-    GridShown,
-    Hand,
-    IdentityTold,
-    Killed,
-    Layout,
-    Private,
-    Shifted,
-    end_word,
-)
 from engines.noir.rules import HAND, INSPECTOR, KILLER, LINES, block, suspects
 from solver.deduction import Deduction
 from solver.hints import Answer, Hint, percent, plural
@@ -122,10 +97,10 @@ def moments(observations: Sequence[Observation]) -> list[Moment]:
     grid: Grid = ()
     found = []
     for index, obs in enumerate(observations):
-        if isinstance(obs, Layout):
+        if isinstance(obs, seen.Layout):
             grid = obs.rows
         found.append(Moment(index, obs, grid))
-        if isinstance(obs, Shifted | Collapsed):
+        if isinstance(obs, seen.Shifted | seen.Collapsed):
             grid = obs.rows
     return found
 
@@ -133,7 +108,7 @@ def moments(observations: Sequence[Observation]) -> list[Moment]:
 def current_grid(observations: Sequence[Observation]) -> Grid:
     grid: Grid = ()
     for obs in observations:
-        if isinstance(obs, GridShown):
+        if isinstance(obs, seen.GridShown):
             grid = obs.rows
     return grid
 
@@ -153,12 +128,14 @@ def _not(var: str, value: str, source: int | None) -> Clause:
 def last_disguise(observations: Sequence[Observation]) -> int | None:
     """Index of the killer's last successful disguise: what the inspector knew before is void."""
     return max(
-        (i for i, obs in enumerate(observations) if isinstance(obs, Disguised)), default=None
+        (i for i, obs in enumerate(observations) if isinstance(obs, seen.Disguised)), default=None
     )
 
 
 def chosen_at(observations: Sequence[Observation]) -> int | None:
-    return next((i for i, obs in enumerate(observations) if isinstance(obs, ChoseIdentity)), None)
+    return next(
+        (i for i, obs in enumerate(observations) if isinstance(obs, seen.ChoseIdentity)), None
+    )
 
 
 def killer_fact(name: str) -> Fact:
@@ -186,20 +163,20 @@ def killer_constraints(info: InformationSet) -> list[Constraint]:
         # He may draw a later identity of the killer from his own deck, never the first one.
         held_before = not separate or since is None or i < since
         match obs:
-            case Killed(suspect=victim):
+            case seen.Killed(suspect=victim):
                 found.append(_not(KILLER_VAR, victim, i))
                 if recent:
                     found.append(member(KILLER_VAR, neighbours(grid, victim), i))
-            case Hand(cards=cards):
+            case seen.Hand(cards=cards):
                 found += [_not(KILLER_VAR, card, i) for card in cards]
-            case Drew(suspect=card) | Exonerated(suspect=card) if held_before:
+            case seen.Drew(suspect=card) | seen.Exonerated(suspect=card) if held_before:
                 found.append(_not(KILLER_VAR, card, i))
-            case Disguised(former=card) | DisguiseFailed(drawn=card):
+            case seen.Disguised(former=card) | seen.DisguiseFailed(drawn=card):
                 found.append(_not(KILLER_VAR, card, i))
-            case Canvas(seat=seat, suspect=card, adjacent=answer) if seat == KILLER and recent:
+            case seen.Canvas(seat=seat, suspect=card, adjacent=answer) if seat == KILLER and recent:
                 near = [s for s in names if adjacent(grid, s, card) == answer]
                 found.append(member(KILLER_VAR, near, i))
-            case Arrested() | CitizenArrested() if recent:
+            case seen.Arrested() | seen.CitizenArrested() if recent:
                 if obs.success:
                     found.append(member(KILLER_VAR, [obs.suspect], i))
                 else:
@@ -219,28 +196,28 @@ def inspector_constraints(info: InformationSet, capacity: bool = True) -> list[C
         return []
     names, separate = _names(info), _separate(info)
     ending = observations[-1]
-    caught = isinstance(ending, End) and ending.reason == CAUGHT
-    kills = [(i, obs.suspect) for i, obs in enumerate(observations) if isinstance(obs, Killed)]
+    caught = isinstance(ending, seen.End) and ending.reason == seen.CAUGHT
+    kills = [(i, obs.suspect) for i, obs in enumerate(observations) if isinstance(obs, seen.Killed)]
     found: list[Constraint] = []
     for moment in moments(observations):
         i, obs, grid = moment.index, moment.obs, moment.grid
         match obs:
-            case Killed(suspect=victim):
+            case seen.Killed(suspect=victim):
                 if not (caught and i == kills[-1][0]):
                     found.append(_not(INSPECTOR_VAR, victim, i))
-            case End() if caught:
+            case seen.End() if caught:
                 found.append(member(INSPECTOR_VAR, [kills[-1][1]], i))
-            case IdentityTold(seat=seat, suspect=card) if seat == KILLER:
+            case seen.IdentityTold(seat=seat, suspect=card) if seat == KILLER:
                 found.append(_not(INSPECTOR_VAR, card, i))
-            case DisguiseFailed(drawn=card) if not separate:
+            case seen.DisguiseFailed(drawn=card) if not separate:
                 found.append(_not(INSPECTOR_VAR, card, i))
-            case Exonerated(suspect=card):
+            case seen.Exonerated(suspect=card):
                 found.append(_not(INSPECTOR_VAR, card, i))
-            case CitizenArrested(agent=agent):
+            case seen.CitizenArrested(agent=agent):
                 found.append(_not(INSPECTOR_VAR, agent, i))
-            case Arrested(suspect=suspect):
+            case seen.Arrested(suspect=suspect):
                 found.append(member(INSPECTOR_VAR, block(grid, suspect), i))
-            case Canvas(seat=seat, suspect=card, adjacent=answer) if seat == INSPECTOR:
+            case seen.Canvas(seat=seat, suspect=card, adjacent=answer) if seat == INSPECTOR:
                 near = [s for s in names if adjacent(grid, s, card) == answer]
                 found.append(member(INSPECTOR_VAR, near, i))
     if capacity:
@@ -278,7 +255,7 @@ def _deck_bounds(info: InformationSet, upto: int | None = None) -> DeckBounds | 
     names, separate = _names(info), _separate(info)
     mine = _killer_identities(info.observations)
     if not separate:
-        mine += [o.drawn for o in info.observations if isinstance(o, DisguiseFailed)]
+        mine += [o.drawn for o in info.observations if isinstance(o, seen.DisguiseFailed)]
     cards = tuple(n for n in names if n not in (mine[:1] if separate else mine))
     lo = dict.fromkeys(cards, 0)
     hi = dict.fromkeys(cards, len(cards))
@@ -289,21 +266,23 @@ def _deck_bounds(info: InformationSet, upto: int | None = None) -> DeckBounds | 
     first = True
     for obs in observations:
         match obs:
-            case DrawMade():
+            case seen.DrawMade():
                 drawn += 1
-            case Killed(suspect=victim):
+            case seen.Killed(suspect=victim):
                 dead.add(victim)
-            case Exonerated(suspect=card):
+            case seen.Exonerated(suspect=card):
                 hi[card] = min(hi.get(card, 0), drawn)
                 innocent.add(card)
-            case CitizenArrested(agent=card):
+            case seen.CitizenArrested(agent=card):
                 hi[card] = min(hi.get(card, 0), drawn)
                 spent.add(card)
-            case Disguised(former=former):
+            case seen.Disguised(former=former):
                 innocent.add(former)
-            case DisguiseFailed(drawn=card) if separate and card not in dead | innocent | spent:
+            case seen.DisguiseFailed(drawn=card) if (
+                separate and card not in dead | innocent | spent
+            ):
                 hi[card] = min(hi.get(card, 0), drawn)  # the inspector held it
-            case IdentityTold(seat=seat, suspect=card) if seat == KILLER:
+            case seen.IdentityTold(seat=seat, suspect=card) if seat == KILLER:
                 if separate and not first:
                     lo[card] = max(lo.get(card, 0), drawn)  # he did not hold it
                 first = False
@@ -651,14 +630,14 @@ class _Validator:
         owed = self.record.owed[0]
         if not isinstance(obs, owed.kind):
             raise self.fail(index, f"{owed.waiting_for} ({owed.kind.KIND}) comes first")
-        if isinstance(obs, IdentityTold | Canvas | Drew) and obs.seat != owed.seat:
+        if isinstance(obs, seen.IdentityTold | seen.Canvas | seen.Drew) and obs.seat != owed.seat:
             raise self.fail(index, f"field 'seat' must be {owed.seat!r}: {owed.waiting_for}")
-        if isinstance(obs, Canvas) and obs.suspect != owed.suspect:
+        if isinstance(obs, seen.Canvas) and obs.suspect != owed.suspect:
             raise self.fail(index, f"field 'suspect' must be {owed.suspect!r}")
 
     def check_fields(self, index: int, obs: Observation) -> None:
-        if not isinstance(obs.kind, str) or obs.kind not in KINDS:
-            raise self.fail(index, f"unknown kind; the kinds are {', '.join(sorted(KINDS))}")
+        if not isinstance(obs.kind, str) or obs.kind not in seen.KINDS:
+            raise self.fail(index, f"unknown kind; the kinds are {', '.join(sorted(seen.KINDS))}")
         fields = obs.fields
         if not isinstance(fields, tuple) or not all(
             isinstance(f, tuple) and len(f) == 2 and isinstance(f[0], str) for f in fields
@@ -670,7 +649,7 @@ class _Validator:
             raise self.fail(
                 index, f"fields {', '.join(values) or 'none'}; allowed: {', '.join(schema)}"
             )
-        if not isinstance(obs, KINDS[obs.kind]):
+        if not isinstance(obs, seen.KINDS[obs.kind]):
             raise self.fail(index, f"fields {', '.join(values)}; allowed: {', '.join(schema)}, "
                             "in that order")  # fmt: skip
         for name, check in schema.items():
@@ -709,46 +688,46 @@ class _Validator:
     def check_place(self, index: int, obs: Observation, last: int) -> None:
         """Where the observation may stand, and who may see it."""
         seat = self.info.seat
-        told = obs.seat if isinstance(obs, IdentityTold) else None  # whose identity
-        if (index == 0) != isinstance(obs, Layout):
+        told = obs.seat if isinstance(obs, seen.IdentityTold) else None  # whose identity
+        if (index == 0) != isinstance(obs, seen.Layout):
             raise self.fail(index, "the setup comes first, and only there")
         if index == 1 and not (
-            (told == KILLER == seat) or (isinstance(obs, Hand) and seat == INSPECTOR)
+            (told == KILLER == seat) or (isinstance(obs, seen.Hand) and seat == INSPECTOR)
         ):
             wanted = "the killer's identity" if seat == KILLER else "the inspector's hand"
             raise self.fail(index, f"the {seat}'s second observation is {wanted}")
-        private = isinstance(obs, Private) or told == INSPECTOR
+        private = isinstance(obs, seen.Private) or told == INSPECTOR
         if (private and seat != INSPECTOR) or told == KILLER != seat:
             raise self.fail(index, f"the {seat} does not see this")
         match obs:
-            case Hand() if index != 1:
+            case seen.Hand() if index != 1:
                 raise self.fail(index, "the inspector's hand is dealt once, at setup")
-            case End() if index != last:
+            case seen.End() if index != last:
                 raise self.fail(index, "nothing follows the end of the game")
-            case CitizenArrested() if not self.options["citizen_arrest"]:
+            case seen.CitizenArrested() if not self.options["citizen_arrest"]:
                 raise self.fail(index, "the option citizen_arrest is off")
-            case Canvas(seat=asked) if asked == INSPECTOR and not self.options["kill_canvas"]:
+            case seen.Canvas(seat=asked) if asked == INSPECTOR and not self.options["kill_canvas"]:
                 raise self.fail(index, "the option kill_canvas is off: no canvas on a kill")
-            case End(reason=reason) if reason == CAUGHT and not self.kills:
+            case seen.End(reason=reason) if reason == seen.CAUGHT and not self.kills:
                 raise self.fail(index, "the inspector was killed, but no kill was seen")
-            case End():
+            case seen.End():
                 self.check_end(index, obs)
 
-    def check_end(self, index: int, obs: End) -> None:
+    def check_end(self, index: int, obs: seen.End) -> None:
         """The reason is one the engine gives, and the winners the ones it names for it."""
-        word = end_word(str(obs.reason))
+        word = seen.end_word(str(obs.reason))
         if word is None:
-            reasons = ", ".join(map(repr, END_REASONS.values()))
+            reasons = ", ".join(map(repr, seen.END_REASONS.values()))
             raise self.fail(index, f"field 'reason' cannot be {quote(obs.reason)}: {reasons}")
-        if tuple(obs.winners) != END_WINNERS[word]:
+        if tuple(obs.winners) != seen.END_WINNERS[word]:
             raise self.fail(
-                index, f"field 'winners' must be {list(END_WINNERS[word])} when {obs.reason}"
+                index, f"field 'winners' must be {list(seen.END_WINNERS[word])} when {obs.reason}"
             )
 
     def follow(self, index: int, obs: Observation) -> None:
         """Keep the public record (grid, dead, kills) and the inspector's own hand."""
         match obs:
-            case Layout(rows=rows):
+            case seen.Layout(rows=rows):
                 if sorted(c for row in rows for c in row) != sorted(self.names) or len(rows) != len(
                     rows[0]
                 ):
@@ -756,40 +735,44 @@ class _Validator:
                         index, f"field 'rows' must lay out every suspect of {self.names}"
                     )
                 self.grid = rows
-            case Shifted():
+            case seen.Shifted():
                 self.follow_shift(index, obs)
-            case Collapsed(rows=rows):
+            case seen.Collapsed(rows=rows):
                 if rows != collapsed(self.grid, self.dead) or rows == self.grid:
                     raise self.fail(
                         index, "field 'rows' is not the grid without its all-dead lines"
                     )
                 self.grid = rows
-            case Killed(suspect=victim, kills=kills):
+            case seen.Killed(suspect=victim, kills=kills):
                 self.kills += 1
                 self.dead.add(victim)
                 if kills != self.kills:
                     raise self.fail(index, f"field 'kills' must count the kills: {self.kills}")
-            case DisguiseFailed(drawn=card) if self.options["deck"] == "shared":
+            case seen.DisguiseFailed(drawn=card) if self.options["deck"] == "shared":
                 if card not in self.dead:
                     raise self.fail(
                         index, "with one deck a disguise fails only onto a dead suspect"
                     )
-            case Hand(cards=cards):
+            case seen.Hand(cards=cards):
                 self.hand = list(cards)
-            case Drew(suspect=card):
+            case seen.Drew(suspect=card):
                 self.hand.append(card)
-            case Exonerated() | IdentityTold() | CitizenArrested() if self.info.seat == INSPECTOR:
+            case seen.Exonerated() | seen.IdentityTold() | seen.CitizenArrested() if (
+                self.info.seat == INSPECTOR
+            ):
                 self.follow_hand(index, obs)
 
-    def follow_hand(self, index: int, obs: Exonerated | IdentityTold | CitizenArrested) -> None:
+    def follow_hand(
+        self, index: int, obs: seen.Exonerated | seen.IdentityTold | seen.CitizenArrested
+    ) -> None:
         """A card leaves the inspector's hand: exonerated, chosen, or spent as an agent."""
-        card = obs.agent if isinstance(obs, CitizenArrested) else obs.suspect
+        card = obs.agent if isinstance(obs, seen.CitizenArrested) else obs.suspect
         if card in self.hand:
             self.hand.remove(card)
-        elif isinstance(obs, CitizenArrested) or obs.seat == INSPECTOR:
+        elif isinstance(obs, seen.CitizenArrested) or obs.seat == INSPECTOR:
             raise self.fail(index, f"{card} is not in the hand ({', '.join(self.hand)})")
 
-    def follow_shift(self, index: int, obs: Shifted) -> None:
+    def follow_shift(self, index: int, obs: seen.Shifted) -> None:
         line, number, direction = obs.line, obs.index, obs.direction
         lines = len(self.grid) if line == "row" else len(self.grid[0])
         if number > lines:
@@ -817,7 +800,7 @@ def build(info: InformationSet) -> Model:
     return model
 
 
-GRID_READINGS = Killed | Canvas | Arrested
+GRID_READINGS = seen.Killed | seen.Canvas | seen.Arrested
 """Observations whose constraints depend on where suspects stood (neighbours, adjacency, the
 arrest block): a mistyped shift before one of them changes what it says."""
 
@@ -829,7 +812,7 @@ def _read_on_grid(observations: Sequence[Observation]) -> dict[int, tuple[int, .
     for index, obs in enumerate(observations):
         if isinstance(obs, GRID_READINGS) and shaping:
             found[index] = tuple(shaping)
-        if isinstance(obs, GridShown):
+        if isinstance(obs, seen.GridShown):
             shaping.append(index)
     return found
 
@@ -848,20 +831,20 @@ def hidden_for(info: InformationSet, identity: str) -> dict[str, JsonValue]:
     """
     names, separate = _names(info), _separate(info)
     if info.seat == INSPECTOR:
-        formers = [o.former for o in info.observations if isinstance(o, Disguised)]
+        formers = [o.former for o in info.observations if isinstance(o, seen.Disguised)]
         identities = iter([*formers, identity])
         first = next(identities)
         killers: list[str] = [first]
         mine: list[str] = []
         for obs in info.observations:
             match obs:
-                case Hand(cards=cards):
+                case seen.Hand(cards=cards):
                     mine += cards
-                case Drew(suspect=card):
+                case seen.Drew(suspect=card):
                     mine.append(card)
-                case Disguised():
+                case seen.Disguised():
                     killers.append(next(identities))
-                case DisguiseFailed(drawn=card):
+                case seen.DisguiseFailed(drawn=card):
                     killers.append(card)
         if separate:
             return {
@@ -874,9 +857,10 @@ def hidden_for(info: InformationSet, identity: str) -> dict[str, JsonValue]:
     if slots is None:
         raise ValueError(f"the inspector's hand cannot hold what was seen with {identity}")
     draws = [
-        obs.suspect if isinstance(obs, IdentityTold) else obs.drawn
+        obs.suspect if isinstance(obs, seen.IdentityTold) else obs.drawn
         for obs in info.observations
-        if (isinstance(obs, IdentityTold) and obs.seat == KILLER) or isinstance(obs, DisguiseFailed)
+        if (isinstance(obs, seen.IdentityTold) and obs.seat == KILLER)
+        or isinstance(obs, seen.DisguiseFailed)
     ]
     hidden: dict[str, JsonValue] = {"inspector_identity": identity} if chosen else {}
     if separate:
@@ -899,9 +883,9 @@ def _interleaved(
     deck = [killers[0], *inspectors[:HAND]]
     mine, theirs = iter(killers[1:]), iter(inspectors[HAND:])
     for obs in info.observations:
-        if isinstance(obs, DrawMade):
+        if isinstance(obs, seen.DrawMade):
             deck.append(next(theirs))
-        elif isinstance(obs, DisguiseTried):
+        elif isinstance(obs, seen.DisguiseTried):
             deck.append(next(mine))
     return deck
 
@@ -911,7 +895,7 @@ def own_identity(info: InformationSet) -> str | None:
     """The seat's own identity now (None for an inspector who has not chosen yet)."""
     return next(
         (o.suspect for o in reversed(info.observations)
-         if isinstance(o, IdentityTold) and o.seat == info.seat),
+         if isinstance(o, seen.IdentityTold) and o.seat == info.seat),
         None,
     )  # fmt: skip
 
@@ -921,24 +905,26 @@ def inspector_hand(info: InformationSet) -> list[str]:
     hand: list[str] = []
     for obs in info.observations:
         match obs:
-            case Hand(cards=cards):
+            case seen.Hand(cards=cards):
                 hand = list(cards)
-            case Drew(suspect=card):
+            case seen.Drew(suspect=card):
                 hand.append(card)
-            case Exonerated(suspect=card) | IdentityTold(suspect=card) if card in hand:
+            case seen.Exonerated(suspect=card) | seen.IdentityTold(suspect=card) if card in hand:
                 hand.remove(card)
-            case CitizenArrested(agent=agent):
+            case seen.CitizenArrested(agent=agent):
                 hand.remove(agent)
     return hand
 
 
 def _killer_identities(observations: Sequence[Observation]) -> list[str]:
     """The killer's identities, first to current, as his own record tells them."""
-    return [o.suspect for o in observations if isinstance(o, IdentityTold) and o.seat == KILLER]
+    return [
+        o.suspect for o in observations if isinstance(o, seen.IdentityTold) and o.seat == KILLER
+    ]
 
 
 def dead_cards(info: InformationSet) -> set[str]:
-    return {obs.suspect for obs in info.observations if isinstance(obs, Killed)}
+    return {obs.suspect for obs in info.observations if isinstance(obs, seen.Killed)}
 
 
 def public_killer_candidates(info: InformationSet) -> list[str]:

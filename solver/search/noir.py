@@ -22,18 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from engines import Action, InformationSet
-from engines.noir import (
-    Arrest,
-    CitizenArrest,
-    Disguise,
-    Draw,
-    Exonerate,
-    Grid,
-    Kill,
-    Shift,
-    allowed_shifts,
-)
-from engines.noir.observations import ChoseIdentity, Disguised, Exonerated, Private
+from engines.noir import Grid, allowed_shifts
+from engines.noir import actions as act
+from engines.noir import observations as seen
 from engines.noir.rules import (
     INSPECTOR,
     KILLER,
@@ -91,12 +82,12 @@ def innocent_cards(info: InformationSet) -> set[str]:
     found = set()
     for obs in info.observations:
         match obs:
-            case Exonerated(suspect=card) | Disguised(former=card):
+            case seen.Exonerated(suspect=card) | seen.Disguised(former=card):
                 found.add(card)
     return found
 
 
-def after_shift(grid: Grid, shift: Shift, dead: set[str]) -> Grid:
+def after_shift(grid: Grid, shift: act.Shift, dead: set[str]) -> Grid:
     return collapsed(shifted(grid, shift.line, shift.index - 1, shift.direction), dead)
 
 
@@ -113,7 +104,7 @@ def choose(
         return legal[0], [(legal[0], scorer(legal[0]))]
     best, best_value = legal[0], -math.inf
     scored = []
-    for action in sorted(legal, key=lambda a: isinstance(a, Shift)):
+    for action in sorted(legal, key=lambda a: isinstance(a, act.Shift)):
         found = scorer(action)
         value = found.value + rng.random() * TIE
         scored.append((action, found))
@@ -176,7 +167,7 @@ def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
     if me is None:  # choosing: stay away from the killer, keep room to arrest
         return _choosing(chances, grid, dead, reach, foresee)
     moves = _InspectorMoves(chances, grid, dead, me, reach, foresee, inspector_hand(info))
-    if isinstance(legal[0], Exonerate):
+    if isinstance(legal[0], act.Exonerate):
         return moves.exoneration()
     return moves.score
 
@@ -242,24 +233,24 @@ class _InspectorMoves:
 
     def score(self, action: Action) -> Scored:
         """An arrest, a draw or exoneration, or a shift, valued by the killer's reply."""
-        if isinstance(action, Arrest | CitizenArrest):
+        if isinstance(action, act.Arrest | act.CitizenArrest):
             return self._arrest(action)
-        if isinstance(action, Draw | Exonerate):
-            cards = self.hand if isinstance(action, Draw) else [action.suspect]
-            return self._canvass(cards, isinstance(action, Draw))
-        assert isinstance(action, Shift)
+        if isinstance(action, act.Draw | act.Exonerate):
+            cards = self.hand if isinstance(action, act.Draw) else [action.suspect]
+            return self._canvass(cards, isinstance(action, act.Draw))
+        assert isinstance(action, act.Shift)
         board = after_shift(self.grid, action, self.dead)
         reply = _reply(self.chances, board, self.dead, self.me, self.reach)
         killed = self.foresee.killed(self.me, self.chances, board, self.reach, Told(shift=action))
         return _worded(reply.value, 0.0, reply, killed)
 
-    def _arrest(self, action: Arrest | CitizenArrest) -> Scored:
+    def _arrest(self, action: act.Arrest | act.CitizenArrest) -> Scored:
         """An arrest: the killer caught, or his reply to the failure."""
         chances, grid, dead, me, reach = self.chances, self.grid, self.dead, self.me, self.reach
         p = chances.get(action.suspect, 0.0)
         rest = _without(chances, action.suspect)
         # A failed arrest tells the killer the inspector is beside the suspect named.
-        if isinstance(action, Arrest):
+        if isinstance(action, act.Arrest):
             told = reach & set(block(grid, action.suspect))
             reply = _reply(rest, grid, dead, me, told)
         else:  # and a citizen arrest that his agent is not the inspector
@@ -302,7 +293,7 @@ class Told:
     a failed arrest of `arrested`, or the exoneration and canvass of `exonerated`, after a
     draw from the shared deck when `drawn`."""
 
-    shift: Shift | None = None
+    shift: act.Shift | None = None
     arrested: str | None = None
     exonerated: str | None = None
     drawn: bool = False
@@ -323,14 +314,16 @@ class _Foresight:
 
     def __init__(self, info: InformationSet, dead: set[str]) -> None:
         public = replace(info, observations=tuple(o for o in info.observations
-                                                  if not isinstance(o, Private)))  # fmt: skip
+                                                  if not isinstance(o, seen.Private)))  # fmt: skip
         game = info.make_game()
         self.dead = frozenset(dead)
         self.hidden = frozenset(public_killer_candidates(public))
         self.innocent = frozenset(innocent_cards(info))
         self.exonerated = frozenset(_known_theirs(info))
         # The killer's own past identities, public once he disguised: not the inspector's.
-        self.former = frozenset(o.former for o in info.observations if isinstance(o, Disguised))
+        self.former = frozenset(
+            o.former for o in info.observations if isinstance(o, seen.Disguised)
+        )
         self.kills_left = game.kills_to_win - len(dead)  # type: ignore[attr-defined]
         self.ban = bool(game.options["reverse_shift_ban"])
         self.separate = game.options["deck"] == "separate"
@@ -349,7 +342,7 @@ class _Foresight:
             if me not in neighbours(board, killer):
                 continue
             view, replies = self.reply(killer, board, reach, move)
-            total += p * _chosen(_killer_scorer(view), Kill(me), replies)
+            total += p * _chosen(_killer_scorer(view), act.Kill(me), replies)
         return total
 
     def reply(
@@ -376,9 +369,11 @@ class _Foresight:
             exonerated=known,
             kills_left=self.kills_left,
         )
-        replies: list[Action] = [Kill(n) for n in neighbours(board, killer) if n not in self.dead]
+        replies: list[Action] = [
+            act.Kill(n) for n in neighbours(board, killer) if n not in self.dead
+        ]
         if self.deck_left - (move.drawn and not self.separate) > 0:
-            replies.append(Disguise())
+            replies.append(act.Disguise())
         replies += allowed_shifts(board, shift if self.ban else None)
         return view, replies
 
@@ -458,7 +453,7 @@ def _killer_view(info: InformationSet, game: object) -> KillerView:
     me = own_identity(info)
     assert me is not None
     chances = (
-        posterior(deduce(info)) if any(isinstance(o, ChoseIdentity) for o in info.observations)
+        posterior(deduce(info)) if any(isinstance(o, seen.ChoseIdentity) for o in info.observations)
         else {}
     )  # fmt: skip
     dead = dead_cards(info)
@@ -509,7 +504,7 @@ def _killer_scorer(view: KillerView) -> Scorer:
         return (1 - model) * (0.6 + 0.1 * math.log2(max(len(cover), 1)))
 
     def score(action: Action) -> Scored:
-        if isinstance(action, Kill):
+        if isinstance(action, act.Kill):
             victim = action.suspect
             win = chances.get(victim, 0.0) if chances else 0.0
             if kills_left <= 1:
@@ -527,7 +522,7 @@ def _killer_scorer(view: KillerView) -> Scorer:
                 f"{len(cover)} suspects left who could have done it"
             )
             return Scored(value, (1 - win) * stated, (1 - win) * placed, text)
-        if isinstance(action, Disguise):
+        if isinstance(action, act.Disguise):
             alive = pool
             fail = len(dead) / max(len(dead) + len(alive), 1)
             fresh = alive - view.exonerated
@@ -547,7 +542,7 @@ def _killer_scorer(view: KillerView) -> Scorer:
                 f"{percent(risk)}"
             )
             return Scored(value, risk, fail * placed + (1 - fail) * beside, text)
-        assert isinstance(action, Shift)
+        assert isinstance(action, act.Shift)
         board = after_shift(grid, action, dead)
         _, placed, stated = threat(hidden, board, dead, chances)
         value = safety(hidden, board, dead, chances) - 0.01
@@ -579,7 +574,7 @@ def _closeness(grid: Grid, a: str, b: str) -> float:
 
 
 def _known_theirs(info: InformationSet) -> list[str]:
-    return [o.suspect for o in info.observations if isinstance(o, Exonerated)]
+    return [o.suspect for o in info.observations if isinstance(o, seen.Exonerated)]
 
 
 def _without(chances: Posterior, name: str) -> dict[str, float]:

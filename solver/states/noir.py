@@ -8,18 +8,7 @@ import random
 
 from engines import InformationSet, InvalidState, State
 from engines.noir import Noir
-from engines.noir.observations import (
-    Arrested,
-    Canvas,
-    CitizenArrested,
-    Disguised,
-    DisguiseFailed,
-    Drew,
-    Exonerated,
-    Hand,
-    IdentityTold,
-    Killed,
-)
+from engines.noir import observations as seen
 from solver.deduction import Deduction
 from solver.games.noir import INSPECTOR_VAR, KILLER_VAR, UNCHOSEN, hidden_for
 
@@ -36,13 +25,13 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
         identity = ""
     hidden = hidden_for(info, identity)
     base = game.reconstruct(info, hidden)
-    seen = _names_seen(info) | ({identity} if identity else set())
+    seen_cards = _names_seen(info) | ({identity} if identity else set())
     for _ in range(TRIES):
         shuffled = dict(hidden)
         for key in ("deck", "killer_deck"):
             deck = hidden.get(key)
             if isinstance(deck, list):
-                shuffled[key] = _permute_unseen(deck, seen, rng)
+                shuffled[key] = _permute_unseen(deck, seen_cards, rng)
         try:
             state = game.reconstruct(info, shuffled)
         except InvalidState:
@@ -54,30 +43,30 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
 
 def _names_seen(info: InformationSet) -> set[str]:
     """Every suspect the seat saw as a card (not merely on the grid)."""
-    seen: set[str] = set()
+    seen_cards: set[str] = set()
     for obs in info.observations:
         match obs:
-            case CitizenArrested(suspect=card, agent=agent):
-                seen.update((card, agent))
+            case seen.CitizenArrested(suspect=card, agent=agent):
+                seen_cards.update((card, agent))
             case (
-                IdentityTold(suspect=card)
-                | Killed(suspect=card)
-                | Canvas(suspect=card)
-                | Drew(suspect=card)
-                | Exonerated(suspect=card)
-                | Arrested(suspect=card)
-                | Disguised(former=card)
-                | DisguiseFailed(drawn=card)
+                seen.IdentityTold(suspect=card)
+                | seen.Killed(suspect=card)
+                | seen.Canvas(suspect=card)
+                | seen.Drew(suspect=card)
+                | seen.Exonerated(suspect=card)
+                | seen.Arrested(suspect=card)
+                | seen.Disguised(former=card)
+                | seen.DisguiseFailed(drawn=card)
             ):
-                seen.add(card)
-            case Hand(cards=cards):
-                seen.update(cards)
-    return seen
+                seen_cards.add(card)
+            case seen.Hand(cards=cards):
+                seen_cards.update(cards)
+    return seen_cards
 
 
-def _permute_unseen(deck: list[str], seen: set[str], rng: random.Random) -> list[str]:
-    """`deck` with the cards not in `seen` shuffled among their places."""
-    places = [i for i, card in enumerate(deck) if card not in seen]
+def _permute_unseen(deck: list[str], seen_cards: set[str], rng: random.Random) -> list[str]:
+    """`deck` with the cards not in `seen_cards` shuffled among their places."""
+    places = [i for i, card in enumerate(deck) if card not in seen_cards]
     cards = [deck[i] for i in places]
     rng.shuffle(cards)
     out = list(deck)
