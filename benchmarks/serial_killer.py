@@ -40,21 +40,8 @@ import engines
 import opponents
 import solver
 from engines import Action, InformationSet
-from engines.serial_killer import (
-    WEAPON_MAX,
-    Declare,
-    Discard,
-    Investigate,
-    Move,
-    Pass,
-    Place,
-    SerialKiller,
-    SerialKillerState,
-    Skip,
-    Weapon,
-    replay,
-)
-from engines.serial_killer.actions import face_of
+from engines.serial_killer import WEAPON_MAX, SerialKiller, SerialKillerState, replay
+from engines.serial_killer import actions as act
 from opponents.arena import wilson
 from opponents.base import SeatedBot
 from opponents.games.serial_killer import SolverBot
@@ -375,7 +362,7 @@ class TruthAtDeclaration(SolverBot):
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         action = super()._choose(info, legal)
-        return Declare(self.truth) if isinstance(action, Declare) else action
+        return act.Declare(self.truth) if isinstance(action, act.Declare) else action
 
 
 class RushOracle(SeatedBot):
@@ -389,26 +376,26 @@ class RushOracle(SeatedBot):
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         assert isinstance(self.seat, int)
         view, me = replay(self.game, info.observations, self.seat), self.seat
-        if isinstance(legal[0], Place):
+        if isinstance(legal[0], act.Place):
             return self.rng.choice(legal)
-        if isinstance(legal[0], Discard):
+        if isinstance(legal[0], act.Discard):
             return self.rng.choice(legal)
         alone = all(seq is not None for j, seq in enumerate(view.seq) if j != me)
         if view.phase == "declare":
-            forced = not any(isinstance(a, Skip) for a in legal)
-            return Declare(self.truth) if forced or alone else Skip()
+            forced = not any(isinstance(a, act.Skip) for a in legal)
+            return act.Declare(self.truth) if forced or alone else act.Skip()
         if alone and view.weapon >= WEAPON_MAX and not view.bought[me]:
-            return Pass()  # stay eligible: declaring ends the game
+            return act.Pass()  # stay eligible: declaring ends the game
         spare = view.points_left[me] - RUSH_KEEP
 
         def fits(action: Action, more: int = 0) -> bool:
             return view.cost(me, action) + more <= spare
 
-        buys = [a for a in legal if face_of(a) is not None and fits(a)]
-        weapon = [a for a in buys if isinstance(a, Weapon)]
+        buys = [a for a in legal if act.face_of(a) is not None and fits(a)]
+        weapon = [a for a in buys if isinstance(a, act.Weapon)]
         if weapon and view.weapon < WEAPON_MAX:
             return weapon[0]
-        draws = sorted((a for a in buys if isinstance(a, Investigate)), key=lambda a: a.face)
+        draws = sorted((a for a in buys if isinstance(a, act.Investigate)), key=lambda a: a.face)
         if draws:
             return draws[0]
         here = view.deck_at.get(view.pawn[me] or 0)
@@ -416,7 +403,7 @@ class RushOracle(SeatedBot):
             moves = [
                 a
                 for a in buys
-                if isinstance(a, Move)
+                if isinstance(a, act.Move)
                 and fits(a, 3)
                 and (genre := view.deck_at.get(a.district)) is not None
                 and view.deck_size(genre) > 1
@@ -437,10 +424,10 @@ class RushOwnDeduction(RushOracle):
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         action = super()._choose(info, legal)
-        if not isinstance(action, Declare):
+        if not isinstance(action, act.Declare):
             return action
         candidates = own_candidates(parse(info))
-        return Declare(tuple(self.rng.choice(cards) for cards in candidates.values()))
+        return act.Declare(tuple(self.rng.choice(cards) for cards in candidates.values()))
 
 
 ORACLES = {

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import engines
 from engines import InvalidObservation
+from tests.test_serial_killer_engine import random_walk
 
 
 @pytest.mark.parametrize(
@@ -16,10 +15,7 @@ from engines import InvalidObservation
 def test_every_observation_reads_back(options: dict[str, object]) -> None:
     game = engines.make("serial-killer", **options)
     for seed in range(2):
-        state = game.new_game(seed)
-        rng = random.Random(seed)
-        while not state.is_over:
-            state.apply(rng.choice(state.legal_actions()))
+        *_, state = random_walk(game, seed)
         for seat in game.seats:
             observations = state.information_set(seat).observations
             for i, obs in enumerate(observations):

@@ -7,6 +7,7 @@ import random
 
 import engines
 import opponents
+from engines.serial_killer import Declare
 from opponents import ArenaResult, GameRecord
 from tests import benchmark_scripts
 
@@ -133,7 +134,7 @@ def test_the_rush_oracle_declares_the_truth_only() -> None:
     declared = 0
     while (mover := state.to_move) is not None:
         action = bots[mover].act(state.information_set(mover))
-        if mover == 0 and isinstance(action, bench.Declare):
+        if mover == 0 and isinstance(action, Declare):
             declared += 1
             assert action.profile == state.profile()
         state.apply(action)
@@ -151,7 +152,7 @@ def test_the_rush_on_its_own_deduction_declares_one_of_its_candidates() -> None:
     while (mover := state.to_move) is not None:
         info = state.information_set(mover)
         action = bots[mover].act(info)
-        if isinstance(action, bench.Declare):
+        if isinstance(action, Declare):
             declared += 1
             candidates = bench.own_candidates(bench.parse(info))
             chosen = zip(action.profile, candidates.values(), strict=True)

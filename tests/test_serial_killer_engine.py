@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -141,16 +141,25 @@ def test_random_games_conform(options: dict[str, Any], seed: int, data: st.DataO
     check_random_game(spec, seed, lambda n: data.draw(st.integers(0, n - 1)))
 
 
+def random_walk(game: engines.Game, seed: int) -> Iterator[State]:
+    """The game `seed` deals, played by uniformly random moves (from `seed` too): the state
+    before each move (the caller may look at it first), then the state at the end."""
+    state = game.new_game(seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        yield state
+        state.apply(rng.choice(state.legal_actions()))
+    yield state
+
+
 @pytest.mark.parametrize("options", CONFIGS.values(), ids=CONFIGS.keys())
 def test_legal_actions_from_the_information_set_alone(options: dict[str, Any]) -> None:
     game = engines.make("serial-killer", **options)
     for seed in range(3):
-        state = game.new_game(seed)
-        rng = random.Random(seed)
-        while not state.is_over:
-            legal = state.legal_actions()
-            assert game.legal_actions_for(state.information_set(state.to_move)) == legal
-            state.apply(rng.choice(legal))
+        for state in random_walk(game, seed):
+            if not state.is_over:
+                legal = state.legal_actions()
+                assert game.legal_actions_for(state.information_set(state.to_move)) == legal
 
 
 # --- the rules one by one --------------------------------------------------------------------

@@ -28,51 +28,11 @@ from engines.core import (
 )
 from engines.deal import Dealer
 from engines.errors import ConfigError
-from engines.serial_killer.actions import (
-    Briefing,
-    Declare,
-    Discard,
-    End,
-    First,
-    Investigate,
-    Lab,
-    Move,
-    Pass,
-    Place,
-    SerialKillerAction,
-    Skip,
-    Weapon,
-    parse,
-)
+from engines.serial_killer import actions as act
+from engines.serial_killer import observations as seen
 from engines.serial_killer.cards import COLOURS, Components, load_components
 from engines.serial_killer.notation import HELP, Notation
-from engines.serial_killer.observations import (
-    KINDS,
-    Attempt,
-    Buy,
-    BuyBriefing,
-    BuyLab,
-    BuyMove,
-    BuyWeapon,
-    Declaration,
-    LabPlace,
-    LabPlaceGenre,
-    OwnCard,
-    Passed,
-    PickEnded,
-    Placed,
-    Pollution,
-    Relocated,
-    Roll,
-    SeeDiscard,
-    SeeDraw,
-    SeeHand,
-    SeeLab,
-    Skipped,
-    Start,
-    describe,
-    observation_text,
-)
+from engines.serial_killer.observations import describe, observation_text
 from engines.serial_killer.state import (
     DICE,
     DISTRICTS,
@@ -100,6 +60,11 @@ def _flag(name: str, default: bool, doc: str) -> Option:
     return Option(name, default, (False, True), doc=doc)
 
 
+def _choice(name: str, values: tuple[str, ...], doc: str) -> Option:
+    """An option that is one of some named `values`, the first its default."""
+    return Option(name, values[0], values, doc=doc)
+
+
 def _number(name: str, default: int, low: int, doc: str, high: int | None = None) -> Option:
     allowed = f"a whole number from {low}" + ("" if high is None else f" to {high}")
     return Option(name, default, check=_int_from(low, high), describe_allowed=allowed, doc=doc)
@@ -119,19 +84,15 @@ OPTIONS = (
     _number("traits_per_genre", 6, 2, "(#24) traits (cards) per genre", 6),
     _number("start_points", 80, 1, "investigation points each player starts with (confirmed 80)"),
     _number("start_ferocity", 50, 0, "where the killer marker starts (confirmed 50)"),
-    Option("cost_model", "face", ("face", "flat"), doc="(#1) a die costs its face, or 1"),
-    Option(
-        "substitution",
-        "no-three",
-        ("no-three", "always"),
-        doc="(#2) when a 4, 5 or 6 may be bought as Investigate",
+    _choice("cost_model", ("face", "flat"), "(#1) a die costs its face, or 1"),
+    _choice(
+        "substitution", ("no-three", "always"), "(#2) when a 4, 5 or 6 may be bought as Investigate"
     ),
     _number("dice_per_pick", 1, 1, "(#3) dice a pick may buy"),
-    Option(
+    _choice(
         "sopralluogo_trigger",
-        "or",
         ("or", "both"),
-        doc="(#4) relocation when a face is low or high, or only when both",
+        "(#4) relocation when a face is low or high, or only when both",
     ),
     _number("sopralluogo_low", 0, 0, "(#4) a face with at most this many dice is low", 15),
     _number("sopralluogo_high", 5, 0, "(#4) a face with more than this many dice is high", 15),
@@ -142,19 +103,18 @@ OPTIONS = (
         describe_allowed="a probability from 0 to 1",
         doc="(#5) chance a relocation die sends a pawn to Central Park",
     ),
-    Option("hunted_mode", "once", ("once", "per-district"), doc="(#6) the hunted bonus"),
+    _choice("hunted_mode", ("once", "per-district"), "(#6) the hunted bonus"),
     _number("hunted_bonus", 5, 0, "(#6) ferocity added when pawns share a district"),
-    Option(
+    _choice(
         "caught_mode",
-        "at-least",
         ("at-least", "crossing", "above"),
-        doc="(#7) caught when F >= P at each round's end, only the round after the "
+        "(#7) caught when F >= P at each round's end, only the round after the "
         "crossing, or when F > P",
     ),
     _number("surcharge", 1, 0, "(#7) extra points per buy for a caught player"),
     _number("declare_base", 5, 0, "(#8) dice a declaration rolls besides its points"),
     _number("points_per_die", 1, 1, "(#8) points per extra declaration die"),
-    Option("declare_timing", "r4", ("r4", "pick"), doc="(#9) declare at R4, or instead of a pick"),
+    _choice("declare_timing", ("r4", "pick"), "(#9) declare at R4, or instead of a pick"),
     _flag("failed_test_lockout", False, "(#10) a failed declaration locks the player out"),
     _flag("declared_players_act", False, "(#11) declared players keep buying"),
     _flag(
@@ -162,44 +122,39 @@ OPTIONS = (
         False,
         "(#12) the final round keeps the no-purchase condition",
     ),
-    Option("end_trigger", "all", ("all", "any"), doc="(#13) the final round: all or any deck out"),
+    _choice("end_trigger", ("all", "any"), "(#13) the final round: all or any deck out"),
     _flag(
         "end_when_all_declared",
         True,
         "(#14) the game ends when everyone has declared (always, when declared players may"
         " not act)",
     ),
-    Option(
+    _choice(
         "unreachable_scope",
-        "all",
         ("all", "undeclared"),
-        doc="(#15) whose reach of the ferocity counts for the collective loss",
+        "(#15) whose reach of the ferocity counts for the collective loss",
     ),
-    Option(
+    _choice(
         "unreachable_outcome",
-        "all-lose",
         ("all-lose", "reveal"),
-        doc="(#15) all lose, or the declarations are judged",
+        "(#15) all lose, or the declarations are judged",
     ),
-    Option(
+    _choice(
         "lab_view",
-        "per-card",
         ("per-card", "all-or-nothing"),
-        doc="(#16) pay per rotated card seen, or for all or none",
+        "(#16) pay per rotated card seen, or for all or none",
     ),
     _number("pollution_cost", 1, 0, "(#16) points per rotated lab card seen"),
-    Option(
+    _choice(
         "pollution_target",
-        "lowest",
         ("lowest", "placed"),
-        doc="(#17) a pollution 1 rotates the lowest unrotated card, or the one just placed",
+        "(#17) a pollution 1 rotates the lowest unrotated card, or the one just placed",
     ),
-    Option("briefing_scope", "one", ("one", "all"), doc="(#18) one player's hand, or all there"),
-    Option(
+    _choice("briefing_scope", ("one", "all"), "(#18) one player's hand, or all there"),
+    _choice(
         "first_player_timing",
-        "next-round",
         ("next-round", "immediate"),
-        doc="(#19) when a first-player claim takes effect",
+        "(#19) when a first-player claim takes effect",
     ),
     _flag("rotate_first_player", False, "(#19) the first player passes left when unclaimed"),
     _flag("genre_public", True, "(#20) card backs show the genre"),
@@ -228,7 +183,7 @@ class SerialKiller(Game[SerialKillerState]):
         version=1,
         max_length="until the decks run out, everyone declares or nobody can reach ferocity",
     )
-    observation_kinds = KINDS
+    observation_kinds = seen.KINDS
     options_spec = OPTIONS
 
     def _check_options(self) -> None:
@@ -334,14 +289,14 @@ class SerialKiller(Game[SerialKillerState]):
     @cached_property
     def _numbering(self) -> tuple[dict[object, int], list[object]]:
         parts = self.parts
-        keys: list[object] = [Place(d) for d in DISTRICTS]
-        keys += [Pass(), End(), Skip(), Weapon(), First()]
-        keys += [Move(d) for d in DISTRICTS]
-        keys += [Investigate(face) for face in (3, 4, 5, 6)]
-        keys += [Briefing(None), *(Briefing(seat) for seat in range(self.players))]
-        keys += [Discard(card) for card in parts.ids]
-        keys += [(Declare, card) for card in parts.ids]
-        keys += [(Lab, p) for p in range(1, self.lab_size + 1)] + [(Lab, None)]
+        keys: list[object] = [act.Place(d) for d in DISTRICTS]
+        keys += [act.Pass(), act.End(), act.Skip(), act.Weapon(), act.First()]
+        keys += [act.Move(d) for d in DISTRICTS]
+        keys += [act.Investigate(face) for face in (3, 4, 5, 6)]
+        keys += [act.Briefing(None), *(act.Briefing(seat) for seat in range(self.players))]
+        keys += [act.Discard(card) for card in parts.ids]
+        keys += [(act.Declare, card) for card in parts.ids]
+        keys += [(act.Lab, p) for p in range(1, self.lab_size + 1)] + [(act.Lab, None)]
         return {key: i for i, key in enumerate(keys)}, keys
 
     @property
@@ -354,10 +309,10 @@ class SerialKiller(Game[SerialKillerState]):
 
     def _action_ids(self, action: Action) -> tuple[int, ...]:
         index = self._numbering[0]
-        if isinstance(action, Declare):
-            return tuple(index[(Declare, card)] for card in action.profile)
-        if isinstance(action, Lab):
-            return (*(index[(Lab, p)] for p in action.positions), index[(Lab, None)])
+        if isinstance(action, act.Declare):
+            return tuple(index[(act.Declare, card)] for card in action.profile)
+        if isinstance(action, act.Lab):
+            return (*(index[(act.Lab, p)] for p in action.positions), index[(act.Lab, None)])
         found = index.get(action)
         if found is None:
             raise InvalidAction(f"serial-killer: {action} has no id")
@@ -376,34 +331,34 @@ class SerialKiller(Game[SerialKillerState]):
         if not all(isinstance(part, tuple) and part[0] is kind for part in parts):
             raise InvalidAction(f"serial-killer: the ids {ids} mix kinds of action")
         values = [part[1] for part in parts]  # type: ignore[index]
-        if kind is Declare:
+        if kind is act.Declare:
             genres = [self.parts.genre_of(card) for card in values]
             if genres != list(self.parts.genre_ids):
                 raise InvalidAction(
                     f"serial-killer: a declaration is one card per genre, in the order "
                     f"{', '.join(self.parts.genre_ids)}; the ids {ids} are not"
                 )
-            return Declare(tuple(values))
+            return act.Declare(tuple(values))
         positions = values[:-1]
         if values[-1] is not None or None in positions or positions != sorted(set(positions)):
             raise InvalidAction(
                 f"serial-killer: a lab view is its positions in increasing order, then done; "
                 f"the ids {ids} are not"
             )
-        return Lab(tuple(positions))
+        return act.Lab(tuple(positions))
 
     def choice_text(self, choice: int) -> str:
         key = self._numbering[1][choice]
         if isinstance(key, tuple):
             kind, value = key
-            if kind is Declare:
+            if kind is act.Declare:
                 return f"declare {value} (one card of the profile)"
             return "lab: done" if value is None else f"lab: pay for position {value}"
         return str(key)
 
     def _action_seen_by(self, action: Action, seat: Seat) -> tuple[Seat, ...] | None:
         """A discarded card and a declared profile are seen by their player alone."""
-        return (seat,) if isinstance(action, Discard | Declare) else None
+        return (seat,) if isinstance(action, act.Discard | act.Declare) else None
 
     def _observation_shape(self) -> tuple[int, ...]:
         cards, genres, n = len(self.parts.ids), len(self.parts.genres), self.players
@@ -421,14 +376,14 @@ class SerialKiller(Game[SerialKillerState]):
         in_lab: set[str] = set()
         for obs in info.observations:
             match obs:
-                case SeeDiscard(card=card):
+                case seen.SeeDiscard(card=card):
                     in_lab.add(card)
-                case SeeLab(cards=cards):
+                case seen.SeeLab(cards=cards):
                     in_lab.update(card for _, card in cards)
-        hand, seen = set(view._hands[me]), view._seen[me]
+        hand, seen_cards = set(view._hands[me]), view._seen[me]
         out: list[float] = []
         for card in parts.ids:
-            out += [float(card in hand), float(card in seen), float(card in in_lab)]
+            out += [float(card in hand), float(card in seen_cards), float(card in in_lab)]
         for genre in parts.genres:
             out.append(view.deck_size(genre.id) / len(genre.cards))
             out += [float(view.deck_district[genre.id] == d) for d in DISTRICTS]
@@ -485,7 +440,7 @@ class SerialKiller(Game[SerialKillerState]):
             first_player=first_player,
         )
         state._emit(
-            Start(
+            seen.Start(
                 self.players,
                 first_player,
                 tuple((g, districts[g], len(decks[g])) for g in parts.genre_ids),
@@ -519,8 +474,8 @@ class SerialKiller(Game[SerialKillerState]):
         return replay(self, info.observations, me)
 
     # --- notation ------------------------------------------------------------------------
-    def _parse_action(self, text: str) -> SerialKillerAction:
-        return parse(text, self.parts, self.players)
+    def _parse_action(self, text: str) -> act.SerialKillerAction:
+        return act.parse(text, self.parts, self.players)
 
     def _action_domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
         parts = self.parts
@@ -545,22 +500,22 @@ class SerialKiller(Game[SerialKillerState]):
             "a sorted tuple of distinct lab positions, from 1",
         )
         return {
-            Place: {"district": district},
-            Pass: {},
-            End: {},
-            Skip: {},
-            Weapon: {},
-            Move: {"district": district},
-            Investigate: {"face": choice_domain((3, 4, 5, 6), "a face from 3 to 6")},
-            Briefing: {
+            act.Place: {"district": district},
+            act.Pass: {},
+            act.End: {},
+            act.Skip: {},
+            act.Weapon: {},
+            act.Move: {"district": district},
+            act.Investigate: {"face": choice_domain((3, 4, 5, 6), "a face from 3 to 6")},
+            act.Briefing: {
                 "target": choice_domain(
                     (None, *self.seats), f"None or a seat from 0 to {self.players - 1}"
                 )
             },
-            First: {},
-            Lab: {"positions": positions},
-            Discard: {"card": choice_domain(parts.ids, "a card id of this game")},
-            Declare: {"profile": profile},
+            act.First: {},
+            act.Lab: {"positions": positions},
+            act.Discard: {"card": choice_domain(parts.ids, "a card id of this game")},
+            act.Declare: {"profile": profile},
         }
 
     def describe(self, observation: Observation) -> str:
@@ -603,14 +558,14 @@ def _recorded_chance(observations: tuple[Observation, ...]) -> list[Recorded]:
     for index, obs in enumerate(observations):
         source = f"observation {index} ({obs.kind})"
         match obs:
-            case Roll(counts=counts):
+            case seen.Roll(counts=counts):
                 faces = tuple(f for f, k in enumerate(counts, 1) for _ in range(k))
                 script.append(Recorded(source, DICE, faces))
-            case Relocated(district=district):
+            case seen.Relocated(district=district):
                 script.append(Recorded(source, None, (district,)))
-            case Pollution(die=die):
+            case seen.Pollution(die=die):
                 script.append(Recorded(source, 1, (die,)))
-            case Attempt(dice=count, total=total):
+            case seen.Attempt(dice=count, total=total):
                 dice = _dice_with_total(count, total)
                 script.append(Recorded(source, len(dice), dice))
     return script
@@ -626,33 +581,33 @@ def replay(
     The observations must have passed the solver's check of each field's type and range
     (`solver.validation.validate` does it first): the replay allocates what they say."""
     view = _start_view(game, observations)
-    own_draws = [obs.card for obs in observations if isinstance(obs, SeeDraw)]
-    own_discards = [obs.card for obs in observations if isinstance(obs, SeeDiscard)]
+    own_draws = [obs.card for obs in observations if isinstance(obs, seen.SeeDraw)]
+    own_discards = [obs.card for obs in observations if isinstance(obs, seen.SeeDiscard)]
     placeholder = tuple(f"{g}.?" for g in game.parts.genre_ids)
     for index, obs in enumerate(observations):
         action: Action | None = None
         match obs:
-            case Placed(district=district):
-                action = Place(district)
-            case Passed():
-                action = Pass()
-            case PickEnded():
-                action = End()
-            case Skipped():
-                action = Skip()
-            case Declaration(profile=profile):  # the seat's own, which it alone sees first
-                action = Declare(tuple(profile))
-            case Attempt(seat=seat):
+            case seen.Placed(district=district):
+                action = act.Place(district)
+            case seen.Passed():
+                action = act.Pass()
+            case seen.PickEnded():
+                action = act.End()
+            case seen.Skipped():
+                action = act.Skip()
+            case seen.Declaration(profile=profile):  # the seat's own, which it alone sees first
+                action = act.Declare(tuple(profile))
+            case seen.Attempt(seat=seat):
                 action = _attempted(seat, observations, index, me, placeholder)
-            case LabPlace(seat=seat):
+            case seen.LabPlace(seat=seat):
                 if seat == me and not own_discards:
                     break  # the record stops before the seat's own discard is shown
-                action = Discard(_lab_discard(view, obs, me, own_discards))
-            case Buy():
+                action = act.Discard(_lab_discard(view, obs, me, own_discards))
+            case seen.Buy():
                 action = _replayed_buy(view, obs, me, own_draws)
         if action is not None and not _replay_action(view, action, strict):
             break
-    view._seen[me] = _own_seen(observations)
+    view._seen[me] = seen.cards_seen(observations)
     return view
 
 
@@ -660,7 +615,7 @@ def _start_view(game: SerialKiller, observations: tuple[Observation, ...]) -> Se
     """A view of the setup the record starts with (decks of placeholder cards), to be
     replayed with the chance outcomes the record holds."""
     setup = observations[0]
-    assert isinstance(setup, Start)
+    assert isinstance(setup, seen.Start)
     decks = {g: [f"{g}.?"] * size for g, _, size in setup.decks}
     districts = {g: d for g, d, _ in setup.decks}
     view = SerialKillerState(game, random.Random(0), decks, districts, setup.first_player)
@@ -679,26 +634,28 @@ def _attempted(
     """The declaration `seat`'s attempt at `index` makes: none for the seat's own attempt
     after its declaration (recorded just before, as it alone sees it first), else a profile
     of placeholder cards."""
-    if seat == me and index and isinstance(observations[index - 1], Declaration):
+    if seat == me and index and isinstance(observations[index - 1], seen.Declaration):
         return None
-    return Declare(placeholder)
+    return act.Declare(placeholder)
 
 
-def _replayed_buy(view: SerialKillerState, obs: Buy, me: int, own_draws: list[str]) -> Action:
+def _replayed_buy(view: SerialKillerState, obs: seen.Buy, me: int, own_draws: list[str]) -> Action:
     """The buy `obs` records; for an Investigate of the seat's own, the card it saw drawn
     goes on top of the deck first (taken from `own_draws`)."""
     action = _bought(view, obs)
-    if isinstance(action, Investigate) and obs.seat == me and own_draws:
+    if isinstance(action, act.Investigate) and obs.seat == me and own_draws:
         _put_on_top(view, me, own_draws.pop(0))
     return action
 
 
-def _lab_discard(view: SerialKillerState, obs: LabPlace, me: int, own_discards: list[str]) -> str:
+def _lab_discard(
+    view: SerialKillerState, obs: seen.LabPlace, me: int, own_discards: list[str]
+) -> str:
     """The card a lab placement discards: the seat's own as it saw it (taken from
     `own_discards`), else a placeholder of the genre shown, else the first card in hand."""
     if obs.seat == me:
         return own_discards.pop(0)
-    genre = obs.genre if isinstance(obs, LabPlaceGenre) else None
+    genre = obs.genre if isinstance(obs, seen.LabPlaceGenre) else None
     hand = view._hands[obs.seat]
     return next((c for c in hand if c == f"{genre}.?"), hand[0] if hand else "?")
 
@@ -717,21 +674,6 @@ def _replay_action(view: SerialKillerState, action: Action, strict: bool) -> boo
     return True
 
 
-def _own_seen(observations: tuple[Observation, ...]) -> set[str]:
-    """The cards the record shows its seat: its own draws and discards, the hands it was
-    shown and the lab cards it paid to see."""
-    seen: set[str] = set()
-    for obs in observations:
-        match obs:
-            case OwnCard(card=card):
-                seen.add(card)
-            case SeeHand(cards=cards):
-                seen.update(cards)
-            case SeeLab(cards=pairs):
-                seen.update(card for _, card in pairs)
-    return seen
-
-
 def _put_on_top(view: SerialKillerState, me: int, card: str) -> None:
     """The card `me` draws next is `card` (no deck in its district: the buy is illegal)."""
     genre = view.deck_at.get(view.pawn[me] or 0)
@@ -744,36 +686,36 @@ def action_of(state: SerialKillerState, obs: Observation) -> Action | None:
     placeholder: a discard's card (`Discard("?")`) and a declared profile (all "?"); None
     for an observation of no action."""
     match obs:
-        case Passed():
-            return Pass()
-        case PickEnded():
-            return End()
-        case Skipped():
-            return Skip()
-        case Placed(district=district):
-            return Place(district)
-        case Attempt():
-            return Declare(tuple("?" for _ in state.game.parts.genres))
-        case LabPlace():
-            return Discard("?")
-        case Buy():
+        case seen.Passed():
+            return act.Pass()
+        case seen.PickEnded():
+            return act.End()
+        case seen.Skipped():
+            return act.Skip()
+        case seen.Placed(district=district):
+            return act.Place(district)
+        case seen.Attempt():
+            return act.Declare(tuple("?" for _ in state.game.parts.genres))
+        case seen.LabPlace():
+            return act.Discard("?")
+        case seen.Buy():
             return _bought(state, obs)
     return None
 
 
-def _bought(view: SerialKillerState, obs: Buy) -> Action:
+def _bought(view: SerialKillerState, obs: seen.Buy) -> Action:
     """The buy a `buy` observation records (its shape is its action's: the validation
     checks it)."""
     match obs:
-        case BuyWeapon():
-            return Weapon()
-        case BuyMove(district=district):
-            return Move(district)
-        case BuyBriefing(targets=targets):
+        case seen.BuyWeapon():
+            return act.Weapon()
+        case seen.BuyMove(district=district):
+            return act.Move(district)
+        case seen.BuyBriefing(targets=targets):
             if view.game.options["briefing_scope"] == "all":
-                return Briefing(None)
-            return Briefing(targets[0])
-        case BuyLab(positions=positions):
+                return act.Briefing(None)
+            return act.Briefing(targets[0])
+        case seen.BuyLab(positions=positions):
             rotated = {p for p, turned in enumerate(view.rotated, 1) if turned}
-            return Lab(tuple(p for p in positions if p in rotated))
-    return First() if obs.action == "first" else Investigate(obs.face)
+            return act.Lab(tuple(p for p in positions if p in rotated))
+    return act.First() if obs.action == "first" else act.Investigate(obs.face)

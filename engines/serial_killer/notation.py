@@ -13,41 +13,17 @@ from typing import TYPE_CHECKING
 
 from engines.core import InvalidObservation, JsonValue, Observation, quote
 from engines.notation import Vocabulary, read_int, tokens
+from engines.serial_killer import observations as seen
 from engines.serial_killer.cards import COLOURS
-from engines.serial_killer.observations import (
-    REASONS,
-    Attempt,
-    Buy,
-    BuyBriefing,
-    BuyLab,
-    BuyMove,
-    BuyWeapon,
-    Declaration,
-    Draw,
-    GameEnd,
-    LabPlace,
-    LabPlaceGenre,
-    OwnCard,
-    Passed,
-    PickEnded,
-    Placed,
-    Pollution,
-    Relocated,
-    Roll,
-    RoundEnd,
-    SeatOnly,
-    SeeDiscard,
-    SeeDraw,
-    SeeHand,
-    SeeLab,
-    Skipped,
-    Start,
-)
 
 if TYPE_CHECKING:
     from engines.serial_killer.game import SerialKiller
 
-SEAT_ENTRIES: dict[str, type[SeatOnly]] = {"pass": Passed, "end_pick": PickEnded, "skip": Skipped}
+SEAT_ENTRIES: dict[str, type[seen.SeatOnly]] = {
+    "pass": seen.Passed,
+    "end_pick": seen.PickEnded,
+    "skip": seen.Skipped,
+}
 """The entries of the seat alone, by their word."""
 
 HELP: tuple[tuple[str, str], ...] = (
@@ -120,13 +96,13 @@ class Notation:
             "card", parts.ids, {card: parts.trait_name(card) for card in parts.ids}
         )
         self.kinds = Vocabulary("kind of entry", tuple(FORMS))
-        self.reasons = Vocabulary("reason", tuple(REASONS))
+        self.reasons = Vocabulary("reason", tuple(seen.REASONS))
 
     def words(self) -> list[str]:
         actions = ["weapon", "move", "investigate", "briefing", "first", "lab", "cost", "points"]
         extra = ["to", "targets", "positions", "left", "rotates", "dice", "vs", "success"]
         extra += ["fail", "unused", "hunted", "ferocity", "caught", "first", "profile"]
-        extra += ["winner", "killer", "declared", *REASONS]
+        extra += ["winner", "killer", "declared", *seen.REASONS]
         return [
             *self.kinds.names,
             *self.colours.names,
@@ -181,9 +157,9 @@ class Notation:
             case "setup":
                 return self._setup(rest)
             case "place":
-                return Placed(self.seat(rest[0]), number(rest[1], "a district"))
+                return seen.Placed(self.seat(rest[0]), number(rest[1], "a district"))
             case "relocate":
-                return Relocated(self.seat(rest[0]), number(rest[1], "a district"))
+                return seen.Relocated(self.seat(rest[0]), number(rest[1], "a district"))
             case "roll":
                 return self._roll(rest, before)
             case "pass" | "end_pick" | "skip":
@@ -191,38 +167,38 @@ class Notation:
             case "buy":
                 return self._buy(rest)
             case "draw":
-                return Draw(
+                return seen.Draw(
                     self.seat(rest[0]),
                     number(rest[2], "a district"),
                     self.genres.read(rest[1]),
                     number(rest[4], "a deck size"),
                 )
             case "drew":
-                return SeeDraw(me, self.cards.read_phrase(rest))
+                return seen.SeeDraw(me, self.cards.read_phrase(rest))
             case "lab":
                 return self._lab(rest)
             case "discarded":
                 card = self.cards.read_phrase(rest[:-1])
-                return SeeDiscard(me, card, number(rest[-1], "a lab position"))
+                return seen.SeeDiscard(me, card, number(rest[-1], "a lab position"))
             case "pollution":
                 turned = number(rest[2], "a position") if len(rest) > 2 else None
-                return Pollution(number(rest[0], "the die"), turned)
+                return seen.Pollution(number(rest[0], "the die"), turned)
             case "saw":
                 cards = sorted(self.cards.read_all(rest[1:]))
-                return SeeHand(me, self.seat(rest[0]), tuple(cards))
+                return seen.SeeHand(me, self.seat(rest[0]), tuple(cards))
             case "lab-view":
                 pairs = [w.partition(":") for w in rest]
-                seen = [(number(p, "a lab position"), self.cards.read(c)) for p, _, c in pairs]
-                return SeeLab(me, tuple(seen))
+                shown = [(number(p, "a lab position"), self.cards.read(c)) for p, _, c in pairs]
+                return seen.SeeLab(me, tuple(shown))
             case "committed":
-                return Declaration(me, tuple(self.cards.read_all(rest)))
+                return seen.Declaration(me, tuple(self.cards.read_all(rest)))
             case "attempt":
                 return self._attempt(rest)
             case "round-end":
                 return self._round_end(rest)
         return self._end(rest, before)
 
-    def _setup(self, rest: list[str]) -> Start:
+    def _setup(self, rest: list[str]) -> seen.Start:
         """PLAYERS FIRST GENRE@DISTRICT ...: the start, each genre's deck in its district."""
         decks = []
         size = self.game.options["traits_per_genre"]
@@ -230,31 +206,31 @@ class Notation:
             genre, _, district = item.partition("@")
             decks.append((self.genres.read(genre), self.number(district, "a district"), size))
         players = self.number(rest[0], "the number of players")
-        return Start(players, self.seat(rest[1]), tuple(decks))
+        return seen.Start(players, self.seat(rest[1]), tuple(decks))
 
-    def _roll(self, rest: list[str], before: Sequence[Observation]) -> Roll:
+    def _roll(self, rest: list[str], before: Sequence[Observation]) -> seen.Roll:
         """Six counts of dice, one per face (15 dice), numbered after the rolls `before`."""
         counts = [self.number(w, "a count of dice") for w in rest]
         if len(counts) != 6 or sum(counts) != 15:
             raise InvalidObservation("a roll is six counts summing to 15")
-        rolls = sum(isinstance(obs, Roll) for obs in before)
+        rolls = sum(isinstance(obs, seen.Roll) for obs in before)
         bonus = self.game.options["uniform_roll_bonus"] if max(counts) == 15 else 0
-        return Roll(rolls + 1, tuple(counts), bonus)
+        return seen.Roll(rolls + 1, tuple(counts), bonus)
 
-    def _lab(self, rest: list[str]) -> LabPlace:
+    def _lab(self, rest: list[str]) -> seen.LabPlace:
         """PLAYER [GENRE] POSITION: a card put in the lab, its genre shown or not."""
         seat = self.seat(rest[0])
         position = self.number(rest[-1], "a lab position")
         if len(rest) == 3:
-            return LabPlaceGenre(seat, position, self.genres.read(rest[1]))
-        return LabPlace(seat, position)
+            return seen.LabPlaceGenre(seat, position, self.genres.read(rest[1]))
+        return seen.LabPlace(seat, position)
 
-    def _attempt(self, rest: list[str]) -> Attempt:
+    def _attempt(self, rest: list[str]) -> seen.Attempt:
         """red 85 dice 290 vs 50 success 1 (or fail)."""
         success = rest[6].lower() == "success"
         if not success and rest[6].lower() != "fail":
             raise InvalidObservation(f"the attempt ends success SEQ or fail, not {quote(rest[6])}")
-        return Attempt(
+        return seen.Attempt(
             seat=self.seat(rest[0]),
             dice=self.number(rest[1], "the dice"),
             total=self.number(rest[3], "the total"),
@@ -263,11 +239,11 @@ class Notation:
             seq=self.number(rest[7], "the order of success") if success else None,
         )
 
-    def _round_end(self, rest: list[str]) -> RoundEnd:
+    def _round_end(self, rest: list[str]) -> seen.RoundEnd:
         keys = ("unused", "hunted", "ferocity", "caught", "first")
         named = _named(rest[1:], keys, keys)
         caught = self.seats(named["caught"])
-        return RoundEnd(
+        return seen.RoundEnd(
             round=self.number(rest[0], "the round"),
             unused=self.number(named["unused"], "the unused dice"),
             hunted=self.number(named["hunted"], "the hunted"),
@@ -305,14 +281,14 @@ class Notation:
                 "buy", seat=seat, face=face, action=action, cost=cost, points=points, **shown
             )
         if weapon is not None:
-            return BuyWeapon(*base, weapon)
+            return seen.BuyWeapon(*base, weapon)
         if district is not None:
-            return BuyMove(*base, district)
+            return seen.BuyMove(*base, district)
         if targets is not None:
-            return BuyBriefing(*base, targets)
+            return seen.BuyBriefing(*base, targets)
         if positions is not None:
-            return BuyLab(*base, positions)
-        return Buy(*base)
+            return seen.BuyLab(*base, positions)
+        return seen.Buy(*base)
 
     def _positions(self, word: str) -> tuple[int, ...]:
         """Lab positions joined by "+", or none."""
@@ -320,16 +296,16 @@ class Notation:
             return ()
         return tuple(self.number(p, "a lab position") for p in word.split("+"))
 
-    def _end(self, rest: list[str], before: Sequence[Observation]) -> GameEnd:
-        reason = REASONS[self.reasons.read(rest[0])]
+    def _end(self, rest: list[str], before: Sequence[Observation]) -> seen.GameEnd:
+        reason = seen.REASONS[self.reasons.read(rest[0])]
         lowered = [word.lower() for word in rest]
         if rest[1].lower() != "profile" or "winner" not in lowered:
             raise InvalidObservation("expected profile CARD ... winner PLAYER|killer")
         at = lowered.index("winner")
         profile = [self.cards.read(c) for c in rest[2:at]]
-        seen = _seen_cards(before)
+        seen_cards = seen.cards_seen(before)
         for card in profile:
-            if card in seen:
+            if card in seen_cards:
                 raise InvalidObservation(
                     f"{card} ({self.game.parts.trait_name(card)}) cannot be in the profile: "
                     "you have seen it in play (the profile is the cards never drawn)"
@@ -341,7 +317,7 @@ class Notation:
             if lowered[at + 2] != "declared":
                 raise InvalidObservation(f"expected declared after the winner, not {rest[at + 2]}")
             declarations = [self._declared(item) for item in rest[at + 3 :]]
-        return GameEnd(reason, tuple(profile), tuple(declarations), tuple(winners))
+        return seen.GameEnd(reason, tuple(profile), tuple(declarations), tuple(winners))
 
     def _declared(self, item: str) -> tuple[int, int, tuple[str, ...]]:
         """PLAYER:SEQ:CARD+CARD+..., one declaration."""
@@ -350,23 +326,6 @@ class Notation:
             raise InvalidObservation(f"a declaration is PLAYER:SEQ:CARD+CARD+..., not {item}")
         who, seq, cards = parts
         return self.seat(who), self.number(seq), tuple(self.cards.read(c) for c in cards.split("+"))
-
-
-def _seen_cards(before: Sequence[Observation]) -> set[str]:
-    """Every card the seat has seen in play (drawn, discarded, in a hand it saw, in the lab):
-    none of them is a profile card, which stays at the bottom of its deck."""
-    seen: set[str] = set()
-    for obs in before:
-        match obs:
-            case OwnCard(card=card):
-                seen.add(str(card))
-            case SeeHand(cards=cards):
-                seen.update(str(card) for card in cards or ())
-            case SeeLab(cards=pairs):
-                for item in pairs or ():
-                    if isinstance(item, tuple | list) and len(item) == 2:
-                        seen.add(str(item[1]))
-    return seen
 
 
 def _named(words: list[str], keys: Sequence[str], required: Sequence[str]) -> dict[str, str]:

@@ -12,6 +12,7 @@ only its position (`LabPlace`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engines.core import (
@@ -484,6 +485,25 @@ KINDS = kinds_by_name(
 )
 PRIVATE = (SeeDraw, SeeDiscard, SeeHand, SeeLab, Declaration)
 """The kinds only their seat sees."""
+
+
+def cards_seen(observations: Iterable[Observation]) -> set[str]:
+    """Every card a seat's record shows it in play: its own draws and discards, the hands it
+    was shown and the lab cards it saw. None of them is a profile card, which stays at the
+    bottom of its deck. A record not yet validated may hold fields of other shapes: a lab
+    view's item that is no (position, card) pair is passed over."""
+    found: set[str] = set()
+    for obs in observations:
+        match obs:
+            case OwnCard(card=card):
+                found.add(str(card))
+            case SeeHand(cards=cards):
+                found.update(str(card) for card in cards or ())
+            case SeeLab(cards=pairs):
+                for item in pairs or ():
+                    if isinstance(item, tuple | list) and len(item) == 2:
+                        found.add(str(item[1]))
+    return found
 
 
 def describe(observation: Observation) -> str:

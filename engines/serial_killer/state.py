@@ -21,53 +21,16 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations, product
 from math import prod
 from typing import TYPE_CHECKING
 
 from engines.core import Action, IllegalAction, JsonValue, Seat, State
-from engines.serial_killer.actions import (
-    Briefing,
-    Declare,
-    Discard,
-    End,
-    First,
-    Investigate,
-    Lab,
-    Move,
-    Pass,
-    Place,
-    Skip,
-    Weapon,
-    face_of,
-)
+from engines.serial_killer import actions as act
+from engines.serial_killer import observations as seen
 from engines.serial_killer.cards import CENTRAL_PARK
-from engines.serial_killer.observations import (
-    Attempt,
-    Buy,
-    BuyBriefing,
-    BuyLab,
-    BuyMove,
-    BuyWeapon,
-    Declaration,
-    Draw,
-    GameEnd,
-    LabPlace,
-    LabPlaceGenre,
-    Passed,
-    PickEnded,
-    Placed,
-    Pollution,
-    Relocated,
-    Roll,
-    RoundEnd,
-    SeeDiscard,
-    SeeDraw,
-    SeeHand,
-    SeeLab,
-    Skipped,
-)
 
 if TYPE_CHECKING:
     from engines.serial_killer.game import SerialKiller
@@ -295,15 +258,15 @@ class SerialKillerState(State):
     def cost(self, seat: int, action: Action) -> int:
         """What `action` costs `seat` now (§4 Cost)."""
         options = self.game.options
-        face = face_of(action)
+        face = act.face_of(action)
         assert face is not None
         if options["cost_model"] == "face":
             cost = face
         else:
-            cost = 1 + (face - 3 if isinstance(action, Investigate) else 0)
+            cost = 1 + (face - 3 if isinstance(action, act.Investigate) else 0)
         if self.caught[seat]:
             cost += options["surcharge"]
-        if isinstance(action, Lab):
+        if isinstance(action, act.Lab):
             cost += options["pollution_cost"] * len(action.positions)
         return cost
 
@@ -317,7 +280,7 @@ class SerialKillerState(State):
 
     def _buy_problem(self, seat: int, action: Action) -> str | None:
         """Why `seat` may not buy `action` now, or None when it may."""
-        face = face_of(action)
+        face = act.face_of(action)
         assert face is not None
         if self.pool[face - 1] == 0:
             return f"no {face} is left in the pool"
@@ -331,17 +294,17 @@ class SerialKillerState(State):
     def _bought_action_problem(self, seat: int, action: Action, face: int) -> str | None:
         """Why the action bought with a die of `face` may not be taken now, whatever it
         costs, or None when it may."""
-        if isinstance(action, Investigate):
+        if isinstance(action, act.Investigate):
             return self._investigate_problem(seat, face)
-        if isinstance(action, Weapon):
+        if isinstance(action, act.Weapon):
             if self.weapon >= WEAPON_MAX and not self.game.options["allow_dead_buys"]:
                 return "the weapon track is at 10; the option forbids buys with no effect"
-        elif isinstance(action, Move):
+        elif isinstance(action, act.Move):
             if action.district == self.pawn[seat]:
                 return f"your pawn is already in district {action.district}"
-        elif isinstance(action, Briefing):
+        elif isinstance(action, act.Briefing):
             return self._briefing_problem(seat, action)
-        elif isinstance(action, Lab):
+        elif isinstance(action, act.Lab):
             return self._lab_problem(action)
         return None
 
@@ -358,7 +321,7 @@ class SerialKillerState(State):
             return f"the {genre} deck in your district has only its undrawable card left"
         return None
 
-    def _briefing_problem(self, seat: int, action: Briefing) -> str | None:
+    def _briefing_problem(self, seat: int, action: act.Briefing) -> str | None:
         """Why `seat` may not take the briefing: it must name no target when it shows every
         co-located hand (and some pawn must share the district), else a co-located player."""
         others = self.colocated(seat)
@@ -373,7 +336,7 @@ class SerialKillerState(State):
             return f"player {action.target} is not in your district"
         return None
 
-    def _lab_problem(self, action: Lab) -> str | None:
+    def _lab_problem(self, action: act.Lab) -> str | None:
         """Why the lab positions may not be paid for: the lab is empty, a position is not
         rotated, or (lab_view all-or-nothing) some but not all rotated positions are named."""
         if not self._lab:
@@ -396,16 +359,16 @@ class SerialKillerState(State):
 
     def _buys(self, seat: int) -> list[Action]:
         options = self.game.options
-        candidates: list[Action] = [Weapon()]
-        candidates += [Move(d) for d in DISTRICTS]
-        candidates += [Investigate(face) for face in range(3, 7)]
+        candidates: list[Action] = [act.Weapon()]
+        candidates += [act.Move(d) for d in DISTRICTS]
+        candidates += [act.Investigate(face) for face in range(3, 7)]
         if options["briefing_scope"] == "all":
-            candidates.append(Briefing(None))
+            candidates.append(act.Briefing(None))
         else:
-            candidates += [Briefing(j) for j in range(self.game.players) if j != seat]
-        candidates.append(First())
+            candidates += [act.Briefing(j) for j in range(self.game.players) if j != seat]
+        candidates.append(act.First())
         if self._lab:
-            candidates += [Lab(s) for s in self._lab_choices()]
+            candidates += [act.Lab(s) for s in self._lab_choices()]
         return [a for a in candidates if self._buy_problem(seat, a) is None]
 
     def _lab_choices(self) -> list[tuple[int, ...]]:
@@ -419,18 +382,18 @@ class SerialKillerState(State):
     def _legal_actions(self) -> list[Action]:
         seat = self.current
         if self.phase == "place":
-            return [Place(d) for d in DISTRICTS]
+            return [act.Place(d) for d in DISTRICTS]
         if self.phase == "discard":
-            return [Discard(card) for card in sorted(self._hands[seat])]
+            return [act.Discard(card) for card in sorted(self._hands[seat])]
         if self.phase == "declare":
-            declares: list[Action] = [Declare(p) for p in self._listed_profiles(seat)]
-            return declares if self._must_attempt(seat) else [Skip(), *declares]
-        actions: list[Action] = [End() if self.pick_buys else Pass()]
+            declares: list[Action] = [act.Declare(p) for p in self._listed_profiles(seat)]
+            return declares if self._must_attempt(seat) else [act.Skip(), *declares]
+        actions: list[Action] = [act.End() if self.pick_buys else act.Pass()]
         if self.pick_buys:
-            actions.append(Pass())
+            actions.append(act.Pass())
         actions += self._buys(seat)
         if self._may_declare_at_pick(seat):
-            actions += [Declare(p) for p in self._listed_profiles(seat)]
+            actions += [act.Declare(p) for p in self._listed_profiles(seat)]
         return actions
 
     def _may_declare_at_pick(self, seat: int) -> bool:
@@ -448,9 +411,9 @@ class SerialKillerState(State):
         return set(self._seen[seat])
 
     def _listed_profiles(self, seat: int) -> list[tuple[str, ...]]:
-        seen = self._seen[seat]
+        seen_cards = self._seen[seat]
         candidates = [
-            [c for c in genre.cards if c not in seen] or list(genre.cards)
+            [c for c in genre.cards if c not in seen_cards] or list(genre.cards)
             for genre in self.game.parts.genres
         ]
         if prod(len(c) for c in candidates) <= DECLARATIONS_LISTED:
@@ -462,30 +425,32 @@ class SerialKillerState(State):
         seat = self.current
         phase = self.phase
         if phase == "place":
-            return None if isinstance(action, Place) else f"{action} is not legal: place your pawn"
+            return (
+                None if isinstance(action, act.Place) else f"{action} is not legal: place your pawn"
+            )
         if phase == "discard":
-            if not isinstance(action, Discard):
+            if not isinstance(action, act.Discard):
                 return f"{action} is not legal: your hand holds 5 cards, discard one of them"
             if action.card not in self._hands[seat]:
                 return f"{action} is not legal: you do not hold {action.card}"
             return None
         if phase == "declare":
-            if isinstance(action, Declare):
+            if isinstance(action, act.Declare):
                 return None
-            if isinstance(action, Skip) and not self._must_attempt(seat):
+            if isinstance(action, act.Skip) and not self._must_attempt(seat):
                 return None
             return f"{action} is not legal: declare a profile" + (
                 "" if self._must_attempt(seat) else " or skip"
             )
-        if isinstance(action, Pass):
+        if isinstance(action, act.Pass):
             return None
-        if isinstance(action, End):
+        if isinstance(action, act.End):
             return None if self.pick_buys else "end is not legal: you have bought nothing yet"
-        if isinstance(action, Declare):
+        if isinstance(action, act.Declare):
             if self._may_declare_at_pick(seat):
                 return None
             return f"{action} is not legal now: declarations are not possible at this pick"
-        if isinstance(action, Place | Discard | Skip):
+        if isinstance(action, act.Place | act.Discard | act.Skip):
             return f"{action} is not legal now: it is your pick (buy a die or pass)"
         problem = self._buy_problem(seat, action)
         return None if problem is None else f"{action} is not legal: {problem}"
@@ -493,34 +458,39 @@ class SerialKillerState(State):
     # --- applying ---------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
         seat = self.current
-        if isinstance(action, Place):
+        if isinstance(action, act.Place):
             self._place(seat, action.district)
-        elif isinstance(action, Discard):
+        elif isinstance(action, act.Discard):
             self._discard(seat, action.card)
-        elif isinstance(action, Declare | Skip) and self.phase == "declare":
-            if isinstance(action, Declare):
+        elif isinstance(action, act.Declare | act.Skip) and self.phase == "declare":
+            if isinstance(action, act.Declare):
                 self._attempt(seat, action.profile)
             else:
-                self._emit(Skipped(seat))
+                self._emit(seen.Skipped(seat))
             self._next_declarer()
-        elif isinstance(action, Declare):  # at a pick (option declare_timing "pick")
+        elif isinstance(action, act.Declare):  # at a pick (option declare_timing "pick")
             self._attempt(seat, action.profile)
             self._pass(seat, silent=True)
-        elif isinstance(action, Pass):
+        elif isinstance(action, act.Pass):
             self._pass(seat)
-        elif isinstance(action, End):
+        elif isinstance(action, act.End):
             self._end_pick()
         else:
             self._buy(seat, action)
 
     def _place(self, seat: int, district: int) -> None:
         self.pawn[seat] = district
-        self._emit(Placed(seat, district))
+        self._emit(seen.Placed(seat, district))
         self.queue.pop(0)
+        self._queue_moves(or_else=self._start_round)
+
+    def _queue_moves(self, or_else: Callable[[], None]) -> None:
+        """The first seat of `queue` (pawns to place, declarers to decide) moves; with the
+        queue empty, `or_else` follows."""
         if self.queue:
             self.current = self.queue[0]
         else:
-            self._start_round()
+            or_else()
 
     def _start_round(self) -> None:
         options = self.game.options
@@ -529,14 +499,14 @@ class SerialKillerState(State):
         self.pool = [faces.count(f) for f in range(1, FACES + 1)]
         bonus = options["uniform_roll_bonus"] if max(self.pool) == DICE else 0
         self.ferocity += bonus
-        self._emit(Roll(self.round, tuple(self.pool), bonus))
+        self._emit(seen.Roll(self.round, tuple(self.pool), bonus))
         low = any(k <= options["sopralluogo_low"] for k in self.pool)
         high = any(k > options["sopralluogo_high"] for k in self.pool)
         both = options["sopralluogo_trigger"] == "both"
         if (low and high) if both else (low or high):
             for seat in self.order():
                 self.pawn[seat] = district = self._relocation()
-                self._emit(Relocated(seat, district))
+                self._emit(seen.Relocated(seat, district))
         n = self.game.players
         self.passed, self.bought, self.fp_claim = [False] * n, [False] * n, None
         self.phase, self.pick_buys = "buy", 0
@@ -561,15 +531,15 @@ class SerialKillerState(State):
     def _pass(self, seat: int, silent: bool = False) -> None:
         self.passed[seat] = True
         if not silent:
-            self._emit(Passed(seat))
+            self._emit(seen.Passed(seat))
         self._advance()
 
     def _end_pick(self) -> None:
-        self._emit(PickEnded(self.current))
+        self._emit(seen.PickEnded(self.current))
         self._advance()
 
     def _buy(self, seat: int, action: Action) -> None:
-        face = face_of(action)
+        face = act.face_of(action)
         assert face is not None
         cost = self.cost(seat, action)
         self.pool[face - 1] -= 1
@@ -577,37 +547,37 @@ class SerialKillerState(State):
         self.bought[seat] = True
         self.pick_buys += 1
         base = (seat, face, type(action).__name__.lower(), cost, self.points_left[seat])
-        bought: Buy
-        private: list[SeeHand | SeeLab] = []
-        if isinstance(action, Weapon):
+        bought: seen.Buy
+        private: list[seen.SeeHand | seen.SeeLab] = []
+        if isinstance(action, act.Weapon):
             self.weapon = min(self.weapon + 1, WEAPON_MAX)
-            bought = BuyWeapon(*base, self.weapon)
-        elif isinstance(action, Move):
+            bought = seen.BuyWeapon(*base, self.weapon)
+        elif isinstance(action, act.Move):
             self.pawn[seat] = action.district
-            bought = BuyMove(*base, action.district)
-        elif isinstance(action, First):
+            bought = seen.BuyMove(*base, action.district)
+        elif isinstance(action, act.First):
             self.fp_claim = seat
             if self.game.options["first_player_timing"] == "immediate":
                 self.first_player = seat
-            bought = Buy(*base)
-        elif isinstance(action, Briefing):
+            bought = seen.Buy(*base)
+        elif isinstance(action, act.Briefing):
             targets = [action.target] if action.target is not None else self.colocated(seat)
-            bought = BuyBriefing(*base, tuple(targets))
+            bought = seen.BuyBriefing(*base, tuple(targets))
             for target in targets:
                 self._seen[seat].update(self._hands[target])
-                private.append(SeeHand(seat, target, tuple(sorted(self._hands[target]))))
-        elif isinstance(action, Lab):
+                private.append(seen.SeeHand(seat, target, tuple(sorted(self._hands[target]))))
+        elif isinstance(action, act.Lab):
             shown = [p + 1 for p, turned in enumerate(self.rotated) if not turned]
             viewed = sorted({*shown, *action.positions})
-            bought = BuyLab(*base, tuple(viewed))
+            bought = seen.BuyLab(*base, tuple(viewed))
             self._seen[seat].update(self._lab[p - 1] for p in viewed)
-            private.append(SeeLab(seat, tuple((p, self._lab[p - 1]) for p in viewed)))
+            private.append(seen.SeeLab(seat, tuple((p, self._lab[p - 1]) for p in viewed)))
         else:  # Investigate: the draw follows
-            bought = Buy(*base)
+            bought = seen.Buy(*base)
         self._emit(bought)
         for obs in private:
             self._emit(obs, to=[seat])
-        if isinstance(action, Investigate):
+        if isinstance(action, act.Investigate):
             self._investigate(seat)
         if self._unreachable():  # checked after every payment (§6)
             return
@@ -629,8 +599,8 @@ class SerialKillerState(State):
         self.hand_genres[seat].append(genre)
         district = self.pawn[seat]
         assert district is not None
-        self._emit(Draw(seat, district, genre, len(self._decks[genre])))
-        self._emit(SeeDraw(seat, card), to=[seat])
+        self._emit(seen.Draw(seat, district, genre, len(self._decks[genre])))
+        self._emit(seen.SeeDraw(seat, card), to=[seat])
         self._seen[seat].add(card)
         sizes = [len(cards) for cards in self._decks.values()]
         trigger = all if self.game.options["end_trigger"] == "all" else any
@@ -647,10 +617,10 @@ class SerialKillerState(State):
         self.rotated.append(False)
         position = len(self._lab)
         if self.game.options["genre_public"]:
-            self._emit(LabPlaceGenre(seat, position, genre))
+            self._emit(seen.LabPlaceGenre(seat, position, genre))
         else:
-            self._emit(LabPlace(seat, position))
-        self._emit(SeeDiscard(seat, card, position), to=[seat])
+            self._emit(seen.LabPlace(seat, position))
+        self._emit(seen.SeeDiscard(seat, card, position), to=[seat])
         self._pollute()
         self.phase = "buy"
         self._next_pick(seat)
@@ -666,10 +636,10 @@ class SerialKillerState(State):
             if candidates:
                 self.rotated[candidates[0]] = True
                 rotated = candidates[0] + 1
-        self._emit(Pollution(die, rotated))
+        self._emit(seen.Pollution(die, rotated))
 
     def _attempt(self, seat: int, profile: tuple[str, ...]) -> None:
-        self._emit(Declaration(seat, tuple(profile)), to=[seat])
+        self._emit(seen.Declaration(seat, tuple(profile)), to=[seat])
         count = self.dice_for(seat)
         total = self._total(count)
         success = total >= self.ferocity
@@ -680,7 +650,7 @@ class SerialKillerState(State):
             self._declarations[seat] = tuple(profile)
         elif self.game.options["failed_test_lockout"]:
             self.locked[seat] = True
-        self._emit(Attempt(seat, count, total, self.ferocity, success, seq))
+        self._emit(seen.Attempt(seat, count, total, self.ferocity, success, seq))
 
     def _declaration_step(self) -> None:
         """R4: the eligible players in turn order, then the end of the round."""
@@ -691,17 +661,11 @@ class SerialKillerState(State):
             for s in self.order()
             if self.may_declare_now(s) and (timing == "r4" or self.final_round)
         ]
-        if self.queue:
-            self.current = self.queue[0]
-        else:
-            self._end_round()
+        self._queue_moves(or_else=self._end_round)
 
     def _next_declarer(self) -> None:
         self.queue.pop(0)
-        if self.queue:
-            self.current = self.queue[0]
-        else:
-            self._end_round()
+        self._queue_moves(or_else=self._end_round)
 
     def _end_round(self) -> None:
         options = self.game.options
@@ -733,7 +697,7 @@ class SerialKillerState(State):
         elif options["rotate_first_player"]:
             self.first_player = (self.first_player + 1) % n
         self._emit(
-            RoundEnd(
+            seen.RoundEnd(
                 self.round, unused, hunted, self.ferocity, tuple(self.caught), self.first_player
             )
         )
@@ -771,7 +735,7 @@ class SerialKillerState(State):
             winners = tuple(right[:1])
         self.phase, self._winners, self.end_reason = "over", winners, reason
         declarations = tuple((s, q, tuple(self._declarations[s] or ())) for q, s in declared)
-        self._emit(GameEnd(reason, tuple(profile), declarations, winners))
+        self._emit(seen.GameEnd(reason, tuple(profile), declarations, winners))
 
     # --- serialisation and checks -----------------------------------------------------------
     def _to_dict(self) -> dict[str, JsonValue]:

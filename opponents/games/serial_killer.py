@@ -7,22 +7,8 @@ import random
 from typing import Any
 
 from engines import Action, ConfigError, InformationSet, Seat
-from engines.serial_killer import (
-    WEAPON_MAX,
-    Briefing,
-    Declare,
-    Discard,
-    Investigate,
-    Lab,
-    Move,
-    Pass,
-    Place,
-    SerialKiller,
-    SerialKillerState,
-    Skip,
-    Weapon,
-    replay,
-)
+from engines.serial_killer import WEAPON_MAX, SerialKiller, SerialKillerState, replay
+from engines.serial_killer import actions as act
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
 from opponents.games.serial_killer_careful import CarefulBot
 from opponents.games.serial_killer_notepad import notepad_candidates
@@ -92,18 +78,18 @@ class HeuristicBot(SeatedBot):
         assert isinstance(me, int)
         candidates = notepad_candidates(view, me)
         unknown = {g: len(c) for g, c in candidates.items()}
-        if isinstance(legal[0], Place):
+        if isinstance(legal[0], act.Place):
             best = max(view.deck_district, key=lambda g: (unknown[g], self.rng.random()))
-            return Place(view.deck_district[best])
-        if isinstance(legal[0], Discard):
+            return act.Place(view.deck_district[best])
+        if isinstance(legal[0], act.Discard):
             return self.rng.choice(legal)
-        if any(isinstance(a, Declare) for a in legal) and not any(
-            isinstance(a, Investigate | Weapon | Move) for a in legal
+        if any(isinstance(a, act.Declare) for a in legal) and not any(
+            isinstance(a, act.Investigate | act.Weapon | act.Move) for a in legal
         ):
             ready = self._ready(view, unknown, me)
-            if ready or not any(isinstance(a, Skip) for a in legal):
-                return Declare(_profile(candidates, self.rng))
-            return Skip()
+            if ready or not any(isinstance(a, act.Skip) for a in legal):
+                return act.Declare(_profile(candidates, self.rng))
+            return act.Skip()
         return self._buy(view, legal, unknown, me)
 
     @staticmethod
@@ -127,12 +113,16 @@ class HeuristicBot(SeatedBot):
         time); a weapon die; else pass. Only what keeps the declaration's roll safe."""
         ready = self._ready(view, unknown, me)
         if ready and view.weapon >= WEAPON_MAX and not view.bought[me]:
-            return Pass()  # stay eligible to declare this round
-        buys = [a for a in legal if not isinstance(a, Pass | Declare) and _affordable(view, me, a)]
+            return act.Pass()  # stay eligible to declare this round
+        buys = [
+            a
+            for a in legal
+            if not isinstance(a, act.Pass | act.Declare) and _affordable(view, me, a)
+        ]
         learn = _draw_here(view, buys, unknown, me) or _largest_briefing(view, buys)
         if learn is not None:
             return learn
-        weapon = next((a for a in buys if isinstance(a, Weapon)), None)
+        weapon = next((a for a in buys if isinstance(a, act.Weapon)), None)
         if ready and view.weapon < WEAPON_MAX and weapon is not None:
             return weapon
         look = _open_move(view, buys, unknown) or self._free_lab_view(view, buys)
@@ -140,12 +130,12 @@ class HeuristicBot(SeatedBot):
             return look
         if weapon is not None and view.weapon < WEAPON_MAX:
             return weapon
-        return Pass()
+        return act.Pass()
 
-    def _free_lab_view(self, view: SerialKillerState, buys: list[Action]) -> Lab | None:
+    def _free_lab_view(self, view: SerialKillerState, buys: list[Action]) -> act.Lab | None:
         """Half the time (a coin drawn only when it applies), a lab view paying for no
         turned card, when the lab holds cards."""
-        labs = [a for a in buys if isinstance(a, Lab) and not a.positions]
+        labs = [a for a in buys if isinstance(a, act.Lab) and not a.positions]
         if labs and len(view.lab_genres) > 0 and self.rng.random() < 0.5:
             return labs[0]
         return None
@@ -153,27 +143,29 @@ class HeuristicBot(SeatedBot):
 
 def _draw_here(
     view: SerialKillerState, buys: list[Action], unknown: dict[str, int], me: int
-) -> Investigate | None:
+) -> act.Investigate | None:
     """The cheapest draw from the deck underfoot, when its genre has traits left to learn."""
     here = view.deck_at.get(view.pawn[me] or 0)
-    draws = sorted((a for a in buys if isinstance(a, Investigate)), key=lambda a: a.face)
+    draws = sorted((a for a in buys if isinstance(a, act.Investigate)), key=lambda a: a.face)
     if draws and here is not None and unknown[here] > 1:
         return draws[0]
     return None
 
 
-def _largest_briefing(view: SerialKillerState, buys: list[Action]) -> Briefing | None:
+def _largest_briefing(view: SerialKillerState, buys: list[Action]) -> act.Briefing | None:
     """The briefing of the rival holding the most cards (the first of those, on a tie)."""
-    briefs = [a for a in buys if isinstance(a, Briefing)]
+    briefs = [a for a in buys if isinstance(a, act.Briefing)]
     if briefs:
         return max(briefs, key=lambda a: len(view.hand_genres[a.target or 0]))
     return None
 
 
-def _open_move(view: SerialKillerState, buys: list[Action], unknown: dict[str, int]) -> Move | None:
+def _open_move(
+    view: SerialKillerState, buys: list[Action], unknown: dict[str, int]
+) -> act.Move | None:
     """A move to the deck with the most traits left to learn (of those with more than one
     card and more than one trait left; the lowest district on a tie)."""
-    moves = [a for a in buys if isinstance(a, Move) and a.district in view.deck_at]
+    moves = [a for a in buys if isinstance(a, act.Move) and a.district in view.deck_at]
     open_moves = [
         a
         for a in moves

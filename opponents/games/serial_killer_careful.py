@@ -13,23 +13,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from engines import Action, InformationSet, Observation
-from engines.serial_killer import (
-    WEAPON_MAX,
-    Briefing,
-    Declare,
-    Discard,
-    First,
-    Investigate,
-    Lab,
-    Move,
-    Pass,
-    Place,
-    SerialKiller,
-    SerialKillerState,
-    Skip,
-    Weapon,
-    replay,
-)
+from engines.serial_killer import WEAPON_MAX, SerialKiller, SerialKillerState, replay
+from engines.serial_killer import actions as act
 from engines.serial_killer.observations import Draw, SeeHand, SeeLab
 from opponents.base import SeatedBot
 from opponents.games.serial_killer_notepad import notepad_candidates
@@ -178,7 +163,7 @@ class Notes:
             if owner != self.me and p + 1 not in viewed
         }
 
-    def lab_view_shows(self, action: Lab) -> int:
+    def lab_view_shows(self, action: act.Lab) -> int:
         """How many cards not seen yet `action` shows (every face-up one, and those paid)."""
         rotated = self.view.rotated
         return sum(
@@ -235,9 +220,9 @@ class CarefulBot(SeatedBot):
         assert isinstance(self.seat, int)
         notes = Notes(replay(self.game, info.observations, self.seat), self.seat, info.observations)
         first = legal[0]
-        if isinstance(first, Place):
+        if isinstance(first, act.Place):
             return self._place(notes)
-        if isinstance(first, Discard):
+        if isinstance(first, act.Discard):
             return self.rng.choice(legal)
         if notes.view.phase == "declare":
             return self._declaration(notes, legal)
@@ -250,13 +235,13 @@ class CarefulBot(SeatedBot):
             view.deck_district.items(),
             key=lambda item: (item[1] not in taken, self.rng.random()),
         )
-        return Place(best[1])
+        return act.Place(best[1])
 
     def _declaration(self, notes: Notes, legal: list[Action]) -> Action:
-        profile = Declare(tuple(self.rng.choice(c) for c in notes.candidates.values()))
-        if not any(isinstance(a, Skip) for a in legal) or self._declare_now(notes):
+        profile = act.Declare(tuple(self.rng.choice(c) for c in notes.candidates.values()))
+        if not any(isinstance(a, act.Skip) for a in legal) or self._declare_now(notes):
             return profile
-        return Skip()
+        return act.Skip()
 
     def _declare_now(self, notes: Notes) -> bool:
         view, me = notes.view, notes.me
@@ -273,9 +258,9 @@ class CarefulBot(SeatedBot):
         stop = legal[0]  # pass (or end the pick)
         eligible = view.weapon >= WEAPON_MAX and not view.bought[me] and not view.final_round
         if eligible and self._declare_now(notes):
-            return Pass()  # stay eligible: declare at this round's end
-        buys = [a for a in legal if not isinstance(a, Pass | Declare) and a != stop]
-        weapon = next((a for a in buys if isinstance(a, Weapon)), None)
+            return act.Pass()  # stay eligible: declare at this round's end
+        buys = [a for a in legal if not isinstance(a, act.Pass | act.Declare) and a != stop]
+        weapon = next((a for a in buys if isinstance(a, act.Weapon)), None)
         return (
             _urgent_weapon(notes, weapon)
             or _draw_here(notes, buys)
@@ -286,7 +271,7 @@ class CarefulBot(SeatedBot):
         )
 
 
-def _urgent_weapon(notes: Notes, weapon: Weapon | None) -> Weapon | None:
+def _urgent_weapon(notes: Notes, weapon: act.Weapon | None) -> act.Weapon | None:
     """Rule 4: a weapon die, from any of the points, when the track could not reach 10
     before the decks run out at WEAPON_PER_ROUND dice a round."""
     view = notes.view
@@ -297,7 +282,7 @@ def _urgent_weapon(notes: Notes, weapon: Weapon | None) -> Weapon | None:
     return None
 
 
-def _draw_here(notes: Notes, buys: list[Action]) -> Investigate | None:
+def _draw_here(notes: Notes, buys: list[Action]) -> act.Investigate | None:
     """Rule 5: the cheapest draw (up to CHEAPEST_DRAW before the final round) from the open
     deck underfoot, within the draw allowance, unless the track could not follow the end the
     draw brings nearer."""
@@ -306,7 +291,7 @@ def _draw_here(notes: Notes, buys: list[Action]) -> Investigate | None:
     draws = [
         a
         for a in buys
-        if isinstance(a, Investigate) and a.face <= dear and notes.can_spend(a, drawing=True)
+        if isinstance(a, act.Investigate) and a.face <= dear and notes.can_spend(a, drawing=True)
     ]
     short = WEAPON_MAX - view.weapon
     behind = short > WEAPON_PER_ROUND * (notes.rounds_after_draw - 1)
@@ -322,24 +307,24 @@ def _look_or_move(notes: Notes, buys: list[Action]) -> Action | None:
     view = notes.view
     endgame = view.final_round or view.cards_left() <= ENDGAME
     look = _look(notes, buys, 1 if endgame else LAB_EARLY)
-    if look is not None and (endgame or isinstance(look, Lab)):
+    if look is not None and (endgame or isinstance(look, act.Lab)):
         return look
     return (_chase(notes, buys) if endgame else None) or _move(notes, buys)
 
 
-def _spare_weapon(notes: Notes, weapon: Weapon | None) -> Weapon | None:
+def _spare_weapon(notes: Notes, weapon: act.Weapon | None) -> act.Weapon | None:
     """Rule 8, first half: a weapon die while the track is short and a point is spare."""
     if weapon and notes.view.weapon < WEAPON_MAX and notes.can_spend(weapon):
         return weapon
     return None
 
 
-def _claim_first(notes: Notes, buys: list[Action]) -> First | None:
+def _claim_first(notes: Notes, buys: list[Action]) -> act.First | None:
     """Rule 8, second half: claim the first player (within the spare points) when the decks
     are nearly out (3 cards left), nobody has claimed it this round and this seat is not
     first already."""
     view = notes.view
-    claim = next((a for a in buys if isinstance(a, First)), None)
+    claim = next((a for a in buys if isinstance(a, act.First)), None)
     unclaimed = view.fp_claim is None and view.first_player != notes.me
     if claim and unclaimed and view.cards_left() <= 3 and notes.can_spend(claim):
         return claim
@@ -353,14 +338,14 @@ def _look(notes: Notes, buys: list[Action], lab_at: int) -> Action | None:
     briefs = [
         a
         for a in buys
-        if isinstance(a, Briefing)
+        if isinstance(a, act.Briefing)
         and a.target is not None
         and notes.unseen_in_hand(a.target) >= BRIEF_AT
         and notes.can_spend(a)
     ]
     if briefs:
         return max(briefs, key=lambda a: notes.unseen_in_hand(a.target or 0))
-    labs = [a for a in buys if isinstance(a, Lab) and notes.can_spend(a)]
+    labs = [a for a in buys if isinstance(a, act.Lab) and notes.can_spend(a)]
     if not labs:
         return None
     best = max(labs, key=lambda a: (notes.lab_view_shows(a), -len(a.positions)))
@@ -376,7 +361,7 @@ def _chase(notes: Notes, buys: list[Action]) -> Action | None:
     view, me = notes.view, notes.me
     if not view.pool[3]:
         return None
-    moves = {a.district: a for a in buys if isinstance(a, Move) and notes.can_spend(a, 4)}
+    moves = {a.district: a for a in buys if isinstance(a, act.Move) and notes.can_spend(a, 4)}
     rivals = [
         j
         for j in range(view.game.players)
@@ -401,7 +386,7 @@ def _move(notes: Notes, buys: list[Action]) -> Action | None:
     moves = [
         a
         for a in buys
-        if isinstance(a, Move)
+        if isinstance(a, act.Move)
         and notes.open_deck(view.deck_at.get(a.district))
         and notes.can_spend(a, 3, drawing=True)
     ]

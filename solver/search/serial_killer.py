@@ -39,26 +39,9 @@ from functools import cached_property
 from math import log, prod
 
 from engines import Action, InformationSet, Observation
-from engines.serial_killer import (
-    COLOURS,
-    WEAPON_MAX,
-    Briefing,
-    Declare,
-    Discard,
-    End,
-    First,
-    Investigate,
-    Lab,
-    Move,
-    Pass,
-    Place,
-    SerialKiller,
-    SerialKillerState,
-    Skip,
-    Weapon,
-    replay,
-)
-from engines.serial_killer.observations import BuyWeapon, Draw, Roll, Seated
+from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKiller, SerialKillerState, replay
+from engines.serial_killer import actions as act
+from engines.serial_killer import observations as seen
 from solver.games.serial_killer.advice import information
 from solver.games.serial_killer.counting import CountedWorlds
 from solver.games.serial_killer.position import Position, parse, public_view
@@ -256,13 +239,13 @@ class Table:
     def lately(self) -> tuple[Observation, ...] | None:
         """The rivals' observations of this round and the last (None in the first round,
         which has no round before it)."""
-        rolls = [i for i, obs in enumerate(self.observations) if isinstance(obs, Roll)]
+        rolls = [i for i, obs in enumerate(self.observations) if isinstance(obs, seen.Roll)]
         if len(rolls) < 2:
             return None
         return tuple(
             obs
             for obs in self.observations[rolls[-2] :]
-            if isinstance(obs, Seated) and obs.seat != self.me
+            if isinstance(obs, seen.Seated) and obs.seat != self.me
         )
 
     @cached_property
@@ -272,7 +255,7 @@ class Table:
         lately = self.lately
         if lately is None:
             return None
-        return [obs.seat for obs in lately if isinstance(obs, Draw)]
+        return [obs.seat for obs in lately if isinstance(obs, seen.Draw)]
 
     @property
     def recent_draws(self) -> int | None:
@@ -298,7 +281,7 @@ class Table:
         track is left to them while it can wait. Rivals that leave it alone leave it to the
         seat, or nobody could ever declare."""
         lately = self.lately
-        return lately is None or any(isinstance(obs, BuyWeapon) for obs in lately)
+        return lately is None or any(isinstance(obs, seen.BuyWeapon) for obs in lately)
 
     @cached_property
     def rivals_drew(self) -> bool:
@@ -463,24 +446,24 @@ def score(table: Table, action: Action) -> Scored:
     if refused is not None:
         return refused
     price = table.price * cost
-    if table.rivals_drawing and isinstance(action, Briefing | Lab):
+    if table.rivals_drawing and isinstance(action, act.Briefing | act.Lab):
         return Scored(
             -price,
             0.0,
             "wait: the rivals are still drawing, and what they draw "
             "reaches their hands and the lab, to be seen at once later",
         )
-    if isinstance(action, Weapon):
+    if isinstance(action, act.Weapon):
         return _weapon(table, price)
-    if isinstance(action, First):
+    if isinstance(action, act.First):
         return Scored(-price, 0.0, "the first-player die: no deduction")
-    if isinstance(action, Investigate):
+    if isinstance(action, act.Investigate):
         return _investigate(table, action, price)
-    if isinstance(action, Briefing | Lab):
+    if isinstance(action, act.Briefing | act.Lab):
         gain = table.look_gain(action)
-        what = "the hand" if isinstance(action, Briefing) else "the lab"
+        what = "the hand" if isinstance(action, act.Briefing) else "the lab"
         return Scored(gain - price, gain, f"{what} may show some of your candidates")
-    if isinstance(action, Move):
+    if isinstance(action, act.Move):
         return _move(table, action, price)
     return Scored(-price, 0.0, "no use")
 
@@ -490,18 +473,18 @@ def _refused(table: Table, action: Action, cost: int) -> Scored | None:
     draws) or draws dear while a 3 is in the pool; None when none applies."""
     view, me = table.view, table.me
     points = view.points_left[me]
-    draws = isinstance(action, Investigate | Weapon) or (
-        isinstance(action, Move) and view.deck_at.get(action.district) is not None
+    draws = isinstance(action, act.Investigate | act.Weapon) or (
+        isinstance(action, act.Move) and view.deck_at.get(action.district) is not None
     )
     needed = table.draw_reserve > 0 or table.standstill  # else the rivals draw or declare
     floor = table.last_floor if draws and needed else table.floor
-    if points - cost < floor and not isinstance(action, Weapon):
+    if points - cost < floor and not isinstance(action, act.Weapon):
         return Scored(-1.0, 0.0, f"spends into the {floor} points kept for the roll")
     if not draws and points - cost < table.floor + table.draw_reserve:
         return Scored(
             -1.0, 0.0, f"spends into the {table.draw_reserve} points kept for the last draws"
         )
-    if isinstance(action, Investigate) and view.pool[2] and action.face > 3:
+    if isinstance(action, act.Investigate) and view.pool[2] and action.face > 3:
         return Scored(-1.0, 0.0, "a 3 is in the pool")
     return None
 
@@ -523,7 +506,7 @@ def _weapon(table: Table, price: float) -> Scored:
     return Scored(gain - price, gain, f"weapon track to {view.weapon + 1} of {WEAPON_MAX}")
 
 
-def _investigate(table: Table, action: Investigate, price: float) -> Scored:
+def _investigate(table: Table, action: act.Investigate, price: float) -> Scored:
     """A draw from the deck where the pawn stands: a candidate of its genre ruled out, a push
     toward the end, and the cards of a deck the rivals leave."""
     view, me = table.view, table.me
@@ -555,7 +538,7 @@ def _investigate(table: Table, action: Investigate, price: float) -> Scored:
     return Scored(gain - price, gain, f"draws a {name} card: one candidate ruled out")
 
 
-def _move(table: Table, action: Move, price: float) -> Scored:
+def _move(table: Table, action: act.Move, price: float) -> Scored:
     """A move by the best buy it opens there (a draw or a briefing, scored as if the pawn
     stood there with the move paid), its own price paid."""
     view, me = table.view, table.me
@@ -570,11 +553,11 @@ def _move(table: Table, action: Move, price: float) -> Scored:
         genre = view.deck_at.get(action.district)
         if genre is not None and view.deck_size(genre) > 1:
             face = 3 if view.pool[2] else next((f for f in (4, 5, 6) if view.pool[f - 1]), 3)
-            follow.append(Investigate(face))
+            follow.append(act.Investigate(face))
         for j, where in enumerate(view.pawn):
             if j != me and where == action.district and view.pool[3]:
                 target = None if view.game.options["briefing_scope"] == "all" else j
-                follow.append(Briefing(target))
+                follow.append(act.Briefing(target))
         for then in follow:
             scored = score(table, then)
             if scored.value > best:
@@ -634,9 +617,9 @@ def advise(
     legal = list(legal)
     ranked: list[tuple[float, Action, str]]
     first = legal[0]
-    if isinstance(first, Place):
+    if isinstance(first, act.Place):
         ranked = _placements(table, legal, rng)
-    elif isinstance(first, Discard):
+    elif isinstance(first, act.Discard):
         choice = rng.choice(legal)
         ranked = [(1.0 if a == choice else 0.0, a, "an overflow discard") for a in legal]
     elif table.view.phase == "declare":
@@ -682,7 +665,7 @@ def _placements(
     view = table.view
     ranked: list[tuple[float, Action, str]] = []
     for action in legal:
-        assert isinstance(action, Place)
+        assert isinstance(action, act.Place)
         genre = view.deck_at.get(action.district)
         unknown = len(table.candidates[genre]) if genre is not None else 0
         crowded = any(d == action.district for j, d in enumerate(view.pawn) if j != table.me)
@@ -698,20 +681,23 @@ def _declaration(
     roll = table.roll(view.points_left[me], view.ferocity)
     chance = table.right * roll
     profile = tuple(rng.choice(cards) for cards in table.candidates.values())
-    declare = Declare(profile)
+    declare = act.Declare(profile)
     text = f"right {percent(table.right)}, roll {percent(roll)}"
-    if not any(isinstance(a, Skip) for a in legal):
+    if not any(isinstance(a, act.Skip) for a in legal):
         return [(chance, declare, f"the final round compels it: {text}")]
     if table.finishing:
         plan = table.finish()
         later = endgame.pass_value(plan)
         now = chance * plan.declare_chance
         if now > 0 and now >= later:
-            return [(now, declare, text), (later, Skip(), "waiting costs more than the gamble")]
-        return [(later, Skip(), "wait: " + text + "; the plan is worth more"), (now, declare, text)]
+            return [(now, declare, text), (later, act.Skip(), "waiting costs more than the gamble")]
+        return [
+            (later, act.Skip(), "wait: " + text + "; the plan is worth more"),
+            (now, declare, text),
+        ]
     if declare_now(table):
-        return [(chance, declare, text), (0.0, Skip(), "waiting costs more than the gamble")]
-    return [(chance, Skip(), "wait: " + text), (0.0, declare, text)]
+        return [(chance, declare, text), (0.0, act.Skip(), "waiting costs more than the gamble")]
+    return [(chance, act.Skip(), "wait: " + text), (0.0, declare, text)]
 
 
 def _picks(
@@ -722,14 +708,14 @@ def _picks(
     time_budget: float | None,
 ) -> list[tuple[float, Action, str]]:
     view, me = table.view, table.me
-    stop = Pass() if isinstance(legal[0], Pass) else legal[0]
+    stop = act.Pass() if isinstance(legal[0], act.Pass) else legal[0]
     if table.finishing:
         return _finish_picks(table, legal, stop, rng)
     if view.weapon >= WEAPON_MAX and not view.bought[me] and declare_now(table):
-        return [(1.0, Pass(), "buy nothing this round and declare at its end")]
+        return [(1.0, act.Pass(), "buy nothing this round and declare at its end")]
     ranked: list[tuple[float, Action, str]] = [(0.0, stop, "nothing is worth its points")]
     for action in legal:
-        if isinstance(action, Pass | End | Declare):
+        if isinstance(action, act.Pass | act.End | act.Declare):
             continue
         if time_budget is not None and time.monotonic() - started > time_budget:
             break  # a safety ceiling: the scores so far decide
@@ -752,18 +738,18 @@ def _finish_picks(
         (waiting, stop, f"the rest of the plan can wait: a win {percent(waiting)} likely")
     ]
     for action in legal:
-        if isinstance(action, Pass | End | Declare):
+        if isinstance(action, act.Pass | act.End | act.Declare):
             continue
         cost = view.cost(me, action)
-        if isinstance(action, Weapon) and view.weapon < WEAPON_MAX:
+        if isinstance(action, act.Weapon) and view.weapon < WEAPON_MAX:
             # every plan needs the track at 10, and a weapon die costs a point
             ranked.append((1.0 + waiting, action, f"weapon track to {view.weapon + 1}"))
             continue
-        if isinstance(action, Briefing | Lab) and table.still_drawing(
-            action.target if isinstance(action, Briefing) else None
+        if isinstance(action, act.Briefing | act.Lab) and table.still_drawing(
+            action.target if isinstance(action, act.Briefing) else None
         ):
             continue  # what it would see is still changing: looked at later, all at once
-        if isinstance(action, Lab):
+        if isinstance(action, act.Lab):
             value = endgame.value_of(table.finish(action.positions), action, cost)
         else:
             value = max(endgame.value_of(plan, action, cost) for plan in plans)
@@ -789,9 +775,9 @@ def _drain_anyway(
     open_here = here is not None and view.deck_size(here) > 1
     found: list[tuple[float, Action, str]] = []
     for action in legal:
-        if isinstance(action, Investigate):
+        if isinstance(action, act.Investigate):
             value = HOPELESS * (1 + 1 / action.face)
-        elif isinstance(action, Move) and not open_here:
+        elif isinstance(action, act.Move) and not open_here:
             there = view.deck_at.get(action.district)
             if there is None or view.deck_size(there) < 2:
                 continue

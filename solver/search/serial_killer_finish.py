@@ -22,9 +22,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from itertools import combinations, product
 from math import prod
+from typing import TypeAlias
 
 from engines import Action
-from engines.serial_killer import Briefing, Investigate, Lab, Move, Weapon
+from engines.serial_killer import actions as act
 from solver.games.serial_killer.counting import CountedWorlds, at_var
 from solver.games.serial_killer.race import roll_chance
 
@@ -42,6 +43,9 @@ many; beyond, a local search (Finish._local_search)."""
 FACE = {"weapon": 1, "move": 2, "brief": 4, "lab": 6}
 DRAW_FACES = (3, 4, 5, 6)
 """A draw takes a 3, else a 4, 5 or 6 standing in (the substitution rule)."""
+Costs: TypeAlias = dict[tuple[object, ...], tuple[int, int]]
+"""A memo of `Finish.cost` within one search: (points, rounds) by the looks, the number of
+moves and the number of draws."""
 
 
 @dataclass(frozen=True)
@@ -93,10 +97,7 @@ class Finish:
         return chance
 
     def cost(
-        self,
-        looks: list[Look],
-        draws: dict[str, int],
-        costs: dict[tuple[object, ...], tuple[int, int]] | None = None,
+        self, looks: list[Look], draws: dict[str, int], costs: Costs | None = None
     ) -> tuple[int, int]:
         """(points, rounds) to buy `looks`, the weapon dice and `draws`, looks first: this
         round's pool, then a typical pool a round; from the round after ferocity (grown
@@ -145,10 +146,7 @@ class Finish:
         return None
 
     def plan_value(
-        self,
-        looks: list[Look],
-        draws: dict[str, int],
-        costs: dict[tuple[object, ...], tuple[int, int]] | None = None,
+        self, looks: list[Look], draws: dict[str, int], costs: Costs | None = None
     ) -> float:
         """J of buying `looks` and `draws` and then declaring: at the final round's end when
         the draws empty the decks (ferocity as it will be then), else in the round after the
@@ -180,7 +178,7 @@ class Finish:
         """The best plan's J: the drain (every draw, with whichever looks are worth their
         points) and, when the seat's declaration ends the game, any plan of looks and
         draws (_best_partial)."""
-        costs: dict[tuple[object, ...], tuple[int, int]] = {}
+        costs: Costs = {}
         value = max(
             self.plan_value(list(looks), self.deck_left, costs) for looks in _subsets(self.looks)
         )
@@ -188,7 +186,7 @@ class Finish:
             value = max(value, self._best_partial(costs))
         return value
 
-    def _best_partial(self, costs: dict[tuple[object, ...], tuple[int, int]]) -> float:
+    def _best_partial(self, costs: Costs) -> float:
         """The best plan of looks and some draws: every combination when there are at most
         EXHAUSTIVE, else a local search. No genre is drawn beyond its candidates less one
         (a further card rules nothing out); the drain is the plan that draws them all."""
@@ -202,9 +200,7 @@ class Finish:
             for counts in product(*(range(caps[g] + 1) for g in genres))
         )
 
-    def _local_search(
-        self, caps: dict[str, int], costs: dict[tuple[object, ...], tuple[int, int]]
-    ) -> float:
+    def _local_search(self, caps: dict[str, int], costs: Costs) -> float:
         """From the empty plan, the best single or paired change (a look added or dropped, a
         genre's draws set to another count) while one improves J: a plan whose first step
         alone does not pay (a move to a deck, then its draws) is still found."""
@@ -243,21 +239,21 @@ class Finish:
         face = _face(action)
         pool[face - 1] -= 1
         base = replace(self, points=self.points - cost, pool=tuple(pool), eligible=False)
-        if isinstance(action, Weapon):
+        if isinstance(action, act.Weapon):
             if not self.weapons:
                 return None
             return replace(base, weapons=self.weapons - 1)
-        if isinstance(action, Move):
+        if isinstance(action, act.Move):
             return replace(base, pawn=action.district)
-        if isinstance(action, Investigate):
+        if isinstance(action, act.Investigate):
             genre = next(g for g, d in self.deck_district.items() if d == self.pawn)
             left = {**self.deck_left, genre: self.deck_left[genre] - 1}
             k = {**self.candidates, genre: max(self.candidates[genre] - 1, 1)}
             final = self.final or not sum(left.values())
             return replace(base, deck_left=left, candidates=k, final=final)
-        if isinstance(action, Briefing | Lab):
-            kind = "brief" if isinstance(action, Briefing) else "lab"
-            key = action.target if isinstance(action, Briefing) else None
+        if isinstance(action, act.Briefing | act.Lab):
+            kind = "brief" if isinstance(action, act.Briefing) else "lab"
+            key = action.target if isinstance(action, act.Briefing) else None
             rest = tuple(look for look in self.looks if (look.kind, look.key) != (kind, key))
             if len(rest) == len(self.looks):
                 return None
@@ -266,8 +262,8 @@ class Finish:
 
     def _seen(self, action: Action, looks: tuple[Look, ...]) -> dict[str, int]:
         """Candidates after the look `action` (its expected finds, rounded down)."""
-        kind = "brief" if isinstance(action, Briefing) else "lab"
-        key = action.target if isinstance(action, Briefing) else None
+        kind = "brief" if isinstance(action, act.Briefing) else "lab"
+        key = action.target if isinstance(action, act.Briefing) else None
         look = next(look for look in looks if (look.kind, look.key) == (kind, key))
         return {
             g: max(k - int(look.found.get(g, 0.0) + 0.5), 1) for g, k in self.candidates.items()
@@ -295,15 +291,15 @@ def _subsets(looks: tuple[Look, ...]) -> Iterator[tuple[Look, ...]]:
 
 
 def _face(action: Action) -> int:
-    if isinstance(action, Weapon):
+    if isinstance(action, act.Weapon):
         return 1
-    if isinstance(action, Move):
+    if isinstance(action, act.Move):
         return 2
-    if isinstance(action, Investigate):
+    if isinstance(action, act.Investigate):
         return action.face
-    if isinstance(action, Briefing):
+    if isinstance(action, act.Briefing):
         return 4
-    if isinstance(action, Lab):
+    if isinstance(action, act.Lab):
         return 6
     return 5
 

@@ -7,18 +7,8 @@ import random
 
 from engines import InformationSet, InvalidState, Observation, State
 from engines.serial_killer import Declare, Discard, SerialKiller, SerialKillerState
+from engines.serial_killer import observations as seen
 from engines.serial_killer.game import action_of
-from engines.serial_killer.observations import (
-    Attempt,
-    Declaration,
-    GameEnd,
-    LabPlace,
-    Pollution,
-    Relocated,
-    Roll,
-    SeeDiscard,
-    Start,
-)
 from solver.deduction import Deduction
 from solver.games.serial_killer.counting import delta_var, tok_var
 from solver.model import World
@@ -38,21 +28,21 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
         for g in game.parts.genres
     }
     setup = observations[0]
-    assert isinstance(setup, Start)
+    assert isinstance(setup, seen.Start)
     districts = {g: district for g, district, _ in setup.decks}
     state = game.arrange(random.Random(0), decks, districts, setup.first_player)
     state._given, revealed = _chance_outcomes(observations, rng)
-    mine = iter(obs.card for obs in observations if isinstance(obs, SeeDiscard))
+    mine = iter(obs.card for obs in observations if isinstance(obs, seen.SeeDiscard))
     for index, obs in enumerate(observations):
         action = action_of(state, obs)
         match obs:  # the action of a discard or a declaration, which others do not see
-            case LabPlace(seat=seat, position=position):
+            case seen.LabPlace(seat=seat, position=position):
                 action = Discard(
                     next(mine) if seat == me else _card_of(world, str(world[delta_var(position)]))
                 )
-            case Attempt(seat=seat):
+            case seen.Attempt(seat=seat):
                 before = observations[index - 1] if index else None
-                if seat == me and isinstance(before, Declaration):
+                if seat == me and isinstance(before, seen.Declaration):
                     action = Declare(tuple(before.profile))
                 else:
                     action = Declare(_profile(game, state, seat, revealed, rng))
@@ -78,17 +68,17 @@ def _chance_outcomes(
     revealed: dict[int, tuple[str, ...]] = {}
     for obs in observations:
         match obs:
-            case Roll(counts=counts):
+            case seen.Roll(counts=counts):
                 faces = [f for f, k in enumerate(counts, 1) for _ in range(k)]
                 rng.shuffle(faces)
                 draws += faces
-            case Relocated(district=district):
+            case seen.Relocated(district=district):
                 draws.append(district)
-            case Pollution(die=die):
+            case seen.Pollution(die=die):
                 draws.append(die)
-            case Attempt(total=total):
+            case seen.Attempt(total=total):
                 draws.append(total)
-            case GameEnd(declarations=declarations):
+            case seen.GameEnd(declarations=declarations):
                 revealed = {seat: tuple(profile) for seat, _, profile in declarations}
     return draws, revealed
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from engines import InformationSet, Observation
 from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKillerState
-from engines.serial_killer.actions import Briefing, Investigate, Lab, face_of
+from engines.serial_killer import actions as act
 from engines.serial_killer.observations import Draw
 from solver.games.serial_killer.counting import CountedWorlds, at_var
 from solver.games.serial_killer.model import PROFILE
@@ -198,7 +198,7 @@ def dice_hints(position: Position, worlds: CountedWorlds, view: SerialKillerStat
             continue
         gain, shown = told
         cost = view.cost(me, action)
-        face = face_of(action) or 0
+        face = act.face_of(action) or 0
         saved = unused // 10 - (unused - face) // 10
         text = f"{str(action).capitalize()}: {ruled_out(shown)} for {cost} points"
         if saved:
@@ -229,15 +229,15 @@ def information(
     genre; a briefing or a lab view shows each unseen card there with the chance the counted
     worlds give it."""
     me = position.seat
-    if isinstance(action, Investigate):
+    if isinstance(action, act.Investigate):
         genre = view.deck_at[view.pawn[me] or 0]
         k = len(candidates[genre])
         return (log2(k) - log2(k - 1), 1.0) if k > 1 else (0.0, 0.0)
     places: list[str] = []
-    if isinstance(action, Briefing):
+    if isinstance(action, act.Briefing):
         targets = [action.target] if action.target is not None else view.colocated(me)
         places = [f"hand:{t}" for t in targets]
-    elif isinstance(action, Lab):
+    elif isinstance(action, act.Lab):
         shown = [p + 1 for p, turned in enumerate(view.rotated) if not turned]
         places = [f"lab:{p}" for p in {*shown, *action.positions}]
     else:

@@ -22,17 +22,7 @@ from functools import lru_cache
 
 from engines import InformationSet, InvalidInformationSet
 from engines.serial_killer import Components, SerialKiller, SerialKillerState, replay
-from engines.serial_killer.observations import (
-    BuyBriefing,
-    BuyLab,
-    Draw,
-    GameEnd,
-    LabPlaceGenre,
-    SeeDiscard,
-    SeeDraw,
-    SeeHand,
-    SeeLab,
-)
+from engines.serial_killer import observations as seen
 
 Token = tuple[str, int]
 
@@ -158,35 +148,35 @@ def parse(info: InformationSet) -> Position:
     looks = {seat: Looks() for seat in game.seats if isinstance(seat, int)}
     for index, obs in enumerate(observations):
         match obs:
-            case BuyBriefing(seat=seat, targets=targets):
+            case seen.BuyBriefing(seat=seat, targets=targets):
                 looks[seat].briefings += [(index, t) for t in targets]
-            case BuyLab(seat=seat, positions=positions):
+            case seen.BuyLab(seat=seat, positions=positions):
                 looks[seat].labs.append((index, tuple(positions)))
-            case Draw(seat=seat, genre=genre):
+            case seen.Draw(seat=seat, genre=genre):
                 plan = plans[genre]
                 last_draw = (plan.genre, len(plan.drawn))
                 plan.drawn.append((last_draw, seat))
                 plan.drawn_at[last_draw] = index
-            case SeeDraw(card=card):
+            case seen.SeeDraw(card=card):
                 assert last_draw is not None
                 own[card] = last_draw
                 plans[last_draw[0]].pins[last_draw] = (card, index)
-            case LabPlaceGenre(seat=seat, position=position, genre=genre):
+            case seen.LabPlaceGenre(seat=seat, position=position, genre=genre):
                 plan = plans[genre]
                 lab_genre[position] = plan.genre
                 if seat == me:
                     shown = observations[index + 1]
-                    assert isinstance(shown, SeeDiscard)  # the game shows it next
+                    assert isinstance(shown, seen.SeeDiscard)  # the game shows it next
                     plan.own_discards[position] = own[shown.card]
                     plan.own_discard_at[position] = index
                 else:
                     plan.discards.append(Discard(index, seat, position, tuple(plan.drawn_by(seat))))
-            case SeeHand(target=target, cards=seen):
-                _see_hand(plans, index, target, seen)
-            case SeeLab(cards=pairs):
+            case seen.SeeHand(target=target, cards=hand):
+                _see_hand(plans, index, target, hand)
+            case seen.SeeLab(cards=pairs):
                 for position, card in pairs:
                     plans[lab_genre[position]].lab_checks.append(LabCheck(index, position, card))
-            case GameEnd(profile=profile):
+            case seen.GameEnd(profile=profile):
                 _reveal(plans, parts, index, profile)
     return Position(game, me, plans, looks)
 
@@ -201,12 +191,12 @@ def _require_public_genres(game: SerialKiller) -> None:
         )
 
 
-def _see_hand(plans: dict[str, GenrePlan], index: int, target: int, seen: tuple[str, ...]) -> None:
+def _see_hand(plans: dict[str, GenrePlan], index: int, target: int, hand: tuple[str, ...]) -> None:
     """A briefing showed `target`'s hand: per genre, a check of the tokens they drew, less
     their discards so far, against the cards of the genre seen."""
     for plan in plans.values():
         earlier = tuple(d.position for d in plan.discards if d.seat == target)
-        cards = frozenset(c for c in seen if c in plan.cards)
+        cards = frozenset(c for c in hand if c in plan.cards)
         drawn = tuple(plan.drawn_by(target))
         plan.hand_checks.append(HandCheck(index, target, drawn, earlier, cards))
 

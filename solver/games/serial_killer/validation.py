@@ -13,32 +13,8 @@ from engines import (
 )
 from engines.core import is_int, quote, same_json
 from engines.serial_killer import SerialKiller, replay
+from engines.serial_killer import observations as seen
 from engines.serial_killer.actions import ACTIONS
-from engines.serial_killer.observations import (
-    KINDS,
-    PRIVATE,
-    Attempt,
-    Buy,
-    BuyBriefing,
-    BuyLab,
-    BuyMove,
-    BuyWeapon,
-    Declaration,
-    Draw,
-    GameEnd,
-    LabPlace,
-    LabPlaceGenre,
-    PawnAt,
-    Pollution,
-    Roll,
-    RoundEnd,
-    Seated,
-    SeeDiscard,
-    SeeDraw,
-    SeeHand,
-    SeeLab,
-    Start,
-)
 from engines.serial_killer.state import DICE, DISTRICTS, FACES, HAND_LIMIT, WEAPON_MAX
 from solver.games.serial_killer.position import public_view
 from solver.validation import Checker
@@ -62,13 +38,13 @@ def validate(info: InformationSet) -> None:
             "serial-killer: the knowledge model counts worlds genre by genre, which needs the "
             "card backs to show their genre (option genre_public True)"
         )
-    check = Checker(info, KINDS)
+    check = Checker(info, seen.KINDS)
     observations = info.observations
     for index, obs in enumerate(observations):
         check.shape(index)
-        if isinstance(obs, PRIVATE) and obs.seat != info.seat:
+        if isinstance(obs, seen.PRIVATE) and obs.seat != info.seat:
             check.refuse(index, f"only seat {obs.seat} sees this, not seat {info.seat}")
-    if not observations or not isinstance(observations[0], Start):
+    if not observations or not isinstance(observations[0], seen.Start):
         raise IncompleteInformationSet(
             "serial-killer: an information set starts with the setup", "the setup"
         )
@@ -76,7 +52,7 @@ def validate(info: InformationSet) -> None:
     for index in range(len(observations)):
         fields.run(index)
     last = observations[-1]
-    if isinstance(last, LabPlace) and last.seat == info.seat:
+    if isinstance(last, seen.LabPlace) and last.seat == info.seat:
         raise IncompleteInformationSet(
             "serial-killer: the record stops before the card you discarded", "see_discard"
         )
@@ -137,11 +113,11 @@ def _agrees(game: SerialKiller, given: Observation, expected: Observation) -> bo
     if given.kind != expected.kind:
         return False
     match given, expected:
-        case SeeHand(), SeeHand():
+        case seen.SeeHand(), seen.SeeHand():
             return given.target == expected.target and _genres(given.cards) == _genres(
                 expected.cards
             )
-        case SeeLab(), SeeLab():
+        case seen.SeeLab(), seen.SeeLab():
             positions = [p for p, _ in given.cards]
             if positions != [p for p, _ in expected.cards]:
                 return False
@@ -150,7 +126,7 @@ def _agrees(game: SerialKiller, given: Observation, expected: Observation) -> bo
                 (e[1].endswith("?") and _genres((g[1],)) == _genres((e[1],))) or g[1] == e[1]
                 for g, e in pairs
             )
-        case GameEnd(), GameEnd():
+        case seen.GameEnd(), seen.GameEnd():
             return (
                 given.reason == expected.reason
                 and _declared(given) == _declared(expected)
@@ -159,12 +135,12 @@ def _agrees(game: SerialKiller, given: Observation, expected: Observation) -> bo
     return same_json(given.fields, expected.fields)
 
 
-def _declared(end: GameEnd) -> list[tuple[object, object]]:
+def _declared(end: seen.GameEnd) -> list[tuple[object, object]]:
     """Who declared at the end, in their order (the profiles are hidden from the replay)."""
     return [(seat, order) for seat, order, _ in end.declarations]
 
 
-def _judged(game: SerialKiller, end: GameEnd) -> tuple[int, ...]:
+def _judged(game: SerialKiller, end: seen.GameEnd) -> tuple[int, ...]:
     """The winner the rules name from the end's profile and declarations: the first right
     declaration, unless the game ended without judging them (§6)."""
     reason, outcome = end.reason, game.options["unreachable_outcome"]
@@ -191,7 +167,7 @@ class _FieldChecks:
         self.check, self.game, self.parts = check, game, game.parts
         self.seats = game.seats
         self.lab_positions = range(1, game.lab_size + 1)
-        rounds = sum(isinstance(obs, Roll) for obs in check.info.observations)
+        rounds = sum(isinstance(obs, seen.Roll) for obs in check.info.observations)
         options = game.options
         per_round = FACES * DICE // 10 + 7 * options["hunted_bonus"]
         per_round += options["uniform_roll_bonus"]
@@ -202,44 +178,44 @@ class _FieldChecks:
         """The observation's fields (its shape checked: pass, end_pick and skip have the
         seat alone)."""
         obs = self.check.info.observations[index]
-        if isinstance(obs, Seated):
+        if isinstance(obs, seen.Seated):
             self.check.choice(index, "seat", self.seats)
         match obs:
-            case Start():
+            case seen.Start():
                 self._setup(index, obs)
-            case PawnAt():  # place, relocate
+            case seen.PawnAt():  # place, relocate
                 self.check.choice(index, "district", DISTRICTS)
-            case Roll():
+            case seen.Roll():
                 self._roll(index)
-            case Buy():
+            case seen.Buy():
                 self._buy(index, obs)
-            case Draw():
+            case seen.Draw():
                 self._draw(index)
-            case SeeDraw():
+            case seen.SeeDraw():
                 self._see_draw(index)
-            case LabPlace():
+            case seen.LabPlace():
                 self._lab_place(index, obs)
-            case SeeDiscard():
+            case seen.SeeDiscard():
                 self.check.choice(index, "card", self.parts.ids)
                 self.check.choice(index, "position", self.lab_positions)
-            case Pollution():
+            case seen.Pollution():
                 self.check.number(index, "die", 1, FACES)
                 self.check.optional_number(index, "position", 1, self.game.lab_size)
-            case SeeHand():
+            case seen.SeeHand():
                 self.check.choice(index, "target", self.seats)
                 self.check.items(index, "cards", self.parts.ids, range(HAND_LIMIT + 1), "card ids")
-            case SeeLab():
+            case seen.SeeLab():
                 self._see_lab(index, obs)
-            case Declaration():
+            case seen.Declaration():
                 self._profile(index, "profile", obs.profile)
-            case Attempt():
+            case seen.Attempt():
                 self._attempt(index)
-            case RoundEnd():
+            case seen.RoundEnd():
                 self._round_end(index, obs)
-            case GameEnd():
+            case seen.GameEnd():
                 self._end(index, obs)
 
-    def _setup(self, index: int, obs: Start) -> None:
+    def _setup(self, index: int, obs: seen.Start) -> None:
         check, parts = self.check, self.parts
         check.choice(index, "players", (self.game.players,))
         check.choice(index, "first_player", self.seats)
@@ -267,7 +243,7 @@ class _FieldChecks:
             check.fail(index, "counts", counts, f"{FACES} counts of the {DICE} dice rolled")
         check.choice(index, "bonus", sorted({0, self.game.options["uniform_roll_bonus"]}))
 
-    def _buy(self, index: int, obs: Buy) -> None:
+    def _buy(self, index: int, obs: seen.Buy) -> None:
         check, options = self.check, self.game.options
         check.number(index, "face", 1, FACES)
         action = str(check.choice(index, "action", ACTIONS))
@@ -278,13 +254,13 @@ class _FieldChecks:
         if given != ({detail} if detail else set()):
             check.fail(index, "the fields", sorted(given), f"for {action}: {detail or 'none'}")
         match obs:  # the shape of the action's word, so checked
-            case BuyWeapon():
+            case seen.BuyWeapon():
                 check.number(index, "weapon", 1, WEAPON_MAX)
-            case BuyMove():
+            case seen.BuyMove():
                 check.choice(index, "district", DISTRICTS)
-            case BuyBriefing():
+            case seen.BuyBriefing():
                 check.items(index, "targets", self.seats, range(1, len(self.seats)), "seats")
-            case BuyLab():
+            case seen.BuyLab():
                 positions = check.items(index, "positions", self.lab_positions, None, "positions")
                 if list(positions) != sorted(positions):  # type: ignore[type-var]
                     check.fail(index, "positions", positions, "lab positions in increasing order")
@@ -300,17 +276,17 @@ class _FieldChecks:
         top of that deck, so a card of another genre would otherwise pass)."""
         card = self.check.choice(index, "card", self.parts.ids)
         before = self.check.info.observations[index - 1] if index else None
-        if isinstance(before, Draw):
+        if isinstance(before, seen.Draw):
             genre = before.genre
             if str(card).partition(".")[0] != genre:
                 self.check.fail(index, "card", card, f"a {genre} card (the deck drawn from)")
 
-    def _lab_place(self, index: int, obs: LabPlace) -> None:
+    def _lab_place(self, index: int, obs: seen.LabPlace) -> None:
         self.check.choice(index, "position", self.lab_positions)
-        if isinstance(obs, LabPlaceGenre):
+        if isinstance(obs, seen.LabPlaceGenre):
             self.check.choice(index, "genre", self.parts.genre_ids)
 
-    def _see_lab(self, index: int, obs: SeeLab) -> None:
+    def _see_lab(self, index: int, obs: seen.SeeLab) -> None:
         check = self.check
         cards = obs.cards
         if not (
@@ -352,7 +328,7 @@ class _FieldChecks:
         check.flag(index, "success")
         check.optional_number(index, "seq", 1, len(self.seats))
 
-    def _round_end(self, index: int, obs: RoundEnd) -> None:
+    def _round_end(self, index: int, obs: seen.RoundEnd) -> None:
         check, options = self.check, self.game.options
         check.number(index, "round", 1, self.most_rounds)
         check.number(index, "unused", 0, FACES * DICE)
@@ -367,7 +343,7 @@ class _FieldChecks:
             check.fail(index, "caught", caught, f"{len(self.seats)} booleans, one per seat")
         check.choice(index, "first_player", self.seats)
 
-    def _end(self, index: int, obs: GameEnd) -> None:
+    def _end(self, index: int, obs: seen.GameEnd) -> None:
         check = self.check
         check.choice(index, "reason", END_REASONS)
         self._profile(index, "profile", obs.profile)
