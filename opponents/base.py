@@ -91,6 +91,17 @@ def same_seat(given: object, seat: Seat) -> bool:
     return type(given) is type(seat) and given == seat
 
 
+class SearchingBot(SeatedBot):
+    """A bot whose move is a search bounded by work, with `time_budget` (seconds, None: off)
+    as its safety ceiling, checked when it is made (ConfigError if not a positive number)."""
+
+    def __init__(
+        self, game: Game, seat: Seat, rng: random.Random, time_budget: float | None = None
+    ) -> None:
+        super().__init__(game, seat, rng)
+        self.time_budget = check_time_budget(time_budget)
+
+
 class RandomBot(SeatedBot):
     """Plays a uniformly random legal action: the floor every other bot must beat."""
 

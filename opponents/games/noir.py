@@ -24,7 +24,7 @@ from engines.noir.rules import (
     block,
     neighbours,
 )
-from opponents.base import Bot, SeatedBot, check_options, check_time_budget
+from opponents.base import Bot, SearchingBot, SeatedBot, check_options
 from solver import Hint
 from solver.games.noir import (
     INSPECTOR_VAR,
@@ -257,7 +257,7 @@ class HeuristicKiller(SeatedBot):
 
 
 # --- solver ---------------------------------------------------------------------------------
-class SolverBot(SeatedBot):
+class SolverBot(SearchingBot):
     """Expectimax one reply deep over the opponent's identities, with the Deduction's exact
     probabilities (`solver.search.noir`, the search `solver.advise` reads its advice from).
 
@@ -269,13 +269,8 @@ class SolverBot(SeatedBot):
 
     game: Noir
 
-    def __init__(
-        self, game: Noir, seat: Seat, rng: random.Random, time_budget: float | None = None
-    ) -> None:
-        super().__init__(game, seat, rng)
-        self.time_budget = check_time_budget(time_budget)
-        self.scored = 0
-        """Actions the last move scored (its work; fewer than legal only past the ceiling)."""
+    scored: int = 0
+    """Actions the last move scored (its work; fewer than legal only past the ceiling)."""
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         move, scored = choose(info, legal, self.rng, self.time_budget)

@@ -9,7 +9,7 @@ from typing import Any
 from engines import Action, ConfigError, InformationSet, Seat
 from engines.serial_killer import WEAPON_MAX, SerialKiller, SerialKillerState, replay
 from engines.serial_killer import actions as act
-from opponents.base import Bot, SeatedBot, check_options, check_time_budget
+from opponents.base import Bot, SearchingBot, SeatedBot, check_options
 from opponents.games.serial_killer_careful import CarefulBot
 from opponents.games.serial_killer_notepad import notepad_candidates
 from solver import Hint
@@ -176,17 +176,11 @@ def _open_move(
     return None
 
 
-class SolverBot(SeatedBot):
+class SolverBot(SearchingBot):
     """Exact deduction against the race: the search `solver.advise` reads its advice from
     (solver/search/serial_killer.py), so the bot's move and the advice are one computation."""
 
     game: SerialKiller
-
-    def __init__(
-        self, game: SerialKiller, seat: Seat, rng: random.Random, time_budget: float | None = None
-    ) -> None:
-        super().__init__(game, seat, rng)
-        self.time_budget = check_time_budget(time_budget)
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         return search.advise(info, legal, self.rng, {}, time_budget=self.time_budget).move
