@@ -20,7 +20,8 @@ import random
 from dataclasses import dataclass
 
 from engines import InvalidState
-from engines.city_killer import Answer, CityKillerState, Named, Play, Reveal
+from engines.city_killer import CityKillerState
+from engines.city_killer import actions as act
 from engines.city_killer.rules import GROUPS, MOTIVES
 from engines.core import JsonReader
 from solver.games.city_killer import NONE
@@ -58,8 +59,8 @@ def events(state: CityKillerState) -> tuple[list[Event], list[str]]:
         relevant = (
             watch is not None
             or confession is not False
-            or (frame == "killer" and isinstance(action, Named) and action.verb == "murder")
-            or (isinstance(action, Play) and action.card == "bomb")
+            or (frame == "killer" and isinstance(action, act.Named) and action.verb == "murder")
+            or (isinstance(action, act.Play) and action.card == "bomb")
             or frame in ("answer", "profile")
         )
         if relevant:
@@ -79,15 +80,15 @@ def judge(event: Event, k: str, m: str, g: str, f: str | None) -> float:
     state = _world_state(event, k, m, g, f)
     action = event.action
     frame = state.frames[-1]
-    if isinstance(action, Named) and action.verb == "murder" and frame["kind"] == "killer":
+    if isinstance(action, act.Named) and action.verb == "murder" and frame["kind"] == "killer":
         return float(state.legal_victim(action.name))
-    if isinstance(action, Play) and action.card == "bomb":
+    if isinstance(action, act.Play) and action.card == "bomb":
         return float(k not in state.at(_district(action.args[0])))
-    if frame["kind"] == "answer" and isinstance(action, Answer):
+    if frame["kind"] == "answer" and isinstance(action, act.Answer):
         if action not in state._legal_answer(frame):
             return 0.0
         return 0.5 if state.is_liar(frame["name"]) else 1.0
-    if frame["kind"] == "profile" and isinstance(action, Reveal):
+    if frame["kind"] == "profile" and isinstance(action, act.Reveal):
         return float(action in state._legal_profile(frame))
     factor = 1.0
     if event.surveillance is not None:

@@ -6,6 +6,7 @@ import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from string import Formatter
 
 import pytest
 from hypothesis import Phase, given, settings
@@ -23,17 +24,9 @@ from engines import (
     NotToMove,
     State,
 )
-from engines.city_killer import (
-    DETECTIVE,
-    KILLER,
-    Answer,
-    CityKiller,
-    CityKillerState,
-    Named,
-    Place,
-    Play,
-    Verb,
-)
+from engines.city_killer import DETECTIVE, KILLER, CityKiller, CityKillerState
+from engines.city_killer import actions as act
+from engines.city_killer.observations import KINDS
 from engines.city_killer.pool_file import EXAMPLE
 from engines.city_killer.rules import GROUPS, MOTIVES, POOL
 from solver.validation import validate
@@ -140,14 +133,14 @@ def illegal_candidates(state: State) -> list[Action]:
     assert isinstance(state, CityKillerState)
     name = state.residents[0]
     return [
-        Verb("refuse"),
-        Verb("end"),
-        Named("murder", state._identity or name),
-        Answer(True),
-        Answer(False),
-        Play("bomb", ("1,1",)),
-        Play("sixth-sense"),
-        Verb("pass"),
+        act.Verb("refuse"),
+        act.Verb("end"),
+        act.Named("murder", state._identity or name),
+        act.Answer(True),
+        act.Answer(False),
+        act.Play("bomb", ("1,1",)),
+        act.Play("sixth-sense"),
+        act.Verb("pass"),
     ]
 
 
@@ -202,7 +195,7 @@ def test_intimidation_is_mandatory_then_the_murder_fits_the_motive() -> None:
     murders = [a for a in state.legal_actions() if str(a).startswith("murder")]
     assert "refuse" in legal(state)
     for action in murders:
-        assert isinstance(action, Named)
+        assert isinstance(action, act.Named)
         assert state._motive in GAME.predicates.fitting(state.scene_of(action.name))
         assert action.name != state._identity and state.pos[action.name] != state.pawn
 
@@ -214,9 +207,9 @@ def test_a_second_refusal_loses() -> None:
             if state.to_move == KILLER:
                 state.apply(state.legal_actions()[0])
             else:
-                state.apply(Verb("end") if Verb("end") in state.legal_actions() else
+                state.apply(act.Verb("end") if act.Verb("end") in state.legal_actions() else
                             state.legal_actions()[-1])  # fmt: skip
-        state.apply(Verb("refuse"))
+        state.apply(act.Verb("refuse"))
     assert state.is_over and state.winners == (DETECTIVE,)
 
 
@@ -238,13 +231,13 @@ def test_honest_residents_answer_truly_and_liars_freely() -> None:
         while play_until(state, "answer", rng):
             frame = state.frames[-1]
             truth = state.resident(state._identity).attribute(frame["attr"]) == frame["value"]
-            answers = {a for a in state.legal_actions() if isinstance(a, Answer)}
+            answers = {a for a in state.legal_actions() if isinstance(a, act.Answer)}
             if state.is_liar(frame["name"]):
                 seen_liar += 1
-                assert answers == {Answer(True), Answer(False)}
+                assert answers == {act.Answer(True), act.Answer(False)}
             else:
                 seen_honest += 1
-                assert answers == {Answer(truth)}
+                assert answers == {act.Answer(truth)}
             state.apply(rng.choice(state.legal_actions()))
     assert seen_honest and seen_liar
 
@@ -257,7 +250,7 @@ def test_windows_open_on_hand_sizes_alone() -> None:
         while play_until(state, "react", rng):
             seat = state.frames[-1]["seat"]
             assert state.hand_size(seat) >= 1
-            assert Verb("pass") in state.legal_actions()
+            assert act.Verb("pass") in state.legal_actions()
             state.apply(rng.choice(state.legal_actions()))
 
 
@@ -282,6 +275,15 @@ def test_json_names_the_bad_field() -> None:
         GAME.state_from_json(json.dumps(data))
 
 
+def test_each_kind_says_its_words_by_a_template_of_its_fields_or_by_a_method() -> None:
+    for (kind,) in KINDS.values():
+        for template, method in ((kind.DESCRIBE, "describe"), (kind.TEXT, "text")):
+            overridden = method in vars(kind)
+            assert bool(template) != overridden, f"{kind.KIND}: a template or a {method}"
+            named = {field for _, field, _, _ in Formatter().parse(template) if field}
+            assert named <= set(kind.field_names()), f"{kind.KIND}: {named}"
+
+
 def test_notation_reads_back() -> None:
     for text in ("ask Vera height:tall", "move 2,3", "surveil Ivan", "play cordon 3,1",
                  "answer yes", "murder Oleg", "accuse Oleg psychopath", "evidence row 2",
@@ -300,10 +302,10 @@ def test_the_detective_places_the_residents() -> None:
     for i, name in enumerate(state.residents):
         assert state.to_move == DETECTIVE
         offered = state.legal_actions()
-        assert {a.name for a in offered if isinstance(a, Place)} == {name}
+        assert {a.name for a in offered if isinstance(a, act.Place)} == {name}
         full = {d for d in {(r, c) for r in range(1, 5) for c in range(1, 5)}
                 if len(state.at(d)) == 2}  # fmt: skip
-        assert {a.district for a in offered if isinstance(a, Place)} == {
+        assert {a.district for a in offered if isinstance(a, act.Place)} == {
             (r, c) for r in range(1, 5) for c in range(1, 5)
         } - full
         text = f"place {name.lower()} {1 + i // 8},{1 + i // 2 % 4}"

@@ -43,15 +43,7 @@ def position(
     ):
         if rng.random() < 0.3:
             options[key] = rng.choice(values)
-    state = engines.make("city-killer", **options).new_game(seed)
-    assert isinstance(state, CityKillerState)
-    for _ in range(rng.randrange(20, 220)):
-        if state.is_over:
-            break
-        legal = state.legal_actions()
-        good = [a for a in legal if str(a).startswith(INFORMATIVE)]
-        state.apply(rng.choice(good if good and rng.random() < 0.8 else legal))
-    return state
+    return _played_on(engines.make("city-killer", **options).new_game(seed), rng, 20)
 
 
 def pool_file_position(seed: int, liar_model: str) -> CityKillerState:
@@ -59,9 +51,14 @@ def pool_file_position(seed: int, liar_model: str) -> CityKillerState:
     rng = random.Random(seed)
     game = engines.make("city-killer", pool_file=str(EXAMPLE), residents=8,
                         liar_model=liar_model, question_attributes="profession")  # fmt: skip
-    state = game.new_game(seed)
+    return _played_on(game.new_game(seed), rng, 40)
+
+
+def _played_on(state: engines.State, rng: random.Random, least: int) -> CityKillerState:
+    """`state` after `least` to 219 random moves (fewer when the game ends first), four in
+    five of them `INFORMATIVE` where there are any."""
     assert isinstance(state, CityKillerState)
-    for _ in range(rng.randrange(40, 220)):
+    for _ in range(rng.randrange(least, 220)):
         if state.is_over:
             break
         legal = state.legal_actions()

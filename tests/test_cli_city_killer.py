@@ -4,23 +4,14 @@ recap at the end reveals the killer's identity, motive, allies and figurant."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
 import engines
 import opponents
 import solver
 from sleuth import rules
-from sleuth.cli import main
 from sleuth.recap import recap
-
-
-def _run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str],
-         *lines: str) -> str:  # fmt: skip
-    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
-    assert main(argv) == 0
-    return capsys.readouterr().out
+from tests.test_play_loop import _run
 
 
 def test_hint_and_best_show_the_solver_move_and_the_killers_threats(

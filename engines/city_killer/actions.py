@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from engines.city_killer.rules import (
     BUILDINGS,
@@ -61,46 +62,55 @@ CARDS = KILLER_CARDS + DETECTIVE_CARDS
 
 
 @dataclass(frozen=True)
-class Verb(Action):
+class _Words(Action):
+    """An action printed as its fields' words, in order, after its fixed verb (`VERB`, given
+    as `verb=` in the class statement): a kind without one has its verb as its first field.
+    A district is printed "row,column"."""
+
+    VERB: ClassVar[str] = ""
+
+    def __init_subclass__(cls, verb: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.VERB = verb
+
+    def __str__(self) -> str:
+        words = [self.VERB] if self.VERB else []
+        fields: tuple[str, ...] = self.__match_args__  # a dataclass's fields, in order
+        for name in fields:
+            value = getattr(self, name)
+            words.append(district_text(value) if isinstance(value, tuple) else value)
+        return " ".join(words)
+
+
+@dataclass(frozen=True)
+class Verb(_Words):
     """A bare word: refuse, pass, done, interrogate, fire, examine, proceed, decline, end."""
 
     word: str
 
-    def __str__(self) -> str:
-        return self.word
-
 
 @dataclass(frozen=True)
-class Named(Action):
+class Named(_Words):
     """A verb on one resident: identity, intimidate, murder, pick, police, hospital, surveil."""
 
     verb: str
     name: str
 
-    def __str__(self) -> str:
-        return f"{self.verb} {self.name}"
-
 
 @dataclass(frozen=True)
-class Placed(Action):
+class Placed(_Words):
     """A verb on one district: start, move."""
 
     verb: str
     district: District
 
-    def __str__(self) -> str:
-        return f"{self.verb} {district_text(self.district)}"
-
 
 @dataclass(frozen=True)
-class Grouped(Action):
+class Grouped(_Words):
     """A verb on one group: allies, group."""
 
     verb: str
     group: str
-
-    def __str__(self) -> str:
-        return f"{self.verb} {self.group}"
 
 
 @dataclass(frozen=True)
@@ -125,43 +135,31 @@ class Answer(Action):
 
 
 @dataclass(frozen=True)
-class Keep(Action):
+class Keep(_Words, verb="keep"):
     """The killer keeps a card from under a scene, or the detective an evidence token."""
 
     item: str
 
-    def __str__(self) -> str:
-        return f"keep {self.item}"
-
 
 @dataclass(frozen=True)
-class Reveal(Action):
+class Reveal(_Words, verb="name"):
     """The killer names, for Profile, a motive that is not his."""
 
     motive: str
 
-    def __str__(self) -> str:
-        return f"name {self.motive}"
-
 
 @dataclass(frozen=True)
-class Place(Action):
+class Place(_Words, verb="place"):
     """The detective puts a resident in his starting district (initial_placement=detective)."""
 
     name: str
     district: District
 
-    def __str__(self) -> str:
-        return f"place {self.name} {district_text(self.district)}"
-
 
 @dataclass(frozen=True)
-class Shift(Action):
+class Shift(_Words, verb="shift"):
     name: str
     district: District
-
-    def __str__(self) -> str:
-        return f"shift {self.name} {district_text(self.district)}"
 
 
 @dataclass(frozen=True)
@@ -187,20 +185,14 @@ class Play(Action):
 
 
 @dataclass(frozen=True)
-class Discard(Action):
+class Discard(_Words, verb="discard"):
     card: str
-
-    def __str__(self) -> str:
-        return f"discard {self.card}"
 
 
 @dataclass(frozen=True)
-class Accuse(Action):
+class Accuse(_Words, verb="accuse"):
     name: str
     motive: str
-
-    def __str__(self) -> str:
-        return f"accuse {self.name} {self.motive}"
 
 
 USAGE = (
@@ -246,24 +238,28 @@ class _Reader:
         return word.lower()
 
 
-def _verb(read: _Reader, verb: str, args: list[str]) -> Action | None:
-    """A bare word (refuse, pass, ...)."""
-    return Verb(verb) if not args else None
+_Read = Callable[[_Reader, str], Any]
+"""How one word of an action is read (a method of `_Reader`, or `_one_of`'s)."""
+_Form = Callable[[_Reader, str, list[str]], Action | None]
+"""The reader of a verb's words: it gives None when the words do not fit the verb."""
 
 
-def _named(read: _Reader, verb: str, args: list[str]) -> Action | None:
-    """A verb on one resident (identity NAME, murder NAME, ...)."""
-    return Named(verb, read.name(args[0])) if len(args) == 1 else None
+def _one_of(allowed: Sequence[str], what: str) -> _Read:
+    """The reader of a word that is one of `allowed`, refused as not a `what`."""
+    return lambda read, word: read.word_of(word, allowed, what)
 
 
-def _placed(read: _Reader, verb: str, args: list[str]) -> Action | None:
-    """A verb on one district (start R,C, move R,C)."""
-    return Placed(verb, read.district(args[0])) if len(args) == 1 else None
+def _form(kind: type[_Words], *reads: _Read) -> _Form:
+    """The reader of `kind`, whose words after the verb are its fields, each read in turn by
+    one of `reads` (the verb itself is its first field when it has no fixed one)."""
 
+    def form(read: _Reader, verb: str, args: list[str]) -> Action | None:
+        if len(args) != len(reads):
+            return None
+        head = () if kind.VERB else (verb,)
+        return kind(*head, *(read_word(read, a) for read_word, a in zip(reads, args, strict=True)))
 
-def _grouped(read: _Reader, verb: str, args: list[str]) -> Action | None:
-    """A verb on one group (allies GROUP, group GROUP)."""
-    return Grouped(verb, read.word_of(args[0], GROUPS, "group")) if len(args) == 1 else None
+    return form
 
 
 def _ask(read: _Reader, verb: str, args: list[str]) -> Action | None:
@@ -281,28 +277,6 @@ def _answer(read: _Reader, verb: str, args: list[str]) -> Action | None:
     return None
 
 
-def _keep(read: _Reader, verb: str, args: list[str]) -> Action | None:
-    """keep CARD: a killer card or an evidence type."""
-    if len(args) != 1:
-        return None
-    return Keep(read.word_of(args[0], KILLER_CARDS + BUILDINGS, "card or evidence type"))
-
-
-def _reveal(read: _Reader, verb: str, args: list[str]) -> Action | None:
-    """name MOTIVE."""
-    return Reveal(read.word_of(args[0], MOTIVES, "motive")) if len(args) == 1 else None
-
-
-def _place(read: _Reader, verb: str, args: list[str]) -> Action | None:
-    """place NAME R,C."""
-    return Place(read.name(args[0]), read.district(args[1])) if len(args) == 2 else None
-
-
-def _shift(read: _Reader, verb: str, args: list[str]) -> Action | None:
-    """shift NAME R,C."""
-    return Shift(read.name(args[0]), read.district(args[1])) if len(args) == 2 else None
-
-
 def _evidence(read: _Reader, verb: str, args: list[str]) -> Action | None:
     """evidence deck, or evidence row N (N from 1 to 3)."""
     if len(args) == 1 and args[0].lower() == "deck":
@@ -314,20 +288,6 @@ def _evidence(read: _Reader, verb: str, args: list[str]) -> Action | None:
     return Evidence(int(args[1]))
 
 
-def _discard(read: _Reader, verb: str, args: list[str]) -> Action | None:
-    """discard CARD: a detective card."""
-    if len(args) != 1:
-        return None
-    return Discard(read.word_of(args[0], DETECTIVE_CARDS, "detective card"))
-
-
-def _accuse(read: _Reader, verb: str, args: list[str]) -> Action | None:
-    """accuse NAME MOTIVE."""
-    if len(args) != 2:
-        return None
-    return Accuse(read.name(args[0]), read.word_of(args[1], MOTIVES, "motive"))
-
-
 def _play(read: _Reader, verb: str, args: list[str]) -> Action | None:
     """play CARD [ARGS]: the arguments that name residents are spelt as their names."""
     if not args:
@@ -336,23 +296,24 @@ def _play(read: _Reader, verb: str, args: list[str]) -> Action | None:
     return Play(card, tuple(read.by_lower.get(a.lower(), a.lower()) for a in args[1:]))
 
 
-_FORMS: dict[str, Callable[[_Reader, str, list[str]], Action | None]] = {
-    **dict.fromkeys(BARE, _verb),
-    **dict.fromkeys(NAMED, _named),
-    **dict.fromkeys(PLACED, _placed),
-    **dict.fromkeys(GROUPED, _grouped),
+_MOTIVE = _one_of(MOTIVES, "motive")
+_FORMS: dict[str, _Form] = {
+    **dict.fromkeys(BARE, _form(Verb)),
+    **dict.fromkeys(NAMED, _form(Named, _Reader.name)),
+    **dict.fromkeys(PLACED, _form(Placed, _Reader.district)),
+    **dict.fromkeys(GROUPED, _form(Grouped, _one_of(GROUPS, "group"))),
     **dict.fromkeys(ASKING, _ask),
     "answer": _answer,
-    "keep": _keep,
-    "name": _reveal,
-    "place": _place,
-    "shift": _shift,
+    "keep": _form(Keep, _one_of(KILLER_CARDS + BUILDINGS, "card or evidence type")),
+    "name": _form(Reveal, _MOTIVE),
+    "place": _form(Place, _Reader.name, _Reader.district),
+    "shift": _form(Shift, _Reader.name, _Reader.district),
     "evidence": _evidence,
-    "discard": _discard,
-    "accuse": _accuse,
+    "discard": _form(Discard, _one_of(DETECTIVE_CARDS, "detective card")),
+    "accuse": _form(Accuse, _Reader.name, _MOTIVE),
     "play": _play,
 }
-"""The reader of each verb's words: it gives None when the words do not fit the verb."""
+"""The reader of each verb's words."""
 
 
 def parse(text: str, names: Sequence[str]) -> Action:

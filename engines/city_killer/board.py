@@ -11,12 +11,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from engines.city_killer.actions import (
-    Ask,
-    Named,
-    Play,
-    Verb,
-)
+from engines.city_killer import actions as act
 from engines.city_killer.observations import End, Moved, TokenPlaced
 from engines.city_killer.rules import (
     CENTRAL,
@@ -55,12 +50,12 @@ class Board(State):
 
     if TYPE_CHECKING:  # the mixins that call across parts of the rules; each defines its own
 
-        def _play(self, seat: str, action: Play, keep_context: bool = False) -> None: ...
+        def _play(self, seat: str, action: act.Play, keep_context: bool = False) -> None: ...
         def _card_plays(self) -> list[Action]: ...
         def _group_move(self, seat: str, group: str, source: str, chosen: bool = False) -> None: ...
         def _murder(self, victims: tuple[str, ...], district: District, bomb: bool) -> None: ...
         def _pop_killer_frame(self) -> None: ...
-        def _ask(self, action: Ask, source: str, blackmail: bool) -> None: ...
+        def _ask(self, action: act.Ask, source: str, blackmail: bool) -> None: ...
         def _after_question(self) -> None: ...
         def _surveil(self, name: str) -> None: ...
         def _surveillance(self, name: str) -> None: ...
@@ -294,22 +289,22 @@ class Board(State):
     def _police(self, in_reach: list[str]) -> list[Action]:
         if self.token_lost:
             return []
-        return [Named("police", n) for n in in_reach if n != self.token]
+        return [act.Named("police", n) for n in in_reach if n != self.token]
 
     def _diner(self, in_reach: list[str]) -> list[Action]:
         per_phase = self.game.options["question_limit"] == "per_phase"
         return [
-            Ask("diner", n, attr, value)
+            act.Ask("diner", n, attr, value)
             for n in in_reach
             if self.questionable(n) and not (per_phase and n in self.questioned)
             for attr, value in self.question_choices()
         ]
 
     def _hospital(self, in_reach: list[str]) -> list[Action]:
-        return [Named("hospital", n) for n in in_reach if n in self.intimidated]
+        return [act.Named("hospital", n) for n in in_reach if n in self.intimidated]
 
     def _fire(self, in_reach: list[str]) -> list[Action]:
-        return [Verb("fire")] if self._stack else []
+        return [act.Verb("fire")] if self._stack else []
 
     def _discard(self, seat: str, card: str) -> None:
         (self.killer_discard if seat == KILLER else self.detective_discard).append(card)

@@ -6,21 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from engines.city_killer import observations as seen
 from engines.city_killer.actions import (
     Play,
     Verb,
     read_district,
 )
 from engines.city_killer.board import COUNTERS, Frame, other
-from engines.city_killer.observations import (
-    Answered,
-    Calm,
-    Cancelled,
-    Confession,
-    Pawn,
-    Played,
-    TokenPlaced,
-)
 from engines.city_killer.rules import (
     AGE,
     BUILDINGS,
@@ -171,7 +163,7 @@ class Cards(Supplies):
         else:
             self._take_from(self._detective_hand, action.card)
         self.chain.append((seat, action.card, action.args))
-        self._emit(Played(seat, action.card, action.args))
+        self._emit(seen.Played(seat, action.card, action.args))
         opponent = other(seat)
         if action.card == "bomb" or not self.hand_size(opponent):
             self._resolve_chain()
@@ -188,7 +180,7 @@ class Cards(Supplies):
             if card in COUNTERS:
                 cancelled = chain.pop()
                 self._discard(cancelled[0], cancelled[1])
-                self._emit(Cancelled(cancelled[0], cancelled[1]))
+                self._emit(seen.Cancelled(cancelled[0], cancelled[1]))
                 if self.game.options["symbol_on_cancel"]:
                     self._symbol(cancelled[0], cancelled[1])
                 if not chain:
@@ -256,15 +248,15 @@ class Cards(Supplies):
         elif card == "false-alarm":
             assert districts[0] is not None
             self.pawn = districts[0]
-            self._emit(Pawn(districts[0], 0))
+            self._emit(seen.Pawn(districts[0], 0))
         elif card == "crowd":
             self.token = args[0]
-            self._emit(TokenPlaced(args[0], "crowd"))
+            self._emit(seen.TokenPlaced(args[0], "crowd"))
             self._push("crowd-choice", DETECTIVE, name=args[0])
         elif card == "blackmail":
             frame = context["frame"]
             self._emit(
-                Answered(frame["name"], frame["attr"], frame["value"], None, frame["source"])
+                seen.Answered(frame["name"], frame["attr"], frame["value"], None, frame["source"])
             )
             self._after_question()
 
@@ -279,7 +271,7 @@ class Cards(Supplies):
             dest = read_district(args[0])
             assert dest is not None
             self.pawn = dest
-            self._emit(Pawn(dest, 0))
+            self._emit(seen.Pawn(dest, 0))
         elif card == "cordon":
             self.cordon = read_district(args[0])
         elif card == "raid":
@@ -294,7 +286,7 @@ class Cards(Supplies):
                 self._push("cooperation", DETECTIVE, building=args[0])
         elif card == "patrols":
             self.intimidated.discard(args[0])
-            self._emit(Calm((args[0],), "patrols"))
+            self._emit(seen.Calm((args[0],), "patrols"))
         elif card == "confession":
             group = None if self._figurant is None else self.resident(self._figurant).group
-            self._emit(Confession(self._observed("confession", group)))
+            self._emit(seen.Confession(self._observed("confession", group)))

@@ -15,37 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from engines.city_killer.observations import (
-    KINDS,
-    Accusation,
-    Answered,
-    Bomb,
-    Cancelled,
-    CityKillerObservation,
-    CitySetup,
-    Confession,
-    Declined,
-    End,
-    Kept,
-    Murder,
-    Played,
-    Profile,
-    Question,
-    Refusal,
-    SceneCards,
-    Surveil,
-    Surveillance,
-    TokenPlaced,
-    Witness,
-)
+from engines.city_killer import observations as seen
 from engines.city_killer.rules import DETECTIVE, KILLER
 from engines.core import Observation
 
-Kind = type[CityKillerObservation]
+Kind = type[seen.CityKillerObservation]
 AWAITED_CARDS: dict[str, Kind] = {
-    "testimony": Witness,
-    "profile": Profile,
-    "confession": Confession,
+    "testimony": seen.Witness,
+    "profile": seen.Profile,
+    "confession": seen.Confession,
 }
 """Detective cards whose resolution shows an observation (unless the card is cancelled)."""
 AWAITED_WORDS = {
@@ -53,7 +31,14 @@ AWAITED_WORDS = {
     "profile": "the motive the killer names",
     "confession": "the Confession",
 }
-SETTLED: tuple[Kind, ...] = (Surveillance, Declined, Profile, Confession, Kept, End)
+SETTLED: tuple[Kind, ...] = (
+    seen.Surveillance,
+    seen.Declined,
+    seen.Profile,
+    seen.Confession,
+    seen.Kept,
+    seen.End,
+)
 """Kinds that settle an observation owed, and do nothing more."""
 
 
@@ -118,54 +103,56 @@ class Course:
         Raises:
             ValueError: an observation of a City Killer kind without that kind's fields.
         """
-        if obs.kind in KINDS and not isinstance(obs, CityKillerObservation):
+        if obs.kind in seen.KINDS and not isinstance(obs, seen.CityKillerObservation):
             raise ValueError(f"observation {obs.kind!r} has not the fields of its kind")
-        self.played_last = isinstance(obs, Played)
+        self.played_last = isinstance(obs, seen.Played)
         match obs:
-            case CitySetup(residents=residents):
+            case seen.CitySetup(residents=residents):
                 self.residents = tuple(residents)
-            case Murder() | Bomb():
+            case seen.Murder() | seen.Bomb():
                 self.events += 1
                 self.scenes += 1
-                dead = [obs.victim] if isinstance(obs, Murder) else list(obs.casualties)
-                if isinstance(obs, Murder) or self.bomb_in_history:
+                dead = [obs.victim] if isinstance(obs, seen.Murder) else list(obs.casualties)
+                if isinstance(obs, seen.Murder) or self.bomb_in_history:
                     self.history.extend(dead)
                 if self.seat == KILLER:
                     number = obs.scene
-                    self.owed.append(Owed((SceneCards,), f"the cards under scene {number}", ""))
-            case Refusal():
+                    self.owed.append(
+                        Owed((seen.SceneCards,), f"the cards under scene {number}", "")
+                    )
+            case seen.Refusal():
                 self.events += 1
                 self.refusals += 1
                 if self.refusals >= 2:
-                    self.owed.append(Owed((End,), "the end of the game", ""))
-            case SceneCards():
-                self._settle(SceneCards)
-                self.owed.append(Owed((Kept,), "the card the killer keeps", KILLER))
-            case Question(name=name):
+                    self.owed.append(Owed((seen.End,), "the end of the game", ""))
+            case seen.SceneCards():
+                self._settle(seen.SceneCards)
+                self.owed.append(Owed((seen.Kept,), "the card the killer keeps", KILLER))
+            case seen.Question(name=name):
                 self.questions[name] = (obs.attr, obs.value, obs.source)
-                self._settle(Question, name)
-                self.owed.append(Owed((Answered,), f"{name}'s answer", KILLER, name))
-            case Answered(name=name):
+                self._settle(seen.Question, name)
+                self.owed.append(Owed((seen.Answered,), f"{name}'s answer", KILLER, name))
+            case seen.Answered(name=name):
                 self.questions.pop(name, None)
-                self._settle(Answered, name)
-            case Surveil(name=name):
+                self._settle(seen.Answered, name)
+            case seen.Surveil(name=name):
                 what = f"the killer's answer to the surveillance of {name}"
-                self.owed.append(Owed((Surveillance, Declined), what, KILLER))
-            case TokenPlaced(name=name, source="crowd"):
-                self._settle(Surveillance)
+                self.owed.append(Owed((seen.Surveillance, seen.Declined), what, KILLER))
+            case seen.TokenPlaced(name=name, source="crowd"):
+                self._settle(seen.Surveillance)
                 what = f"the detective's choice after Crowd moved the token to {name}"
-                self.owed.append(Owed((Surveillance, Declined), what, DETECTIVE))
-            case Played(card=card) if card in AWAITED_CARDS:
+                self.owed.append(Owed((seen.Surveillance, seen.Declined), what, DETECTIVE))
+            case seen.Played(card=card) if card in AWAITED_CARDS:
                 if card == "testimony":
                     self.testimony = tuple(obs.args[:2])
                 words = AWAITED_WORDS[card]
                 self.owed.append(Owed((AWAITED_CARDS[card],), words, KILLER, card=card))
-            case Cancelled(card=card) if card in AWAITED_CARDS:
+            case seen.Cancelled(card=card) if card in AWAITED_CARDS:
                 self._settle(AWAITED_CARDS[card], card=card)
-            case Witness(name=name):
-                self._settle(Witness, card="testimony")
-                self.owed.append(Owed((Question,), f"the question to {name}", DETECTIVE, name))
-            case Accusation():
-                self.owed.append(Owed((End,), "the end of the game", ""))
+            case seen.Witness(name=name):
+                self._settle(seen.Witness, card="testimony")
+                self.owed.append(Owed((seen.Question,), f"the question to {name}", DETECTIVE, name))
+            case seen.Accusation():
+                self.owed.append(Owed((seen.End,), "the end of the game", ""))
             case _ if isinstance(obs, SETTLED):
                 self._settle(type(obs))

@@ -3,29 +3,9 @@ scene, movement, the buildings' actions, the detective's hand and the accusation
 
 from __future__ import annotations
 
-from engines.city_killer.actions import (
-    Accuse,
-    Ask,
-    Discard,
-    Evidence,
-    Keep,
-    Named,
-    Placed,
-    Play,
-    Shift,
-    Verb,
-)
+from engines.city_killer import actions as act
+from engines.city_killer import observations as seen
 from engines.city_killer.board import MAX_STEPS, UNKNOWN, Frame
-from engines.city_killer.observations import (
-    Accusation,
-    Calm,
-    Discarded,
-    EvidenceDiscard,
-    Examination,
-    Interrogation,
-    InvestigationOver,
-    Pawn,
-)
 from engines.city_killer.rules import (
     BUILDINGS,
     DETECTIVE,
@@ -51,7 +31,7 @@ class DetectivePhase(Supplies):
         if self.murdered:
             district = self.scenes[-1][0]
             self.pawn = district
-            self._emit(Pawn(district, 0))
+            self._emit(seen.Pawn(district, 0))
             names = self.at(district)
             if names:
                 self._push("displace", DETECTIVE, names=names)
@@ -80,33 +60,33 @@ class DetectivePhase(Supplies):
                 d for d in neighbours(self.pos[name], self.adjacency) if self.can_enter(name, d)
             ]
             anywhere = near or [d for d in DISTRICTS if self.can_enter(name, d)]
-            actions += [Shift(name, d) for d in anywhere]
+            actions += [act.Shift(name, d) for d in anywhere]
         return actions
 
     def _legal_examine(self, frame: Frame) -> list[Action]:
-        return [Verb("examine"), Verb("pass")]
+        return [act.Verb("examine"), act.Verb("pass")]
 
     def _legal_keep_evidence(self, frame: Frame) -> list[Action]:
-        return [Keep(t) for t in dict.fromkeys(frame["drawn"])]
+        return [act.Keep(t) for t in dict.fromkeys(frame["drawn"])]
 
     def _legal_detective(self, frame: Frame) -> list[Action]:
         """The detective's choices in his phase, in this order: the steps, the actions of the
         pawn's district, surveillance, evidence checks, card plays and the end."""
         assert self.pawn is not None
         opt = self.game.options
-        actions: list[Action] = [Placed("move", d) for d in self._steps()]
+        actions: list[Action] = [act.Placed("move", d) for d in self._steps()]
         here = self.pawn
         building = self.buildings.get(here)
         free_actions = len(self.used) < 2
         if free_actions:
             actions += self._district_actions(here, building)
         if self.token is not None and (opt["surveil_same_phase"] or not self.token_fresh):
-            actions.append(Named("surveil", self.token))
+            actions.append(act.Named("surveil", self.token))
         if building is not None and building in self._evidence and self._may_check():
             actions += self._evidence_checks()
         if not opt["card_play_is_action"] or (free_actions and "card" not in self.used):
             actions += self._card_plays()
-        actions.append(Verb("end"))
+        actions.append(act.Verb("end"))
         return actions
 
     def _district_actions(self, here: District, building: str | None) -> list[Action]:
@@ -115,23 +95,23 @@ class DetectivePhase(Supplies):
         action)."""
         actions: list[Action] = []
         if "interrogate" not in self.used and self._to_question(here, set()):
-            actions.append(Verb("interrogate"))
+            actions.append(act.Verb("interrogate"))
         if building in BUILDINGS and building not in self.used:
             actions += self._building_actions(building)
         examine_here = here in self.scene_districts() and not self.examined
         if self.game.options["examine_timing"] == "action" and examine_here:
-            actions.append(Verb("examine"))
+            actions.append(act.Verb("examine"))
         return actions
 
     def _evidence_checks(self) -> list[Action]:
         """The evidence checks open in a building: a card of the row, or the deck's top
         while the deck (or with empty_deck reshuffle, the discard pile) holds a card."""
         actions: list[Action] = [
-            Evidence(i + 1) for i, card in enumerate(self.row) if card is not None
+            act.Evidence(i + 1) for i, card in enumerate(self.row) if card is not None
         ]
         reshuffle = self.game.options["empty_deck"] == "reshuffle"
         if self._detective_deck or (reshuffle and self.detective_discard):
-            actions.append(Evidence(0))
+            actions.append(act.Evidence(0))
         return actions
 
     def _may_check(self) -> bool:
@@ -164,7 +144,7 @@ class DetectivePhase(Supplies):
 
     def _legal_hand(self, frame: Frame) -> list[Action]:
         plays = self._card_plays()
-        return [*plays, *(Discard(card) for card in dict.fromkeys(self._detective_hand))]
+        return [*plays, *(act.Discard(card) for card in dict.fromkeys(self._detective_hand))]
 
     def _legal_cooperation(self, frame: Frame) -> list[Action]:
         return self._building_actions(frame["building"])
@@ -173,62 +153,62 @@ class DetectivePhase(Supplies):
         names = (
             self.living if self.game.options["accusation_target"] == "living" else self.residents
         )
-        return [Accuse(n, m) for n in names for m in MOTIVES]
+        return [act.Accuse(n, m) for n in names for m in MOTIVES]
 
     def _do_displace(self, frame: Frame, action: Action) -> None:
-        assert isinstance(action, Shift)
+        assert isinstance(action, act.Shift)
         self._move_resident(action.name, action.district, "urgent call")
         frame["names"].remove(action.name)
-        if not any(isinstance(a, Shift) for a in self._legal_displace(frame)):
+        if not any(isinstance(a, act.Shift) for a in self._legal_displace(frame)):
             self._pop()
 
     def _do_examine(self, frame: Frame, action: Action) -> None:
         self._pop()
-        if action == Verb("examine"):
+        if action == act.Verb("examine"):
             self._examine()
 
     def _examine(self) -> None:
         self.examined = True
         drawn = self._give_evidence(2)
-        self._emit(Examination(self.pawn or (0, 0)))
+        self._emit(seen.Examination(self.pawn or (0, 0)))
         if len(drawn) == 2:
             for token in drawn:
                 self._evidence.remove(token)
             self._push("keep-evidence", DETECTIVE, drawn=drawn)
 
     def _do_keep_evidence(self, frame: Frame, action: Action) -> None:
-        assert isinstance(action, Keep)
+        assert isinstance(action, act.Keep)
         self._pop()
         drawn = list(frame["drawn"])
         drawn.remove(action.item if action.item in drawn else UNKNOWN)
         self._evidence.append(action.item)
         self.evidence_discard.extend(drawn)
-        self._emit(EvidenceDiscard(tuple(drawn)))
+        self._emit(seen.EvidenceDiscard(tuple(drawn)))
 
     def _do_detective(self, frame: Frame, action: Action) -> None:
-        if isinstance(action, Placed):
+        if isinstance(action, act.Placed):
             cost = self._step_cost(action.district)
             self.mp -= cost
             self.steps += 1
             self.pawn = action.district
-            self._emit(Pawn(action.district, cost))
-        elif action == Verb("interrogate"):
+            self._emit(seen.Pawn(action.district, cost))
+        elif action == act.Verb("interrogate"):
             assert self.pawn is not None
             self.used.append("interrogate")
             count = len(self._to_question(self.pawn, set()))
-            self._emit(Interrogation(self.pawn))
+            self._emit(seen.Interrogation(self.pawn))
             self._push("interrogation", DETECTIVE, asked=[], start=count)
-        elif action == Verb("examine"):
+        elif action == act.Verb("examine"):
             self.used.append("examine")
             self._examine()
-        elif action == Verb("end"):
+        elif action == act.Verb("end"):
             self._pop()
-            self._emit(InvestigationOver(self.round))
-        elif isinstance(action, Named) and action.verb == "surveil":
+            self._emit(seen.InvestigationOver(self.round))
+        elif isinstance(action, act.Named) and action.verb == "surveil":
             self._surveil(action.name)
-        elif isinstance(action, Evidence):
+        elif isinstance(action, act.Evidence):
             self._evidence_check(action.position)
-        elif isinstance(action, Play):
+        elif isinstance(action, act.Play):
             if self.game.options["card_play_is_action"]:
                 self.used.append("card")
             self._play(DETECTIVE, action)
@@ -237,16 +217,16 @@ class DetectivePhase(Supplies):
 
     def _building(self, action: Action, bonus: bool) -> None:
         """A building's action (police, diner, hospital, fire); `bonus` for Cooperation."""
-        if isinstance(action, Named) and action.verb == "police":
+        if isinstance(action, act.Named) and action.verb == "police":
             kind = "police"
             self._place_token(action.name, "police")
-        elif isinstance(action, Ask):
+        elif isinstance(action, act.Ask):
             kind = "diner"
             self._ask(action, "diner", blackmail=False)
-        elif isinstance(action, Named):
+        elif isinstance(action, act.Named):
             kind = "hospital"
             self.intimidated.discard(action.name)
-            self._emit(Calm((action.name,), "hospital"))
+            self._emit(seen.Calm((action.name,), "hospital"))
         else:
             kind = "fire"
             group = self._draw_stack(DETECTIVE, "fire")
@@ -257,12 +237,12 @@ class DetectivePhase(Supplies):
 
     def _do_hand(self, frame: Frame, action: Action) -> None:
         self._pop()
-        if isinstance(action, Discard):
+        if isinstance(action, act.Discard):
             self._take_from(self._detective_hand, action.card)
             self.detective_discard.append(action.card)
-            self._emit(Discarded(action.card))
+            self._emit(seen.Discarded(action.card))
         else:
-            assert isinstance(action, Play)
+            assert isinstance(action, act.Play)
             self._play(DETECTIVE, action)
 
     def _do_cooperation(self, frame: Frame, action: Action) -> None:
@@ -270,11 +250,11 @@ class DetectivePhase(Supplies):
         self._building(action, bonus=self.game.options["cooperation"] == "bonus")
 
     def _do_accuse(self, frame: Frame, action: Action) -> None:
-        assert isinstance(action, Accuse)
+        assert isinstance(action, act.Accuse)
         self._pop()
         self.accusation = (action.name, action.motive)
         right = action.name == self._identity and action.motive == self._motive
-        self._emit(Accusation(action.name, action.motive))
+        self._emit(seen.Accusation(action.name, action.motive))
         if right:
             self._finish((DETECTIVE,), "the detective named the killer and his motive")
         else:

@@ -10,48 +10,10 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, TypeVar
 
+from engines.city_killer import actions as act
 from engines.city_killer import notation
-from engines.city_killer.actions import (
-    ASKING,
-    BARE,
-    CARDS,
-    GROUPED,
-    NAMED,
-    PLACED,
-    Accuse,
-    Answer,
-    Ask,
-    Discard,
-    Evidence,
-    Grouped,
-    Keep,
-    Named,
-    Place,
-    Placed,
-    Play,
-    Reveal,
-    Shift,
-    Verb,
-    parse,
-)
+from engines.city_killer import observations as seen
 from engines.city_killer.motives import FAN_CODE, Predicates, read_predicates
-from engines.city_killer.observations import (
-    KINDS,
-    Act,
-    Allies,
-    CitySetup,
-    Confession,
-    Draw,
-    Drew,
-    GroupToken,
-    Kept,
-    Row,
-    SceneCards,
-    Secrets,
-    Surveillance,
-    describe,
-    observation_text,
-)
 from engines.city_killer.pool_file import read_pool
 from engines.city_killer.rules import (
     BUILDINGS,
@@ -225,7 +187,7 @@ class CityKiller(Game[CityKillerState]):
         version=1,
         max_length="6 rounds",
     )
-    observation_kinds = KINDS
+    observation_kinds = seen.KINDS
     options_spec = _documented((
         Option("residents", 20, check=_count(4, 20), describe_allowed="4 to 20",
                doc="residents in play (fewer for tests)"),
@@ -422,10 +384,10 @@ class CityKiller(Game[CityKillerState]):
 
     @cached_property
     def _words(self) -> tuple[dict[str, int], list[str], dict[str, int]]:
-        heads = [*BARE, *NAMED, *PLACED, *GROUPED, *ASKING, "answer yes", "answer no", "keep",
-                 "name", "place", "shift", "evidence deck", *(f"evidence row {i}"
-                 for i in range(1, ROW + 1)), *(f"play {card}" for card in CARDS), "discard",
-                 "accuse"]  # fmt: skip
+        heads = [*act.BARE, *act.NAMED, *act.PLACED, *act.GROUPED, *act.ASKING, "answer yes",
+                 "answer no", "keep", "name", "place", "shift", "evidence deck",
+                 *(f"evidence row {i}" for i in range(1, ROW + 1)),
+                 *(f"play {card}" for card in act.CARDS), "discard", "accuse"]  # fmt: skip
         looks = [f"{attr}:{value}" for attr, values in LOOKS.items() for value in values]
         asked = [f"{attr}:{value}" for attr, value in questions("profession", self.professions)]
         args = [*self.names, *(district_text(d) for d in DISTRICTS), *GROUPS, *MOTIVES,
@@ -508,8 +470,8 @@ class CityKiller(Game[CityKillerState]):
 
     def _action_seen_by(self, action: Action, seat: Seat) -> tuple[Seat, ...] | None:
         """The killer's identity, allies and kept card are his alone."""
-        hidden = isinstance(action, Named | Grouped | Keep) and (
-            str(action).split()[0] in ("identity", "allies") or isinstance(action, Keep)
+        hidden = isinstance(action, act.Named | act.Grouped | act.Keep) and (
+            str(action).split()[0] in ("identity", "allies") or isinstance(action, act.Keep)
         )
         return (seat,) if hidden else None
 
@@ -647,7 +609,7 @@ class CityKiller(Game[CityKillerState]):
     def _open(self, state: CityKillerState) -> None:
         """The public setup, the row dealt, the setup decisions (same for a view)."""
         state._emit(
-            CitySetup(
+            seen.CitySetup(
                 residents=state.residents,
                 placement=tuple((n, *state.pos[n]) for n in state.residents if n in state.pos),
                 buildings=tuple((*d, kind) for d, kind in sorted(state.buildings.items())),
@@ -656,7 +618,7 @@ class CityKiller(Game[CityKillerState]):
         for i in range(ROW):
             state.row[i] = state._draw_detective_card(blind=False)
         state.row.reverse()  # the first card dealt lies rightmost
-        state._emit(Row(tuple(state.row)))
+        state._emit(seen.Row(tuple(state.row)))
         state.begin()
 
     # --- views ------------------------------------------------------------------------------
@@ -685,36 +647,36 @@ class CityKiller(Game[CityKillerState]):
         cached = self._views.get(info.seat)
         start, state = 0, None
         if cached is not None and len(cached[0]) <= len(observations):
-            seen, kept_state = cached
-            if observations[: len(seen)] == seen:
-                start, state = len(seen), kept_state
+            kept_record, kept_state = cached
+            if observations[: len(kept_record)] == kept_record:
+                start, state = len(kept_record), kept_state
         if start and (state is None or state._stood_in or any(
             isinstance(obs, PLACEHELD) for obs in observations[start:]
         )):  # fmt: skip
             start, state = 0, None  # the kept view replayed stand-ins this record now names
-        secrets = _last(observations, Secrets)
-        allies = _last(observations, Allies)
+        secrets = _last(observations, seen.Secrets)
+        allies = _last(observations, seen.Allies)
         if state is None:
             state = self._blank_view(observations, secrets)
         else:
             assert state._script is not None
             for kind, queue in _script(observations[start:]).items():
                 state._script[kind].extend(queue)
-        state._kept.extend(obs.card for obs in observations[start:] if isinstance(obs, Kept))
+        state._kept.extend(obs.card for obs in observations[start:] if isinstance(obs, seen.Kept))
         if allies is not None:
             state._allies = allies.group
         names = state.residents
         for obs in observations[start:]:
-            if not isinstance(obs, Act):
+            if not isinstance(obs, seen.Act):
                 continue
             text = obs.move
             if text == f"identity {UNKNOWN}":
-                action: Action = Named("identity", secrets.identity if secrets else names[0])
+                action: Action = act.Named("identity", secrets.identity if secrets else names[0])
             elif text == f"allies {UNKNOWN}":
-                action = Grouped("allies", state._allies or GROUPS[0])
+                action = act.Grouped("allies", state._allies or GROUPS[0])
             elif text == f"keep {UNKNOWN}":
                 state._stood_in = state._stood_in or not state._kept  # its card comes later
-                action = Keep(state._kept.popleft() if state._kept else UNKNOWN)
+                action = act.Keep(state._kept.popleft() if state._kept else UNKNOWN)
             else:
                 action = self.parse_action(text)
             state.apply_trusted(action)
@@ -725,7 +687,7 @@ class CityKiller(Game[CityKillerState]):
         return state
 
     def _blank_view(
-        self, observations: Sequence[Observation], secrets: Secrets | None
+        self, observations: Sequence[Observation], secrets: seen.Secrets | None
     ) -> CityKillerState:
         """A view at the setup: the public placement, the seat's secrets, placeholders.
 
@@ -733,7 +695,7 @@ class CityKiller(Game[CityKillerState]):
             KeyError: the record does not start with the setup.
         """
         setup = observations[0]
-        if not isinstance(setup, CitySetup):
+        if not isinstance(setup, seen.CitySetup):
             raise KeyError(f"the record starts with the setup, not {setup.kind!r}")
         state = CityKillerState(self, random.Random(0))
         names = list(setup.residents)
@@ -756,7 +718,7 @@ class CityKiller(Game[CityKillerState]):
 
     # --- notation and words -------------------------------------------------------------------
     def _parse_action(self, text: str) -> Action:
-        return parse(text, self.names)
+        return act.parse(text, self.names)
 
     def _action_domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
         name = choice_domain(self.names, "a resident of the pool")
@@ -770,38 +732,38 @@ class CityKiller(Game[CityKillerState]):
             "a tuple of words",
         )
         return {
-            Verb: {"word": choice_domain(BARE)},
-            Named: {"verb": choice_domain(NAMED), "name": name},
-            Placed: {"verb": choice_domain(PLACED), "district": district},
-            Grouped: {"verb": choice_domain(GROUPED), "group": choice_domain(GROUPS)},
-            Ask: {
+            act.Verb: {"word": choice_domain(act.BARE)},
+            act.Named: {"verb": choice_domain(act.NAMED), "name": name},
+            act.Placed: {"verb": choice_domain(act.PLACED), "district": district},
+            act.Grouped: {"verb": choice_domain(act.GROUPED), "group": choice_domain(GROUPS)},
+            act.Ask: {
                 "verb": choice_domain(("ask", "diner")),
                 "name": name,
                 "attr": choice_domain((*LOOKS, "group", "profession")),
                 "value": choice_domain(tuple(dict.fromkeys(words))),
             },
-            Answer: {"yes": Domain(lambda v: isinstance(v, bool), "True or False")},
-            Keep: {"item": choice_domain(KILLER_CARDS + BUILDINGS)},
-            Reveal: {"motive": choice_domain(MOTIVES)},
-            Place: {"name": name, "district": district},
-            Shift: {"name": name, "district": district},
-            Evidence: {"position": choice_domain((0, 1, 2, 3))},
-            Play: {"card": choice_domain(CARDS), "args": arg},
-            Discard: {"card": choice_domain(DETECTIVE_CARDS)},
-            Accuse: {"name": name, "motive": choice_domain(MOTIVES)},
+            act.Answer: {"yes": Domain(lambda v: isinstance(v, bool), "True or False")},
+            act.Keep: {"item": choice_domain(KILLER_CARDS + BUILDINGS)},
+            act.Reveal: {"motive": choice_domain(MOTIVES)},
+            act.Place: {"name": name, "district": district},
+            act.Shift: {"name": name, "district": district},
+            act.Evidence: {"position": choice_domain((0, 1, 2, 3))},
+            act.Play: {"card": choice_domain(act.CARDS), "args": arg},
+            act.Discard: {"card": choice_domain(DETECTIVE_CARDS)},
+            act.Accuse: {"name": name, "motive": choice_domain(MOTIVES)},
         }
 
     def _action_problem(self, action: Action) -> str | None:
-        if isinstance(action, Ask):
+        if isinstance(action, act.Ask):
             values = LOOKS.get(action.attr)
             if values is not None and action.value not in values:
                 return f"{action.attr} is one of {', '.join(values)}"
-        if isinstance(action, Play) and self.parse_action(str(action)) != action:
+        if isinstance(action, act.Play) and self.parse_action(str(action)) != action:
             return "its arguments are not written as the notation writes them"
         return None
 
     def describe(self, observation: Observation) -> str:
-        return describe(observation)
+        return seen.describe(observation)
 
     def _parse_entry(
         self, text: str, seat: Seat, before: tuple[Observation, ...]
@@ -809,7 +771,7 @@ class CityKiller(Game[CityKillerState]):
         return notation.parse_entry(self, text, str(seat), before)
 
     def _observation_text(self, observation: Observation) -> str:
-        return observation_text(observation, self.options["building_layout"])
+        return seen.observation_text(observation, self.options["building_layout"])
 
     def _notation_help(self) -> list[tuple[str, str]]:
         return notation.help_lines()
@@ -861,7 +823,7 @@ class CityKiller(Game[CityKillerState]):
 
 
 Seen = TypeVar("Seen", bound=Observation)
-PLACEHELD = (Secrets, Allies)
+PLACEHELD = (seen.Secrets, seen.Allies)
 """The private observations a view reads before replaying any move (it stands placeholders
 in for them when the seat has not learnt them)."""
 _PILES = {"detective-deck": "detective-card", "evidence": "evidence", "killer-deck": "killer-card"}
@@ -874,19 +836,19 @@ def _script(observations: Sequence[Observation]) -> dict[str, deque[Any]]:
                                      "stack", "surveillance", "confession")}  # fmt: skip
     for i, obs in enumerate(observations):
         match obs:
-            case Draw(pile=pile, card=card):
+            case seen.Draw(pile=pile, card=card):
                 if card is None:
                     following = observations[i + 1] if i + 1 < len(observations) else None
-                    if isinstance(following, Drew):
+                    if isinstance(following, seen.Drew):
                         card = following.card
                 script[_PILES[pile]].append(UNKNOWN if card is None else card)
-            case SceneCards(cards=cards):
+            case seen.SceneCards(cards=cards):
                 script["scene"].extend(cards)
-            case GroupToken(group=group):
+            case seen.GroupToken(group=group):
                 script["stack"].append(group)
-            case Surveillance(answer=answer):
+            case seen.Surveillance(answer=answer):
                 script["surveillance"].append(answer)
-            case Confession(group=group):
+            case seen.Confession(group=group):
                 script["confession"].append(group)
     return script
 

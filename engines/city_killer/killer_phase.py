@@ -4,29 +4,9 @@ crime-scene procedure, refusals."""
 
 from __future__ import annotations
 
-from engines.city_killer.actions import (
-    Grouped,
-    Keep,
-    Named,
-    Place,
-    Placed,
-    Play,
-    Verb,
-)
+from engines.city_killer import actions as act
+from engines.city_killer import observations as seen
 from engines.city_killer.board import UNKNOWN, Frame
-from engines.city_killer.observations import (
-    Allies,
-    Bomb,
-    Identity,
-    Intimidation,
-    Kept,
-    Murder,
-    Refusal,
-    Round,
-    SceneCards,
-    Secrets,
-    TokenBack,
-)
 from engines.city_killer.rules import (
     DETECTIVE,
     DISTRICTS,
@@ -64,36 +44,36 @@ class KillerPhase(Supplies):
         left = min(2, eligible)
         if eligible < 2 and self.game.options["few_to_intimidate"] == "none":
             left = 0
-        self._emit(Round(self.round))
+        self._emit(seen.Round(self.round))
         self._push("killer", KILLER, left=left)
         self.stage = "d1"
 
     def _legal_identity(self, frame: Frame) -> list[Action]:
-        return [Named("identity", name) for name in self.residents]
+        return [act.Named("identity", name) for name in self.residents]
 
     def _legal_allies(self, frame: Frame) -> list[Action]:
-        return [Grouped("allies", g) for g in GROUPS if g in self._drawn]
+        return [act.Grouped("allies", g) for g in GROUPS if g in self._drawn]
 
     def _legal_place(self, frame: Frame) -> list[Action]:
         """The next resident, in the public order, into any district with room."""
         capacity = self.game.options["district_capacity"]
         name = self._unplaced()[0]
-        return [Place(name, d) for d in DISTRICTS if len(self.at(d)) < capacity]
+        return [act.Place(name, d) for d in DISTRICTS if len(self.at(d)) < capacity]
 
     def _legal_start(self, frame: Frame) -> list[Action]:
-        return [Placed("start", d) for d in DISTRICTS]
+        return [act.Placed("start", d) for d in DISTRICTS]
 
     def _legal_killer(self, frame: Frame) -> list[Action]:
         actions: list[Action] = []
         left = self.intimidations_left(frame)
         if left:
-            actions += [Named("intimidate", n) for n in self._intimidation_targets()]
+            actions += [act.Named("intimidate", n) for n in self._intimidation_targets()]
         for card in dict.fromkeys(self._killer_hand):
             if card in KILLER_PHASE_CARDS and (card != "bomb" or not left):
-                actions += [Play(card, args) for args in self._killer_card_args(card)]
+                actions += [act.Play(card, args) for args in self._killer_card_args(card)]
         if not left:
-            actions += [Named("murder", n) for n in self.living if self.legal_victim(n)]
-            actions.append(Verb("refuse"))
+            actions += [act.Named("murder", n) for n in self.living if self.legal_victim(n)]
+            actions.append(act.Verb("refuse"))
         return actions
 
     def _killer_card_args(self, card: str) -> list[tuple[str, ...]]:
@@ -136,13 +116,13 @@ class KillerPhase(Supplies):
         return not (opt["bomb_curfew"] and any(self.protected(n, killing=True) for n in here))
 
     def _legal_keep(self, frame: Frame) -> list[Action]:
-        return [Keep(card) for card in dict.fromkeys(frame["cards"])]
+        return [act.Keep(card) for card in dict.fromkeys(frame["cards"])]
 
     def _do_identity(self, frame: Frame, action: Action) -> None:
-        assert isinstance(action, Named)
+        assert isinstance(action, act.Named)
         self._pop()
         self._identity = action.name
-        self._emit(Identity(action.name), to=[KILLER])
+        self._emit(seen.Identity(action.name), to=[KILLER])
         if self.game.options["use_figurant"] and self._script is None:
             others = [n for n in self.residents if n != action.name]
             self._figurant = self._chance_draw(others, (KILLER,))
@@ -150,39 +130,39 @@ class KillerPhase(Supplies):
 
     def _emit_secrets(self) -> None:
         drawn = tuple(sorted(self._drawn, key=GROUPS.index))
-        self._emit(Secrets(self._identity, self._figurant, self._motive, drawn), to=[KILLER])
+        self._emit(seen.Secrets(self._identity, self._figurant, self._motive, drawn), to=[KILLER])
 
     def _do_allies(self, frame: Frame, action: Action) -> None:
-        assert isinstance(action, Grouped)
+        assert isinstance(action, act.Grouped)
         self._pop()
         self._allies = action.group
-        self._emit(Allies(action.group), to=[KILLER])
+        self._emit(seen.Allies(action.group), to=[KILLER])
 
     def _do_place(self, frame: Frame, action: Action) -> None:
-        assert isinstance(action, Place)
+        assert isinstance(action, act.Place)
         self.pos[action.name] = action.district
         if not self._unplaced():
             self._pop()
 
     def _do_start(self, frame: Frame, action: Action) -> None:
-        assert isinstance(action, Placed)
+        assert isinstance(action, act.Placed)
         self._pop()
         self.pawn = action.district
 
     def _do_killer(self, frame: Frame, action: Action) -> None:
-        if isinstance(action, Named) and action.verb == "intimidate":
+        if isinstance(action, act.Named) and action.verb == "intimidate":
             frame["left"] = self.intimidations_left(frame) - 1
             self.intimidated.add(action.name)
-            self._emit(Intimidation(action.name))
-        elif isinstance(action, Play):
+            self._emit(seen.Intimidation(action.name))
+        elif isinstance(action, act.Play):
             self._play(KILLER, action)
-        elif isinstance(action, Named):
+        elif isinstance(action, act.Named):
             self._pop()
             self._murder((action.name,), self.pos[action.name], bomb=False)
         else:
             self._pop()
             self.refusals += 1
-            self._emit(Refusal(self.round, self.refusals))
+            self._emit(seen.Refusal(self.round, self.refusals))
             if self.refusals >= 2:
                 self._finish((DETECTIVE,), "the killer refused a second time")
 
@@ -193,7 +173,7 @@ class KillerPhase(Supplies):
             (victim,) = victims
             scene = self.scene_of(victim)
             self._emit(
-                Murder(
+                seen.Murder(
                     victim=victim,
                     district=district,
                     scene=number,
@@ -204,7 +184,7 @@ class KillerPhase(Supplies):
                 )
             )
         else:
-            self._emit(Bomb(district, victims, number, self.round))
+            self._emit(seen.Bomb(district, victims, number, self.round))
         for name in victims:
             del self.pos[name]
             self.intimidated.discard(name)
@@ -212,18 +192,18 @@ class KillerPhase(Supplies):
             if self.token == name:
                 self.token = None
                 self.token_lost = self.game.options["token_on_killed"] == "lost"
-                self._emit(TokenBack(name, self.token_lost))
+                self._emit(seen.TokenBack(name, self.token_lost))
         if not bomb or self.game.options["bomb_in_history"]:
             self.earlier_victims.extend(victims)
         self.scenes.append((district, victims, bomb))
         self.murdered = True
         cards = [self._observed("scene", card) for card in self._under[number - 1]]
         self._under[number - 1] = []
-        self._emit(SceneCards(number, tuple(cards)), to=[KILLER])
+        self._emit(seen.SceneCards(number, tuple(cards)), to=[KILLER])
         self._push("keep", KILLER, cards=cards)
 
     def _do_keep(self, frame: Frame, action: Action) -> None:
-        assert isinstance(action, Keep)
+        assert isinstance(action, act.Keep)
         self._pop()
         cards = list(frame["cards"])
         if action.item in cards:
@@ -233,7 +213,7 @@ class KillerPhase(Supplies):
         self._killer_hand.append(action.item)
         self.killer_hand_size += 1
         self._killer_deck.extend(cards)
-        self._emit(Kept(action.item, tuple(cards)), to=[KILLER])
+        self._emit(seen.Kept(action.item, tuple(cards)), to=[KILLER])
 
     def _pop_killer_frame(self) -> None:
         self.frames = [f for f in self.frames if f["kind"] != "killer"]

@@ -16,54 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from engines.city_killer import observations as seen
 from engines.city_killer.actions import read_district
 from engines.city_killer.course import Course
-from engines.city_killer.observations import (
-    ENDS,
-    MOVE_SOURCES,
-    Accusation,
-    Act,
-    Allies,
-    Answered,
-    Bomb,
-    Calm,
-    Cancelled,
-    CityKillerObservation,
-    CitySetup,
-    Confession,
-    Declined,
-    Discarded,
-    Draw,
-    Drew,
-    End,
-    EvidenceCheck,
-    EvidenceDiscard,
-    Examination,
-    GroupChosen,
-    GroupToken,
-    Identity,
-    Interrogation,
-    Intimidation,
-    InvestigationOver,
-    Kept,
-    Moved,
-    Murder,
-    Pawn,
-    Played,
-    Profile,
-    Question,
-    Refusal,
-    Reshuffle,
-    Round,
-    Row,
-    SceneCards,
-    Secrets,
-    Surveil,
-    Surveillance,
-    TokenBack,
-    TokenPlaced,
-    Witness,
-)
 from engines.city_killer.rules import (
     BUILDINGS,
     DETECTIVE,
@@ -204,7 +159,7 @@ class Reader:
             raise InvalidObservation(f"expected {word!r} at word {index + 1}: {form}")
 
     # --- lines -----------------------------------------------------------------------------
-    def read(self, text: str) -> CityKillerObservation:
+    def read(self, text: str) -> seen.CityKillerObservation:
         words = text.split()
         head = words[0].lower()
         if head.rstrip(":") in SEATS:
@@ -221,10 +176,10 @@ class Reader:
         if head.rstrip(":") in SEATS:
             return self.seat_line(head.rstrip(":"), words[1:])
         method = getattr(self, "line_" + head.replace("-", "_"))
-        found: CityKillerObservation = method(words[1:])
+        found: seen.CityKillerObservation = method(words[1:])
         return found
 
-    def line_setup(self, words: list[str]) -> CityKillerObservation:
+    def line_setup(self, words: list[str]) -> seen.CityKillerObservation:
         people, buildings = words, []
         if "buildings" in [w.lower() for w in words]:
             at = [w.lower() for w in words].index("buildings")
@@ -252,14 +207,14 @@ class Reader:
                 "with building_layout=random, type the buildings after the residents: "
                 "buildings diner@1,1 fire@1,3 ... (eight of them)"
             )
-        return CitySetup(tuple(residents), tuple(placement), tuple(layout))
+        return seen.CitySetup(tuple(residents), tuple(placement), tuple(layout))
 
-    def line_row(self, words: list[str]) -> CityKillerObservation:
+    def line_row(self, words: list[str]) -> seen.CityKillerObservation:
         if len(words) != 3:
             raise InvalidObservation("the row has 3 positions: row CARD CARD CARD (- if empty)")
-        return Row(cards=tuple(None if w == "-" else self.cards.read(w) for w in words))
+        return seen.Row(cards=tuple(None if w == "-" else self.cards.read(w) for w in words))
 
-    def line_secrets(self, words: list[str]) -> CityKillerObservation:
+    def line_secrets(self, words: list[str]) -> seen.CityKillerObservation:
         form = "secrets NAME figurant NAME|none motive MOTIVE tokens GROUP GROUP GROUP"
         for index, word in ((1, "figurant"), (3, "motive"), (5, "tokens")):
             self.keyword(words, index, word, form)
@@ -267,7 +222,7 @@ class Reader:
         drawn = self.groups.read_all(words[6:])
         if len(drawn) != 3:
             raise InvalidObservation(f"the killer draws 3 group tokens: {form}")
-        return Secrets(
+        return seen.Secrets(
             identity=self.names.read(words[0]), figurant=figurant,
             motive=self.motives.read(words[4]), drawn=tuple(sorted(drawn, key=GROUPS.index)),
         )  # fmt: skip
@@ -277,23 +232,23 @@ class Reader:
             raise InvalidObservation(f"expected one word after the first: {form}")
         return words[0]
 
-    def line_identity(self, words: list[str]) -> CityKillerObservation:
-        return Identity(name=self.names.read(self.one(words, "identity NAME")))
+    def line_identity(self, words: list[str]) -> seen.CityKillerObservation:
+        return seen.Identity(name=self.names.read(self.one(words, "identity NAME")))
 
-    def line_allies(self, words: list[str]) -> CityKillerObservation:
-        return Allies(group=self.groups.read(self.one(words, "allies GROUP")))
+    def line_allies(self, words: list[str]) -> seen.CityKillerObservation:
+        return seen.Allies(group=self.groups.read(self.one(words, "allies GROUP")))
 
-    def line_intimidated(self, words: list[str]) -> CityKillerObservation:
+    def line_intimidated(self, words: list[str]) -> seen.CityKillerObservation:
         name = self.names.read(self.one(words, "intimidated NAME"))
-        return Intimidation(name=name)
+        return seen.Intimidation(name=name)
 
-    def line_surveil(self, words: list[str]) -> CityKillerObservation:
-        return Surveil(name=self.names.read(self.one(words, "surveil NAME")))
+    def line_surveil(self, words: list[str]) -> seen.CityKillerObservation:
+        return seen.Surveil(name=self.names.read(self.one(words, "surveil NAME")))
 
-    def line_declined(self, words: list[str]) -> CityKillerObservation:
-        return Declined(name=self.names.read(self.one(words, "declined NAME")))
+    def line_declined(self, words: list[str]) -> seen.CityKillerObservation:
+        return seen.Declined(name=self.names.read(self.one(words, "declined NAME")))
 
-    def seat_line(self, seat: str, words: list[str]) -> CityKillerObservation:
+    def seat_line(self, seat: str, words: list[str]) -> seen.CityKillerObservation:
         """A line that starts with a seat (its keyword shortened, maybe): a move it made, or a
         card it took unseen."""
         if words and words[0].lower() == "takes":
@@ -306,7 +261,7 @@ class Reader:
             )
         return self.act(seat, move)
 
-    def act(self, seat: str, move: str) -> Act:
+    def act(self, seat: str, move: str) -> seen.Act:
         if move.endswith(" ?") and move.split()[0] in ("identity", "allies", "keep"):
             text = move.split()[0] + " ?"
         else:
@@ -314,44 +269,44 @@ class Reader:
                 text = str(self.game.parse_action(move))
             except InvalidAction as error:
                 raise InvalidObservation(str(error)) from None
-        return Act(seat=seat, move=text)
+        return seen.Act(seat=seat, move=text)
 
-    def line_round(self, words: list[str]) -> CityKillerObservation:
-        return Round(round=self.number(self.one(words, "round N"), "a round"))
+    def line_round(self, words: list[str]) -> seen.CityKillerObservation:
+        return seen.Round(round=self.number(self.one(words, "round N"), "a round"))
 
-    def line_murder(self, words: list[str]) -> CityKillerObservation:
+    def line_murder(self, words: list[str]) -> seen.CityKillerObservation:
         form = "murder NAME at R,C [alone] [intimidated]"
         self.keyword(words, 1, "at", form)
         flags = self.flags(words[3:], ("alone", "intimidated"))
         c = self.course
-        return Murder(
+        return seen.Murder(
             victim=self.names.read(words[0]), district=self.district(words[2]),
             scene=c.scenes + 1, round=c.round, alone=flags["alone"],
             intimidated=flags["intimidated"], history=tuple(c.history),
         )  # fmt: skip
 
-    def line_bomb(self, words: list[str]) -> CityKillerObservation:
+    def line_bomb(self, words: list[str]) -> seen.CityKillerObservation:
         self.keyword(words, 1, "killed", "bomb R,C killed NAME ...")
         c = self.course
-        return Bomb(
+        return seen.Bomb(
             district=self.district(words[0]),
             casualties=tuple(self.names.read_all(words[2:])), scene=c.scenes + 1, round=c.round,
         )  # fmt: skip
 
-    def line_refusal(self, words: list[str]) -> CityKillerObservation:
+    def line_refusal(self, words: list[str]) -> seen.CityKillerObservation:
         if words:
             raise InvalidObservation("a refusal is the word refusal alone")
         c = self.course
-        return Refusal(round=c.round, count=c.refusals + 1)
+        return seen.Refusal(round=c.round, count=c.refusals + 1)
 
-    def line_under(self, words: list[str]) -> CityKillerObservation:
+    def line_under(self, words: list[str]) -> seen.CityKillerObservation:
         cards = tuple(self.cards.read(w) for w in words[1:])
-        return SceneCards(scene=self.number(words[0], "a scene"), cards=cards)
+        return seen.SceneCards(scene=self.number(words[0], "a scene"), cards=cards)
 
-    def line_kept(self, words: list[str]) -> CityKillerObservation:
+    def line_kept(self, words: list[str]) -> seen.CityKillerObservation:
         self.keyword(words, 1, "buried", "kept CARD buried CARD")
         buried = tuple(self.cards.read(w) for w in words[2:])
-        return Kept(card=self.cards.read(words[0]), buried=buried)
+        return seen.Kept(card=self.cards.read(words[0]), buried=buried)
 
     def via(self, words: list[str], allowed: Sequence[str], default: str) -> tuple[list[str], str]:
         """The words before `via SOURCE`, and the source (`default` without one)."""
@@ -363,14 +318,14 @@ class Reader:
             raise InvalidObservation(f"via names one of {', '.join(allowed)}")
         return words[:at], Vocabulary("source", allowed).read(words[at + 1])
 
-    def line_ask(self, words: list[str]) -> CityKillerObservation:
+    def line_ask(self, words: list[str]) -> seen.CityKillerObservation:
         words, source = self.via(words, QUESTION_SOURCES, "interrogate")
         if len(words) != 2:
             raise InvalidObservation("ask NAME ATTR:VALUE [via diner|testimony]")
         attr, value = self.question(words[1])
-        return Question(name=self.names.read(words[0]), attr=attr, value=value, source=source)
+        return seen.Question(name=self.names.read(words[0]), attr=attr, value=value, source=source)
 
-    def answer(self, name: str, words: list[str]) -> Answered:
+    def answer(self, name: str, words: list[str]) -> seen.Answered:
         form = f"{name} answered yes|no|nothing [to ATTR:VALUE] [via diner|testimony]"
         open_question = self.course.questions.get(name)
         words, source = self.via(words, QUESTION_SOURCES, "")
@@ -388,31 +343,31 @@ class Reader:
         if not source:
             asked = open_question is not None and open_question[:2] == (attr, value)
             source = open_question[2] if asked and open_question else "interrogate"
-        return Answered(name=name, attr=attr, value=value, answer=said, source=source)
+        return seen.Answered(name=name, attr=attr, value=value, answer=said, source=source)
 
-    def line_watched(self, words: list[str]) -> CityKillerObservation:
+    def line_watched(self, words: list[str]) -> seen.CityKillerObservation:
         form = "watched NAME at R,C [alone] [intimidated] [blocked] yes|no"
         self.keyword(words, 1, "at", form)
         if len(words) < 4 or words[-1].lower() not in ("yes", "no"):
             raise InvalidObservation(f"the killer's answer, yes or no, comes last: {form}")
         flags = self.flags(words[3:-1], ("alone", "intimidated", "blocked"))
-        return Surveillance(
+        return seen.Surveillance(
             name=self.names.read(words[0]), district=self.district(words[2]),
             alone=flags["alone"], intimidated=flags["intimidated"], blocked=flags["blocked"],
             history=tuple(self.course.history), answer=words[-1].lower() == "yes",
         )  # fmt: skip
 
-    def line_token(self, words: list[str]) -> CityKillerObservation:
+    def line_token(self, words: list[str]) -> seen.CityKillerObservation:
         form = "token on NAME via police|covert-watch|crowd, token back|lost from|with NAME"
         pair = " ".join(w.lower() for w in words[:2])
         if len(words) == 3 and pair in ("back from", "lost with"):
-            return TokenBack(name=self.names.read(words[2]), lost=pair == "lost with")
+            return seen.TokenBack(name=self.names.read(words[2]), lost=pair == "lost with")
         if len(words) == 4 and words[0].lower() == "on":
             rest, source = self.via(words[1:], ("police", "covert-watch", "crowd"), "")
-            return TokenPlaced(name=self.names.read(rest[0]), source=source)
+            return seen.TokenPlaced(name=self.names.read(rest[0]), source=source)
         raise InvalidObservation(form)
 
-    def line_played(self, words: list[str]) -> CityKillerObservation:
+    def line_played(self, words: list[str]) -> seen.CityKillerObservation:
         if not words:
             raise InvalidObservation("played CARD [ARGS]")
         card = self.cards.read(words[0])
@@ -421,13 +376,13 @@ class Reader:
         except InvalidAction as error:
             raise InvalidObservation(str(error)) from None
         args = tuple(getattr(action, "args", ()))
-        return Played(seat=_owner(card), card=card, args=args)
+        return seen.Played(seat=_owner(card), card=card, args=args)
 
-    def line_cancelled(self, words: list[str]) -> CityKillerObservation:
+    def line_cancelled(self, words: list[str]) -> seen.CityKillerObservation:
         card = self.cards.read(self.one(words, "cancelled CARD"))
-        return Cancelled(seat=_owner(card), card=card)
+        return seen.Cancelled(seat=_owner(card), card=card)
 
-    def line_witness(self, words: list[str]) -> CityKillerObservation:
+    def line_witness(self, words: list[str]) -> seen.CityKillerObservation:
         name = self.names.read(words[0]) if words else ""
         if len(words) == 4 and words[1].lower() == "of":
             pair = tuple(self.names.read_all(words[2:]))
@@ -435,21 +390,21 @@ class Reader:
             pair = tuple(self.course.testimony)
         else:
             raise InvalidObservation("witness NAME [of NAME NAME] (the pair of Testimony)")
-        return Witness(name=name, pair=pair)
+        return seen.Witness(name=name, pair=pair)
 
-    def line_profile(self, words: list[str]) -> CityKillerObservation:
+    def line_profile(self, words: list[str]) -> seen.CityKillerObservation:
         form = "profile MOTIVE MOTIVE named MOTIVE"
         self.keyword(words, 2, "named", form)
         if len(words) != 4:
             raise InvalidObservation(form)
         pair = tuple(self.motives.read_all(words[:2]))
-        return Profile(pair=pair, named=self.motives.read(words[3]))
+        return seen.Profile(pair=pair, named=self.motives.read(words[3]))
 
-    def line_confession(self, words: list[str]) -> CityKillerObservation:
+    def line_confession(self, words: list[str]) -> seen.CityKillerObservation:
         word = self.one(words, "confession GROUP|none")
-        return Confession(group=None if word == "none" else self.groups.read(word))
+        return seen.Confession(group=None if word == "none" else self.groups.read(word))
 
-    def line_stack(self, words: list[str]) -> CityKillerObservation:
+    def line_stack(self, words: list[str]) -> seen.CityKillerObservation:
         form = "stack GROUP by killer|detective [via fire] [empty]"
         empty = bool(words) and words[-1].lower() == "empty"
         words = words[:-1] if empty else words
@@ -457,26 +412,26 @@ class Reader:
         self.keyword(words, 1, "by", form)
         if len(words) != 3:
             raise InvalidObservation(form)
-        return GroupToken(
+        return seen.GroupToken(
             seat=self.seats.read(words[2]), group=self.groups.read(words[0]), source=source,
             empty=empty,
         )  # fmt: skip
 
-    def line_chose(self, words: list[str]) -> CityKillerObservation:
+    def line_chose(self, words: list[str]) -> seen.CityKillerObservation:
         self.keyword(words, 1, "by", "chose GROUP by killer|detective")
-        return GroupChosen(seat=self.seats.read(words[2]), group=self.groups.read(words[0]))
+        return seen.GroupChosen(seat=self.seats.read(words[2]), group=self.groups.read(words[0]))
 
-    def line_moved(self, words: list[str]) -> CityKillerObservation:
-        form = f"moved NAME R,C by {'|'.join(MOVE_SOURCES)}"
+    def line_moved(self, words: list[str]) -> seen.CityKillerObservation:
+        form = f"moved NAME R,C by {'|'.join(seen.MOVE_SOURCES)}"
         self.keyword(words, 2, "by", form)
         if len(words) != 4:
             raise InvalidObservation(form)
-        source = MOVE_SOURCES[Vocabulary("source", MOVE_SOURCES).read(words[3])]
-        return Moved(
+        source = seen.MOVE_SOURCES[Vocabulary("source", seen.MOVE_SOURCES).read(words[3])]
+        return seen.Moved(
             name=self.names.read(words[0]), district=self.district(words[1]), source=source
         )
 
-    def line_calmed(self, words: list[str]) -> CityKillerObservation:
+    def line_calmed(self, words: list[str]) -> seen.CityKillerObservation:
         form = "calmed NAME ... by city|hospital|patrols (nobody when none)"
         if len(words) < 3 or words[-2].lower() != "by":
             raise InvalidObservation(form)
@@ -484,87 +439,87 @@ class Reader:
         nobody = [w.lower() for w in named] == ["nobody"]
         names = () if nobody else tuple(self.names.read_all(named))
         source = Vocabulary("source", ("city", "hospital", "patrols")).read(words[-1])
-        return Calm(names=names, source=source)
+        return seen.Calm(names=names, source=source)
 
-    def line_pawn(self, words: list[str]) -> CityKillerObservation:
+    def line_pawn(self, words: list[str]) -> seen.CityKillerObservation:
         cost = 0
         if len(words) == 3 and words[1].lower() == "cost":
             cost = self.number(words[2], "a cost")
         elif len(words) != 1:
             raise InvalidObservation("pawn R,C [cost 1]")
-        return Pawn(district=self.district(words[0]), cost=cost)
+        return seen.Pawn(district=self.district(words[0]), cost=cost)
 
-    def line_interrogation(self, words: list[str]) -> CityKillerObservation:
+    def line_interrogation(self, words: list[str]) -> seen.CityKillerObservation:
         form = "interrogation at R,C"
         self.keyword(words, 0, "at", form)
-        return Interrogation(district=self.district(self.one(words[1:], form)))
+        return seen.Interrogation(district=self.district(self.one(words[1:], form)))
 
-    def line_examined(self, words: list[str]) -> CityKillerObservation:
-        return Examination(district=self.district(self.one(words, "examined R,C")))
+    def line_examined(self, words: list[str]) -> seen.CityKillerObservation:
+        return seen.Examination(district=self.district(self.one(words, "examined R,C")))
 
-    def line_check(self, words: list[str]) -> CityKillerObservation:
+    def line_check(self, words: list[str]) -> seen.CityKillerObservation:
         form = "check BUILDING deck, check BUILDING row N CARD"
         token = self.buildings.read(words[0]) if words else ""
         if len(words) == 2 and words[1].lower() == "deck":
-            return EvidenceCheck(token=token, position=0, card=None)
+            return seen.EvidenceCheck(token=token, position=0, card=None)
         if len(words) == 4 and words[1].lower() == "row" and words[2] in ("1", "2", "3"):
-            return EvidenceCheck(
+            return seen.EvidenceCheck(
                 token=token, position=int(words[2]), card=self.cards.read(words[3])
             )
         raise InvalidObservation(form)
 
-    def line_dealt(self, words: list[str]) -> CityKillerObservation:
+    def line_dealt(self, words: list[str]) -> seen.CityKillerObservation:
         card = self.cards.read(self.one(words, "dealt CARD"))
-        return Draw(pile="detective-deck", seat="row", card=card)
+        return seen.Draw(pile="detective-deck", seat="row", card=card)
 
-    def takes(self, seat: str, words: list[str]) -> Draw:
+    def takes(self, seat: str, words: list[str]) -> seen.Draw:
         what = self.one(words, f"{seat} takes card|evidence").lower()
         if what == "evidence" and seat == DETECTIVE:
-            return Draw(pile="evidence", seat=seat, card=None)
+            return seen.Draw(pile="evidence", seat=seat, card=None)
         if what == "card":
             pile = "killer-deck" if seat == KILLER else "detective-deck"
-            return Draw(pile=pile, seat=seat, card=None)
+            return seen.Draw(pile=pile, seat=seat, card=None)
         raise InvalidObservation("detective takes card|evidence, killer takes card")
 
-    def line_drew(self, words: list[str]) -> CityKillerObservation:
+    def line_drew(self, words: list[str]) -> seen.CityKillerObservation:
         word = self.one(words, "drew CARD|BUILDING")
         if word.lower() in BUILDINGS:
-            return Drew(pile="evidence", card=word.lower())
+            return seen.Drew(pile="evidence", card=word.lower())
         card = self.cards.read(word)
         pile = "killer-deck" if card in KILLER_CARDS else "detective-deck"
-        return Drew(pile=pile, card=card)
+        return seen.Drew(pile=pile, card=card)
 
-    def line_discard(self, words: list[str]) -> CityKillerObservation:
+    def line_discard(self, words: list[str]) -> seen.CityKillerObservation:
         card = Vocabulary("detective card", DETECTIVE_CARDS).read(self.one(words, "discard CARD"))
-        return Discarded(card=card)
+        return seen.Discarded(card=card)
 
-    def line_discarded(self, words: list[str]) -> CityKillerObservation:
+    def line_discarded(self, words: list[str]) -> seen.CityKillerObservation:
         self.keyword(words, 0, "evidence", "discarded evidence BUILDING ...")
         tokens = tuple(self.buildings.read(w) for w in words[1:])
-        return EvidenceDiscard(tokens=tokens)
+        return seen.EvidenceDiscard(tokens=tokens)
 
-    def line_reshuffled(self, words: list[str]) -> CityKillerObservation:
+    def line_reshuffled(self, words: list[str]) -> seen.CityKillerObservation:
         if len(words) != 2:
             raise InvalidObservation(f"reshuffled {'|'.join(PILES)} N")
         pile = Vocabulary("pile", PILES).read(words[0])
-        return Reshuffle(pile=pile, cards=self.number(words[1], "a pile size"))
+        return seen.Reshuffle(pile=pile, cards=self.number(words[1], "a pile size"))
 
-    def line_investigation(self, words: list[str]) -> CityKillerObservation:
+    def line_investigation(self, words: list[str]) -> seen.CityKillerObservation:
         self.keyword(words, 0, "over", "investigation over")
-        return InvestigationOver(round=self.course.events)
+        return seen.InvestigationOver(round=self.course.events)
 
-    def line_accused(self, words: list[str]) -> CityKillerObservation:
+    def line_accused(self, words: list[str]) -> seen.CityKillerObservation:
         if len(words) != 2:
             raise InvalidObservation("accused NAME MOTIVE")
-        return Accusation(name=self.names.read(words[0]), motive=self.motives.read(words[1]))
+        return seen.Accusation(name=self.names.read(words[0]), motive=self.motives.read(words[1]))
 
-    def line_end(self, words: list[str]) -> CityKillerObservation:
+    def line_end(self, words: list[str]) -> seen.CityKillerObservation:
         form = "end named|wrong|refused killer NAME motive MOTIVE allies GROUP figurant NAME|none"
         for index, word in ((1, "killer"), (3, "motive"), (5, "allies"), (7, "figurant")):
             self.keyword(words, index, word, form)
         if len(words) != 9:
             raise InvalidObservation(form)
-        winners, reason = ENDS[Vocabulary("ending", ENDS).read(words[0])]
+        winners, reason = seen.ENDS[Vocabulary("ending", seen.ENDS).read(words[0])]
         figurant = None if words[8].lower() == "none" else self.names.read(words[8])
         identity, motive = self.names.read(words[2]), self.motives.read(words[4])
         allies = self.groups.read(words[6])
@@ -575,7 +530,7 @@ class Reader:
                     f"the end shows your own {what}: {mine or 'none'}, not "
                     f"{shown[what] or 'none'} (your entries say so)"
                 )
-        return End(winners, reason, identity, motive, allies, figurant)
+        return seen.End(winners, reason, identity, motive, allies, figurant)
 
     def own_secrets(self) -> dict[str, str | None]:
         """What the killer knows of his own secrets, which the end shows: the identity he
@@ -585,13 +540,13 @@ class Reader:
         found: dict[str, str | None] = {}
         for obs in self.before:
             match obs:
-                case Secrets(identity=identity, figurant=figurant, motive=motive):
+                case seen.Secrets(identity=identity, figurant=figurant, motive=motive):
                     found["identity"] = str(identity)
                     found["motive"] = str(motive)
                     found["figurant"] = None if figurant is None else str(figurant)
-                case Identity(name=name):
+                case seen.Identity(name=name):
                     found["identity"] = str(name)
-                case Allies(group=group):
+                case seen.Allies(group=group):
                     found["allies"] = str(group)
         return found
 
@@ -630,8 +585,8 @@ def help_lines() -> list[tuple[str, str]]:
 def words(game: CityKiller) -> list[str]:
     extra = ["at", "alone", "intimidated", "blocked", "yes", "no", "nothing", "answered", "to",
              "via", "by", "killed", "buried", "figurant", "motive", "tokens", "named", "empty",
-             "nobody", "takes", "evidence", "deck", "cost", "over", "allies", "none", *ENDS,
-             *MOVE_SOURCES, *QUESTION_SOURCES, "covert-watch", "crowd", "patrols",
+             "nobody", "takes", "evidence", "deck", "cost", "over", "allies", "none", *seen.ENDS,
+             *seen.MOVE_SOURCES, *QUESTION_SOURCES, "covert-watch", "crowd", "patrols",
              "hospital"]  # fmt: skip
     return list(
         dict.fromkeys([*HEADS, *game.names, *KILLER_CARDS, *DETECTIVE_CARDS, *GROUPS, *MOTIVES,

@@ -56,6 +56,11 @@ class CityKillerObservation(ObservationKind):
 
     PRIVATE_TO: ClassVar[str | None] = None
     """The seat that alone sees this kind (None: both seats)."""
+    DESCRIBE: ClassVar[str] = ""
+    """`describe`'s sentence, naming the kind's fields in braces (`str.format`); a kind whose
+    words need more than its fields as they are overrides `describe` instead."""
+    TEXT: ClassVar[str] = ""
+    """`text`'s line, likewise (or `text` overridden)."""
 
     def seen_by(self, seat: str) -> bool:
         """Whether `seat` can have seen this observation."""
@@ -63,11 +68,11 @@ class CityKillerObservation(ObservationKind):
 
     def describe(self) -> str:
         """One sentence saying what this observation records."""
-        raise NotImplementedError
+        return self.DESCRIBE.format_map(dict(self.fields))
 
     def text(self) -> str:
         """The line a person types for it (what the lines before imply is left out)."""
-        raise NotImplementedError
+        return self.TEXT.format_map(dict(self.fields))
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,13 +145,10 @@ class Identity(CityKillerObservation, kind="identity"):
 
     PRIVATE_TO: ClassVar[str | None] = KILLER
 
+    DESCRIBE = "You chose {name} as your identity"
+    TEXT = "identity {name}"
+
     name: str
-
-    def describe(self) -> str:
-        return f"You chose {self.name} as your identity"
-
-    def text(self) -> str:
-        return f"identity {self.name}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,53 +157,41 @@ class Allies(CityKillerObservation, kind="allies"):
 
     PRIVATE_TO: ClassVar[str | None] = KILLER
 
+    DESCRIBE = "Your allies are {group}"
+    TEXT = "allies {group}"
+
     group: str
-
-    def describe(self) -> str:
-        return f"Your allies are {self.group}"
-
-    def text(self) -> str:
-        return f"allies {self.group}"
 
 
 @dataclass(frozen=True, eq=False)
 class Act(CityKillerObservation, MoveRecord, kind="act"):
     """A move as the other seat sees it (the killer's private choices end in "?")."""
 
+    DESCRIBE = "The {seat}: {move}"
+    TEXT = "{seat}: {move}"
+
     seat: str
     move: str
-
-    def describe(self) -> str:
-        return f"The {self.seat}: {self.move}"
-
-    def text(self) -> str:
-        return f"{self.seat}: {self.move}"
 
 
 @dataclass(frozen=True, eq=False)
 class Round(CityKillerObservation, kind="round"):
     """A new round begins."""
 
+    DESCRIBE = "Round {round} begins"
+    TEXT = "round {round}"
+
     round: int
-
-    def describe(self) -> str:
-        return f"Round {self.round} begins"
-
-    def text(self) -> str:
-        return f"round {self.round}"
 
 
 @dataclass(frozen=True, eq=False)
 class Intimidation(CityKillerObservation, kind="intimidate"):
     """The killer flipped a resident."""
 
+    DESCRIBE = "The killer intimidated {name}"
+    TEXT = "intimidated {name}"
+
     name: str
-
-    def describe(self) -> str:
-        return f"The killer intimidated {self.name}"
-
-    def text(self) -> str:
-        return f"intimidated {self.name}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -252,14 +242,11 @@ class Bomb(CityKillerObservation, kind="bomb"):
 class Refusal(CityKillerObservation, kind="refusal"):
     """The killer refused to murder: the round and how many refusals so far."""
 
+    DESCRIBE = "The killer refused to murder in round {round} (refusal {count})"
+    TEXT = "refusal"
+
     round: int
     count: int
-
-    def describe(self) -> str:
-        return f"The killer refused to murder in round {self.round} (refusal {self.count})"
-
-    def text(self) -> str:
-        return "refusal"
 
 
 @dataclass(frozen=True, eq=False)
@@ -284,11 +271,10 @@ class Kept(CityKillerObservation, kind="kept"):
 
     PRIVATE_TO: ClassVar[str | None] = KILLER
 
+    DESCRIBE = "You kept {card}"
+
     card: str
     buried: tuple[str, ...]
-
-    def describe(self) -> str:
-        return f"You kept {self.card}"
 
     def text(self) -> str:
         return " ".join(["kept", self.card, "buried", *self.buried])
@@ -298,11 +284,10 @@ class Kept(CityKillerObservation, kind="kept"):
 class TokenBack(CityKillerObservation, kind="token-back"):
     """The surveillance token came back from a victim (or was lost with him)."""
 
+    DESCRIBE = "The surveillance token came back from {name}"
+
     name: str
     lost: bool
-
-    def describe(self) -> str:
-        return f"The surveillance token came back from {self.name}"
 
     def text(self) -> str:
         return f"token {'lost with' if self.lost else 'back from'} {self.name}"
@@ -360,41 +345,34 @@ class Draw(CityKillerObservation, kind="draw"):
 class Drew(CityKillerObservation, kind="drew"):
     """What the seat that drew it drew (the pile says which seat that is)."""
 
+    DESCRIBE = "You drew {card} ({pile})"
+    TEXT = "drew {card}"
+
     pile: str
     card: str
 
     def seen_by(self, seat: str) -> bool:
         return seat == (KILLER if self.pile == "killer-deck" else DETECTIVE)
 
-    def describe(self) -> str:
-        return f"You drew {self.card} ({self.pile})"
-
-    def text(self) -> str:
-        return f"drew {self.card}"
-
 
 @dataclass(frozen=True, eq=False)
 class Reshuffle(CityKillerObservation, kind="reshuffle"):
     """A pile reshuffled, with its size."""
 
+    DESCRIBE = "The {pile} was reshuffled"
+    TEXT = "reshuffled {pile} {cards}"
+
     pile: str
     cards: int
-
-    def describe(self) -> str:
-        return f"The {self.pile} was reshuffled"
-
-    def text(self) -> str:
-        return f"reshuffled {self.pile} {self.cards}"
 
 
 @dataclass(frozen=True, eq=False)
 class Examination(CityKillerObservation, kind="examine"):
     """The detective examined the crime scene where his pawn stands."""
 
-    district: District
+    DESCRIBE = "The detective examined the crime scene"
 
-    def describe(self) -> str:
-        return "The detective examined the crime scene"
+    district: District
 
     def text(self) -> str:
         return f"examined {_d(self.district)}"
@@ -430,13 +408,12 @@ class Interrogation(CityKillerObservation, kind="interrogate"):
 class Question(CityKillerObservation, kind="question"):
     """A question to a resident ("is the killer <value>?"), and how it was asked."""
 
+    DESCRIBE = "Asked {name}: is the killer {value}? ({attr})"
+
     name: str
     attr: str
     value: str
     source: str
-
-    def describe(self) -> str:
-        return f"Asked {self.name}: is the killer {self.value}? ({self.attr})"
 
     def text(self) -> str:
         return f"ask {self.name} {self.attr}:{self.value}{_via(self.source, 'interrogate')}"
@@ -469,11 +446,10 @@ class Answered(CityKillerObservation, kind="answer"):
 class Witness(CityKillerObservation, kind="witness"):
     """The killer's pick of the witness among a Testimony's pair."""
 
+    DESCRIBE = "The killer picked {name} as the witness"
+
     name: str
     pair: tuple[str, ...]
-
-    def describe(self) -> str:
-        return f"The killer picked {self.name} as the witness"
 
     def text(self) -> str:
         return f"witness {self.name} of {' '.join(self.pair)}"
@@ -497,10 +473,9 @@ class Profile(CityKillerObservation, kind="profile"):
 class Confession(CityKillerObservation, kind="confession"):
     """Confession: the figurant's group (None: no figurant)."""
 
-    group: str | None
+    DESCRIBE = "Confession: the figurant belongs to the group {group}"
 
-    def describe(self) -> str:
-        return f"Confession: the figurant belongs to the group {self.group}"
+    group: str | None
 
     def text(self) -> str:
         return f"confession {self.group or 'none'}"
@@ -510,27 +485,21 @@ class Confession(CityKillerObservation, kind="confession"):
 class TokenPlaced(CityKillerObservation, kind="token-placed"):
     """The surveillance token placed on a resident, and by what."""
 
+    DESCRIBE = "The surveillance token is on {name} ({source})"
+    TEXT = "token on {name} via {source}"
+
     name: str
     source: str
-
-    def describe(self) -> str:
-        return f"The surveillance token is on {self.name} ({self.source})"
-
-    def text(self) -> str:
-        return f"token on {self.name} via {self.source}"
 
 
 @dataclass(frozen=True, eq=False)
 class Surveil(CityKillerObservation, kind="surveil"):
     """The detective declared surveillance on a resident."""
 
+    DESCRIBE = "The detective declared surveillance on {name}"
+    TEXT = "surveil {name}"
+
     name: str
-
-    def describe(self) -> str:
-        return f"The detective declared surveillance on {self.name}"
-
-    def text(self) -> str:
-        return f"surveil {self.name}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -570,13 +539,10 @@ class Surveillance(CityKillerObservation, kind="surveillance"):
 class Declined(CityKillerObservation, kind="declined"):
     """The detective declined the surveillance after Crowd."""
 
+    DESCRIBE = "The detective declined the surveillance; the token stays on {name}"
+    TEXT = "declined {name}"
+
     name: str
-
-    def describe(self) -> str:
-        return f"The detective declined the surveillance; the token stays on {self.name}"
-
-    def text(self) -> str:
-        return f"declined {self.name}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -616,14 +582,11 @@ class GroupToken(CityKillerObservation, kind="token"):
 class GroupChosen(CityKillerObservation, kind="group-chosen"):
     """The group a seat chose to move instead of an empty one."""
 
+    DESCRIBE = "The {seat} chose to move the group {group}"
+    TEXT = "chose {group} by {seat}"
+
     seat: str
     group: str
-
-    def describe(self) -> str:
-        return f"The {self.seat} chose to move the group {self.group}"
-
-    def text(self) -> str:
-        return f"chose {self.group} by {self.seat}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -650,13 +613,10 @@ class EvidenceCheck(CityKillerObservation, kind="evidence-check"):
 class Discarded(CityKillerObservation, kind="discard"):
     """A detective card discarded."""
 
+    DESCRIBE = "The detective discarded {card}"
+    TEXT = "discard {card}"
+
     card: str
-
-    def describe(self) -> str:
-        return f"The detective discarded {self.card}"
-
-    def text(self) -> str:
-        return f"discard {self.card}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -679,41 +639,32 @@ class Played(CityKillerObservation, kind="play"):
 class Cancelled(CityKillerObservation, kind="cancelled"):
     """A card cancelled (by Sixth Sense or Bribe)."""
 
+    DESCRIBE = "The {seat}'s {card} was cancelled"
+    TEXT = "cancelled {card}"
+
     seat: str
     card: str
-
-    def describe(self) -> str:
-        return f"The {self.seat}'s {self.card} was cancelled"
-
-    def text(self) -> str:
-        return f"cancelled {self.card}"
 
 
 @dataclass(frozen=True, eq=False)
 class InvestigationOver(CityKillerObservation, kind="investigation-over"):
     """The detective ended his investigation."""
 
+    DESCRIBE = "The detective ended his investigation"
+    TEXT = "investigation over"
+
     round: int
-
-    def describe(self) -> str:
-        return "The detective ended his investigation"
-
-    def text(self) -> str:
-        return "investigation over"
 
 
 @dataclass(frozen=True, eq=False)
 class Accusation(CityKillerObservation, kind="accusation"):
     """The detective's accusation: a resident and a motive."""
 
+    DESCRIBE = "The detective accused {name} with the motive {motive}"
+    TEXT = "accused {name} {motive}"
+
     name: str
     motive: str
-
-    def describe(self) -> str:
-        return f"The detective accused {self.name} with the motive {self.motive}"
-
-    def text(self) -> str:
-        return f"accused {self.name} {self.motive}"
 
 
 @dataclass(frozen=True, eq=False)

@@ -4,24 +4,9 @@ Profile, and surveillance with the Crowd window."""
 
 from __future__ import annotations
 
-from engines.city_killer.actions import (
-    Answer,
-    Ask,
-    Named,
-    Play,
-    Reveal,
-    Verb,
-)
+from engines.city_killer import actions as act
+from engines.city_killer import observations as seen
 from engines.city_killer.board import Frame
-from engines.city_killer.observations import (
-    Answered,
-    Declined,
-    Profile,
-    Question,
-    Surveil,
-    Surveillance,
-    Witness,
-)
 from engines.city_killer.rules import (
     DETECTIVE,
     KILLER,
@@ -37,54 +22,56 @@ class Questioning(Supplies):
         assert self.pawn is not None
         names = self._to_question(self.pawn, set(frame["asked"]))
         actions: list[Action] = [
-            Ask("ask", n, attr, value) for n in names for attr, value in self.question_choices()
+            act.Ask("ask", n, attr, value) for n in names for attr, value in self.question_choices()
         ]
-        return [*actions, Verb("done")]
+        return [*actions, act.Verb("done")]
 
     def _legal_testimony(self, frame: Frame) -> list[Action]:
-        return [Ask("ask", frame["name"], attr, value) for attr, value in self.question_choices()]
+        return [
+            act.Ask("ask", frame["name"], attr, value) for attr, value in self.question_choices()
+        ]
 
     def _legal_answer(self, frame: Frame) -> list[Action]:
         truth = self.resident(self._identity).attribute(frame["attr"]) == frame["value"]
         if self.is_liar(frame["name"]):
-            actions: list[Action] = [Answer(True), Answer(False)]
+            actions: list[Action] = [act.Answer(True), act.Answer(False)]
         else:
-            actions = [Answer(truth)]
+            actions = [act.Answer(truth)]
         if frame["blackmail"] and "blackmail" in self._killer_hand:
-            actions.append(Play("blackmail"))
+            actions.append(act.Play("blackmail"))
         return actions
 
     def _legal_pick(self, frame: Frame) -> list[Action]:
-        return [Named("pick", n) for n in frame["pair"]]
+        return [act.Named("pick", n) for n in frame["pair"]]
 
     def _legal_profile(self, frame: Frame) -> list[Action]:
         allowed = [m for m in frame["pair"] if m != self._motive] or list(frame["pair"])
-        return [Reveal(m) for m in allowed]
+        return [act.Reveal(m) for m in allowed]
 
     def _legal_crowd(self, frame: Frame) -> list[Action]:
-        actions: list[Action] = [Verb("pass")]
+        actions: list[Action] = [act.Verb("pass")]
         if "crowd" in self._killer_hand:
             name = frame["name"]
             near = self.near(self.pos[name])
             actions += [
-                Play("crowd", (n,)) for n in self.living if n != name and self.pos[n] in near
+                act.Play("crowd", (n,)) for n in self.living if n != name and self.pos[n] in near
             ]
         return actions
 
     def _legal_crowd_choice(self, frame: Frame) -> list[Action]:
-        return [Verb("proceed"), Verb("decline")]
+        return [act.Verb("proceed"), act.Verb("decline")]
 
-    def _ask(self, action: Ask, source: str, blackmail: bool) -> None:
-        self._emit(Question(action.name, action.attr, action.value, source))
+    def _ask(self, action: act.Ask, source: str, blackmail: bool) -> None:
+        self._emit(seen.Question(action.name, action.attr, action.value, source))
         self.questioned.add(action.name)
         self._push("answer", KILLER, name=action.name, attr=action.attr, value=action.value,
                    source=source, blackmail=blackmail)  # fmt: skip
 
     def _do_interrogation(self, frame: Frame, action: Action) -> None:
-        if action == Verb("done"):
+        if action == act.Verb("done"):
             self._pop()
             return
-        assert isinstance(action, Ask)
+        assert isinstance(action, act.Ask)
         frame["asked"].append(action.name)
         trigger = self.game.options["blackmail_trigger"]
         blackmail = (
@@ -102,38 +89,38 @@ class Questioning(Supplies):
 
     def _do_answer(self, frame: Frame, action: Action) -> None:
         self._pop()
-        if isinstance(action, Play):
+        if isinstance(action, act.Play):
             self.context = {"kind": "answer", "frame": frame}
             self._play(KILLER, action, keep_context=True)
             return
-        assert isinstance(action, Answer)
+        assert isinstance(action, act.Answer)
         self._emit(
-            Answered(frame["name"], frame["attr"], frame["value"], action.yes, frame["source"])
+            seen.Answered(frame["name"], frame["attr"], frame["value"], action.yes, frame["source"])
         )
         self._after_question()
 
     def _do_testimony(self, frame: Frame, action: Action) -> None:
-        assert isinstance(action, Ask)
+        assert isinstance(action, act.Ask)
         self._pop()
         self._ask(action, "testimony", blackmail=False)
 
     def _do_pick(self, frame: Frame, action: Action) -> None:
-        assert isinstance(action, Named)
+        assert isinstance(action, act.Named)
         self._pop()
-        self._emit(Witness(action.name, tuple(frame["pair"])))
+        self._emit(seen.Witness(action.name, tuple(frame["pair"])))
         if frame.get("question"):
             attr, value = frame["question"]
-            self._ask(Ask("ask", action.name, attr, value), "testimony", blackmail=False)
+            self._ask(act.Ask("ask", action.name, attr, value), "testimony", blackmail=False)
         else:
             self._push("testimony", DETECTIVE, name=action.name)
 
     def _do_profile(self, frame: Frame, action: Action) -> None:
-        assert isinstance(action, Reveal)
+        assert isinstance(action, act.Reveal)
         self._pop()
-        self._emit(Profile(tuple(frame["pair"]), action.motive))
+        self._emit(seen.Profile(tuple(frame["pair"]), action.motive))
 
     def _surveil(self, name: str) -> None:
-        self._emit(Surveil(name))
+        self._emit(seen.Surveil(name))
         if self.killer_hand_size:
             self._push("crowd", KILLER, name=name)
         else:
@@ -151,7 +138,7 @@ class Questioning(Supplies):
             truth = name != self._identity and self.game.predicates.fits(self._motive, scene)
         answer = self._observed("surveillance", truth)
         self._emit(
-            Surveillance(
+            seen.Surveillance(
                 name=name,
                 district=district,
                 alone=scene.alone,
@@ -164,7 +151,7 @@ class Questioning(Supplies):
 
     def _do_crowd(self, frame: Frame, action: Action) -> None:
         self._pop()
-        if isinstance(action, Play):
+        if isinstance(action, act.Play):
             self.context = {"kind": "surveil", "name": frame["name"]}
             self._play(KILLER, action, keep_context=True)
         else:
@@ -172,9 +159,9 @@ class Questioning(Supplies):
 
     def _do_crowd_choice(self, frame: Frame, action: Action) -> None:
         self._pop()
-        if action == Verb("proceed"):
+        if action == act.Verb("proceed"):
             self._surveillance(frame["name"])
         else:
             if self.game.options["crowd_decline"] == "returns":
                 self.token = None
-            self._emit(Declined(frame["name"]))
+            self._emit(seen.Declined(frame["name"]))

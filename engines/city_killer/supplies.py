@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.city_killer import observations as seen
 from engines.city_killer.board import UNKNOWN, Board
-from engines.city_killer.observations import Draw, Drew, EvidenceCheck, GroupToken, Reshuffle, Row
 from engines.city_killer.rules import (
     DETECTIVE,
     KILLER,
@@ -25,6 +25,13 @@ class Supplies(Board):
             j = self._chance_draw(range(i + 1), ())
             pile[i], pile[j] = pile[j], pile[i]
 
+    def _reshuffle_discards(self, pile: str, deck: list[str], discards: list[str]) -> None:
+        """Put the `discards` of an empty `deck` back into it, shuffled, for all to see."""
+        deck.extend(discards)
+        discards.clear()
+        self._reshuffle(deck)
+        self._emit(seen.Reshuffle(pile, len(deck)))
+
     def _observed(self, kind: str, value: Any) -> Any:
         """`value`, or in a view what the observations say came out."""
         if self._script is not None:
@@ -38,18 +45,15 @@ class Supplies(Board):
     def _draw_detective_card(self, blind: bool) -> str | None:
         deck = self._detective_deck
         if not deck and self.game.options["empty_deck"] == "reshuffle" and self.detective_discard:
-            deck.extend(self.detective_discard)
-            self.detective_discard.clear()
-            self._reshuffle(deck)
-            self._emit(Reshuffle("detective-deck", len(deck)))
+            self._reshuffle_discards("detective-deck", deck, self.detective_discard)
         if not deck:
             return None
         card = self._observed("detective-card", deck.pop(0))
         if blind:
-            self._emit(Draw("detective-deck", DETECTIVE, None))
-            self._emit(Drew("detective-deck", card), to=[DETECTIVE])
+            self._emit(seen.Draw("detective-deck", DETECTIVE, None))
+            self._emit(seen.Drew("detective-deck", card), to=[DETECTIVE])
         else:
-            self._emit(Draw("detective-deck", "row", card))
+            self._emit(seen.Draw("detective-deck", "row", card))
         return card
 
     def _give_evidence(self, count: int = 1) -> list[str]:
@@ -57,15 +61,12 @@ class Supplies(Board):
         drawn = []
         for _ in range(count):
             if not self._supply and self.evidence_discard:
-                self._supply = list(self.evidence_discard)
-                self.evidence_discard.clear()
-                self._reshuffle(self._supply)
-                self._emit(Reshuffle("evidence", len(self._supply)))
+                self._reshuffle_discards("evidence", self._supply, self.evidence_discard)
             if not self._supply:
                 break
             token = self._observed("evidence", self._supply.pop(0))
-            self._emit(Draw("evidence", DETECTIVE, None))
-            self._emit(Drew("evidence", token), to=[DETECTIVE])
+            self._emit(seen.Draw("evidence", DETECTIVE, None))
+            self._emit(seen.Drew("evidence", token), to=[DETECTIVE])
             drawn.append(token)
         self._evidence.extend(drawn)
         return drawn
@@ -73,15 +74,12 @@ class Supplies(Board):
     def _killer_draws(self) -> None:
         deck = self._killer_deck
         if not deck and self.game.options["empty_deck"] == "reshuffle" and self.killer_discard:
-            deck.extend(self.killer_discard)
-            self.killer_discard.clear()
-            self._reshuffle(deck)
-            self._emit(Reshuffle("killer-deck", len(deck)))
+            self._reshuffle_discards("killer-deck", deck, self.killer_discard)
         if not deck:
             return
         card = self._observed("killer-card", deck.pop(0))
-        self._emit(Draw("killer-deck", KILLER, None))
-        self._emit(Drew("killer-deck", card), to=[KILLER])
+        self._emit(seen.Draw("killer-deck", KILLER, None))
+        self._emit(seen.Drew("killer-deck", card), to=[KILLER])
         self._killer_hand.append(card)
         self.killer_hand_size += 1
 
@@ -102,7 +100,7 @@ class Supplies(Board):
             self._stack.append(group)  # shuffled back at once: draws are uniform anyway
         else:
             self._pending_stack_tokens.append(group)
-        self._emit(GroupToken(seat, group, source, not alive))
+        self._emit(seen.GroupToken(seat, group, source, not alive))
         return group
 
     def _take_from(self, hand: list[str], card: str) -> None:
@@ -115,11 +113,11 @@ class Supplies(Board):
         self.evidence_discard.append(kind)
         self.checks += 1
         if position == 0:
-            self._emit(EvidenceCheck(kind, 0, None))
+            self._emit(seen.EvidenceCheck(kind, 0, None))
             card = self._draw_detective_card(blind=True)
         else:
             card = self.row[position - 1]
-            self._emit(EvidenceCheck(kind, position, card))
+            self._emit(seen.EvidenceCheck(kind, position, card))
             self.row[1:position] = self.row[0 : position - 1]
             self.row[0] = None
             self._refill(1)
@@ -162,4 +160,4 @@ class Supplies(Board):
                 break
             self.row[max(i for i, c in enumerate(self.row) if c is None)] = card
             cards.append(card)
-        self._emit(Row(tuple(self.row)))
+        self._emit(seen.Row(tuple(self.row)))

@@ -23,18 +23,8 @@ import random
 from typing import Any
 
 from engines import Action, InformationSet, Seat
-from engines.city_killer import (
-    KILLER,
-    Accuse,
-    Answer,
-    Ask,
-    CityKiller,
-    CityKillerState,
-    Discard,
-    Named,
-    Placed,
-    Verb,
-)
+from engines.city_killer import KILLER, CityKiller, CityKillerState
+from engines.city_killer import actions as act
 from engines.city_killer.observations import CitySetup
 from engines.city_killer.rules import (
     MOTIVES,
@@ -74,27 +64,27 @@ class HeuristicDetective(CityKillerBot):
     def _on_start(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
-        return Placed("start", (2, 2))
+        return act.Placed("start", (2, 2))
 
     def _on_detective(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
-        if Verb("interrogate") in legal:
-            return Verb("interrogate")
-        diner = [a for a in self._pick(legal, Ask) if a.verb == "diner"]
+        if act.Verb("interrogate") in legal:
+            return act.Verb("interrogate")
+        diner = [a for a in self._pick(legal, act.Ask) if a.verb == "diner"]
         if diner:
             return min(diner, key=lambda a: self._order(info, a))
         target = crowded(state)
-        steps = self._pick(legal, Placed)
+        steps = self._pick(legal, act.Placed)
         if target is not None and steps and state.pawn != target:
             best = min(steps, key=lambda a: distance(a.district, target, state.adjacency))
             if distance(best.district, target, state.adjacency) < distance(
                 state.pawn or target, target, state.adjacency
             ):
                 return best
-        return Verb("end")
+        return act.Verb("end")
 
-    def _order(self, info: InformationSet, ask: Ask) -> tuple[int, int, str]:
+    def _order(self, info: InformationSet, ask: act.Ask) -> tuple[int, int, str]:
         """Questions asked least so far first, in the fixed order; never one twice to a
         resident."""
         answers = record(info).answers
@@ -108,18 +98,18 @@ class HeuristicDetective(CityKillerBot):
     def _on_interrogation(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
-        asks = [a for a in self._pick(legal, Ask) if (a.attr, a.value) in LOOKS_ORDER]
+        asks = [a for a in self._pick(legal, act.Ask) if (a.attr, a.value) in LOOKS_ORDER]
         if not asks:
-            return Verb("done")
+            return act.Verb("done")
         return min(asks, key=lambda a: self._order(info, a))
 
     def _on_testimony(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
-        return min(self._pick(legal, Ask), key=lambda a: self._order(info, a))
+        return min(self._pick(legal, act.Ask), key=lambda a: self._order(info, a))
 
     def _on_hand(self, info: InformationSet, state: CityKillerState, legal: list[Action]) -> Action:
-        return self._pick(legal, Discard)[-1]
+        return self._pick(legal, act.Discard)[-1]
 
     def _on_accuse(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
@@ -142,7 +132,7 @@ class HeuristicDetective(CityKillerBot):
         counts = {m: sum(m in fit for _, _, fit in rec.murders) for m in MOTIVES if m not in ruled}
         top = max(counts.values())
         motive = self.rng.choice([m for m in counts if counts[m] == top])
-        return Accuse(who, motive)
+        return act.Accuse(who, motive)
 
 
 def crowded(state: CityKillerState) -> District | None:
@@ -164,13 +154,13 @@ class HeuristicKiller(CityKillerBot):
     def _on_killer(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
-        named = [a for a in self._pick(legal, Named) if a.verb in ("intimidate", "murder")]
-        return self.rng.choice(named) if named else Verb("refuse")
+        named = [a for a in self._pick(legal, act.Named) if a.verb in ("intimidate", "murder")]
+        return self.rng.choice(named) if named else act.Verb("refuse")
 
     def _on_answer(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
-        return self.rng.choice(self._pick(legal, Answer))
+        return self.rng.choice(self._pick(legal, act.Answer))
 
     def _on_keep(self, info: InformationSet, state: CityKillerState, legal: list[Action]) -> Action:
         return self.rng.choice(legal)

@@ -42,22 +42,8 @@ from engines import (
     State,
 )
 from engines.city_killer import CityKiller, CityKillerState
+from engines.city_killer import observations as seen
 from engines.city_killer.course import Course
-from engines.city_killer.observations import (
-    KINDS,
-    Allies,
-    Answered,
-    Bomb,
-    CityKillerObservation,
-    CitySetup,
-    Confession,
-    End,
-    GroupToken,
-    Murder,
-    Profile,
-    Secrets,
-    Surveillance,
-)
 from engines.city_killer.rules import (
     CENTRAL,
     GROUPS,
@@ -120,8 +106,8 @@ def _scene(card: Callable[[str], Resident], victim: str, alone: bool, intimidate
 def record(info: InformationSet) -> Record:
     """The evidence of `info` (validated), read once per information set (the same object
     is found without hashing its observations again)."""
-    for seen, found in _RECORDS:
-        if seen is info:
+    for kept_info, found in _RECORDS:
+        if kept_info is info:
             return found
     found = _record(info)
     _RECORDS.insert(0, (info, found))
@@ -139,26 +125,26 @@ def _record(info: InformationSet) -> Record:
     game = CityKiller.of(info)
     card, fitting = game.resident, game.predicates.fitting
     setup = info.observations[0]
-    assert isinstance(setup, CitySetup)
+    assert isinstance(setup, seen.CitySetup)
     residents = tuple(setup.residents)
     for i, obs in enumerate(info.observations):
         match obs:
-            case Murder(victim=victim):
+            case seen.Murder(victim=victim):
                 scene = _scene(card, victim, obs.alone, obs.intimidated, obs.district, obs.history)
                 murders.append((i, victim, fitting(scene)))
                 dead.append((i, victim))
-            case Bomb(casualties=casualties):
+            case seen.Bomb(casualties=casualties):
                 dead += [(i, name) for name in casualties]
-            case Answered(answer=answer) if answer is not None:
+            case seen.Answered(answer=answer) if answer is not None:
                 answers.append((i, obs.name, obs.attr, obs.value, answer))
-            case Surveillance(name=name):
+            case seen.Surveillance(name=name):
                 scene = _scene(card, name, obs.alone, obs.intimidated, obs.district, obs.history)
                 watches.append((i, name, obs.blocked, fitting(scene), obs.answer))
-            case Profile(named=named):
+            case seen.Profile(named=named):
                 profiles.append((i, named))
-            case Confession(group=group):
+            case seen.Confession(group=group):
                 confessions.append((i, group))
-            case GroupToken(group=group):
+            case seen.GroupToken(group=group):
                 tokens.append((i, group))
     return Record(
         residents, tuple(card(n) for n in residents), bool(options["use_figurant"]),
@@ -207,8 +193,8 @@ def factors(rec: Record, liar_model: str | None = None) -> list[tuple[int | None
     a hint refresh explains several facts from the same record (callers must not change
     them)."""
     model = liar_model or rec.liar_model
-    for seen, seen_model, found in _FACTORS:
-        if seen is rec and seen_model == model:
+    for kept_rec, kept_model, found in _FACTORS:
+        if kept_rec is rec and kept_model == model:
             return found
     found = _factors(rec, model)
     _FACTORS.insert(0, (rec, model, found))
@@ -491,7 +477,7 @@ class _Checker:
     def __init__(self, info: InformationSet) -> None:
         self.info = info
         self.names: tuple[str, ...] = ()
-        self._checks: dict[type[CityKillerObservation], dict[str, Check]] | None = None
+        self._checks: dict[type[seen.CityKillerObservation], dict[str, Check]] | None = None
         self.history: list[str] = []
         self.dead: set[str] = set()
         self.scenes = 0
@@ -507,26 +493,26 @@ class _Checker:
     def names_of(self, v: JsonValue) -> bool:
         return isinstance(v, tuple) and all(self.name(x) for x in v)
 
-    def checks(self) -> dict[type[CityKillerObservation], dict[str, Check]]:
+    def checks(self) -> dict[type[seen.CityKillerObservation], dict[str, Check]]:
         name, names = self.name, self.names_of
         motive: Check = lambda v: v in MOTIVES  # noqa: E731
         group: Check = lambda v: v in GROUPS  # noqa: E731
         return {
-            Murder: {"victim": name, "district": _district, "scene": _int, "round": _int,
+            seen.Murder: {"victim": name, "district": _district, "scene": _int, "round": _int,
                      "alone": _flag, "intimidated": _flag, "history": names},
-            Bomb: {"district": _district, "casualties": names, "scene": _int, "round": _int},
-            Answered: {"name": name, "attr": lambda v: v in ("sex", "age", "build", "height",
+            seen.Bomb: {"district": _district, "casualties": names, "scene": _int, "round": _int},
+            seen.Answered: {"name": name, "attr": lambda v: v in ("sex", "age", "build", "height",
                        "group", "profession"), "value": _text,
                        "answer": lambda v: v is None or isinstance(v, bool), "source": _text},
-            Surveillance: {"name": name, "district": _district, "alone": _flag,
+            seen.Surveillance: {"name": name, "district": _district, "alone": _flag,
                            "intimidated": _flag, "blocked": _flag, "history": names,
                            "answer": _flag},
-            Profile: {"pair": lambda v: isinstance(v, tuple) and all(x in MOTIVES for x in v),
+            seen.Profile: {"pair": lambda v: isinstance(v, tuple) and all(x in MOTIVES for x in v),
                       "named": motive},
-            Confession: {"group": lambda v: v is None or v in GROUPS},
-            GroupToken: {"seat": lambda v: v in SEATS, "group": group, "source": _text,
+            seen.Confession: {"group": lambda v: v is None or v in GROUPS},
+            seen.GroupToken: {"seat": lambda v: v in SEATS, "group": group, "source": _text,
                          "empty": _flag},
-            Secrets: {"identity": name, "figurant": lambda v: v is None or name(v),
+            seen.Secrets: {"identity": name, "figurant": lambda v: v is None or name(v),
                       "motive": motive, "drawn": lambda v: _words(v) and all(x in GROUPS
                                                                             for x in v)},
         }  # fmt: skip
@@ -538,15 +524,15 @@ class _Checker:
         for index, obs in enumerate(observations):
             if not isinstance(obs, Observation) or not isinstance(obs.kind, str):
                 raise self.fail(index, "not an Observation")
-            shapes = KINDS.get(obs.kind)
+            shapes = seen.KINDS.get(obs.kind)
             if shapes is None:
-                raise self.fail(index, f"unknown kind; the kinds are {', '.join(KINDS)}")
-            if not isinstance(obs, CityKillerObservation):
+                raise self.fail(index, f"unknown kind; the kinds are {', '.join(seen.KINDS)}")
+            if not isinstance(obs, seen.CityKillerObservation):
                 fields = ", ".join(shapes[0].field_names())
                 raise self.fail(index, f"fields must be {fields}")
-            if (index == 0) != isinstance(obs, CitySetup):
+            if (index == 0) != isinstance(obs, seen.CitySetup):
                 raise self.fail(index, "the setup comes first, and only there")
-            if isinstance(obs, CitySetup):
+            if isinstance(obs, seen.CitySetup):
                 self.check_setup(obs)
             if not obs.seen_by(str(self.info.seat)):
                 raise self.fail(index, f"the {self.info.seat} does not see this")
@@ -557,31 +543,31 @@ class _Checker:
                 if not check(value):
                     raise self.fail(index, f"field {key!r} cannot be {quote(value)}")
             if (
-                isinstance(obs, Answered)
+                isinstance(obs, seen.Answered)
                 and obs.answer is not None
                 and not self.question(obs.attr, obs.value)
             ):
                 raise self.fail(index, f"no question is {obs.attr}:{obs.value}")
             self.follow(index, obs)
 
-    def follow(self, index: int, obs: CityKillerObservation) -> None:
+    def follow(self, index: int, obs: seen.CityKillerObservation) -> None:
         """The public record the motives read: the dead, the earlier victims, the scenes."""
-        if isinstance(obs, Murder | Surveillance) and obs.history != tuple(self.history):
+        if isinstance(obs, seen.Murder | seen.Surveillance) and obs.history != tuple(self.history):
             raise self.fail(index, f"field 'history' must be the earlier victims {self.history}")
-        if isinstance(obs, Murder | Bomb):
+        if isinstance(obs, seen.Murder | seen.Bomb):
             if obs.scene != self.scenes + 1:
                 raise self.fail(index, f"field 'scene' must be {self.scenes + 1}")
-            dead = (obs.victim,) if isinstance(obs, Murder) else obs.casualties
+            dead = (obs.victim,) if isinstance(obs, seen.Murder) else obs.casualties
             if any(name in self.dead for name in dead) or not dead:
                 raise self.fail(index, "the dead are killed once, and a murder kills someone")
             self.scenes += 1
             self.dead.update(dead)
-            if isinstance(obs, Murder) or dict(self.info.options)["bomb_in_history"]:
+            if isinstance(obs, seen.Murder) or dict(self.info.options)["bomb_in_history"]:
                 self.history.extend(dead)
-        elif isinstance(obs, Surveillance | Answered) and obs.name in self.dead:
+        elif isinstance(obs, seen.Surveillance | seen.Answered) and obs.name in self.dead:
             raise self.fail(index, f"{obs.name} is dead")
 
-    def check_setup(self, obs: CitySetup) -> None:
+    def check_setup(self, obs: seen.CitySetup) -> None:
         residents = obs.residents
         game = CityKiller.of(self.info)
         if (
@@ -761,7 +747,7 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
     because = tuple(deduction.describe(deduction.explain(fact)))
     hint = Hint(f"{fact.text[:1].upper()}{fact.text[1:]} (certain)", fact, 1.0, because,
                 "answer", 3.0)  # fmt: skip
-    if any(isinstance(obs, End) for obs in info.observations):
+    if any(isinstance(obs, seen.End) for obs in info.observations):
         return Answer(hint)
     who, motive, p = post.best_accusation(_living(info))
     if p >= 1.0:
@@ -950,9 +936,9 @@ def secrets(info: InformationSet) -> tuple[str, str, str]:
     """The killer's identity, motive and allies, from his own observations."""
     secret, allies = None, ""
     for obs in info.observations:
-        if isinstance(obs, Secrets):
+        if isinstance(obs, seen.Secrets):
             secret = obs
-        elif isinstance(obs, Allies):
+        elif isinstance(obs, seen.Allies):
             allies = obs.group
     if secret is None:
         raise KeyError("the killer's record has no secrets")
@@ -960,7 +946,7 @@ def secrets(info: InformationSet) -> tuple[str, str, str]:
 
 
 def _killer_moves(info: InformationSet, post: Posterior) -> list[Hint]:
-    if not any(isinstance(o, Secrets) for o in info.observations):
+    if not any(isinstance(o, seen.Secrets) for o in info.observations):
         return []
     identity, motive, _ = secrets(info)
     joint = post.joint

@@ -26,24 +26,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines import Action, InformationSet, NotToMove
-from engines.city_killer import (
-    DETECTIVE,
-    KILLER,
-    Accuse,
-    Answer,
-    Ask,
-    CityKiller,
-    CityKillerState,
-    Discard,
-    Evidence,
-    Grouped,
-    Keep,
-    Named,
-    Placed,
-    Play,
-    Reveal,
-    Verb,
-)
+from engines.city_killer import DETECTIVE, KILLER, CityKiller, CityKillerState
+from engines.city_killer import actions as act
 from engines.city_killer.rules import MOTIVES, District, distance
 from solver.games.city_killer import (
     Posterior,
@@ -103,8 +87,8 @@ class Decisions:
     def _routine(self, state: CityKillerState, legal: list[Action]) -> Action:
         """Pass a window, keep the first token, end a group move, move residents at random."""
         for word in ("pass", "proceed", "done", "examine"):
-            if Verb(word) in legal:
-                return Verb(word)
+            if act.Verb(word) in legal:
+                return act.Verb(word)
         return self.rng.choice(legal)
 
     @staticmethod
@@ -140,7 +124,7 @@ class Detective(Solver):
     def _on_start(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
-        return Placed("start", (2, 2))  # central: every district within two steps
+        return act.Placed("start", (2, 2))  # central: every district within two steps
 
     def _on_detective(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
@@ -150,11 +134,11 @@ class Detective(Solver):
         options: list[tuple[float, Action]] = []
         here = state.pawn
         assert here is not None
-        if Verb("interrogate") in legal:
-            options.append((self._district_gain(state, post, here), Verb("interrogate")))
-        for ask in self._pick(legal, Ask):
+        if act.Verb("interrogate") in legal:
+            options.append((self._district_gain(state, post, here), act.Verb("interrogate")))
+        for ask in self._pick(legal, act.Ask):
             options.append((answer_gain(post, ask.name, ask.attr, ask.value), ask))
-        for named in self._pick(legal, Named):
+        for named in self._pick(legal, act.Named):
             if named.verb == "surveil":
                 options.append((self._watch_gain(state, post, named.name), named))
             elif named.verb == "police":
@@ -164,14 +148,14 @@ class Detective(Solver):
             if self.time_budget is not None and time.perf_counter() - began > self.time_budget / 2:
                 break
         options += self._card_options(state, post, legal)
-        steps = self._pick(legal, Placed)
+        steps = self._pick(legal, act.Placed)
         if steps:
             options.append(self._best_step(state, post, steps))
         options.sort(key=lambda o: (o[0], -len(str(o[1])), str(o[1])), reverse=True)
         self._score(options, post)
         if not options or options[0][0] <= self.MIN_GAIN:
-            self.scored.insert(0, (0.0, Verb("end"), "nothing left here tells enough"))
-            return Verb("end")
+            self.scored.insert(0, (0.0, act.Verb("end"), "nothing left here tells enough"))
+            return act.Verb("end")
         return options[0][1]
 
     def _district_gain(self, state: CityKillerState, post: Posterior, district: District) -> float:
@@ -187,11 +171,11 @@ class Detective(Solver):
         return watch_gain(post, legal)
 
     def _best_step(
-        self, state: CityKillerState, post: Posterior, steps: list[Placed]
+        self, state: CityKillerState, post: Posterior, steps: list[act.Placed]
     ) -> tuple[float, Action]:
         """The step towards the district (within two steps) whose questioning tells most;
         worth a little less than asking here, as it may cost the phase's movement."""
-        best: tuple[float, Action] = (0.0, Verb("end"))
+        best: tuple[float, Action] = (0.0, act.Verb("end"))
         for step in steps:
             reach = {step.district, *state.near(step.district)}
             value = max(self._district_gain(state, post, d) for d in reach)
@@ -204,12 +188,12 @@ class Detective(Solver):
         self, state: CityKillerState, post: Posterior, legal: list[Action]
     ) -> list[tuple[float, Action]]:
         options: list[tuple[float, Action]] = []
-        for action in self._pick(legal, Play):
+        for action in self._pick(legal, act.Play):
             if action.card == "profile":
                 options.append((self._profile_gain(post, action.args), action))
             elif action.card == "covert-watch":
                 options.append((0.9 * self._watch_gain(state, post, action.args[0]), action))
-        for action in self._pick(legal, Evidence):
+        for action in self._pick(legal, act.Evidence):
             card = "?" if action.position == 0 else state.row[action.position - 1]
             if card in DETECTIVE_WANTS and not state.detective_hand():
                 options.append((0.3 - 0.01 * DETECTIVE_WANTS.index(card), action))
@@ -236,17 +220,17 @@ class Detective(Solver):
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
         post = self._posterior(info)
-        asks = self._pick(legal, Ask)
+        asks = self._pick(legal, act.Ask)
         if not asks:
-            return Verb("done")
+            return act.Verb("done")
         scored = sorted(
             ((answer_gain(post, a.name, a.attr, a.value), str(a), a) for a in asks), reverse=True
         )
         self._score([(gain, a) for gain, _, a in scored], post)
         gain, _, best = scored[0]
         if gain <= 1e-6:
-            self.scored.insert(0, (0.0, Verb("done"), "no answer here would tell anything"))
-            return Verb("done")
+            self.scored.insert(0, (0.0, act.Verb("done"), "no answer here would tell anything"))
+            return act.Verb("done")
         return best
 
     def _on_testimony(
@@ -256,7 +240,7 @@ class Detective(Solver):
         scored = sorted(
             (
                 (answer_gain(post, a.name, a.attr, a.value), str(a), a)
-                for a in self._pick(legal, Ask)
+                for a in self._pick(legal, act.Ask)
             ),
             reverse=True,
         )
@@ -270,13 +254,13 @@ class Detective(Solver):
             value, action = max(plays, key=lambda o: (o[0], str(o[1])))
             if value > self.MIN_GAIN:
                 return action
-        return self._pick(legal, Discard)[-1]
+        return self._pick(legal, act.Discard)[-1]
 
     def _on_accuse(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
         who, motive, _ = self._posterior(info).best_accusation(state.living)
-        return Accuse(who, motive)
+        return act.Accuse(who, motive)
 
 
 # --- the killer ----------------------------------------------------------------------------------
@@ -293,10 +277,10 @@ class Killer(Solver):
         """The drawn group with the most residents in play: more liars to hide among."""
         counts = {
             a.group: sum(state.resident(n).group == a.group for n in state.residents)
-            for a in self._pick(legal, Grouped)
+            for a in self._pick(legal, act.Grouped)
         }
         top = max(counts.values())
-        return Grouped("allies", self.rng.choice([g for g in counts if counts[g] == top]))
+        return act.Grouped("allies", self.rng.choice([g for g in counts if counts[g] == top]))
 
     def _on_killer(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
@@ -305,29 +289,29 @@ class Killer(Solver):
         frame = state.frames[-1]
         if state.intimidations_left(frame):
             return self._intimidation(state, post, legal)
-        murders = {a.name for a in self._pick(legal, Named) if a.verb == "murder"}
+        murders = {a.name for a in self._pick(legal, act.Named) if a.verb == "murder"}
         if not murders:
-            bombs = [a for a in self._pick(legal, Play) if a.card == "bomb"]
-            return bombs[0] if bombs else Verb("refuse")
+            bombs = [a for a in self._pick(legal, act.Play) if a.card == "bomb"]
+            return bombs[0] if bombs else act.Verb("refuse")
         options = [(p, name) for p, name in victim_options(state, post) if name in murders]
         self.scored = [
-            (-p, Named("murder", name), f"leaves the detective {percent(p)} on the truth")
+            (-p, act.Named("murder", name), f"leaves the detective {percent(p)} on the truth")
             for p, name in options
         ]
         low = options[0][0]
         ties = [name for p, name in options if p <= low + 1e-9]
-        choice = Named("murder", self.rng.choice(ties))
+        choice = act.Named("murder", self.rng.choice(ties))
         self.scored.sort(key=lambda c: c[1] != choice)
         return choice
 
     def _intimidation(self, state: CityKillerState, post: Posterior, legal: list[Action]) -> Action:
         """Silence the honest residents the detective would question next: those nearest his
         pawn, the most revealing first."""
-        targets = [a for a in self._pick(legal, Named) if a.verb == "intimidate"]
+        targets = [a for a in self._pick(legal, act.Named) if a.verb == "intimidate"]
         pawn = state.pawn or (2, 2)
         identity, _, motive, _ = state.secrets()
 
-        def danger(action: Named) -> tuple[float, float, str]:
+        def danger(action: act.Named) -> tuple[float, float, str]:
             name = action.name
             if state.is_liar(name):
                 return (-1.0, 0.0, name)
@@ -351,7 +335,7 @@ class Killer(Solver):
     def _on_answer(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
-        answers = self._pick(legal, Answer)
+        answers = self._pick(legal, act.Answer)
         if len(answers) == 1:
             frame = state.frames[-1]
             post = self._posterior(info)
@@ -360,8 +344,8 @@ class Killer(Solver):
                 post, identity, motive, frame["name"], frame["attr"], frame["value"], answers[0].yes
             )
             before = float(post.joint[post.residents.index(identity), MOTIVES.index(motive)])
-            if Play("blackmail") in legal and honest > max(2 * before, 0.2):
-                return Play("blackmail")
+            if act.Play("blackmail") in legal and honest > max(2 * before, 0.2):
+                return act.Play("blackmail")
             return answers[0]
         frame = state.frames[-1]
         post = self._posterior(info)
@@ -383,10 +367,10 @@ class Killer(Solver):
         return scored[0][2]
 
     def _on_keep(self, info: InformationSet, state: CityKillerState, legal: list[Action]) -> Action:
-        return min(self._pick(legal, Keep), key=lambda a: KEEP_ORDER.index(a.item))
+        return min(self._pick(legal, act.Keep), key=lambda a: KEEP_ORDER.index(a.item))
 
     def _on_pick(self, info: InformationSet, state: CityKillerState, legal: list[Action]) -> Action:
-        named = self._pick(legal, Named)
+        named = self._pick(legal, act.Named)
         liars = [a for a in named if state.is_liar(a.name)]
         return (liars or named)[0]
 
@@ -395,16 +379,20 @@ class Killer(Solver):
     ) -> Action:
         post = self._posterior(info)
         return min(
-            self._pick(legal, Reveal),
+            self._pick(legal, act.Reveal),
             key=lambda a: (post.motive[MOTIVES.index(a.motive)], a.motive),
         )
 
     def _on_react(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
-        if Play("bribe") in legal and state.chain[-1][1] in ("profile", "confession", "testimony"):
-            return Play("bribe")
-        return Verb("pass")
+        if act.Play("bribe") in legal and state.chain[-1][1] in (
+            "profile",
+            "confession",
+            "testimony",
+        ):
+            return act.Play("bribe")
+        return act.Verb("pass")
 
     def _on_crowd(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
@@ -425,10 +413,10 @@ class Killer(Solver):
             return float(joint[k, m] / total) if total > 0 else 1.0
 
         stay = exposure_after(name)
-        moves = [(exposure_after(a.args[0]), a.args[0], a) for a in self._pick(legal, Play)]
+        moves = [(exposure_after(a.args[0]), a.args[0], a) for a in self._pick(legal, act.Play)]
         if moves and min(moves)[0] < stay - 0.02:
             return min(moves)[2]
-        return Verb("pass")
+        return act.Verb("pass")
 
 
 # --- the move and the advice ------------------------------------------------------------------

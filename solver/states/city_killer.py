@@ -21,26 +21,8 @@ from typing import NamedTuple
 
 from engines import ConfigError, InformationSet, InvalidState, State
 from engines.city_killer import CityKiller, CityKillerState
+from engines.city_killer import observations as seen
 from engines.city_killer.actions import Grouped, Keep, Named
-from engines.city_killer.observations import (
-    Act,
-    Allies,
-    Bomb,
-    CitySetup,
-    Discarded,
-    Draw,
-    Drew,
-    End,
-    EvidenceCheck,
-    EvidenceDiscard,
-    GroupToken,
-    Kept,
-    Murder,
-    Played,
-    Reshuffle,
-    SceneCards,
-    Secrets,
-)
 from engines.city_killer.rules import (
     BUILDINGS,
     DETECTIVE,
@@ -192,8 +174,8 @@ def _propose(
     draws: list[object] = []
     for i, o in enumerate(obs):
         after = obs[i + 1] if i + 1 < len(obs) else None
-        seen = after.card if isinstance(after, Drew) else None
-        _follow(piles, o, after, seen, secrets.figurant, draws)
+        seen_card = after.card if isinstance(after, seen.Drew) else None
+        _follow(piles, o, after, seen_card, secrets.figurant, draws)
     killer_cards = [s for pair in piles.under for s in pair] + piles.killer_start
     _deal_piles(game, piles, killer_cards, rng)
     state = _arranged(game, obs[0], secrets, piles, killer_cards)
@@ -210,8 +192,8 @@ def _secrets(
 ) -> _Secrets:
     """The killer's secrets: as the end showed them, or the killer saw them, else the
     world's (a world without a figurant is retried when the game has one)."""
-    secrets = next((o for o in obs if isinstance(o, Secrets)), None)
-    kept = next((o.group for o in obs if isinstance(o, Allies)), None)
+    secrets = next((o for o in obs if isinstance(o, seen.Secrets)), None)
+    kept = next((o.group for o in obs if isinstance(o, seen.Allies)), None)
     identity = str(world[K]) if secrets is None else secrets.identity
     motive = str(world[M]) if secrets is None else secrets.motive
     allies = str(world[G]) if kept is None else kept
@@ -220,7 +202,7 @@ def _secrets(
         figurant = str(world[F]) if secrets is None else secrets.figurant
         if figurant == NONE:
             raise _Retry
-    end = next((o for o in obs if isinstance(o, End)), None)
+    end = next((o for o in obs if isinstance(o, seen.End)), None)
     if end is not None:  # the end shows the killer's secrets
         identity, motive, allies = end.identity, end.motive, end.allies
         figurant = end.figurant if game.options["use_figurant"] else None
@@ -229,13 +211,13 @@ def _secrets(
 
 
 def _drawn_groups(
-    obs: tuple[Observation, ...], secrets: Secrets | None, allies: str, rng: random.Random
+    obs: tuple[Observation, ...], secrets: seen.Secrets | None, allies: str, rng: random.Random
 ) -> list[str]:
     """The three groups the killer drew: as he saw them, else his allies and two at random
     of the groups never revealed."""
     if secrets is not None:
         return list(secrets.drawn)
-    revealed = {o.group for o in obs if isinstance(o, GroupToken)}
+    revealed = {o.group for o in obs if isinstance(o, seen.GroupToken)}
     others = [g for g in GROUPS if g != allies and g not in revealed]
     return [allies, *rng.sample(others, 2)]
 
@@ -265,7 +247,7 @@ def _arranged(
 ) -> CityKillerState:
     """The state set up as the record's city, with these secrets and the dealt piles (the
     identity and figurant left to the killer's choice when he chooses them)."""
-    assert isinstance(setup, CitySetup)
+    assert isinstance(setup, seen.CitySetup)
     placement = [list(p) for p in setup.placement]
     chosen = game.options["identity_choice"] == "choose"
     return game.arrange(
@@ -294,7 +276,7 @@ def _replay(
     each crime scene) as the proposal has them."""
     keeps = iter(str(s.card) for s in piles.kept)
     for o in obs:
-        if not isinstance(o, Act):
+        if not isinstance(o, seen.Act):
             continue
         text = o.move
         if text == "identity ?":
@@ -311,39 +293,39 @@ def _follow(
     piles: _Piles,
     o: Observation,
     after: Observation | None,
-    seen: str | None,
+    seen_card: str | None,
     figurant: str | None,
     draws: list[object],
 ) -> None:
-    """Move the slots as observation `o` records (`seen`: the card the seat saw drawn)."""
+    """Move the slots as observation `o` records (`seen_card`: the card the seat saw drawn)."""
     match o:
-        case Reshuffle():
+        case seen.Reshuffle():
             raise _Retry
-        case Draw(seat=seat, pile=pile, card=drawn):
-            piles.draw(pile, seat, drawn or seen)
-        case Murder(scene=scene) | Bomb(scene=scene):
+        case seen.Draw(seat=seat, pile=pile, card=drawn):
+            piles.draw(pile, seat, drawn or seen_card)
+        case seen.Murder(scene=scene) | seen.Bomb(scene=scene):
             piles.pair = piles.under[scene - 1]
-        case SceneCards(cards=cards):
+        case seen.SceneCards(cards=cards):
             for slot, card in zip(piles.pair, cards, strict=True):
                 _know(slot, card)
-        case Act(move="keep ?"):
-            piles.keep(after.card if isinstance(after, Kept) else None)
-        case Act(move="identity ?") if figurant is not None:
+        case seen.Act(move="keep ?"):
+            piles.keep(after.card if isinstance(after, seen.Kept) else None)
+        case seen.Act(move="identity ?") if figurant is not None:
             draws.append(figurant)  # the figurant is drawn when the killer chooses himself
-        case Act(seat=seat, move=move) if seat == DETECTIVE and move.startswith("keep "):
+        case seen.Act(seat=seat, move=move) if seat == DETECTIVE and move.startswith("keep "):
             piles.keep_token(move.split()[1])
-        case EvidenceDiscard(tokens=tokens):
+        case seen.EvidenceDiscard(tokens=tokens):
             for slot, token in zip(piles.examined, tokens, strict=False):
                 _know(slot, token)
-        case Played(seat=seat, card=card):
+        case seen.Played(seat=seat, card=card):
             piles.use(piles.hands[seat], card)
-        case Discarded(card=card):
+        case seen.Discarded(card=card):
             piles.use(piles.hands[DETECTIVE], card)
-        case EvidenceCheck(token=token, position=position, card=card):
+        case seen.EvidenceCheck(token=token, position=position, card=card):
             piles.use(piles.tokens, token)
             if position:
                 piles.hands[DETECTIVE].append(Slot(card))
-        case GroupToken(group=group):
+        case seen.GroupToken(group=group):
             draws.append(group)
 
 
