@@ -31,7 +31,7 @@ from engines.city_killer.rules import (
     District,
     distance,
 )
-from opponents.base import Bot, SeatedBot, check_options, check_time_budget
+from opponents.base import Bot, SearchingBot, SeatedBot, check_options
 from solver import Hint
 from solver.games.city_killer import (
     record,
@@ -167,16 +167,10 @@ class HeuristicKiller(CityKillerBot):
 
 
 # --- the solver bots -----------------------------------------------------------------------------
-class SolverBot(SeatedBot):
+class SolverBot(SearchingBot):
     """The solver's move (solver.search.city_killer), which `solver.advise` explains."""
 
     game: CityKiller
-
-    def __init__(
-        self, game: CityKiller, seat: Seat, rng: random.Random, time_budget: float | None = None
-    ) -> None:
-        super().__init__(game, seat, rng)
-        self.time_budget = check_time_budget(time_budget)
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         return choose(info, legal, self.rng, self.time_budget, self.game)[0]
