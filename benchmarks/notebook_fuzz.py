@@ -40,7 +40,7 @@ from starlette.applications import Starlette
 
 import engines
 from engines import Seat, SleuthError
-from engines.core import JsonValue
+from engines.values import JsonValue
 from sleuth.assist import Session
 from sleuth.assist.transcribe import random_game
 from sleuth.web.app import MAX_TEXT, create_app

@@ -584,7 +584,7 @@ def mutate_info(data: st.DataObject, info: InformationSet, game: Game, words: li
             key, value = obs.fields[position]
             new = mutant_value(data.draw, value, words)
             with contextlib.suppress(TypeError):  # a dict stays, as careless code could build it
-                new = engines.core.freeze(new)
+                new = engines.values.freeze(new)
             fields_ = list(obs.fields)
             fields_[position] = (key, new)
             observations[index] = Observation(obs.kind, tuple(fields_))
@@ -595,7 +595,7 @@ def mutate_info(data: st.DataObject, info: InformationSet, game: Game, words: li
         other = random_options(info.game, random.Random(data.draw(st.integers(0, 10**6))))
         if data.draw(st.booleans()):
             other = {**dict(info.options), "bogus": 1}
-        options = tuple(sorted((k, engines.core.freeze(v)) for k, v in other.items()))
+        options = tuple(sorted((k, engines.values.freeze(v)) for k, v in other.items()))
         return InformationSet(info.game, options, info.seat, info.observations)
     else:
         shape = data.draw(st.sampled_from(["list", "game", "empty", "not-info"]))

@@ -16,16 +16,7 @@ whose module is missing says so with a `ConfigError`; the shared conformance sui
 
 from __future__ import annotations
 
-from engines.core import (
-    Action,
-    Game,
-    InformationSet,
-    Metadata,
-    Observation,
-    Option,
-    Seat,
-    State,
-)
+from engines.actions import Action
 from engines.errors import (
     ConfigError,
     IllegalAction,
@@ -37,7 +28,11 @@ from engines.errors import (
     NotToMove,
     SleuthError,
 )
+from engines.game import Game, Metadata, Option
+from engines.observations import InformationSet, Observation
 from engines.registry import game_class, game_module, make, names
+from engines.state import State
+from engines.values import Seat
 
 __all__ = [
     "Action",

@@ -26,7 +26,7 @@ from engines.state import PendingDraw, State, Step
 from engines.values import JsonValue, Seat, quote, thaw
 
 if TYPE_CHECKING:
-    from engines.core import Game
+    from engines.game import Game
 
 T = TypeVar("T")
 SeenBy = tuple[Seat, ...] | None

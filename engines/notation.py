@@ -11,7 +11,8 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from engines.core import InvalidObservation, quote
+from engines.errors import InvalidObservation
+from engines.values import quote
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 

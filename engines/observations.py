@@ -16,7 +16,7 @@ from engines.values import PLAIN_TYPES, JsonReader, JsonValue, Seat, freeze, is_
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from engines.core import Game
+    from engines.game import Game
 
 _INFO = JsonReader(InvalidInformationSet, "information set")
 

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, overload
 from engines.errors import ConfigError
 
 if TYPE_CHECKING:
-    from engines.core import Game, Kinds
+    from engines.game import Game
+    from engines.observations import Kinds
 
 # name -> "module:Class"; modules are imported on first use so `import engines` stays light.
 _REGISTRY: dict[str, str] = {

@@ -22,7 +22,7 @@ from engines.observations import InformationSet, Observation, PublicInformationS
 from engines.values import JsonReader, JsonValue, Seat, one_of, quote, thaw
 
 if TYPE_CHECKING:
-    from engines.core import Game
+    from engines.game import Game
 
 T = TypeVar("T")
 LogEntry: TypeAlias = "tuple[Observation, tuple[Seat, ...] | None]"

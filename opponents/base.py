@@ -17,7 +17,7 @@ from collections.abc import Collection
 from typing import Protocol
 
 from engines import Action, ConfigError, Game, InformationSet, NotToMove, Seat, SleuthError
-from engines.core import quote
+from engines.values import quote
 from solver.search import check_positive_int as check_positive_int  # re-exported for bots
 from solver.search import check_time_budget as check_time_budget
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import engines
 from engines import ConfigError, Game, InformationSet, Seat
-from engines.core import quote
+from engines.values import quote
 from opponents import ismcts
 from opponents.base import Bot, RandomBot, check_options, same_seat
 from solver import Hint

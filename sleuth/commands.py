@@ -14,7 +14,7 @@ import engines
 import opponents
 import solver
 from engines import ConfigError, Game, IncompleteInformationSet, InformationSet, Seat
-from engines.core import MoveRecord
+from engines.observations import MoveRecord
 from sleuth import views
 from sleuth.options import show_allowed, show_value
 

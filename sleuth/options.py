@@ -11,7 +11,7 @@ import ast
 import json
 import re
 
-from engines.core import JsonValue
+from engines.values import JsonValue
 
 _PYTHON_WORDS = {"True": True, "False": False, "None": None}
 

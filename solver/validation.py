@@ -21,7 +21,8 @@ from typing import NoReturn, cast
 
 import engines
 from engines import ConfigError, Game, InformationSet, InvalidInformationSet, Observation
-from engines.core import Kinds, ObservationKind, is_int, quote
+from engines.observations import Kinds, ObservationKind
+from engines.values import is_int, quote
 from solver.games import knowledge_for
 
 

@@ -23,7 +23,7 @@ from engines import InvalidState
 from engines.city_killer import CityKillerState
 from engines.city_killer import actions as act
 from engines.city_killer.rules import GROUPS, MOTIVES
-from engines.core import JsonReader
+from engines.values import JsonReader
 from solver.games.city_killer import NONE
 
 _READ = JsonReader(InvalidState, "brute force")

@@ -18,7 +18,8 @@ import engines
 import opponents
 import solver
 from engines import ConfigError, InformationSet
-from engines.alibi import TYPES, Accuse, AlibiState, Ask, Lay, Pass
+from engines.alibi import TYPES, AlibiState
+from engines.alibi import actions as act
 from opponents.games.alibi import SolverBot, crossed_off
 from solver.cpsat import Compiled
 from solver.errors import SolverTimeout
@@ -63,9 +64,9 @@ def test_solver_bot_accuses_when_only_deduction_makes_the_box_certain() -> None:
     assert box_certain(info), "the position must make the box certain to the solver"
     assert any(len(cards) > 1 for cards in notepad_left(info)), "but not to the notepad"
     action = opponents.make("solver", GAME, state.to_move, seed=0).act(info)
-    assert action == Accuse(state.box())
+    assert action == act.Accuse(state.box())
     heuristic = opponents.make("heuristic", GAME, state.to_move, seed=0).act(info)
-    assert isinstance(heuristic, Ask), "the notepad cannot see it yet, so it asks"
+    assert isinstance(heuristic, act.Ask), "the notepad cannot see it yet, so it asks"
 
 
 def test_heuristic_bot_accuses_when_its_notepad_leaves_one_card_per_type() -> None:
@@ -73,9 +74,9 @@ def test_heuristic_bot_accuses_when_its_notepad_leaves_one_card_per_type() -> No
     info = mover_info(state)
     assert all(len(cards) == 1 for cards in notepad_left(info))
     action = opponents.make("heuristic", GAME, state.to_move, seed=0).act(info)
-    assert action == Accuse(state.box())
+    assert action == act.Accuse(state.box())
     solver_action = opponents.make("solver", GAME, state.to_move, seed=0).act(info)
-    assert solver_action == Accuse(state.box())
+    assert solver_action == act.Accuse(state.box())
 
 
 def test_heuristic_bot_asks_another_player_about_a_group_it_has_not_settled() -> None:
@@ -83,11 +84,11 @@ def test_heuristic_bot_asks_another_player_about_a_group_it_has_not_settled() ->
     for seed, steps in ((5, 26), (3, 20), (7, 12)):
         state = replayed(seed, steps)
         info = mover_info(state)
-        if any(isinstance(a, Pass | Lay) for a in state.legal_actions()):
+        if any(isinstance(a, act.Pass | act.Lay) for a in state.legal_actions()):
             continue
         left = notepad_left(info)
         action = opponents.make("heuristic", GAME, state.to_move, seed=seed).act(info)
-        assert isinstance(action, Ask) and action.target != state.to_move
+        assert isinstance(action, act.Ask) and action.target != state.to_move
         assert action.scope == "seen" and action.subject.kind == "group"
         group = action.subject.value
         assert isinstance(group, str)
@@ -103,7 +104,7 @@ def test_heuristic_bot_lays_a_set_it_holds() -> None:
         state = replayed(seed, 0)
         bots = {s: opponents.make("random", GAME, s, seed=seed) for s in GAME.seats}
         while (mover := state.to_move) is not None:
-            lays = [a for a in state.legal_actions() if isinstance(a, Lay)]
+            lays = [a for a in state.legal_actions() if isinstance(a, act.Lay)]
             if lays:
                 info = state.information_set(mover)
                 assert opponents.make("heuristic", GAME, mover, seed=0).act(info) in lays
@@ -134,15 +135,17 @@ def out_of_time(info: InformationSet, memory: dict) -> Choice:
 def test_solver_bot_out_of_time_plays_the_notepad_move() -> None:
     state = replayed(seed=3, steps=20)
     info = mover_info(state)
-    assert not any(isinstance(a, Pass | Lay) for a in state.legal_actions()), "a question turn"
+    assert not any(isinstance(a, act.Pass | act.Lay) for a in state.legal_actions()), (
+        "a question turn"
+    )
     made = out_of_time(info, {})
     assert made.why == "out of time" and made.deduction is None
-    assert isinstance(made.move, Ask) and made.move in state.legal_actions()
+    assert isinstance(made.move, act.Ask) and made.move in state.legal_actions()
     group = made.move.subject.value
     assert isinstance(group, str)
     assert len(notepad_left(info)[TYPES.index(GAME.deck.type_of_group(group))]) > 1
     state = replayed(seed=9, steps=25)
-    assert out_of_time(mover_info(state), {}).move == Accuse(state.box()), "the notepad's box"
+    assert out_of_time(mover_info(state), {}).move == act.Accuse(state.box()), "the notepad's box"
 
 
 def test_solver_bot_out_of_time_asks_the_best_question_of_its_last_samples(
@@ -192,8 +195,8 @@ def full_game_position(seed: int, rounds: int) -> AlibiState:
     """A full-size 4-player game of random moves (no accusations) before `rounds`' end, at a
     question turn: past exact counting, so the solver bot runs the chain and CP-SAT."""
     state, rng = FULL.new_game(seed), random.Random(seed)
-    while state.round < rounds or not any(isinstance(a, Ask) for a in state.legal_actions()):
-        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, Accuse)]))
+    while state.round < rounds or not any(isinstance(a, act.Ask) for a in state.legal_actions()):
+        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, act.Accuse)]))
     assert isinstance(state, AlibiState)
     return state
 
@@ -220,7 +223,9 @@ def test_solver_bot_keeps_a_short_budget_as_a_hard_limit(monkeypatch: pytest.Mon
         used = time.process_time()
         made = choose(info, state.legal_actions(), random.Random(0), {}, budget)
         assert time.process_time() - used < budget + 0.06
-        assert made.hurried and made.move in state.legal_actions()
+        assert made.move in state.legal_actions()
+        # a search that ended before half its budget was cut nowhere: the unbounded move
+        assert made.hurried or made.move == free.move
 
 
 def test_solver_bot_with_a_budget_it_never_reaches_plays_as_without_one() -> None:

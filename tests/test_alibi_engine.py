@@ -18,16 +18,12 @@ from engines.alibi import (
     ACCUSATIONS_LISTED,
     PASSES_LISTED,
     TYPES,
-    Accuse,
     AlibiState,
-    Ask,
-    Lay,
-    Pass,
-    Solution,
     load_deck,
     parse_subject,
     set_points,
 )
+from engines.alibi import actions as act
 from tests.conformance import EngineSpec, check_random_game
 
 GAME = engines.make("alibi")
@@ -117,7 +113,7 @@ def twin(state: State, history: Sequence[Action], seat: Any, rng: random.Random)
     known = set(state._seen[seat])
     known |= {card for groups in state.laid for g in groups for card in deck.of_group(g)}
     for action in history:
-        if isinstance(action, Accuse | Solution):
+        if isinstance(action, act.Accuse | act.Solution):
             known |= set(action.cards)
     if state.is_over:
         known |= set(state.box())
@@ -138,7 +134,9 @@ def twin(state: State, history: Sequence[Action], seat: Any, rng: random.Random)
         random.Random(0), [moved(hand) for hand in dealt(state)], moved(state.box()), state.dealer
     )
     for action in history:
-        other.apply(Pass(tuple(moved(action.cards))) if isinstance(action, Pass) else action)
+        other.apply(
+            act.Pass(tuple(moved(action.cards))) if isinstance(action, act.Pass) else action
+        )
     return other
 
 
@@ -149,14 +147,14 @@ def illegal_candidates(state: State) -> list[Action]:
     seat = state.to_move
     assert isinstance(seat, int)
     candidates: list[Action] = [
-        Ask(seat, "hand", parse_subject("type:weapon", state.game.deck)),
-        Lay(state.game.deck.by_id[box[2]].group),
-        Pass((box[0],)),
+        act.Ask(seat, "hand", parse_subject("type:weapon", state.game.deck)),
+        act.Lay(state.game.deck.by_id[box[2]].group),
+        act.Pass((box[0],)),
     ]
     if state.phase == "turns":
-        candidates.append(Solution(box))
+        candidates.append(act.Solution(box))
     else:
-        candidates.append(Accuse(box))
+        candidates.append(act.Accuse(box))
     if state.game.options["single_card_questions"] == "forbidden":
         target = (seat + 1) % state.game.players
         candidates.append(state.game.parse_action(f"ask {target} hand detail:trunk"))
@@ -286,7 +284,7 @@ def test_sets_score_by_round_and_type() -> None:
     play(state, *ROUND_2)
     assert state.scores == [11, 7, 0]
     play(state, "ask 0 hand type:place", "ask 1 hand type:place")
-    assert Lay("greed") in state.legal_actions()
+    assert act.Lay("greed") in state.legal_actions()
     play(state, "lay greed", "ask 2 hand type:place")
     assert state.scores == [11, 10, 0]
     lays = public(state, "lay")
@@ -300,11 +298,11 @@ def test_sets_score_by_round_and_type() -> None:
 
 def test_sets_only_before_the_question_and_only_when_complete() -> None:
     state = arranged()
-    assert state.to_move == 2 and not any(isinstance(a, Lay) for a in state.legal_actions())
+    assert state.to_move == 2 and not any(isinstance(a, act.Lay) for a in state.legal_actions())
     with pytest.raises(IllegalAction, match="does not hold all three"):
         state.apply_text("lay rage")
     play(state, "ask 0 hand type:suspect")
-    assert {str(a) for a in state.legal_actions() if isinstance(a, Lay)} == {"lay mona-vance"}
+    assert {str(a) for a in state.legal_actions() if isinstance(a, act.Lay)} == {"lay mona-vance"}
     play(state, "lay mona-vance")
     assert state.to_move == 0, "laying does not end the turn"
     play(state, "ask 1 hand group:firearm")
@@ -459,7 +457,7 @@ def test_accusation_names_one_card_per_type_in_any_order() -> None:
         GAME.parse_action("accuse slim-slant-noon car-front-seat poison-arsenic poison-cyanide")
     state = arranged()
     with pytest.raises(InvalidAction, match="one of each type"):
-        state.apply(Accuse(("car-trunk", "slim-slant-noon", "poison-arsenic", "rage-jealousy")))
+        state.apply(act.Accuse(("car-trunk", "slim-slant-noon", "poison-arsenic", "rage-jealousy")))
 
 
 def test_round_limit_and_no_limit() -> None:
@@ -468,7 +466,7 @@ def test_round_limit_and_no_limit() -> None:
     state = arranged(round_limit=None)
     rng = random.Random(0)
     while state.round <= 25:
-        asks = [a for a in state.legal_actions() if not isinstance(a, Accuse | Lay)]
+        asks = [a for a in state.legal_actions() if not isinstance(a, act.Accuse | act.Lay)]
         state.apply(rng.choice(asks))
     assert not state.is_over
 
@@ -476,7 +474,7 @@ def test_round_limit_and_no_limit() -> None:
 def test_everyone_writes_a_solution_variant() -> None:
     state = play(arranged(end_variant="solutions", solution_points=4), *ROUND_1, ACCUSE_WRONG)
     assert not state.is_over and state.to_move == 0 and state.phase == "solutions"
-    assert all(isinstance(a, Solution) for a in state.legal_actions())
+    assert all(isinstance(a, act.Solution) for a in state.legal_actions())
     with pytest.raises(IllegalAction, match="must write a solution"):
         state.apply_text("ask 1 hand type:weapon")
     play(state, "solution slim-slant-morning studio-on-set poison-arsenic greed-debt")
@@ -515,7 +513,7 @@ def test_notation_round_trips(text: str) -> None:
 
 
 def test_card_lists_are_canonical() -> None:
-    assert GAME.parse_action("pass rage-jealousy poison-arsenic") == Pass(
+    assert GAME.parse_action("pass rage-jealousy poison-arsenic") == act.Pass(
         ("poison-arsenic", "rage-jealousy")
     )
     ask = GAME.parse_action("  ASK 2 seen cards:slim-slant-morning,car-front-seat ")
@@ -550,7 +548,7 @@ def test_the_small_deck_does_not_know_full_deck_cards() -> None:
     with pytest.raises(InvalidAction, match="unknown card"):
         arranged().game.parse_action("ask 1 hand cards:boat-deck")
     with pytest.raises(InvalidAction, match="card id of the small deck"):
-        arranged().apply(Pass(("boat-deck",)))
+        arranged().apply(act.Pass(("boat-deck",)))
 
 
 def test_illegal_actions_give_reasons_and_change_nothing() -> None:
@@ -572,7 +570,7 @@ def test_illegal_actions_give_reasons_and_change_nothing() -> None:
 
 def test_single_card_questions_can_be_forbidden() -> None:
     allowed = arranged()
-    assert Ask(0, "hand", parse_subject("cards:car-trunk", allowed.game.deck)) in (
+    assert act.Ask(0, "hand", parse_subject("cards:car-trunk", allowed.game.deck)) in (
         allowed.legal_actions()
     )
     state = arranged(single_card_questions="forbidden")
@@ -580,7 +578,7 @@ def test_single_card_questions_can_be_forbidden() -> None:
         with pytest.raises(IllegalAction, match="single-card questions are forbidden"):
             state.apply_text(text)
     assert not any(
-        isinstance(a, Ask) and len(a.subject.cards(state.game.deck)) == 1
+        isinstance(a, act.Ask) and len(a.subject.cards(state.game.deck)) == 1
         for a in state.legal_actions()
     )
     play(state, "ask 0 hand detail:noon", "ask 1 seen cards:car-trunk,poison-arsenic")
@@ -616,14 +614,14 @@ def test_every_pass_is_listed_when_few_and_any_pass_is_accepted_when_many() -> N
         if state.phase == "passing":
             size = len(state._hands[state.to_move])
             listed_sizes.append((len(state.legal_actions()), comb(size, state.round), size))
-        state.apply(next(a for a in state.legal_actions() if isinstance(a, Ask | Pass)))
+        state.apply(next(a for a in state.legal_actions() if isinstance(a, act.Ask | act.Pass)))
     (one, c1, _), (two, c2, _), (three, c3, size) = [listed_sizes[i] for i in (0, 3, 6)]
     assert one == c1 >= 24 and two == c2 >= 276, "every choice of 1 or 2 cards is listed"
     assert c3 > PASSES_LISTED and three == size, "then one window of 3 cards per card in hand"
     while state.phase != "passing":
-        state.apply(next(a for a in state.legal_actions() if isinstance(a, Ask)))
+        state.apply(next(a for a in state.legal_actions() if isinstance(a, act.Ask)))
     seat, hand = state.to_move, state._hands[state.to_move]
-    unlisted = Pass(tuple(hand[::6][:4]))
+    unlisted = act.Pass(tuple(hand[::6][:4]))
     assert unlisted not in state.legal_actions()
     state.apply(unlisted)
     assert state._chosen[seat] == unlisted.cards
@@ -631,7 +629,7 @@ def test_every_pass_is_listed_when_few_and_any_pass_is_accepted_when_many() -> N
 
 def test_accusations_listed_over_never_seen_cards_and_any_accepted() -> None:
     state = arranged()
-    accusations = [a for a in state.legal_actions() if isinstance(a, Accuse)]
+    accusations = [a for a in state.legal_actions() if isinstance(a, act.Accuse)]
     unseen = [
         [c for c in state.game.deck.of_type(kind) if c not in state._seen[2]] for kind in TYPES
     ]
@@ -639,7 +637,7 @@ def test_accusations_listed_over_never_seen_cards_and_any_accepted() -> None:
     assert len(accusations) == 6, "the diagonal names every candidate card once"
     assert {a.cards[0] for a in accusations} == set(unseen[0])
     assert all(set(a.cards) <= {c for cs in unseen for c in cs} for a in accusations)
-    named_own = Accuse(("slim-slant-morning", "studio-on-set", "poison-cyanide", "rage-insult"))
+    named_own = act.Accuse(("slim-slant-morning", "studio-on-set", "poison-cyanide", "rage-insult"))
     assert named_own not in accusations
     state.apply(named_own)
     assert state.is_over and state.winners == (0, 1)
@@ -651,7 +649,7 @@ def test_all_accusations_listed_when_few() -> None:
     laid = {c for groups in state.laid for g in groups for c in state.game.deck.of_group(g)}
     known = state._seen[seat] | laid
     counts = [len([c for c in state.game.deck.of_type(k) if c not in known]) for k in TYPES]
-    accusations = [a for a in state.legal_actions() if isinstance(a, Accuse)]
+    accusations = [a for a in state.legal_actions() if isinstance(a, act.Accuse)]
     total = counts[0] * counts[1] * counts[2] * counts[3]
     assert total <= ACCUSATIONS_LISTED and len(accusations) == total
 
@@ -683,7 +681,7 @@ def test_legal_actions_from_the_information_set_alone() -> None:
         game.legal_actions_for(state.information_set(0))
     play(state, *ROUND_2[5:], "ask 0 hand type:place", "ask 1 hand type:place")
     assert game.legal_actions_for(state.information_set(1)) == state.legal_actions()
-    assert Lay("greed") in state.legal_actions()
+    assert act.Lay("greed") in state.legal_actions()
 
 
 def hidden_of(state: AlibiState) -> dict[str, Any]:

@@ -75,7 +75,7 @@ def replay(
     return state
 
 
-_READ = engines.core.JsonReader(engines.InvalidState, "test setup")
+_READ = engines.values.JsonReader(engines.InvalidState, "test setup")
 INFORMATIVE = {
     DETECTIVE: ("surveillance", "confession", "token", "end"),
     KILLER: ("evidence-discard", "end"),

@@ -150,6 +150,16 @@ def test_short_lines_rebuild_whole_records() -> None:
             assert typed(game, short_lines(info), str(info.seat)) == info.observations
 
 
+def assert_refused(
+    game: BlueLion, seat: str, record: tuple[Observation, ...], refused: list[tuple[str, str]]
+) -> None:
+    """Each line of `refused`, typed by `seat` after `record`, is refused with a message that
+    says its problem."""
+    for line, problem in refused:
+        with pytest.raises(InvalidObservation, match=problem):
+            game.parse_entry(line, seat, record)
+
+
 def test_the_toss_can_be_typed_in_parts_tile_by_tile_and_by_name() -> None:
     game = make()
     whole = typed(game, ["toss LFZLBZ"])
@@ -166,7 +176,7 @@ def test_scores_and_the_end_are_derived_and_typed_parts_are_checked() -> None:
     score = Observation.of("score", faces="LBL", tiles=("t1", "t2", "t3"), seat="lupin", points=2)
     for line in ("score", "score LBL", "score L-B-L t3 t2 t1", "score t2", "score lupin 2"):
         assert game.parse_entry(line, "lupin", before) == (score,), line
-    for line, problem in [
+    refused = [
         ("score FBF", "the combination: the record shows L-B-L"),
         ("score t1", "centre t2"),
         ("score fujiko", "who scores: the record shows lupin"),
@@ -174,19 +184,18 @@ def test_scores_and_the_end_are_derived_and_typed_parts_are_checked() -> None:
         ("score FBB", "not a combination"),
         ("end", "first type what the game shows: L-B-L"),
         ("lay t4 left", "first type what the game shows"),
-    ]:
-        with pytest.raises(InvalidObservation, match=problem):
-            game.parse_entry(line, "lupin", before)
+    ]
+    assert_refused(game, "lupin", before, refused)
     before += (score,)
     end = Observation.of("end", winners=("lupin",), reason="target")
     for line in ("end", "end lupin", "end lupin target", "end Lupin Target"):
         assert game.parse_entry(line, "lupin", before) == (end,), line
-    with pytest.raises(InvalidObservation, match="who won: the record shows lupin"):
-        game.parse_entry("end fujiko", "lupin", before)
-    with pytest.raises(InvalidObservation, match="why the game ended"):
-        game.parse_entry("end turn limit", "lupin", before)
-    with pytest.raises(InvalidObservation, match="the game is over"):
-        game.parse_entry("move t1", "lupin", (*before, end))
+    refused = [
+        ("end fujiko", "who won: the record shows lupin"),
+        ("end turn limit", "why the game ended"),
+    ]
+    assert_refused(game, "lupin", before, refused)
+    assert_refused(game, "lupin", (*before, end), [("move t1", "the game is over")])
 
 
 def test_a_reveal_belongs_to_the_tile_just_turned() -> None:
@@ -195,14 +204,15 @@ def test_a_reveal_belongs_to_the_tile_just_turned() -> None:
     reveal = Observation.of("reveal", tile="t2", face="B")
     assert game.parse_entry("reveal B", "fujiko", before) == (reveal,)
     assert game.parse_entry("reveal t2 blue-lion", "fujiko", before) == (reveal,)
-    with pytest.raises(InvalidObservation, match="t2 was just turned over"):
-        game.parse_entry("reveal t3 B", "fujiko", before)
-    with pytest.raises(InvalidObservation, match="turned, it shows its other face"):
-        game.parse_entry("reveal F", "fujiko", before)
-    with pytest.raises(InvalidObservation, match="reveal t2 FACE"):
-        game.parse_entry("score", "fujiko", before)
-    with pytest.raises(InvalidObservation, match="no tile was just turned over"):
-        game.parse_entry("reveal B", "fujiko", (*before, reveal))
+    refused = [
+        ("reveal t3 B", "t2 was just turned over"),
+        ("reveal F", "turned, it shows its other face"),
+        ("score", "reveal t2 FACE"),
+    ]
+    assert_refused(game, "fujiko", before, refused)
+    assert_refused(
+        game, "fujiko", (*before, reveal), [("reveal B", "no tile was just turned over")]
+    )
 
 
 def test_a_tile_that_showed_both_faces_can_only_show_the_other_one() -> None:

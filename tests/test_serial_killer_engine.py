@@ -12,13 +12,7 @@ from hypothesis import strategies as st
 
 import engines
 from engines import Action, ConfigError, IllegalAction, InvalidAction, State
-from engines.serial_killer import (
-    HAND_LIMIT,
-    WEAPON_MAX,
-    Declare,
-    Discard,
-    SerialKillerState,
-)
+from engines.serial_killer import HAND_LIMIT, WEAPON_MAX, Declare, Discard, SerialKillerState
 from tests.conformance import EngineSpec, check_random_game
 
 

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from contextlib import suppress
 from dataclasses import dataclass
+from typing import ClassVar
 
+from engines.actions import Action
 from engines.alibi.deck import TYPES, Deck
 from engines.alibi.questions import SCOPES, Subject, parse_subject, unknown_card
-from engines.core import Action, InvalidAction, quote
+from engines.errors import InvalidAction
+from engines.values import quote
 
 
 @dataclass(frozen=True)
@@ -39,10 +42,21 @@ class Ask(Action):
         return f"ask {self.target} {self.scope} {self.subject}"
 
 
+class _OfCards(Action):
+    """An action that names cards, spelled as its verb (`_VERB`) and the cards in order."""
+
+    _VERB: ClassVar[str]
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self._VERB} " + " ".join(self.cards)
+
+
 @dataclass(frozen=True)
-class Pass(Action):
+class Pass(_OfCards):
     """The cards a player passes left; stored sorted, so equal choices print equally."""
 
+    _VERB = "pass"
     cards: tuple[str, ...]
 
     def __post_init__(self) -> None:
@@ -51,28 +65,21 @@ class Pass(Action):
             with suppress(TypeError):
                 object.__setattr__(self, "cards", tuple(sorted(self.cards)))
 
-    def __str__(self) -> str:
-        return "pass " + " ".join(self.cards)
-
 
 @dataclass(frozen=True)
-class Accuse(Action):
+class Accuse(_OfCards):
     """One card of each type, in type order (`box` order)."""
 
+    _VERB = "accuse"
     cards: tuple[str, str, str, str]
-
-    def __str__(self) -> str:
-        return "accuse " + " ".join(self.cards)
 
 
 @dataclass(frozen=True)
-class Solution(Action):
+class Solution(_OfCards):
     """A written solution (variant "solutions"): one card of each type, in type order."""
 
+    _VERB = "solution"
     cards: tuple[str, str, str, str]
-
-    def __str__(self) -> str:
-        return "solution " + " ".join(self.cards)
 
 
 AlibiAction = Lay | Ask | Pass | Accuse | Solution
@@ -120,14 +127,14 @@ def parse(text: str, deck: Deck, players: int) -> AlibiAction:
             raise bad(
                 f"'{verb}' takes four cards, one of each type: {unknown_card(unknown[0], deck)}"
             )
-        cards = _one_per_type(args, deck)
+        cards = one_per_type(args, deck)
         if cards is None:
             raise bad(f"'{verb}' takes four cards, one of each type ({', '.join(TYPES)})")
         return Accuse(cards) if verb == "accuse" else Solution(cards)
     raise bad(f"unknown move {quote(verb)}")
 
 
-def _one_per_type(args: list[str], deck: Deck) -> tuple[str, str, str, str] | None:
+def one_per_type(args: list[str], deck: Deck) -> tuple[str, str, str, str] | None:
     """The cards in type order, or None unless they are four known cards of distinct types."""
     if len(args) != 4 or any(card not in deck.by_id for card in args):
         return None

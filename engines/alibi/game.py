@@ -8,59 +8,20 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from engines.alibi.actions import (
-    Accuse,
-    AlibiAction,
-    Ask,
-    Lay,
-    Pass,
-    Solution,
-    _one_per_type,
-    parse,
-)
+from engines.actions import Action, Domain, cards_domain, choice_domain, positive_int
+from engines.alibi import actions as act
+from engines.alibi import observations as seen
 from engines.alibi.deck import SCALES, TYPES, Deck, hand_sizes, load_deck
 from engines.alibi.notation import HELP, Notation
-from engines.alibi.observations import (
-    KINDS,
-    Accused,
-    Answered,
-    BoxOpened,
-    Deal,
-    End,
-    Hands,
-    Laid,
-    PassChosen,
-    PassChosenCards,
-    PassedCards,
-    Seating,
-    SolutionWritten,
-    SolutionWrittenCards,
-    describe,
-    observation_text,
-)
+from engines.alibi.observations import describe, observation_text
 from engines.alibi.questions import SCOPES, is_subject, listed_subjects, parse_subject
 from engines.alibi.state import AlibiState
-from engines.core import (
-    Action,
-    ConfigError,
-    Domain,
-    Game,
-    IllegalAction,
-    InformationSet,
-    InvalidAction,
-    InvalidState,
-    JsonReader,
-    JsonValue,
-    Metadata,
-    Observation,
-    Option,
-    Seat,
-    Setup,
-    cards_domain,
-    choice_domain,
-    positive_int,
-)
 from engines.deal import Dealer, SeenBy
+from engines.errors import ConfigError, IllegalAction, InvalidAction, InvalidState
+from engines.game import Game, Metadata, Option
+from engines.observations import InformationSet, Observation
+from engines.state import Setup
+from engines.values import JsonReader, JsonValue, Seat
 
 
 def _seat_number(value: JsonValue) -> bool:
@@ -95,7 +56,7 @@ class Alibi(Game[AlibiState]):
         version=2,
         max_length="round_limit rounds (default 20)",
     )
-    observation_kinds = KINDS
+    observation_kinds = seen.KINDS
     options_spec = (
         Option(
             "players",
@@ -183,12 +144,12 @@ class Alibi(Game[AlibiState]):
         return load_deck(self.options["deck"])
 
     @cached_property
-    def _asks(self) -> tuple[tuple[Ask, ...], ...]:
+    def _asks(self) -> tuple[tuple[act.Ask, ...], ...]:
         single = self.options["single_card_questions"] == "allowed"
         subjects = listed_subjects(self.deck, single)
         return tuple(
             tuple(
-                Ask(target, scope, subject)
+                act.Ask(target, scope, subject)
                 for target in range(self.players)
                 if target != seat
                 for scope in SCOPES
@@ -197,7 +158,7 @@ class Alibi(Game[AlibiState]):
             for seat in range(self.players)
         )
 
-    def listed_asks(self, seat: int) -> tuple[Ask, ...]:
+    def listed_asks(self, seat: int) -> tuple[act.Ask, ...]:
         """The questions `legal_actions` lists for `seat` (made once per game)."""
         return self._asks[seat]
 
@@ -231,14 +192,16 @@ class Alibi(Game[AlibiState]):
     def _numbering(self) -> tuple[dict[object, int], list[object]]:
         deck, n = self.deck, self.players
         single = self.options["single_card_questions"] == "allowed"
-        keys: list[object] = [Lay(group) for group in deck.groups]
+        keys: list[object] = [act.Lay(group) for group in deck.groups]
         keys += [
-            Ask(target, scope, subject)
+            act.Ask(target, scope, subject)
             for target in range(n)
             for scope in SCOPES
             for subject in listed_subjects(deck, single)
         ]
-        keys += [(block, card) for block in (Pass, Accuse, Solution) for card in deck.ids]
+        keys += [
+            (block, card) for block in (act.Pass, act.Accuse, act.Solution) for card in deck.ids
+        ]
         return {key: i for i, key in enumerate(keys)}, keys
 
     def _num_distinct_actions(self) -> int:
@@ -246,7 +209,7 @@ class Alibi(Game[AlibiState]):
 
     def _action_ids(self, action: Action) -> tuple[int, ...]:
         index = self._numbering[0]
-        if isinstance(action, Pass | Accuse | Solution):
+        if isinstance(action, act.Pass | act.Accuse | act.Solution):
             order = self.deck.ids.index
             return tuple(index[(type(action), card)] for card in sorted(action.cards, key=order))
         found = index.get(action)
@@ -257,7 +220,7 @@ class Alibi(Game[AlibiState]):
     def _action_from_ids(self, ids: tuple[int, ...]) -> Action:
         keys = self._numbering[1]
         first = keys[ids[0]]
-        if isinstance(first, Lay | Ask):
+        if isinstance(first, act.Lay | act.Ask):
             if len(ids) > 1:
                 raise InvalidAction(f"alibi: {first} is one id, not {len(ids)}")
             return first
@@ -266,12 +229,12 @@ class Alibi(Game[AlibiState]):
         if not all(isinstance(part, tuple) and part[0] is kind for part in parts):
             raise InvalidAction(f"alibi: the ids {ids} mix kinds of action")
         cards = tuple(part[1] for part in parts)  # type: ignore[index]
-        if kind is Pass:
-            return Pass(cards)
-        found = _one_per_type(list(cards), self.deck)
+        if kind is act.Pass:
+            return act.Pass(cards)
+        found = act.one_per_type(list(cards), self.deck)
         if found is None:
             raise InvalidAction(f"alibi: the ids {ids} do not spell one card of each type")
-        return Accuse(found) if kind is Accuse else Solution(found)
+        return act.Accuse(found) if kind is act.Accuse else act.Solution(found)
 
     def choice_text(self, choice: int) -> str:
         key = self._numbering[1][choice]
@@ -282,9 +245,9 @@ class Alibi(Game[AlibiState]):
     def _action_seen_by(self, action: Action, seat: Seat) -> tuple[Seat, ...] | None:
         """A pass is seen by its giver and receiver; a written solution by its writer."""
         assert isinstance(seat, int)
-        if isinstance(action, Pass):
+        if isinstance(action, act.Pass):
             return (seat, (seat + 1) % self.players)
-        return (seat,) if isinstance(action, Solution) else None
+        return (seat,) if isinstance(action, act.Solution) else None
 
     @property
     def max_game_length(self) -> int | None:
@@ -305,19 +268,19 @@ class Alibi(Game[AlibiState]):
         sizes, passed, box = [0] * n, set(), set()
         for obs in info.observations:
             match obs:
-                case Hands(sizes=counted):
+                case seen.Hands(sizes=counted):
                     sizes = list(counted)
-                case Laid(seat=layer):
+                case seen.Laid(seat=layer):
                     sizes[layer] -= 3
-                case PassedCards(giver=giver, cards=cards) if giver == me:
+                case seen.PassedCards(giver=giver, cards=cards) if giver == me:
                     passed |= set(cards)
-                case BoxOpened(cards=cards):
+                case seen.BoxOpened(cards=cards):
                     box = set(cards)
-        hand, seen = set(view._hands[me]), view._seen[me]
+        hand, seen_cards = set(view._hands[me]), view._seen[me]
         laid = {card for groups in view.laid for g in groups for card in deck.of_group(g)}
         out: list[float] = []
         for card in deck.ids:
-            out += [float(card in group) for group in (hand, seen, passed, laid, box)]
+            out += [float(card in group) for group in (hand, seen_cards, passed, laid, box)]
         total = len(deck.ids)
         out += [size / total for size in sizes]
         out += [score / 10 for score in view.scores]
@@ -354,10 +317,10 @@ class Alibi(Game[AlibiState]):
         state._setup = Setup.record(
             rng, hands=[list(hand) for hand in hands], box=list(box), dealer=dealer
         )
-        state._emit(Seating(self.players, dealer, state.start))
+        state._emit(seen.Seating(self.players, dealer, state.start))
         for seat in range(self.players):
-            state._emit(Deal(seat, tuple(sorted(hands[seat]))), to=[seat])
-        state._emit(Hands(0, tuple(state.hand_sizes)))
+            state._emit(seen.Deal(seat, tuple(sorted(hands[seat]))), to=[seat])
+        state._emit(seen.Hands(0, tuple(state.hand_sizes)))
         return state
 
     def reconstruct(self, info: InformationSet, hidden: Mapping[str, Any]) -> AlibiState:
@@ -373,7 +336,7 @@ class Alibi(Game[AlibiState]):
             InvalidState: the guess contradicts `info` (a card the seat saw elsewhere, an answer
                 that would differ, an action that would be illegal).
         """
-        seating = next(obs for obs in info.observations if isinstance(obs, Seating))
+        seating = next(obs for obs in info.observations if isinstance(obs, seen.Seating))
         try:
             state = self.arrange(random.Random(0), hidden["hands"], hidden["box"], seating.dealer)
             for obs in info.observations:
@@ -391,24 +354,24 @@ class Alibi(Game[AlibiState]):
 
     def _replayed(
         self, obs: Observation, hidden: Mapping[str, Any]
-    ) -> tuple[int, AlibiAction] | None:
+    ) -> tuple[int, act.AlibiAction] | None:
         """Who acted and the action an observation records, with hidden choices taken from
         the guess."""
         match obs:
-            case Answered(asker=asker, target=target, scope=scope, subject=subject):
-                return asker, Ask(target, scope, parse_subject(subject, self.deck))
-            case Laid(seat=seat, group=group):
-                return seat, Lay(group)
-            case Accused(seat=seat, cards=cards):
-                return seat, Accuse(tuple(cards))  # type: ignore[arg-type]
-            case PassChosen(seat=seat, round=passed_after):
-                chosen = obs.cards if isinstance(obs, PassChosenCards) else None
-                return seat, Pass(tuple(chosen or hidden["passes"][passed_after - 1][seat]))
-            case SolutionWritten(seat=seat):
+            case seen.Answered(asker=asker, target=target, scope=scope, subject=subject):
+                return asker, act.Ask(target, scope, parse_subject(subject, self.deck))
+            case seen.Laid(seat=seat, group=group):
+                return seat, act.Lay(group)
+            case seen.Accused(seat=seat, cards=cards):
+                return seat, act.Accuse(tuple(cards))  # type: ignore[arg-type]
+            case seen.PassChosen(seat=seat, round=passed_after):
+                chosen = obs.cards if isinstance(obs, seen.PassChosenCards) else None
+                return seat, act.Pass(tuple(chosen or hidden["passes"][passed_after - 1][seat]))
+            case seen.SolutionWritten(seat=seat):
                 given = dict(hidden.get("solutions", {}))
                 solutions = {int(s): cards for s, cards in given.items()}
-                written = obs.cards if isinstance(obs, SolutionWrittenCards) else None
-                return seat, Solution(tuple(written or solutions[seat]))
+                written = obs.cards if isinstance(obs, seen.SolutionWrittenCards) else None
+                return seat, act.Solution(tuple(written or solutions[seat]))
         return None
 
     def seat_view(self, info: InformationSet) -> AlibiState:
@@ -416,7 +379,7 @@ class Alibi(Game[AlibiState]):
         public course of the game and the seat's hand and seen cards (other hands stay empty)."""
         me, n = info.seat, self.players
         assert isinstance(me, int)
-        seating = next(obs for obs in info.observations if isinstance(obs, Seating))
+        seating = next(obs for obs in info.observations if isinstance(obs, seen.Seating))
         view = AlibiState(self, random.Random(0), [[] for _ in range(n)], (), seating.dealer)
         view.start = seating.start
         hand: set[str] = set()
@@ -424,31 +387,31 @@ class Alibi(Game[AlibiState]):
         answered, chosen, written, over = Counter[int](), set(), set(), False
         for obs in info.observations:
             match obs:
-                case Deal(cards=cards):
+                case seen.Deal(cards=cards):
                     hand.update(cards)
                     view._seen[me].update(cards)
-                case PassedCards(receiver=receiver, cards=cards) if receiver == me:
+                case seen.PassedCards(receiver=receiver, cards=cards) if receiver == me:
                     hand.update(cards)
                     view._seen[me].update(cards)
-                case PassedCards(giver=giver, cards=cards) if giver == me:
+                case seen.PassedCards(giver=giver, cards=cards) if giver == me:
                     hand.difference_update(cards)
-                case Hands(round=counted_after, sizes=counted):
+                case seen.Hands(round=counted_after, sizes=counted):
                     sizes, view.round = list(counted), counted_after + 1
-                case Laid(seat=seat, group=group, cards=cards, points=points):
+                case seen.Laid(seat=seat, group=group, cards=cards, points=points):
                     sizes[seat] -= 3
                     view.laid[seat].append(group)
                     view.scores[seat] += points
                     if seat == me:
                         hand.difference_update(cards)
-                case Answered(round=asked_in):
+                case seen.Answered(round=asked_in):
                     answered[asked_in] += 1
-                case PassChosen(seat=seat, round=passed_after):
+                case seen.PassChosen(seat=seat, round=passed_after):
                     chosen.add((passed_after, seat))
-                case Accused(seat=seat, cards=cards):
+                case seen.Accused(seat=seat, cards=cards):
                     view.accuser, view.accusation = seat, tuple(cards)
-                case SolutionWritten(seat=seat):
+                case seen.SolutionWritten(seat=seat):
                     written.add(seat)
-                case End():
+                case seen.End():
                     over = True
         view._hands[me] = sorted(hand)
         view.played = answered[view.round]
@@ -487,8 +450,8 @@ class Alibi(Game[AlibiState]):
             view.current = order[view.played]
 
     # --- notation and words --------------------------------------------------------------
-    def _parse_action(self, text: str) -> AlibiAction:
-        return parse(text, self.deck, self.players)
+    def _parse_action(self, text: str) -> act.AlibiAction:
+        return act.parse(text, self.deck, self.players)
 
     @cached_property
     def _notation(self) -> Notation:
@@ -518,8 +481,8 @@ class Alibi(Game[AlibiState]):
             f"a tuple of four card ids, one of each type in the order {', '.join(TYPES)}",
         )
         return {
-            Lay: {"group": choice_domain(deck.groups, f"a group: {', '.join(deck.groups)}")},
-            Ask: {
+            act.Lay: {"group": choice_domain(deck.groups, f"a group: {', '.join(deck.groups)}")},
+            act.Ask: {
                 "target": choice_domain(self.seats, f"a seat from 0 to {self.players - 1}"),
                 "scope": choice_domain(SCOPES),
                 "subject": Domain(
@@ -527,9 +490,9 @@ class Alibi(Game[AlibiState]):
                     "a Subject of this deck, as parse_subject('type:weapon', deck) gives",
                 ),
             },
-            Pass: {"cards": cards_domain(card, range(1, len(deck.ids) + 1))},
-            Accuse: {"cards": solution},
-            Solution: {"cards": solution},
+            act.Pass: {"cards": cards_domain(card, range(1, len(deck.ids) + 1))},
+            act.Accuse: {"cards": solution},
+            act.Solution: {"cards": solution},
         }
 
     def describe(self, observation: Observation) -> str:

@@ -20,30 +20,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from engines.alibi import observations as seen
 from engines.alibi.deck import TYPES, Deck, hand_sizes
-from engines.alibi.observations import (
-    KINDS,
-    Accused,
-    AlibiObservation,
-    Answered,
-    BoxOpened,
-    Deal,
-    End,
-    Hands,
-    Laid,
-    PassChosen,
-    PassChosenCards,
-    Passed,
-    PassedCards,
-    Seating,
-    SolutionShown,
-    SolutionWritten,
-    SolutionWrittenCards,
-)
 from engines.alibi.questions import SCOPES, Subject
 from engines.alibi.state import set_points
-from engines.core import InvalidObservation, Observation, is_int, quote
+from engines.errors import InvalidObservation
 from engines.notation import AmbiguousName, Vocabulary, parts_of, read_int
+from engines.observations import Observation
+from engines.values import is_int, quote
 
 if TYPE_CHECKING:
     from engines.alibi.game import Alibi
@@ -89,7 +73,7 @@ class Table:
     played: int = 0  # questions asked this round
     asked: int = 0  # questions asked in the game
     hand: set[str] = field(default_factory=set)
-    seen: set[str] = field(default_factory=set)  # every card the seat has held
+    held_ever: set[str] = field(default_factory=set)  # every card the seat has held
     only_mine: set[str] = field(default_factory=set)  # dealt to the seat and never passed on
     known_seen: dict[int, set[str]] = field(default_factory=dict)  # passed between it and me
     laid_by: dict[int, set[str]] = field(default_factory=dict)  # the cards of each one's sets
@@ -202,45 +186,45 @@ class Table:
     def read(self, obs: Observation) -> None:
         self.kinds += 1
         match obs:
-            case Seating(dealer=dealer):
+            case seen.Seating(dealer=dealer):
                 self.dealer = dealer
                 self.scores = [0] * self.players
-            case Deal(cards=cards):
+            case seen.Deal(cards=cards):
                 self.dealt = True
                 self.hand = set(cards or ())
-                self.seen |= self.hand
+                self.held_ever |= self.hand
                 self.only_mine = set(self.hand)
-            case Hands(round=epoch, sizes=sizes):
+            case seen.Hands(round=epoch, sizes=sizes):
                 self.epoch = epoch
                 self.sizes = list(sizes or [0] * self.players)
                 self.laid_now = [0] * self.players
                 self.chosen, self.given, self.received, self.played = {}, {}, set(), 0
-            case Laid():
+            case seen.Laid():
                 self._read_lay(obs)
-            case Answered():
+            case seen.Answered():
                 self.played += 1
                 self.asked += 1
-            case Accused(seat=seat, cards=cards):
+            case seen.Accused(seat=seat, cards=cards):
                 self.accuser, self.accusation = seat, tuple(cards or ())
                 self.written.add(seat)
-            case PassChosenCards(seat=seat, cards=cards):
+            case seen.PassChosenCards(seat=seat, cards=cards):
                 self.chosen[seat] = tuple(cards or ())
-            case PassChosen(seat=seat):
+            case seen.PassChosen(seat=seat):
                 self.chosen[seat] = ()
-            case PassedCards(cards=cards):
+            case seen.PassedCards(cards=cards):
                 self._read_pass(obs, set(cards or ()))
-            case Passed():
+            case seen.Passed():
                 self._read_pass(obs, set())
-            case SolutionWritten(seat=seat):
+            case seen.SolutionWritten(seat=seat):
                 self.written.add(seat)
-            case BoxOpened(cards=cards):
+            case seen.BoxOpened(cards=cards):
                 self.box = tuple(cards or ())
-            case SolutionShown(seat=seat, points=points):
+            case seen.SolutionShown(seat=seat, points=points):
                 self.revealed[seat] = points
-            case End():
+            case seen.End():
                 self.over = True
 
-    def _read_lay(self, obs: Laid) -> None:
+    def _read_lay(self, obs: seen.Laid) -> None:
         seat, cards = obs.seat, set(obs.cards or ())
         self.laid.add(obs.group)
         self.laid_now[seat] += len(cards)
@@ -250,7 +234,7 @@ class Table:
             self.hand -= cards
             self.my_laid |= cards
 
-    def _read_pass(self, obs: Passed, cards: set[str]) -> None:
+    def _read_pass(self, obs: seen.Passed, cards: set[str]) -> None:
         giver, receiver = obs.giver, obs.receiver
         self.given[giver] = obs.count
         if giver == self.me:
@@ -261,7 +245,7 @@ class Table:
             self.known_seen.setdefault(giver, set()).update(cards)
         if receiver == self.me:
             self.hand |= cards
-            self.seen |= cards
+            self.held_ever |= cards
             self.received |= cards
 
 
@@ -278,12 +262,12 @@ _NUMBER_FIELDS = ("players", "round", "turn", "count", "points", "answer")
 def _unreadable(obs: Observation, first: bool, players: int) -> str | None:
     """Why `Table.read` cannot fold `obs` (an earlier observation handed to the parser), or
     None: one of this game's kinds with its fields, each once and in order, each of its type."""
-    shapes = KINDS.get(obs.kind)
+    shapes = seen.KINDS.get(obs.kind)
     if shapes is None:
         return f"{quote(obs.kind)} is not a kind of observation of alibi"
-    if first != (Seating in shapes):
+    if first != (seen.Seating in shapes):
         return "the record starts with the seating, and has it once"
-    if not isinstance(obs, AlibiObservation):
+    if not isinstance(obs, seen.AlibiObservation):
         names = [name for name, _ in obs.fields]
         missing = [name for name in shapes[0].field_names() if name not in names]
         if missing:
@@ -428,7 +412,7 @@ class Notation:
                 f"with player {dealer} dealing, the last card goes to the player right of "
                 f"player {table.start}, so player {table.start} starts"
             )
-        return Seating(table.players, dealer, table.start)
+        return seen.Seating(table.players, dealer, table.start)
 
     def _deal(self, words: list[str], table: Table) -> Observation:
         if table.dealer is None or table.dealt:
@@ -449,7 +433,7 @@ class Notation:
                 f"with player {table.dealer} dealing you (player {table.me}) get {size} cards, "
                 f"not {len(cards)}"
             )
-        return Deal(table.me, tuple(sorted(cards)))
+        return seen.Deal(table.me, tuple(sorted(cards)))
 
     def _hands(self, words: list[str], table: Table) -> Observation:
         phase = table.phase()
@@ -476,7 +460,7 @@ class Notation:
                 f"after {when} the hands hold {' '.join(map(str, expected))} cards (players 0 "
                 f"to {table.players - 1}), not {' '.join(words)}: is an entry missing?"
             )
-        return Hands(table.round, tuple(expected))
+        return seen.Hands(table.round, tuple(expected))
 
     # --- turns ------------------------------------------------------------------------------
     def on_turn(self, actor: int, table: Table, doing: str) -> None:
@@ -509,7 +493,9 @@ class Notation:
             )
         answer = read_int(words[-1], "the answer", 0, len(cards))
         self.own_knowledge(target, scope, cards, answer, table)
-        return Answered(asker, target, scope, str(subject), cards, answer, table.round, table.turn)
+        return seen.Answered(
+            asker, target, scope, str(subject), cards, answer, table.round, table.turn
+        )
 
     def own_knowledge(
         self, target: int, scope: str, cards: tuple[str, ...], answer: int, table: Table
@@ -527,7 +513,7 @@ class Notation:
 
     def _own_answer(self, scope: str, cards: tuple[str, ...], answer: int, table: Table) -> None:
         """Refuse an answer of the seat itself that is not the count of its own cards asked."""
-        pool = table.hand if scope == "hand" else table.seen
+        pool = table.hand if scope == "hand" else table.held_ever
         if scope == "seen" and not self.game.options["seen_includes_sets"]:
             pool = pool - table.my_laid
         mine = [card for card in cards if card in pool]
@@ -646,12 +632,12 @@ class Notation:
         if seat == table.me and missing:
             raise InvalidObservation(f"you cannot lay {group}: you do not hold {missing[0]}")
         points = set_points(table.round, self.deck.type_of_group(group))
-        return Laid(seat, group, cards, points, table.round, table.turn)
+        return seen.Laid(seat, group, cards, points, table.round, table.turn)
 
     def _accuses(self, seat: int, words: list[str], table: Table) -> Observation:
         self.on_turn(seat, table, "accuse")
         cards = self.four(words, "an accusation")
-        return Accused(seat, tuple(cards), table.round, table.turn)
+        return seen.Accused(seat, tuple(cards), table.round, table.turn)
 
     # --- passing ----------------------------------------------------------------------------
     def _chooses(self, seat: int, words: list[str], table: Table) -> Observation:
@@ -669,10 +655,10 @@ class Notation:
                 raise InvalidObservation(
                     f"you do not see which cards player {seat} chooses; type '{seat} chooses'"
                 )
-            return PassChosen(seat, r, r)
+            return seen.PassChosen(seat, r, r)
         cards = self.card_list(words, "your pass")
         self.own_cards(cards, table, f"after round {r} you pass {r} cards", r)
-        return PassChosenCards(seat, r, r, tuple(sorted(cards)))
+        return seen.PassChosenCards(seat, r, r, tuple(sorted(cards)))
 
     def own_cards(self, cards: list[str], table: Table, rule: str, count: int) -> None:
         if len(cards) != count:
@@ -709,9 +695,9 @@ class Notation:
                     f"you do not see the cards player {giver} passes to player {receiver}; "
                     f"type '{giver} passes to {receiver}'"
                 )
-            return Passed(giver, receiver, r, count)
+            return seen.Passed(giver, receiver, r, count)
         cards = self.passed(giver, words, table, count)
-        return PassedCards(giver, receiver, r, count, tuple(cards))
+        return seen.PassedCards(giver, receiver, r, count, tuple(cards))
 
     def passed(self, giver: int, words: list[str], table: Table, count: int) -> list[str]:
         """The cards of a pass the seat gives (its choice, or its whole short hand) or
@@ -770,20 +756,20 @@ class Notation:
         if seat != table.me:
             if words:
                 raise InvalidObservation(f"you do not see player {seat}'s written solution")
-            return SolutionWritten(seat)
-        return SolutionWrittenCards(seat, tuple(self.four(words, "a solution")))
+            return seen.SolutionWritten(seat)
+        return seen.SolutionWrittenCards(seat, tuple(self.four(words, "a solution")))
 
     def _box(self, words: list[str], table: Table) -> Observation:
         if table.phase() != "box":
             raise InvalidObservation("the box is opened once, when the game ends")
         cards = self.four(words, "the box")
-        held = [card for card in cards if card in table.seen]
+        held = [card for card in cards if card in table.held_ever]
         if held:
             raise InvalidObservation(
                 f"{held[0]} cannot be in the box: it has been in your hand (the box holds "
                 "cards nobody has seen)"
             )
-        return BoxOpened(tuple(cards))
+        return seen.BoxOpened(tuple(cards))
 
     def _reveals(self, seat: int, words: list[str], table: Table) -> Observation:
         if table.phase() != "results" or seat in table.revealed:
@@ -793,7 +779,7 @@ class Notation:
         cards = self.four(words, "a solution")
         correct = sum(a == b for a, b in zip(cards, table.box, strict=True))
         points = correct * self.game.options["solution_points"]
-        return SolutionShown(seat, tuple(cards), correct, points)
+        return seen.SolutionShown(seat, tuple(cards), correct, points)
 
     def _end(self, words: list[str], table: Table) -> Observation:
         if table.phase() != "end":
@@ -808,7 +794,7 @@ class Notation:
                 f"{' '.join(words)}"
             )
         reason = "accusation" if table.accuser is not None else "round limit"
-        return End(reason, expected, tuple(table.scores), tuple(table.totals()))
+        return seen.End(reason, expected, tuple(table.scores), tuple(table.totals()))
 
 
 def _no_turns(phase: str) -> str:

@@ -12,11 +12,13 @@ so `case Passed()` matches a pass whatever the seat saw of it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from engines.alibi.deck import Deck
 from engines.alibi.questions import Subject, parse_subject, question_words, subject_text
-from engines.core import GameOver, Observation, ObservationKind, kinds_by_name, quote, typed
 from engines.errors import InvalidObservation
+from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name, typed
+from engines.values import quote
 
 
 def _cards(count: object) -> str:
@@ -153,44 +155,71 @@ class Accused(ObservationKind, kind="accuse"):
         return f"{self.seat} accuses {_listed(self.cards, ' ')}"
 
 
+# --- the kinds whose cards only some seats see ------------------------------------------------
+class _CardsSeenBySome(ObservationKind):
+    """A kind whose cards only some seats see. This shape, for the others, is said without
+    them; its shape with cards (`_WithCards`) says them after."""
+
+    def describe(self, deck: Deck) -> str:
+        return self._words()
+
+    def text(self) -> str:
+        return self._line()
+
+    def _words(self) -> str:
+        """How a person reads it, without the cards."""
+        raise NotImplementedError
+
+    def _line(self) -> str:
+        """The line a person types for it, without the cards."""
+        raise NotImplementedError
+
+
+class _WithCards(_CardsSeenBySome):
+    """The shape with cards of a `_CardsSeenBySome` kind, listed before the kind among the
+    bases of a dataclass that declares `cards`: the cards follow its words after a colon, and
+    its line after `_LINE_CARDS`."""
+
+    cards: tuple[str, ...]
+    _LINE_CARDS: ClassVar[str] = " "
+
+    def describe(self, deck: Deck) -> str:
+        return _then_cards(self._words(), ": ", _listed(self.cards))
+
+    def text(self) -> str:
+        return _then_cards(self._line(), self._LINE_CARDS, _listed(self.cards, " "))
+
+
+def _then_cards(said: str, separator: str, cards: str) -> str:
+    """`said`, then `cards` after `separator` when there are any."""
+    return f"{said}{separator}{cards}" if cards else said
+
+
 # --- passing ----------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class PassChosen(ObservationKind, kind="choose_pass"):
+class PassChosen(_CardsSeenBySome, kind="choose_pass"):
     """A seat chose how many cards to pass after a round (which ones: `PassChosenCards`)."""
 
     seat: int
     round: int
     count: int
 
-    def describe(self, deck: Deck) -> str:
-        return self._described("")
+    def _words(self) -> str:
+        return f"player {self.seat} chose the {_cards(self.count)} to pass after round {self.round}"
 
-    def _described(self, cards: str) -> str:
-        which = f": {cards}" if cards else ""
-        return (
-            f"player {self.seat} chose the {_cards(self.count)} to pass after round "
-            f"{self.round}{which}"
-        )
-
-    def text(self) -> str:
+    def _line(self) -> str:
         return f"{self.seat} chooses"
 
 
 @dataclass(frozen=True, eq=False)
-class PassChosenCards(PassChosen, kind="choose_pass"):
+class PassChosenCards(_WithCards, PassChosen, kind="choose_pass"):
     """The seat's own chosen pass, with its cards."""
 
     cards: tuple[str, ...]
 
-    def describe(self, deck: Deck) -> str:
-        return self._described(_listed(self.cards))
-
-    def text(self) -> str:
-        return f"{self.seat} chooses {_listed(self.cards, ' ')}".rstrip()
-
 
 @dataclass(frozen=True, eq=False)
-class Passed(ObservationKind, kind="pass"):
+class Passed(_CardsSeenBySome, kind="pass"):
     """Cards passed to the left after a round (which ones: `PassedCards`)."""
 
     giver: int
@@ -198,61 +227,43 @@ class Passed(ObservationKind, kind="pass"):
     round: int
     count: int
 
-    def describe(self, deck: Deck) -> str:
-        return self._described("")
-
-    def _described(self, cards: str) -> str:
-        which = f": {cards}" if cards else ""
+    def _words(self) -> str:
         return (
             f"player {self.giver} passed {_count(self.count)} to player "
-            f"{self.receiver} after round {self.round}{which}"
+            f"{self.receiver} after round {self.round}"
         )
 
-    def text(self) -> str:
+    def _line(self) -> str:
         return f"{self.giver} passes to {self.receiver}"
 
 
 @dataclass(frozen=True, eq=False)
-class PassedCards(Passed, kind="pass"):
+class PassedCards(_WithCards, Passed, kind="pass"):
     """A pass the seat gives or receives, with its cards."""
 
     cards: tuple[str, ...]
-
-    def describe(self, deck: Deck) -> str:
-        return self._described(_listed(self.cards))
-
-    def text(self) -> str:
-        cards = _listed(self.cards, " ")
-        line = f"{self.giver} passes to {self.receiver}"
-        return f"{line}: {cards}" if cards else line
+    _LINE_CARDS = ": "
 
 
 # --- the end ----------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class SolutionWritten(ObservationKind, kind="choose_solution"):
+class SolutionWritten(_CardsSeenBySome, kind="choose_solution"):
     """Variant "solutions": a seat wrote its solution (what it wrote: `SolutionWrittenCards`)."""
 
     seat: int
 
-    def describe(self, deck: Deck) -> str:
+    def _words(self) -> str:
         return f"player {self.seat} wrote a solution"
 
-    def text(self) -> str:
+    def _line(self) -> str:
         return f"{self.seat} writes"
 
 
 @dataclass(frozen=True, eq=False)
-class SolutionWrittenCards(SolutionWritten, kind="choose_solution"):
+class SolutionWrittenCards(_WithCards, SolutionWritten, kind="choose_solution"):
     """The seat's own written solution, with its cards."""
 
     cards: tuple[str, ...]
-
-    def describe(self, deck: Deck) -> str:
-        cards = _listed(self.cards)
-        return f"player {self.seat} wrote a solution" + (f": {cards}" if cards else "")
-
-    def text(self) -> str:
-        return f"{self.seat} writes {_listed(self.cards, ' ')}".rstrip()
 
 
 @dataclass(frozen=True, eq=False)

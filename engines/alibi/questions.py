@@ -13,8 +13,9 @@ import difflib
 from dataclasses import dataclass
 from functools import cache
 
+from engines.actions import Domain, cards_domain, choice_domain
 from engines.alibi.deck import TYPES, Deck
-from engines.core import Domain, cards_domain, choice_domain, one_of, quote
+from engines.values import one_of, quote
 
 SCOPES: tuple[str, ...] = ("hand", "seen")
 KINDS: tuple[str, ...] = ("type", "group", "detail", "cards")

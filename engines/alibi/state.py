@@ -32,32 +32,12 @@ from itertools import combinations, product
 from math import comb, prod
 from typing import TYPE_CHECKING, TypeAlias
 
-from engines.alibi.actions import Accuse, Ask, Lay, Pass, Solution
+from engines.actions import Action
+from engines.alibi import actions as act
+from engines.alibi import observations as seen
 from engines.alibi.deck import TYPES
-from engines.alibi.observations import (
-    Accused,
-    Answered,
-    BoxOpened,
-    End,
-    Hands,
-    Laid,
-    PassChosen,
-    PassChosenCards,
-    Passed,
-    PassedCards,
-    SolutionShown,
-    SolutionWritten,
-    SolutionWrittenCards,
-)
-from engines.core import (
-    Action,
-    JsonValue,
-    LogEntry,
-    Seat,
-    State,
-    is_int,
-    one_of,
-)
+from engines.state import LogEntry, State
+from engines.values import JsonValue, Seat, is_int, one_of
 
 if TYPE_CHECKING:
     from engines.alibi.game import Alibi
@@ -184,7 +164,7 @@ class AlibiState(State):
         assert isinstance(seat, int)
         if self.phase == "passing":
             r = self.round
-            if not isinstance(action, Pass):
+            if not isinstance(action, act.Pass):
                 return f"{action} is not legal now: player {seat} must choose {r} cards to pass"
             if len(action.cards) != r:
                 return f"{action} is not legal: after round {r} each player passes {r} cards"
@@ -194,21 +174,21 @@ class AlibiState(State):
                 return f"{action} is not legal: player {seat} does not hold {missing[0]}"
             return None
         if self.phase == "solutions":
-            if not isinstance(action, Solution):
+            if not isinstance(action, act.Solution):
                 return f"{action} is not legal now: player {seat} must write a solution"
             return None
-        if isinstance(action, Pass | Solution):
-            verb = "pass" if isinstance(action, Pass) else "write a solution"
+        if isinstance(action, act.Pass | act.Solution):
+            verb = "pass" if isinstance(action, act.Pass) else "write a solution"
             return f"{action} is not legal now: players {verb} only when the game calls for it"
-        if isinstance(action, Lay):
+        if isinstance(action, act.Lay):
             if not set(deck.of_group(action.group)) <= set(self._hands[seat]):
                 return f"{action} is not legal: player {seat} does not hold all three cards"
             return None
-        if isinstance(action, Ask):
+        if isinstance(action, act.Ask):
             return self._why_not_ask(action, seat)
         return None
 
-    def _why_not_ask(self, action: Ask, seat: int) -> str | None:
+    def _why_not_ask(self, action: act.Ask, seat: int) -> str | None:
         if action.target == seat:
             return f"{action} is not legal: player {seat} cannot ask themselves"
         subject = action.subject
@@ -223,22 +203,22 @@ class AlibiState(State):
         if self.phase == "passing":
             return list(self._listed_passes(seat))
         if self.phase == "solutions":
-            return [Solution(cards) for cards in self._listed_solutions(seat)]
+            return [act.Solution(cards) for cards in self._listed_solutions(seat)]
         hand = set(self._hands[seat])
         deck = self.game.deck
         actions: list[Action] = [
-            Lay(group) for group in deck.groups if set(deck.of_group(group)) <= hand
+            act.Lay(group) for group in deck.groups if set(deck.of_group(group)) <= hand
         ]
         actions += self.game.listed_asks(seat)
-        actions += [Accuse(cards) for cards in self._listed_solutions(seat)]
+        actions += [act.Accuse(cards) for cards in self._listed_solutions(seat)]
         return actions
 
-    def _listed_passes(self, seat: int) -> Iterator[Pass]:
+    def _listed_passes(self, seat: int) -> Iterator[act.Pass]:
         hand, r = self._hands[seat], self.round
         if comb(len(hand), r) <= PASSES_LISTED:
-            yield from (Pass(cards) for cards in combinations(hand, r))
+            yield from (act.Pass(cards) for cards in combinations(hand, r))
         else:
-            yield from (Pass(tuple((hand * 2)[i : i + r])) for i in range(len(hand)))
+            yield from (act.Pass(tuple((hand * 2)[i : i + r])) for i in range(len(hand)))
 
     def _listed_solutions(self, seat: int) -> list[tuple[str, str, str, str]]:
         """Accusations or solutions to list: see the module docstring."""
@@ -257,15 +237,15 @@ class AlibiState(State):
     def _apply(self, action: Action) -> None:
         seat = self.to_move
         assert isinstance(seat, int)
-        if isinstance(action, Lay):
+        if isinstance(action, act.Lay):
             self._lay(seat, action.group)
-        elif isinstance(action, Ask):
+        elif isinstance(action, act.Ask):
             self._ask(seat, action)
-        elif isinstance(action, Accuse):
+        elif isinstance(action, act.Accuse):
             self._accuse(seat, action.cards)
-        elif isinstance(action, Pass):
+        elif isinstance(action, act.Pass):
             self._choose_pass(seat, action.cards)
-        elif isinstance(action, Solution):
+        elif isinstance(action, act.Solution):
             self._write(seat, action.cards)
 
     def _lay(self, seat: int, group: str) -> None:
@@ -275,13 +255,13 @@ class AlibiState(State):
         points = set_points(self.round, deck.type_of_group(group))
         self.laid[seat].append(group)
         self.scores[seat] += points
-        self._emit(Laid(seat, group, cards, points, self.round, self.turn))
+        self._emit(seen.Laid(seat, group, cards, points, self.round, self.turn))
 
-    def _ask(self, seat: int, action: Ask) -> None:
+    def _ask(self, seat: int, action: act.Ask) -> None:
         cards = action.subject.cards(self.game.deck)
         answer = self.answer(action.target, action.scope, cards)
         self._emit(
-            Answered(
+            seen.Answered(
                 seat,
                 action.target,
                 action.scope,
@@ -296,7 +276,7 @@ class AlibiState(State):
 
     def _accuse(self, seat: int, cards: tuple[str, ...]) -> None:
         self.accuser, self.accusation = seat, cards
-        self._emit(Accused(seat, cards, self.round, self.turn))
+        self._emit(seen.Accused(seat, cards, self.round, self.turn))
         if self.game.options["end_variant"] == "solutions":
             self._solutions[seat] = cards
             self._start_solutions([s for s in self._order_from(seat) if s != seat])
@@ -323,9 +303,9 @@ class AlibiState(State):
 
     def _choose_pass(self, seat: int, cards: tuple[str, ...]) -> None:
         self._chosen[seat] = cards
-        self._emit(PassChosenCards(seat, self.round, len(cards), cards), to=[seat])
+        self._emit(seen.PassChosenCards(seat, self.round, len(cards), cards), to=[seat])
         others = [s for s in self.game.seats if s != seat]
-        self._emit(PassChosen(seat, self.round, len(cards)), to=others)
+        self._emit(seen.PassChosen(seat, self.round, len(cards)), to=others)
         self.passers.pop(0)
         if not self.passers:
             self._do_passes()
@@ -343,11 +323,11 @@ class AlibiState(State):
             if not cards:
                 continue
             pair = [seat, receiver]
-            self._emit(PassedCards(seat, receiver, r, len(cards), cards), to=pair)
+            self._emit(seen.PassedCards(seat, receiver, r, len(cards), cards), to=pair)
             others = [s for s in self.game.seats if s not in pair]
             if others:
-                self._emit(Passed(seat, receiver, r, len(cards)), to=others)
-        self._emit(Hands(r, tuple(self.hand_sizes)))
+                self._emit(seen.Passed(seat, receiver, r, len(cards)), to=others)
+        self._emit(seen.Hands(r, tuple(self.hand_sizes)))
         self._chosen = {}
         self.round += 1
         self.played = 0
@@ -360,9 +340,9 @@ class AlibiState(State):
 
     def _write(self, seat: int, cards: tuple[str, ...]) -> None:
         self._solutions[seat] = cards
-        self._emit(SolutionWrittenCards(seat, cards), to=[seat])
+        self._emit(seen.SolutionWrittenCards(seat, cards), to=[seat])
         others = [s for s in self.game.seats if s != seat]
-        self._emit(SolutionWritten(seat), to=others)
+        self._emit(seen.SolutionWritten(seat), to=others)
         self.writers.pop(0)
         if not self.writers:
             self._finish("accusation" if self.accuser is not None else "round limit")
@@ -370,13 +350,13 @@ class AlibiState(State):
     def _finish(self, reason: str) -> None:
         """Open the box and name the winners (rules: "Accusation and end")."""
         self.phase = "over"
-        self._emit(BoxOpened(self._box))
+        self._emit(seen.BoxOpened(self._box))
         seats = list(range(self.game.players))
         totals = [self.points(seat) for seat in seats]
         if self.game.options["end_variant"] == "solutions":
             for seat in seats:
                 correct, points = self._correct(seat), totals[seat] - self.scores[seat]
-                self._emit(SolutionShown(seat, self._solutions[seat], correct, points))
+                self._emit(seen.SolutionShown(seat, self._solutions[seat], correct, points))
         right = self.accusation == self._box and self.accuser is not None
         if self.game.options["end_variant"] == "first-accuser" and right:
             assert self.accuser is not None
@@ -388,7 +368,7 @@ class AlibiState(State):
                 eligible = [seat for seat in seats if seat != self.accuser]
             best = max(totals[seat] for seat in eligible)
             self._winners = tuple(seat for seat in eligible if totals[seat] == best)
-        self._emit(End(reason, self._winners, tuple(self.scores), tuple(totals)))
+        self._emit(seen.End(reason, self._winners, tuple(self.scores), tuple(totals)))
 
     def summary(self, seat: Seat) -> dict[str, object]:
         """The seat's accusation, if it made one: in which round, and whether it was right."""
@@ -401,7 +381,7 @@ class AlibiState(State):
     def _to_dict(self) -> dict[str, JsonValue]:
         return {
             "hands": self._hands,
-            "seen": [sorted(seen) for seen in self._seen],
+            "seen": [sorted(cards) for cards in self._seen],
             "box": list(self._box),
             "dealer": self.dealer,
             "start": self.start,
@@ -514,12 +494,12 @@ class AlibiState(State):
         if to is not None:
             return tally
         match obs:
-            case Hands(sizes=recorded):
+            case seen.Hands(sizes=recorded):
                 valid = isinstance(recorded, tuple) and len(recorded) == n
                 return (recorded if valid else None), points, answers
-            case Answered():
+            case seen.Answered():
                 return sizes, points, answers + 1
-            case Laid(seat=seat, points=gained) if one_of(seat, range(n)) and is_int(gained):
+            case seen.Laid(seat=seat, points=gained) if one_of(seat, range(n)) and is_int(gained):
                 scores = tuple(p + gained * (s == seat) for s, p in enumerate(points))
                 if sizes is not None:
                     sizes = tuple(size - 3 * (s == seat) for s, size in enumerate(sizes))

@@ -12,14 +12,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engines.actions import Action
 from engines.blue_lion.rules import TILES
-from engines.core import Action, InvalidAction, quote
+from engines.errors import InvalidAction
+from engines.values import quote
 
 ENDS = ("left", "right")
 
 
+class _Move(Action):
+    """A Blue Lion action, which may turn a tile over (`flipped_tile`)."""
+
+    @property
+    def flipped_tile(self) -> str | None:
+        """The tile the action turns over: none, unless its kind says otherwise."""
+        return None
+
+
+class _ToAnEnd(_Move):
+    """A tile put at an end of the line (`Lay`, `Return`), turned over on the way if `flip`."""
+
+    tile: str
+    flip: bool
+
+    @property
+    def flipped_tile(self) -> str | None:
+        return self.tile if self.flip else None
+
+
 @dataclass(frozen=True)
-class Lay(Action):
+class Lay(_ToAnEnd):
     tile: str
     end: str | None  # None only for the first tile of the line
     flip: bool = False
@@ -28,31 +50,23 @@ class Lay(Action):
         words = ["lay", self.tile] + ([self.end] if self.end else []) + ["flip"] * self.flip
         return " ".join(words)
 
-    @property
-    def flipped_tile(self) -> str | None:
-        return self.tile if self.flip else None
-
 
 @dataclass(frozen=True)
-class Pass(Action):
+class Pass(_Move):
     def __str__(self) -> str:
         return "pass"
 
-    flipped_tile = None
-
 
 @dataclass(frozen=True)
-class MoveEnd(Action):
+class MoveEnd(_Move):
     tile: str
 
     def __str__(self) -> str:
         return f"move {self.tile}"
 
-    flipped_tile = None
-
 
 @dataclass(frozen=True)
-class Swap(Action):
+class Swap(_Move):
     """Two adjacent tiles exchanged; stored in id order, so `swap t5 t2` equals `swap t2 t5`."""
 
     first: str
@@ -72,11 +86,9 @@ class Swap(Action):
     def __str__(self) -> str:
         return f"swap {self.first} {self.second}"
 
-    flipped_tile = None
-
 
 @dataclass(frozen=True)
-class Flip(Action):
+class Flip(_Move):
     tile: str
 
     def __str__(self) -> str:
@@ -88,17 +100,13 @@ class Flip(Action):
 
 
 @dataclass(frozen=True)
-class Return(Action):
+class Return(_ToAnEnd):
     tile: str
     end: str
     flip: bool = False
 
     def __str__(self) -> str:
         return f"return {self.tile} {self.end}" + " flip" * self.flip
-
-    @property
-    def flipped_tile(self) -> str | None:
-        return self.tile if self.flip else None
 
 
 MainAction = Lay | Pass | MoveEnd | Swap | Flip

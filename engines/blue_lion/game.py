@@ -7,50 +7,19 @@ from collections.abc import Mapping
 from functools import cached_property
 from itertools import permutations
 
-from engines.blue_lion.actions import (
-    ENDS,
-    BlueLionAction,
-    Flip,
-    Lay,
-    MoveEnd,
-    Pass,
-    Return,
-    Swap,
-    parse,
-)
+from engines.actions import BOOL, Action, Domain, choice_domain, positive_int
+from engines.blue_lion import actions as act
+from engines.blue_lion import observations as seen
 from engines.blue_lion.notation import HELP, Notation, words
-from engines.blue_lion.observations import (
-    KINDS,
-    Act,
-    FaceShown,
-    First,
-    Toss,
-    describe,
-    observation_text,
-)
+from engines.blue_lion.observations import describe, observation_text
 from engines.blue_lion.rules import ICONS, PAIRS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState, listed
-from engines.core import (
-    BOOL,
-    Action,
-    Domain,
-    Game,
-    InformationSet,
-    InvalidState,
-    JsonReader,
-    JsonValue,
-    Metadata,
-    Observation,
-    Option,
-    Seat,
-    Setup,
-    choice_domain,
-    one_of,
-    positive_int,
-    quote,
-)
 from engines.deal import Dealer
-from engines.errors import IncompleteInformationSet
+from engines.errors import IncompleteInformationSet, InvalidState
+from engines.game import Game, Metadata, Option
+from engines.observations import InformationSet, Observation
+from engines.state import Setup
+from engines.values import JsonReader, JsonValue, Seat, one_of, quote
 
 
 class BlueLion(Game[BlueLionState]):
@@ -64,7 +33,7 @@ class BlueLion(Game[BlueLionState]):
         version=2,
         max_length="turn_limit turns (default 200)",
     )
-    observation_kinds = KINDS
+    observation_kinds = seen.KINDS
     options_spec = (
         Option(
             "first_player", "random", ("random", "lupin", "fujiko"), doc="who lays the first tile"
@@ -129,12 +98,12 @@ class BlueLion(Game[BlueLionState]):
         """Lays, the pass, moves, swaps, flips, returns; in that order, fields in order."""
         flips = (False, True)
         return [
-            *(Lay(t, end, f) for t in TILES for end in (None, *ENDS) for f in flips),
-            Pass(),
-            *(MoveEnd(t) for t in TILES),
-            *(Swap(a, b) for a in TILES for b in TILES if a != b),
-            *(Flip(t) for t in TILES),
-            *(Return(t, end, f) for t in TILES for end in ENDS for f in flips),
+            *(act.Lay(t, end, f) for t in TILES for end in (None, *act.ENDS) for f in flips),
+            act.Pass(),
+            *(act.MoveEnd(t) for t in TILES),
+            *(act.Swap(a, b) for a in TILES for b in TILES if a != b),
+            *(act.Flip(t) for t in TILES),
+            *(act.Return(t, end, f) for t in TILES for end in act.ENDS for f in flips),
         ]
 
     def _action_ids(self, action: Action) -> tuple[int, ...]:
@@ -162,10 +131,7 @@ class BlueLion(Game[BlueLionState]):
         the target), whose turn and whose view, the turn's flags, the previous main action.
         Everything but the seat is public in Blue Lion."""
         view = self.public_state(info)
-        seen: dict[str, set[str]] = {tile: set() for tile in TILES}
-        for obs in info.observations:
-            if isinstance(obs, FaceShown):
-                seen[obs.tile].add(obs.face)
+        shown = seen.faces_shown(info.observations)
         out: list[float] = []
         for tile in TILES:
             place = [0.0] * 9
@@ -177,7 +143,7 @@ class BlueLion(Game[BlueLionState]):
                 place[7 if tile in view.aside else 8] = 1.0
             out += place
             out += [float(view.up[tile] == icon) for icon in ICONS]
-            out += [float(icon in seen[tile]) for icon in ICONS]
+            out += [float(icon in shown[tile]) for icon in ICONS]
         target, limit = self.options["target"], self.options["turn_limit"]
         out += [view.scores[seat] / target for seat in SEATS]
         out += [float(view.to_move == seat) for seat in SEATS]
@@ -211,8 +177,8 @@ class BlueLion(Game[BlueLionState]):
             first=first,
         )
         for tile in TILES:
-            state._emit(Toss(tile, up[tile]))
-        state._emit(First(first))
+            state._emit(seen.Toss(tile, up[tile]))
+        state._emit(seen.First(first))
         return state
 
     def reconstruct(
@@ -223,8 +189,8 @@ class BlueLion(Game[BlueLionState]):
         Raises:
             InvalidState: `pairs` contradicts a face seen in `info`.
         """
-        up = {obs.tile: obs.face for obs in info.observations if isinstance(obs, Toss)}
-        first = next((obs.seat for obs in info.observations if isinstance(obs, First)), None)
+        up = {obs.tile: obs.face for obs in info.observations if isinstance(obs, seen.Toss)}
+        first = next((obs.seat for obs in info.observations if isinstance(obs, seen.First)), None)
         if len(up) < len(TILES) or first is None:
             raise IncompleteInformationSet(
                 f"the toss is not finished: {len(up)} of {len(TILES)} tiles have landed"
@@ -238,7 +204,7 @@ class BlueLion(Game[BlueLionState]):
                 )
         state = self.arrange(random.Random(0), pairs, up, first)
         for obs in info.observations:
-            if isinstance(obs, Act):
+            if isinstance(obs, seen.Act):
                 state.apply(self.parse_action(obs.action))
         if state.information_set(info.seat).observations != info.observations:
             raise InvalidState("these tile pairs contradict a face seen during the game")
@@ -250,34 +216,32 @@ class BlueLion(Game[BlueLionState]):
         Everything public (line, faces, scores, whose turn) is exact; the backs are one guess
         among the consistent ones, so callers must not read them.
         """
-        seen: dict[str, set[str]] = {tile: set() for tile in TILES}
-        for obs in info.observations:
-            if isinstance(obs, FaceShown):
-                seen[obs.tile].add(obs.face)
+        shown = seen.faces_shown(info.observations)
         for perm in permutations(PAIRS):
-            if all(seen[tile] <= pair for tile, pair in zip(TILES, perm, strict=True)):
+            if all(shown[tile] <= pair for tile, pair in zip(TILES, perm, strict=True)):
                 return self.reconstruct(info, dict(zip(TILES, perm, strict=True)))
         raise InvalidState("no assignment of the six pairs shows every face seen")
 
     def seat_view(self, info: InformationSet) -> BlueLionState:
         return self.public_state(info)
 
-    def _parse_action(self, text: str) -> BlueLionAction:
-        return parse(text)
+    def _parse_action(self, text: str) -> act.BlueLionAction:
+        return act.parse(text)
 
     def _action_domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
-        tile, end = choice_domain(TILES, "a tile t1..t6"), choice_domain(ENDS, "'left', 'right'")
+        tile = choice_domain(TILES, "a tile t1..t6")
+        end = choice_domain(act.ENDS, "'left', 'right'")
         return {
-            Lay: {"tile": tile, "end": choice_domain((*ENDS, None)), "flip": BOOL},
-            Pass: {},
-            MoveEnd: {"tile": tile},
-            Swap: {"first": tile, "second": tile},
-            Flip: {"tile": tile},
-            Return: {"tile": tile, "end": end, "flip": BOOL},
+            act.Lay: {"tile": tile, "end": choice_domain((*act.ENDS, None)), "flip": BOOL},
+            act.Pass: {},
+            act.MoveEnd: {"tile": tile},
+            act.Swap: {"first": tile, "second": tile},
+            act.Flip: {"tile": tile},
+            act.Return: {"tile": tile, "end": end, "flip": BOOL},
         }
 
     def _action_problem(self, action: Action) -> str | None:
-        if isinstance(action, Swap) and action.first == action.second:
+        if isinstance(action, act.Swap) and action.first == action.second:
             return "a swap exchanges two different tiles"
         return None
 

@@ -24,27 +24,14 @@ from collections.abc import Callable, Collection, Sequence
 from itertools import permutations
 from typing import TYPE_CHECKING
 
+from engines.blue_lion import observations as seen
 from engines.blue_lion.actions import ENDS, BlueLionAction, parse
-from engines.blue_lion.observations import (
-    Act,
-    End,
-    FaceShown,
-    First,
-    Reveal,
-    Score,
-    Toss,
-    observation_text,
-)
 from engines.blue_lion.rules import ICONS, PAIRS, PATTERNS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState
-from engines.core import (
-    IllegalAction,
-    InvalidAction,
-    InvalidObservation,
-    Observation,
-    quote,
-)
+from engines.errors import IllegalAction, InvalidAction, InvalidObservation
 from engines.notation import AmbiguousName, Vocabulary, read_int, respell, tokens
+from engines.observations import Observation
+from engines.values import quote
 
 if TYPE_CHECKING:
     from engines.blue_lion.game import BlueLion
@@ -66,7 +53,7 @@ MOVE_WORDS = Vocabulary("move", VERBS)
 REASONS = {"target": "target", "turn-limit": "turn limit"}
 REASON_NAMES = Vocabulary("reason", REASONS)
 COMBINATIONS = ", ".join("-".join(faces) for faces in PATTERNS)
-Owed = Score | End
+Owed = seen.Score | seen.End
 """What the game shows after a move, which a person may type to confirm."""
 Check = Callable[[Sequence[str], Owed], None]
 
@@ -146,7 +133,7 @@ class Record:
             raise InvalidObservation(
                 f"observation {self.count} before this entry is not one of blue-lion: {quote(obs)}"
             )
-        if isinstance(obs, FaceShown):
+        if isinstance(obs, seen.FaceShown):
             self.seen.setdefault(obs.tile, []).append(obs.face)
         if self.state is None:
             self._read_setup(obs)
@@ -156,7 +143,7 @@ class Record:
             self.owed.pop(0)
         elif self.flipping is not None:
             self._read_reveal(obs, *self.flipping)
-        elif isinstance(obs, Act):
+        elif isinstance(obs, seen.Act):
             self._read_act(obs)
         else:
             raise self._refuse(obs, "only a move comes next")
@@ -164,16 +151,16 @@ class Record:
     def _read_setup(self, obs: Observation) -> None:
         if len(self.toss) < len(TILES):
             tile = TILES[len(self.toss)]
-            if not isinstance(obs, Toss) or obs.tile != tile:
+            if not isinstance(obs, seen.Toss) or obs.tile != tile:
                 raise self._refuse(obs, f"the toss of {tile} comes next")
             self.toss[tile] = obs.face
-        elif isinstance(obs, First):
+        elif isinstance(obs, seen.First):
             self.first = obs.seat
             self.state = _table(self.game, self.toss, self.first)
         else:
             raise self._refuse(obs, "who starts comes next")
 
-    def _read_act(self, obs: Act) -> None:
+    def _read_act(self, obs: seen.Act) -> None:
         assert self.state is not None
         action = parse(obs.action)
         if obs.seat != self.state.to_move:
@@ -188,7 +175,7 @@ class Record:
     def _read_reveal(self, obs: Observation, act: Observation, action: BlueLionAction) -> None:
         tile = action.flipped_tile
         assert tile is not None and self.state is not None
-        if not isinstance(obs, Reveal) or obs.tile != tile:
+        if not isinstance(obs, seen.Reveal) or obs.tile != tile:
             raise self._refuse(obs, f"the face {tile} showed when turned over comes next")
         face = obs.face
         if face == self.state.up[tile]:
@@ -218,13 +205,13 @@ def _well_formed(obs: object) -> bool:
     """An observation whose fields `describe` and the replay can read (the replay checks
     the rest, scores and the end included, against what the game shows)."""
     match obs:
-        case FaceShown(tile=tile, face=face):
+        case seen.FaceShown(tile=tile, face=face):
             return _is_one(tile, TILES) and _is_one(face, ICONS)
-        case First(seat=seat):
+        case seen.First(seat=seat):
             return _is_one(seat, SEATS)
-        case Act(seat=seat, action=action):
+        case seen.Act(seat=seat, action=action):
             return _is_one(seat, SEATS) and type(action) is str
-        case Score(faces=faces, tiles=tiles, seat=seat):
+        case seen.Score(faces=faces, tiles=tiles, seat=seat):
             return (
                 _is_one(faces, PATTERNS)
                 and type(tiles) is tuple
@@ -232,7 +219,7 @@ def _well_formed(obs: object) -> bool:
                 and all(_is_one(tile, TILES) for tile in tiles)
                 and _is_one(seat, SEATS)
             )
-        case End(winners=winners):
+        case seen.End(winners=winners):
             return type(winners) is tuple and all(_is_one(seat, SEATS) for seat in winners)
     return False
 
@@ -300,9 +287,9 @@ class Notation:
         if head == "reveal":
             return (_reveal(words[1:], record),)
         if head == "score":
-            return (_owed(Score, words[1:], record, _check_score),)
+            return (_owed(seen.Score, words[1:], record, _check_score),)
         if head == "end":
-            return (_owed(End, words[1:], record, _check_end),)
+            return (_owed(seen.End, words[1:], record, _check_end),)
         return _move(words, record)
 
 
@@ -336,7 +323,7 @@ def _toss(args: Sequence[str], record: Record) -> tuple[Observation, ...]:
             f"no toss shows {shown}: each icon is on three tiles, and the six tiles carry "
             "the six pairs of icons"
         )
-    return tuple(Toss(tile, face) for tile, face in faces.items())
+    return tuple(seen.Toss(tile, face) for tile, face in faces.items())
 
 
 def _tile_faces(args: Sequence[str], left: Sequence[str]) -> dict[str, str]:
@@ -402,7 +389,7 @@ def _first(args: Sequence[str], record: Record) -> Observation:
     seat = SEAT_NAMES.read(args[0]) if args else chosen
     if chosen not in ("random", seat):
         raise InvalidObservation(f"{chosen} starts: the option first_player is {chosen!r}")
-    return First(seat)
+    return seen.First(seat)
 
 
 def _reveal(args: Sequence[str], record: Record) -> Observation:
@@ -435,7 +422,7 @@ def _revealed(record: Record, tile: str, face: str) -> Observation:
             f"{tile} has shown {' and '.join(sorted(shown))}, so turned over it shows {back}, "
             f"not {face}"
         )
-    return Reveal(tile, face)
+    return seen.Reveal(tile, face)
 
 
 def _waiting(record: Record) -> str | None:
@@ -451,7 +438,7 @@ def _waiting(record: Record) -> str | None:
     if record.owed:
         shown = record.owed[0]
         return f"first type what the game shows: {record.game.describe(shown)} " + (
-            f"({observation_text(shown)})"
+            f"({seen.observation_text(shown)})"
         )
     return None
 
@@ -465,13 +452,13 @@ def _owed(kind: type[Owed], args: Sequence[str], record: Record, check: Check) -
     waiting = _waiting(record)
     if waiting is not None:
         raise InvalidObservation(waiting)
-    if kind is Score:
+    if kind is seen.Score:
         raise InvalidObservation("nothing scored: the last move made no combination")
     raise InvalidObservation("the game is not over: nobody has won yet")
 
 
 def _check_score(args: Sequence[str], expected: Owed) -> None:
-    assert isinstance(expected, Score)
+    assert isinstance(expected, seen.Score)
     tiles: list[str] = []
     for word in args:
         if word[:1].lower() == "t":
@@ -485,7 +472,7 @@ def _check_score(args: Sequence[str], expected: Owed) -> None:
     left, centre, right = expected.tiles
     if tiles and tiles not in ([centre], [left, centre, right], [right, centre, left]):
         raise InvalidObservation(
-            f"the combination made is {observation_text(expected)[6:]} (centre {centre}), "
+            f"the combination made is {seen.observation_text(expected)[6:]} (centre {centre}), "
             f"not {' '.join(tiles)}"
         )
 
@@ -498,7 +485,7 @@ def _pattern(word: str) -> str:
 
 
 def _check_end(args: Sequence[str], expected: Owed) -> None:
-    assert isinstance(expected, End)
+    assert isinstance(expected, seen.End)
     typed = " ".join(args).lower().replace("turn limit", "turn-limit").split()
     winners = [word for word in typed if not _is_reason(word)]
     reasons = [REASONS[REASON_NAMES.read(word)] for word in typed if _is_reason(word)]
@@ -545,7 +532,7 @@ def _move(words: Sequence[str], record: Record) -> tuple[Observation, ...]:
         _probe(state, action, face)
     except IllegalAction as error:
         raise InvalidObservation(str(error)) from None
-    return (Act(str(state.to_move), str(action)), *reveal)
+    return (seen.Act(str(state.to_move), str(action)), *reveal)
 
 
 def _mover_state(record: Record) -> BlueLionState:

@@ -6,47 +6,49 @@ the tiles' backs, and a face is seen by both once it shows.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from engines.blue_lion.actions import parse
 from engines.blue_lion.rules import ICON_NAMES, ICONS, PATTERNS, SEATS, TILES
-from engines.core import (
+from engines.errors import InvalidAction, InvalidObservation
+from engines.observations import (
     GameOver,
     MoveRecord,
     Observation,
     ObservationKind,
     kinds_by_name,
-    quote,
     typed,
 )
-from engines.errors import InvalidAction, InvalidObservation
+from engines.values import quote
 
 
 @dataclass(frozen=True, eq=False)
 class FaceShown(ObservationKind):
-    """A face seen on a tile: where it landed at the toss, or what turning it over showed."""
+    """A face seen on a tile: where it landed at the toss, or what turning it over showed.
+    Its line is its kind, the tile and the face; its words say how the face showed
+    (`_SHOWED`)."""
 
+    _SHOWED: ClassVar[str]
     tile: str
     face: str
+
+    def describe(self) -> str:
+        return f"{self.tile} {self._SHOWED} {ICON_NAMES[self.face]}"
+
+    def text(self) -> str:
+        return f"{self.kind} {_member(self.tile, TILES)} {_member(self.face, ICONS)}"
 
 
 @dataclass(frozen=True, eq=False)
 class Toss(FaceShown, kind="toss"):
-    def describe(self) -> str:
-        return f"{self.tile} landed showing {ICON_NAMES[self.face]}"
-
-    def text(self) -> str:
-        return f"toss {_member(self.tile, TILES)} {_member(self.face, ICONS)}"
+    _SHOWED = "landed showing"
 
 
 @dataclass(frozen=True, eq=False)
 class Reveal(FaceShown, kind="reveal"):
-    def describe(self) -> str:
-        return f"{self.tile} was turned over and showed {ICON_NAMES[self.face]}"
-
-    def text(self) -> str:
-        return f"reveal {_member(self.tile, TILES)} {_member(self.face, ICONS)}"
+    _SHOWED = "was turned over and showed"
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,6 +116,15 @@ class End(GameOver, kind="end"):
 
 BlueLionObservation = Toss | Reveal | First | Act | Score | End
 KINDS = kinds_by_name(Toss, First, Act, Reveal, Score, End)
+
+
+def faces_shown(observations: Iterable[Observation]) -> dict[str, set[str]]:
+    """Each tile's faces shown so far, at the toss or by a reveal."""
+    shown: dict[str, set[str]] = {tile: set() for tile in TILES}
+    for obs in observations:
+        if isinstance(obs, FaceShown):
+            shown[obs.tile].add(obs.face)
+    return shown
 
 
 def describe(observation: Observation) -> str:

@@ -13,17 +13,9 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from engines.blue_lion.actions import (
-    ENDS,
-    BlueLionAction,
-    Flip,
-    Lay,
-    MoveEnd,
-    Pass,
-    Return,
-    Swap,
-)
-from engines.blue_lion.observations import Act, End, First, Reveal, Score
+from engines.actions import Action
+from engines.blue_lion import actions as act
+from engines.blue_lion import observations as seen
 from engines.blue_lion.rules import (
     ICONS,
     PAIRS,
@@ -36,13 +28,8 @@ from engines.blue_lion.rules import (
     other_face,
     swap_pairs,
 )
-from engines.core import (
-    Action,
-    JsonValue,
-    LogEntry,
-    Seat,
-    State,
-)
+from engines.state import LogEntry, State
+from engines.values import JsonValue, Seat
 
 if TYPE_CHECKING:
     from engines.blue_lion.game import BlueLion
@@ -76,7 +63,7 @@ class BlueLionState(State):
         self.current: str = first
         self.main_done = False  # the current player has made the turn's main action
         self.passed = False  # somebody has passed: nobody may pass again
-        self.last_main: BlueLionAction | None = None  # the previous turn's main action
+        self.last_main: act.BlueLionAction | None = None  # the previous turn's main action
         self.turns = 0  # completed turns
         self._winners: tuple[str, ...] = ()
         self.over = False
@@ -146,18 +133,18 @@ class BlueLionState(State):
         )
 
     def _why_illegal(self, action: Action) -> str:
-        if self.main_done and not isinstance(action, Return):
+        if self.main_done and not isinstance(action, act.Return):
             tiles = " ".join(self.returning)
             return f"{action} is not legal now: {self.current} must first return {tiles}"
-        if isinstance(action, Return) and not self.main_done:
+        if isinstance(action, act.Return) and not self.main_done:
             return f"{action} is not legal now: nothing is waiting to be returned"
-        if isinstance(action, Pass):
+        if isinstance(action, act.Pass):
             if self.passed:
                 return "pass is not legal: somebody has passed, and only one pass is allowed"
             return "pass is not legal in phase 2 (the 'passing' option is 'phase-1')"
         if action == self.last_main:
             return f"{action} is not legal: it would undo the previous player's move"
-        phase_one = isinstance(action, Lay)
+        phase_one = isinstance(action, act.Lay)
         if phase_one != (self.phase == 1):
             allowed = "lay or pass" if self.phase == 1 else "move, swap or flip"
             return f"{action} is not legal in phase {self.phase}: {allowed}"
@@ -177,7 +164,7 @@ class BlueLionState(State):
         actor = self.current
         self._log.append((records[actor], None))
         if kind == _RETURN:
-            assert isinstance(action, Return)
+            assert isinstance(action, act.Return)
             self.returning.remove(action.tile)
             self._place(action.tile, action.end, action.flip)
         else:
@@ -196,26 +183,26 @@ class BlueLionState(State):
         if not self.over and not self.returning:
             self._end_turn()
 
-    def _main(self, action: BlueLionAction, kind: int) -> None:
+    def _main(self, action: act.BlueLionAction, kind: int) -> None:
         line = self.line
         if kind == _LAY:
-            assert isinstance(action, Lay)
+            assert isinstance(action, act.Lay)
             self.pool.remove(action.tile)
             self._place(action.tile, action.end or "right", action.flip)
         elif kind == _PASS_KIND:
             self.passed = True
         elif kind == _MOVE:
-            assert isinstance(action, MoveEnd)
+            assert isinstance(action, act.MoveEnd)
             if line[0] == action.tile:
                 line.append(line.pop(0))
             else:
                 line.insert(0, line.pop())
         elif kind == _SWAP:
-            assert isinstance(action, Swap)
+            assert isinstance(action, act.Swap)
             i, j = line.index(action.first), line.index(action.second)
             line[i], line[j] = line[j], line[i]
         else:
-            assert isinstance(action, Flip)
+            assert isinstance(action, act.Flip)
             self._flip(action.tile)
 
     def _place(self, tile: str, end: str, flip: bool) -> None:
@@ -240,7 +227,7 @@ class BlueLionState(State):
             who = combination.beneficiary(actor)
             self.scores[who] += combination.pattern.points
             tiles = (combination.left, combination.centre, combination.right)
-            self._emit(Score(combination.faces, tiles, who, combination.pattern.points))
+            self._emit(seen.Score(combination.faces, tiles, who, combination.pattern.points))
         for combination in created:
             self.line.remove(combination.centre)
             self.aside.append(combination.centre)
@@ -265,7 +252,7 @@ class BlueLionState(State):
     def _finish(self, winners: tuple[str, ...], reason: str) -> None:
         self.over = True
         self._winners = winners
-        self._emit(End(winners, reason))
+        self._emit(seen.End(winners, reason))
 
     # --- hidden worlds, cloning, JSON ------------------------------------------------------
     def with_pairs(self, pairs: Mapping[str, frozenset[str]]) -> BlueLionState:
@@ -337,7 +324,7 @@ class BlueLionState(State):
             broken.append("the game ended without the target score or the turn limit")
         if self.last_main is None and (self.turns or self.main_done):
             broken.append("after the first main action, the previous one is known")
-        if self.pool and isinstance(self.last_main, MoveEnd | Swap | Flip):
+        if self.pool and isinstance(self.last_main, act.MoveEnd | act.Swap | act.Flip):
             broken.append("phase 2 moves come only once every tile is laid")
         return broken
 
@@ -345,7 +332,7 @@ class BlueLionState(State):
         """The scores, the single pass and whose turn, against the public record."""
         log = self._log
         start = log[len(TILES)][0] if len(log) > len(TILES) else None
-        first = start.seat if isinstance(start, First) else None
+        first = start.seat if isinstance(start, seen.First) else None
         if first not in SEATS:
             return ["the record starts with the toss of each tile and who plays first"]
         broken = []
@@ -362,17 +349,21 @@ class BlueLionState(State):
 
 
 _PAIRS = frozenset(PAIRS)
-_ACTION_TYPES = (Lay, Pass, MoveEnd, Swap, Flip, Return)
+_ACTION_TYPES = (act.Lay, act.Pass, act.MoveEnd, act.Swap, act.Flip, act.Return)
 _FLIPPED = (False, True)
-_FIRST_LAYS = {tile: tuple(Lay(tile, None, flip) for flip in _FLIPPED) for tile in TILES}
-_LAYS = {tile: tuple(Lay(tile, e, flip) for e in ENDS for flip in _FLIPPED) for tile in TILES}
-_RETURNS = {tile: tuple(Return(tile, e, flip) for e in ENDS for flip in _FLIPPED) for tile in TILES}
-_MOVES = {tile: MoveEnd(tile) for tile in TILES}
-_FLIPS = {tile: Flip(tile) for tile in TILES}
-_SWAPS = {(a, b): Swap(a, b) for a in TILES for b in TILES if a < b}
+_FIRST_LAYS = {tile: tuple(act.Lay(tile, None, flip) for flip in _FLIPPED) for tile in TILES}
+_LAYS = {
+    tile: tuple(act.Lay(tile, e, flip) for e in act.ENDS for flip in _FLIPPED) for tile in TILES
+}
+_RETURNS = {
+    tile: tuple(act.Return(tile, e, flip) for e in act.ENDS for flip in _FLIPPED) for tile in TILES
+}
+_MOVES = {tile: act.MoveEnd(tile) for tile in TILES}
+_FLIPS = {tile: act.Flip(tile) for tile in TILES}
+_SWAPS = {(a, b): act.Swap(a, b) for a in TILES for b in TILES if a < b}
 _SWAPS.update({(b, a): swap for (a, b), swap in _SWAPS.items()})  # one instance per swap
-_PASS = Pass()
-_LISTED_ACTIONS: tuple[BlueLionAction, ...] = (
+_PASS = act.Pass()
+_LISTED_ACTIONS: tuple[act.BlueLionAction, ...] = (
     *(lay for lays in (*_FIRST_LAYS.values(), *_LAYS.values()) for lay in lays),
     *(ret for rets in _RETURNS.values() for ret in rets),
     *_MOVES.values(),
@@ -380,14 +371,21 @@ _LISTED_ACTIONS: tuple[BlueLionAction, ...] = (
     *_FLIPS.values(),
     _PASS,
 )
-_CANONICAL: dict[Action, BlueLionAction] = {action: action for action in _LISTED_ACTIONS}
+_CANONICAL: dict[Action, act.BlueLionAction] = {action: action for action in _LISTED_ACTIONS}
 """The one instance of each action that `_legal_actions` lists."""
 _LAY, _RETURN, _PASS_KIND, _MOVE, _SWAP, _FLIP = range(6)
-_KINDS = {Lay: _LAY, Return: _RETURN, Pass: _PASS_KIND, MoveEnd: _MOVE, Swap: _SWAP, Flip: _FLIP}
-_LISTED: dict[int, tuple[BlueLionAction, dict[str, Act], int]] = {
+_KINDS = {
+    act.Lay: _LAY,
+    act.Return: _RETURN,
+    act.Pass: _PASS_KIND,
+    act.MoveEnd: _MOVE,
+    act.Swap: _SWAP,
+    act.Flip: _FLIP,
+}
+_LISTED: dict[int, tuple[act.BlueLionAction, dict[str, seen.Act], int]] = {
     id(action): (
         action,
-        {seat: Act(seat, str(action)) for seat in SEATS},
+        {seat: seen.Act(seat, str(action)) for seat in SEATS},
         _KINDS[type(action)],
     )
     for action in _LISTED_ACTIONS
@@ -403,19 +401,19 @@ def listed(action: Action) -> bool:
 
 
 _BACKS = {(pair, face): other_face(pair, face) for pair in PAIRS for face in pair}
-_REVEALS = {(tile, face): Reveal(tile, face) for tile in TILES for face in ICONS}
+_REVEALS = {(tile, face): seen.Reveal(tile, face) for tile in TILES for face in ICONS}
 """Each tile's record of being turned over to each face (shared, like the records above)."""
 _OPPONENT = {SEATS[0]: SEATS[1], SEATS[1]: SEATS[0]}
 
 
 @functools.cache
-def _returns(returning: tuple[str, ...]) -> tuple[Return, ...]:
+def _returns(returning: tuple[str, ...]) -> tuple[act.Return, ...]:
     """The returns of the tiles set aside last turn, in order."""
     return tuple(action for tile in returning for action in _RETURNS[tile])
 
 
 @functools.cache
-def _lays(pool: tuple[str, ...], first: bool, may_pass: bool) -> tuple[BlueLionAction, ...]:
+def _lays(pool: tuple[str, ...], first: bool, may_pass: bool) -> tuple[act.BlueLionAction, ...]:
     """The lays of the tiles not yet laid, in order (`first`: onto the empty line), then
     the pass if it may be used."""
     lays = _FIRST_LAYS if first else _LAYS
@@ -423,8 +421,8 @@ def _lays(pool: tuple[str, ...], first: bool, may_pass: bool) -> tuple[BlueLionA
 
 
 def _phase_two(
-    line: tuple[str, ...], zone: str, last: BlueLionAction | None, may_pass: bool
-) -> tuple[BlueLionAction, ...]:
+    line: tuple[str, ...], zone: str, last: act.BlueLionAction | None, may_pass: bool
+) -> tuple[act.BlueLionAction, ...]:
     """The phase-2 moves on `line` but the previous player's move `last` (a listed
     instance, compared by identity), then the pass if it may be used; kept by the id of
     `last`, which lives as long as the module."""
@@ -438,13 +436,13 @@ def _phase_two(
     return found
 
 
-_PHASE_TWO: dict[tuple[tuple[str, ...], str, int, bool], tuple[BlueLionAction, ...]] = {}
+_PHASE_TWO: dict[tuple[tuple[str, ...], str, int, bool], tuple[act.BlueLionAction, ...]] = {}
 
 
 @functools.cache
-def _moves(line: tuple[str, ...], zone: str) -> tuple[BlueLionAction, ...]:
+def _moves(line: tuple[str, ...], zone: str) -> tuple[act.BlueLionAction, ...]:
     """The phase-2 moves on `line` (before leaving out the previous player's move)."""
-    moves: list[BlueLionAction] = [_MOVES[line[0]], _MOVES[line[-1]]] if len(line) >= 2 else []
+    moves: list[act.BlueLionAction] = [_MOVES[line[0]], _MOVES[line[-1]]] if len(line) >= 2 else []
     moves += [_SWAPS[line[i], line[i + 1]] for i in swap_pairs(len(line), zone)]
     return (*moves, *(_FLIPS[tile] for tile in line))
 
@@ -454,13 +452,13 @@ def _tally(tally: tuple[int, int, int], entry: LogEntry) -> tuple[int, int, int]
     lupin, fujiko, passes = tally
     obs = entry[0]
     match obs:
-        case Score(seat=seat, points=gained):
+        case seen.Score(seat=seat, points=gained):
             gained = gained if type(gained) is int else 0
             return (
                 lupin + gained * (seat == SEATS[0]),
                 fujiko + gained * (seat == SEATS[1]),
                 passes,
             )
-        case Act(action="pass"):
+        case seen.Act(action="pass"):
             return (lupin, fujiko, passes + 1)
     return tally

@@ -42,6 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from engines.actions import Action
 from engines.city_killer.rules import (
     BUILDINGS,
     DETECTIVE_CARDS,
@@ -51,7 +52,8 @@ from engines.city_killer.rules import (
     District,
     district_text,
 )
-from engines.core import Action, InvalidAction, quote
+from engines.errors import InvalidAction
+from engines.values import quote
 
 BARE = ("refuse", "pass", "done", "interrogate", "fire", "examine", "proceed", "decline", "end")
 NAMED = ("identity", "intimidate", "murder", "pick", "police", "hospital", "surveil")

@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from engines.actions import Action
 from engines.city_killer import actions as act
 from engines.city_killer.observations import End, Moved, TokenPlaced
 from engines.city_killer.rules import (
@@ -25,7 +26,8 @@ from engines.city_killer.rules import (
     neighbours,
     questions,
 )
-from engines.core import Action, Seat, State
+from engines.state import State
+from engines.values import Seat
 
 if TYPE_CHECKING:
     from engines.city_killer.game import CityKiller

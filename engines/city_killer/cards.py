@@ -6,12 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from engines.actions import Action
 from engines.city_killer import observations as seen
-from engines.city_killer.actions import (
-    Play,
-    Verb,
-    read_district,
-)
+from engines.city_killer.actions import Play, Verb, read_district
 from engines.city_killer.board import COUNTERS, Frame, other
 from engines.city_killer.rules import (
     AGE,
@@ -27,7 +24,6 @@ from engines.city_killer.rules import (
     neighbours,
 )
 from engines.city_killer.supplies import Supplies
-from engines.core import Action
 
 
 class Cards(Supplies):

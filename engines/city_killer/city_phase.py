@@ -3,21 +3,12 @@ token draws and their group moves, the card row, and the end-of-round check."""
 
 from __future__ import annotations
 
-from engines.city_killer.actions import (
-    Grouped,
-    Shift,
-    Verb,
-)
+from engines.actions import Action
+from engines.city_killer.actions import Grouped, Shift, Verb
 from engines.city_killer.board import Frame
 from engines.city_killer.observations import Calm, GroupChosen
-from engines.city_killer.rules import (
-    DETECTIVE,
-    GROUPS,
-    KILLER,
-    SCENES,
-)
+from engines.city_killer.rules import DETECTIVE, GROUPS, KILLER, SCENES
 from engines.city_killer.supplies import Supplies
-from engines.core import Action
 
 
 class CityPhase(Supplies):

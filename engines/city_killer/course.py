@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from engines.city_killer import observations as seen
 from engines.city_killer.rules import DETECTIVE, KILLER
-from engines.core import Observation
+from engines.observations import Observation
 
 Kind = type[seen.CityKillerObservation]
 AWAITED_CARDS: dict[str, Kind] = {

@@ -3,6 +3,7 @@ scene, movement, the buildings' actions, the detective's hand and the accusation
 
 from __future__ import annotations
 
+from engines.actions import Action
 from engines.city_killer import actions as act
 from engines.city_killer import observations as seen
 from engines.city_killer.board import MAX_STEPS, UNKNOWN, Frame
@@ -16,7 +17,6 @@ from engines.city_killer.rules import (
     neighbours,
 )
 from engines.city_killer.supplies import Supplies
-from engines.core import Action
 
 
 class DetectivePhase(Supplies):

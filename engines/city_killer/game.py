@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, TypeVar
 
+from engines.actions import Action, Domain, choice_domain
 from engines.city_killer import actions as act
 from engines.city_killer import notation
 from engines.city_killer import observations as seen
@@ -43,25 +44,12 @@ from engines.city_killer.rules import (
     questions,
 )
 from engines.city_killer.state import UNKNOWN, CityKillerState
-from engines.core import (
-    Action,
-    ConfigError,
-    Domain,
-    Game,
-    InformationSet,
-    InvalidAction,
-    InvalidState,
-    JsonReader,
-    JsonValue,
-    Metadata,
-    Observation,
-    Option,
-    Seat,
-    Setup,
-    choice_domain,
-    is_int,
-)
 from engines.deal import Dealer, SeenBy
+from engines.errors import ConfigError, InvalidAction, InvalidState
+from engines.game import Game, Metadata, Option
+from engines.observations import InformationSet, Observation
+from engines.state import Setup
+from engines.values import JsonReader, JsonValue, Seat, is_int
 
 
 def _count(low: int, high: int) -> Any:

@@ -4,6 +4,7 @@ crime-scene procedure, refusals."""
 
 from __future__ import annotations
 
+from engines.actions import Action
 from engines.city_killer import actions as act
 from engines.city_killer import observations as seen
 from engines.city_killer.board import UNKNOWN, Frame
@@ -19,7 +20,6 @@ from engines.city_killer.rules import (
     neighbours,
 )
 from engines.city_killer.supplies import Supplies
-from engines.core import Action
 
 
 class KillerPhase(Supplies):

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engines.city_killer.rules import GROUPS, LOOKS, MOTIVES, Scene
-from engines.core import ConfigError, JsonValue
+from engines.errors import ConfigError
+from engines.values import JsonValue
 
 DEFAULT = Path(__file__).with_name("motives.json")
 """The fan-code predicates, the default of option `predicates_file`."""

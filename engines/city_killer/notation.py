@@ -33,8 +33,10 @@ from engines.city_killer.rules import (
     SEATS,
     District,
 )
-from engines.core import InvalidAction, InvalidObservation, Observation, quote
+from engines.errors import InvalidAction, InvalidObservation
 from engines.notation import Vocabulary, read_int
+from engines.observations import Observation
+from engines.values import quote
 
 if TYPE_CHECKING:
     from engines.city_killer.game import CityKiller

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.city_killer.rules import DETECTIVE, FIXED_LAYOUT, KILLER, District, district_name
-from engines.core import (
+from engines.errors import InvalidObservation
+from engines.observations import (
     GameOver,
-    InvalidObservation,
     MoveRecord,
     Observation,
     ObservationKind,

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from engines.city_killer.rules import GROUPS, LOOKS, Resident
-from engines.core import ConfigError
+from engines.errors import ConfigError
 
 FIELDS = ("name", "sex", "age", "build", "height", "group", "profession")
 EXAMPLE = Path(__file__).with_name("example_pool.json")

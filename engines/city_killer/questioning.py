@@ -4,15 +4,12 @@ Profile, and surveillance with the Crowd window."""
 
 from __future__ import annotations
 
+from engines.actions import Action
 from engines.city_killer import actions as act
 from engines.city_killer import observations as seen
 from engines.city_killer.board import Frame
-from engines.city_killer.rules import (
-    DETECTIVE,
-    KILLER,
-)
+from engines.city_killer.rules import DETECTIVE, KILLER
 from engines.city_killer.supplies import Supplies
-from engines.core import Action
 
 
 class Questioning(Supplies):

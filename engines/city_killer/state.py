@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from engines.actions import Action
 from engines.city_killer.board import UNKNOWN, Frame
 from engines.city_killer.cards import Cards
 from engines.city_killer.city_phase import CityPhase
@@ -25,12 +26,9 @@ from engines.city_killer.detective_phase import DetectivePhase
 from engines.city_killer.killer_phase import KillerPhase
 from engines.city_killer.observations import Act
 from engines.city_killer.questioning import Questioning
-from engines.city_killer.rules import (
-    SCENES,
-    District,
-)
+from engines.city_killer.rules import SCENES, District
 from engines.city_killer.supplies import Supplies
-from engines.core import Action, JsonValue, Seat
+from engines.values import JsonValue, Seat
 
 
 class CityKillerState(KillerPhase, DetectivePhase, Questioning, Cards, CityPhase, Supplies):

@@ -20,8 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engines.core import Action, InvalidAction, quote
+from engines.actions import Action
+from engines.errors import InvalidAction
 from engines.noir.rules import LINES
+from engines.values import quote
 
 
 @dataclass(frozen=True)

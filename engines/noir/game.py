@@ -5,26 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from engines.core import (
-    POSITIVE,
-    Action,
-    ConfigError,
-    Domain,
-    Game,
-    IllegalAction,
-    InformationSet,
-    InvalidState,
-    JsonReader,
-    JsonValue,
-    Metadata,
-    Observation,
-    Option,
-    Seat,
-    Setup,
-    choice_domain,
-    positive_int,
-)
+from engines.actions import POSITIVE, Action, Domain, choice_domain, positive_int
 from engines.deal import Dealer, SeenBy
+from engines.errors import ConfigError, IllegalAction, InvalidState
+from engines.game import Game, Metadata, Option
 from engines.noir import actions as act
 from engines.noir import notation
 from engines.noir import observations as seen
@@ -43,6 +27,9 @@ from engines.noir.rules import (
     suspects,
 )
 from engines.noir.state import NoirState
+from engines.observations import InformationSet, Observation
+from engines.state import Setup
+from engines.values import JsonReader, JsonValue, Seat
 
 
 class Noir(Game[NoirState]):

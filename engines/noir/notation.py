@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from engines.core import InvalidObservation, Observation, ObservationKind, quote
+from engines.errors import InvalidObservation
 from engines.noir import observations as seen
 from engines.noir.observations import END_REASONS  # sleuth.web.taps reads it from here
 from engines.noir.rules import (
@@ -41,6 +41,8 @@ from engines.noir.rules import (
     shifted,
 )
 from engines.notation import Vocabulary, read_int, tokens
+from engines.observations import Observation, ObservationKind
+from engines.values import quote
 
 if TYPE_CHECKING:
     from engines.noir.game import Noir

@@ -11,16 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engines.core import (
-    GameOver,
-    InvalidObservation,
-    Observation,
-    ObservationKind,
-    kinds_by_name,
-    quote,
-    typed,
-)
+from engines.errors import InvalidObservation
 from engines.noir.rules import INSPECTOR, KILLER, SEATS, Grid
+from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name, typed
+from engines.values import quote
 
 CAUGHT = "the killer killed the inspector"
 END_REASONS: dict[str, str] = {

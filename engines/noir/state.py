@@ -13,13 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeAlias
 
-from engines.core import (
-    Action,
-    JsonValue,
-    LogEntry,
-    Seat,
-    State,
-)
+from engines.actions import Action
 from engines.noir import actions as act
 from engines.noir import observations as seen
 from engines.noir.rules import (
@@ -37,6 +31,8 @@ from engines.noir.rules import (
     other_seat,
     shifted,
 )
+from engines.state import LogEntry, State
+from engines.values import JsonValue, Seat
 
 if TYPE_CHECKING:
     from engines.noir.game import Noir

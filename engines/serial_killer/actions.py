@@ -23,8 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engines.core import Action, InvalidAction, quote
+from engines.actions import Action
+from engines.errors import InvalidAction
 from engines.serial_killer.cards import COLOURS, Components
+from engines.values import quote
 
 ACTIONS = ("weapon", "move", "investigate", "briefing", "first", "lab")
 FACE = {"weapon": 1, "move": 2, "briefing": 4, "first": 5, "lab": 6}

@@ -8,26 +8,11 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
-from engines.core import (
-    Action,
-    Domain,
-    Game,
-    IllegalAction,
-    InformationSet,
-    InvalidAction,
-    InvalidState,
-    JsonReader,
-    JsonValue,
-    Metadata,
-    Observation,
-    Option,
-    Seat,
-    Setup,
-    choice_domain,
-    is_int,
-)
+from engines.actions import Action, Domain, choice_domain
 from engines.deal import Dealer
-from engines.errors import ConfigError
+from engines.errors import ConfigError, IllegalAction, InvalidAction, InvalidState
+from engines.game import Game, Metadata, Option
+from engines.observations import InformationSet, Observation
 from engines.serial_killer import actions as act
 from engines.serial_killer import observations as seen
 from engines.serial_killer.cards import COLOURS, Components, load_components
@@ -43,6 +28,8 @@ from engines.serial_killer.state import (
     Recorded,
     SerialKillerState,
 )
+from engines.state import Setup
+from engines.values import JsonReader, JsonValue, Seat, is_int
 
 
 def _int_from(low: int, high: int | None = None) -> Any:

@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engines.core import InvalidObservation, JsonValue, Observation, quote
+from engines.errors import InvalidObservation
 from engines.notation import Vocabulary, read_int, tokens
+from engines.observations import Observation
 from engines.serial_killer import observations as seen
 from engines.serial_killer.cards import COLOURS
+from engines.values import JsonValue, quote
 
 if TYPE_CHECKING:
     from engines.serial_killer.game import SerialKiller

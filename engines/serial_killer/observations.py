@@ -15,17 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engines.core import (
-    GameOver,
-    InvalidObservation,
-    JsonValue,
-    Observation,
-    ObservationKind,
-    kinds_by_name,
-    quote,
-    typed,
-)
+from engines.errors import InvalidObservation
+from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name, typed
 from engines.serial_killer.cards import COLOURS
+from engines.values import JsonValue, quote
 
 REASONS = {
     "exhausted": "the decks are exhausted",

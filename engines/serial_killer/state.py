@@ -27,10 +27,13 @@ from itertools import combinations, product
 from math import prod
 from typing import TYPE_CHECKING
 
-from engines.core import Action, IllegalAction, JsonValue, Seat, State
+from engines.actions import Action
+from engines.errors import IllegalAction
 from engines.serial_killer import actions as act
 from engines.serial_killer import observations as seen
 from engines.serial_killer.cards import CENTRAL_PARK
+from engines.state import State
+from engines.values import JsonValue, Seat
 
 if TYPE_CHECKING:
     from engines.serial_killer.game import SerialKiller

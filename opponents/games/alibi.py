@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines import Action, InformationSet, Observation, Seat
-from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Solution, Subject
-from engines.alibi.observations import Answered, Deal, Laid, PassedCards
+from engines.alibi import TYPES, Alibi, Subject
+from engines.alibi import actions as act
+from engines.alibi import observations as seen
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
 from solver import Hint
 from solver.games.alibi.model import in_box
@@ -27,9 +28,9 @@ def crossings(info: InformationSet) -> dict[str, list[Observation]]:
     found: dict[str, list[Observation]] = {}
     for obs in info.observations:
         match obs:
-            case Deal(cards=cards) | Laid(cards=cards) | PassedCards(cards=cards):
+            case seen.Deal(cards=cards) | seen.Laid(cards=cards) | seen.PassedCards(cards=cards):
                 crossing = cards
-            case Answered(cards=cards, answer=answer) if cards and answer == len(cards):
+            case seen.Answered(cards=cards, answer=answer) if cards and answer == len(cards):
                 crossing = cards  # "all of them"
             case _:
                 crossing = ()
@@ -84,19 +85,19 @@ class HeuristicBot(SeatedBot):
         deck = self.game.deck
         crossed = crossed_off(info)
         left = [[c for c in deck.of_type(kind) if c not in crossed] for kind in TYPES]
-        lays = [a for a in legal if isinstance(a, Lay)]
+        lays = [a for a in legal if isinstance(a, act.Lay)]
         if lays:
             return lays[0]
-        passes = [a for a in legal if isinstance(a, Pass)]
+        passes = [a for a in legal if isinstance(a, act.Pass)]
         if passes:
             return min(passes, key=lambda a: sum(c not in crossed for c in a.cards))
-        if any(isinstance(a, Solution) for a in legal):  # the variant "solutions"
-            return Solution(box_of([cards[0] for cards in left]))
+        if any(isinstance(a, act.Solution) for a in legal):  # the variant "solutions"
+            return act.Solution(box_of([cards[0] for cards in left]))
         if all(len(cards) == 1 for cards in left):
-            return Accuse(box_of([cards[0] for cards in left]))
+            return act.Accuse(box_of([cards[0] for cards in left]))
         return self._question(crossed, left)
 
-    def _question(self, crossed: set[str], left: list[list[str]]) -> Ask:
+    def _question(self, crossed: set[str], left: list[list[str]]) -> act.Ask:
         """Ask a random other player what they have seen of a random group still open,
         preferring a group whose type is not decided yet."""
         deck = self.game.deck
@@ -104,7 +105,7 @@ class HeuristicBot(SeatedBot):
         undecided = [g for g in open_groups if len(left[TYPES.index(deck.type_of_group(g))]) > 1]
         group = self.rng.choice(undecided or open_groups or list(deck.groups))
         others = [s for s in range(self.game.players) if s != self.seat]
-        return Ask(self.rng.choice(others), "seen", Subject("group", group))
+        return act.Ask(self.rng.choice(others), "seen", Subject("group", group))
 
 
 class SolverBot(SeatedBot):

@@ -26,16 +26,10 @@ from engines import Action, InformationSet, Seat
 from engines.city_killer import KILLER, CityKiller, CityKillerState
 from engines.city_killer import actions as act
 from engines.city_killer.observations import CitySetup
-from engines.city_killer.rules import (
-    MOTIVES,
-    District,
-    distance,
-)
+from engines.city_killer.rules import MOTIVES, District, distance
 from opponents.base import Bot, SearchingBot, SeatedBot, check_options
 from solver import Hint
-from solver.games.city_killer import (
-    record,
-)
+from solver.games.city_killer import record
 from solver.search.city_killer import Decisions, choose
 
 LOOKS_ORDER = (

@@ -40,7 +40,7 @@ from engines import (
     Observation,
     Seat,
 )
-from engines.core import JsonValue
+from engines.values import JsonValue
 from sleuth.assist.levels import DEFAULT_LEVEL, check_level, hints_at
 from sleuth.assist.log import apply_event, fold
 from sleuth.assist.store import Event, SessionError, SessionRecord, Store

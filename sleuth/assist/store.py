@@ -30,7 +30,8 @@ from pathlib import Path
 
 from platformdirs import user_data_path
 
-from engines.core import JsonValue, Seat, SleuthError, freeze, quote
+from engines.errors import SleuthError
+from engines.values import JsonValue, Seat, freeze, quote
 
 FILE_NAME = "sessions.sqlite3"
 MARKER_NAME = FILE_NAME + ".marker"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import engines
 from engines import Game, InformationSet, Seat, SleuthError, State
-from engines.core import GameOver
+from engines.observations import GameOver
 
 Decision = tuple[int, Seat, InformationSet]
 """A decision of the game: the move number it led to, the seat, what that seat knew."""

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from engines import Action, InformationSet
 from engines.alibi import TYPES, Alibi, Pass, Solution
-from engines.alibi.observations import BoxOpened, Deal, Hands, Laid, PassedCards, Seating
+from engines.alibi import observations as seen
 from opponents.games.alibi import crossed_off
 from solver import Deduction
 from solver.games.alibi.chain import card_id
@@ -59,28 +59,28 @@ class Notepad:
 
 def notepad(info: InformationSet) -> Notepad:
     """The notepad of `info`'s seat, read off its observations in order."""
-    pad = Notepad(crossed=crossed_off(info))
+    pad, me = Notepad(crossed=crossed_off(info)), info.seat
     for obs in info.observations:
         match obs:
-            case Seating(players=players):
+            case seen.Seating(players=players):
                 pad.points = [0] * players
-            case Deal(cards=cards):
+            case seen.Deal(cards=cards):
                 pad.hand.update(cards)
                 pad.held.update(cards)
-            case PassedCards(receiver=receiver, cards=cards) if receiver == info.seat:
+            case seen.PassedCards(receiver=receiver, cards=cards) if receiver == me:
                 pad.hand.update(cards)
                 pad.held.update(cards)
-            case PassedCards(giver=giver, receiver=receiver, cards=cards) if giver == info.seat:
+            case seen.PassedCards(giver=giver, receiver=receiver, cards=cards) if giver == me:
                 pad.hand.difference_update(cards)
                 pad.passed_to.update(dict.fromkeys(set(cards), receiver))
-            case Hands(round=counted_after, sizes=sizes):
+            case seen.Hands(round=counted_after, sizes=sizes):
                 pad.round, pad.sizes = counted_after + 1, list(sizes)
-            case Laid(seat=seat, cards=cards, points=points):
+            case seen.Laid(seat=seat, cards=cards, points=points):
                 pad.hand.difference_update(cards)
                 pad.laid_by.update(dict.fromkeys(set(cards), seat))
                 pad.sizes[seat] -= 3
                 pad.points[seat] += points
-            case BoxOpened(cards=cards):
+            case seen.BoxOpened(cards=cards):
                 pad.box = set(cards)
     return pad
 

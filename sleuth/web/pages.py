@@ -11,7 +11,7 @@ from typing import Any
 
 import engines
 from engines import ConfigError, Game
-from engines.core import JsonValue
+from engines.values import JsonValue
 from sleuth.assist import DEFAULT_LEVEL, LEVELS, Session, SessionRecord, setup
 from sleuth.web import taps
 from sleuth.web.boards import board, start_board

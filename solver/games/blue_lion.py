@@ -28,9 +28,9 @@ from engines import (
     State,
 )
 from engines.blue_lion import ICONS, PAIRS, PATTERNS, SEATS, TILES, BlueLion, BlueLionState
-from engines.blue_lion.observations import KINDS, Act, End, FaceShown, First, Reveal, Score, Toss
+from engines.blue_lion import observations as seen
 from engines.blue_lion.rules import ICON_NAMES
-from engines.core import quote
+from engines.values import quote
 from solver.deduction import Deduction
 from solver.hints import Answer, Hint, percent
 from solver.model import Clause, Count, Fact, Lit, Model, Var, World, member
@@ -69,7 +69,7 @@ def events(info: InformationSet) -> dict[str, list[tuple[int, str]]]:
     """Each tile's toss and reveals in order: (observation index, face shown)."""
     found: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for index, obs in enumerate(info.observations):
-        if isinstance(obs, FaceShown):
+        if isinstance(obs, seen.FaceShown):
             found[obs.tile].append((index, obs.face))
     return found
 
@@ -78,7 +78,7 @@ def up_faces(info: InformationSet) -> dict[str, str]:
     """Each tile's face showing now: the last face seen (toss, then every reveal)."""
     up: dict[str, str] = {}
     for obs in info.observations:
-        if isinstance(obs, FaceShown):
+        if isinstance(obs, seen.FaceShown):
             up[obs.tile] = obs.face
     return up
 
@@ -182,28 +182,30 @@ def validate(info: InformationSet) -> None:
             end); `waiting_for` says what.
         InvalidInformationSet: naming the observation, the field and what is allowed.
     """
-    check = Checker(info, KINDS)
+    check = Checker(info, seen.KINDS)
     for index, obs in enumerate(info.observations):
         check.shape(index)
         match obs:
-            case FaceShown():
+            case seen.FaceShown():
                 check.choice(index, "tile", TILES)
                 check.choice(index, "face", ICONS)
-            case First():
+            case seen.First():
                 check.choice(index, "seat", SEATS)
-            case Act():
+            case seen.Act():
                 check.choice(index, "seat", SEATS)
                 check.text(index, "action")
-            case Score():
+            case seen.Score():
                 check.choice(index, "seat", SEATS)
                 check.choice(index, "faces", PATTERNS)
                 check.items(index, "tiles", TILES, {3}, "tiles")
                 check.choice(index, "points", sorted({p.points for p in PATTERNS.values()}))
-            case End():
+            case seen.End():
                 check.items(index, "winners", SEATS, {1, 2}, "seats")
                 check.choice(index, "reason", ("target", "turn limit"))
     heads = info.observations[: len(TILES)]
-    if [obs.tile if isinstance(obs, Toss) else None for obs in heads] != list(TILES[: len(heads)]):
+    if [obs.tile if isinstance(obs, seen.Toss) else None for obs in heads] != list(
+        TILES[: len(heads)]
+    ):
         raise InvalidInformationSet(
             f"blue-lion: an information set starts with the tosses of {', '.join(TILES)} in "
             f"that order, not {quote([obs.kind for obs in heads])}"
@@ -241,13 +243,13 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
         InvalidInformationSet: naming the first observation the game would not show.
     """
     game = BlueLion.of(info)
-    tosses = {obs.tile: obs.face for obs in info.observations if isinstance(obs, Toss)}
+    tosses = {obs.tile: obs.face for obs in info.observations if isinstance(obs, seen.Toss)}
     first = info.observations[len(TILES)] if len(info.observations) > len(TILES) else None
     if first is None:
         raise IncompleteInformationSet(
             "blue-lion: the record stops after the toss, before who starts", "who starts"
         )
-    if not isinstance(first, First):
+    if not isinstance(first, seen.First):
         raise InvalidInformationSet(
             f"blue-lion: observation {len(TILES)} must say who starts ('first') after the tosses"
         )
@@ -260,7 +262,7 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
     state = game.arrange(random.Random(0), pairs, tosses, first.seat)
     checked = 0
     for index, obs in enumerate(info.observations):
-        if not isinstance(obs, Act) or index < state.observation_count:
+        if not isinstance(obs, seen.Act) or index < state.observation_count:
             continue
         _same_so_far(info, state, checked, index)
         checked = index
@@ -287,9 +289,9 @@ def _replay(info: InformationSet, pairs: Pairs) -> BlueLionState:
 def _owed(game: BlueLion, shown: Observation) -> str:
     """What the game shows next, said without the face of a reveal (the replay's backs are
     only one explanation of the record)."""
-    if isinstance(shown, Reveal):
+    if isinstance(shown, seen.Reveal):
         return f"the face {shown.tile} showed when turned over"
-    if isinstance(shown, Score):
+    if isinstance(shown, seen.Score):
         return f"the score of {'-'.join(shown.faces)} ({' '.join(shown.tiles)})"
     return f"the end of the game ({game.observation_text(shown)})"
 
@@ -353,13 +355,10 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
     """The backs once every tile's is known (both faces seen, or deduced). The plan is the
     search's (`solver.search.blue_lion.hints`): the move it plays, or at the opponent's turn
     the opponent's best move and the reply to it."""
-    seen: dict[str, list[str]] = defaultdict(list)
-    for obs in info.observations:
-        if isinstance(obs, FaceShown) and obs.face not in seen[obs.tile]:
-            seen[obs.tile].append(obs.face)
+    shown = seen.faces_shown(info.observations)
     backs = []
     for tile in TILES:
-        if len(seen[tile]) == 2:
+        if len(shown[tile]) == 2:
             continue  # both faces seen: nothing hidden
         known = [f for f in deduction.facts if f.args[0] == tile and deduction.is_certain(f)]
         if not known:
@@ -374,13 +373,10 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
 
 
 def _back_hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
-    seen: dict[str, set[str]] = defaultdict(set)
-    for obs in info.observations:
-        if isinstance(obs, FaceShown):
-            seen[obs.tile].add(obs.face)
+    shown = seen.faces_shown(info.observations)
     found = []
     for tile in TILES:
-        if len(seen[tile]) == 2:
+        if len(shown[tile]) == 2:
             continue  # both faces seen: known, not deduced
         facts = [fact for fact in deduction.facts if fact.args[0] == tile]
         chances = sorted(((deduction.probability(f), f) for f in facts), key=lambda x: -x[0])
@@ -413,7 +409,7 @@ def _move_hints(state: BlueLionState, worlds: Sequence[Pairs], seat: object) -> 
             gained = points_gained(state.scores, child)
             expected += chance * sum(v if s == mover else -v for s, v in gained.items())
             for obs, _to in child.recorded(state.observation_count):
-                if isinstance(obs, Score):
+                if isinstance(obs, seen.Score):
                     pattern = PATTERNS[obs.faces]
                     effects[f"{pattern.name} ({obs.seat.capitalize()} +{pattern.points})"] += chance
         if effects:

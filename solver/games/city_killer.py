@@ -44,16 +44,8 @@ from engines import (
 from engines.city_killer import CityKiller, CityKillerState
 from engines.city_killer import observations as seen
 from engines.city_killer.course import Course
-from engines.city_killer.rules import (
-    CENTRAL,
-    GROUPS,
-    MOTIVES,
-    SEATS,
-    Resident,
-    Scene,
-    questions,
-)
-from engines.core import JsonValue, quote
+from engines.city_killer.rules import CENTRAL, GROUPS, MOTIVES, SEATS, Resident, Scene, questions
+from engines.values import JsonValue, quote
 from solver.hints import Answer, Hint, percent
 from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member
 from solver.sampling import EnumeratedWorlds

@@ -55,7 +55,6 @@ from engines import (
     Observation,
     State,
 )
-from engines.core import JsonValue, quote
 from engines.noir import (
     Grid,
     Noir,
@@ -70,6 +69,7 @@ from engines.noir import (
 from engines.noir import observations as seen
 from engines.noir.notation import Record
 from engines.noir.rules import HAND, INSPECTOR, KILLER, LINES, block, suspects
+from engines.values import JsonValue, quote
 from solver.deduction import Deduction
 from solver.hints import Answer, Hint, percent, plural
 from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member

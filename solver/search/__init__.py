@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import engines
 from engines import Action, ConfigError, InformationSet
-from engines.core import quote
+from engines.values import quote
 from solver.validation import validate
 
 

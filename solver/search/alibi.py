@@ -26,7 +26,8 @@ from contextlib import contextmanager, suppress
 import numpy as np
 
 from engines import Action, InformationSet, NotToMove
-from engines.alibi import TYPES, Accuse, Alibi, Ask, Lay, Pass, Solution, Subject
+from engines.alibi import TYPES, Alibi, Subject
+from engines.alibi import actions as act
 from engines.alibi.observations import Answered, Laid, Seating
 from engines.alibi.questions import question_words
 from solver.deduction import Deduction, deduce
@@ -108,14 +109,14 @@ def _choose(
 ) -> Choice:
     game = Alibi.of(info)
     made = Choice()
-    passes = [a for a in legal if isinstance(a, Pass)]
+    passes = [a for a in legal if isinstance(a, act.Pass)]
     if passes:
         return _pass(info, len(passes[0].cards), rng, memory, made, clock)
     cleared = publicly_cleared(info)
-    if any(isinstance(a, Solution) for a in legal):
+    if any(isinstance(a, act.Solution) for a in legal):
         return _write(info, game, cleared, made, clock)
     for action in legal:
-        if isinstance(action, Lay) and set(game.deck.of_group(action.group)) <= cleared:
+        if isinstance(action, act.Lay) and set(game.deck.of_group(action.group)) <= cleared:
             made.move, made.why = action, "lay"
             return made
     ready = Notepad(info, game, cleared)  # the move out of time, ready before any solve
@@ -127,7 +128,7 @@ def _choose(
     box, chance, certain = best_box(game, d)
     made.box, made.chance = box, chance
     if certain:
-        made.move, made.why = Accuse(box), "certain"
+        made.move, made.why = act.Accuse(box), "certain"
         return made
     if clock.late():
         return _out_of_time(info, ready, memory, made, clock)
@@ -137,7 +138,7 @@ def _choose(
     made.drawn = drawn
     made.bar = _bar(game, info, drawn, cleared)
     if chance >= made.bar:
-        made.move, made.why = Accuse(box), "odds"
+        made.move, made.why = act.Accuse(box), "odds"
         return made
     made.question = best_questions(info, d, top=1, drawn=drawn, deadline=clock.deadline)[0]
     made.move, made.why = made.question.ask, "ask"
@@ -250,9 +251,9 @@ class Notepad:
         left = [[c for c in game.deck.of_type(kind) if c not in crossed] for kind in TYPES]
         self.guess = box_of([cards[0] for cards in left])
         """The first card left of each type (a written solution out of time)."""
-        self.move: Accuse | Ask
+        self.move: act.Accuse | act.Ask
         if all(len(cards) == 1 for cards in left):
-            self.move = Accuse(box_of([cards[0] for cards in left]))
+            self.move = act.Accuse(box_of([cards[0] for cards in left]))
             return
         asked: dict[tuple[int, tuple[str, ...]], int] = {}  # when I last asked it
         for k, obs in enumerate(info.observations):
@@ -269,7 +270,7 @@ class Notepad:
                 (pair[0] - pos.me) % n,
             ),
         )
-        self.move = Ask(target, "seen", Subject("group", group))
+        self.move = act.Ask(target, "seen", Subject("group", group))
 
 
 def _write(
@@ -282,11 +283,11 @@ def _write(
     try:
         d = deduce(info, about=lambda fact: fact.kind == IN_BOX, deadline=clock.deduced)
     except SolverTimeout:
-        made.move = Solution(Notepad(info, game, cleared).guess)
+        made.move = act.Solution(Notepad(info, game, cleared).guess)
         return made
     made.deduction = d
     box, made.chance, _ = best_box(game, d)
-    made.box, made.move = box, Solution(box)
+    made.box, made.move = box, act.Solution(box)
     return made
 
 
@@ -301,7 +302,7 @@ def _out_of_time(
     when there is time left to score them, else the notepad's question."""
     made.why = "out of time"
     drawn = memory.get("drawn")
-    if isinstance(ready.move, Ask) and isinstance(drawn, Samples) and not clock.late():
+    if isinstance(ready.move, act.Ask) and isinstance(drawn, Samples) and not clock.late():
         made.question = best_questions(info, None, top=1, drawn=drawn, deadline=clock.deadline)[0]
         made.move, made.drawn = made.question.ask, drawn
         return made
@@ -339,7 +340,11 @@ def _pass(
     cleared = {pos.index[c] for c in publicly_cleared(info)}
     score = {c: (c in cleared, seen[c], rng.random()) for c in held}
     ranked = sorted(held, key=score.__getitem__, reverse=True)
-    made.move, made.why, made.drawn = Pass(tuple(pos.ids[c] for c in ranked[:size])), "pass", drawn
+    made.move, made.why, made.drawn = (
+        act.Pass(tuple(pos.ids[c] for c in ranked[:size])),
+        "pass",
+        drawn,
+    )
     made.seen = {pos.ids[c]: 1.0 if c in cleared else float(seen[c]) for c in ranked}
     return made
 
@@ -446,7 +451,7 @@ def advise(
     ]
     assert made.box is not None
     waiting = f"right {percent(made.chance)}; accusing pays above {percent(made.bar or 0)}"
-    candidates.append(Candidate(Accuse(made.box), made.chance, waiting))
+    candidates.append(Candidate(act.Accuse(made.box), made.chance, waiting))
     details = (f"{made.samples} posterior samples; question gains are estimated from them",)
     return Advice(made.move, chosen.gain, text, tuple(candidates), threats, odds, details)
 
@@ -507,11 +512,11 @@ def hints(info: InformationSet) -> list[Hint]:
         legal = game.legal_actions_for(info)
     except NotToMove:
         return []
-    if not legal or not isinstance(legal[0], Pass):
+    if not legal or not isinstance(legal[0], act.Pass):
         return []
     advice = advise(info, legal, random.Random(0), {})
     move = advice.move
-    assert isinstance(move, Pass)
+    assert isinstance(move, act.Pass)
     names = "; ".join(game.deck.by_id[card].name for card in move.cards)
     text = f"Pass {names} (type: pass {' '.join(move.cards)}): {advice.text}"
     return [Hint(text, None, None, advice.notes, "advice", 2.45)]

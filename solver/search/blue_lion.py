@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 
 from engines import Action, InformationSet, Seat
 from engines.blue_lion import PATTERNS, SEATS, TILES, BlueLion, BlueLionState, Return
-from engines.blue_lion.observations import Act, First, Reveal, Score, Toss
+from engines.blue_lion import observations as seen
 from solver.deduction import deduce
 from solver.games.blue_lion import Pairs, outcomes, points_gained, position
 from solver.hints import Hint, percent
@@ -82,21 +82,21 @@ def history(
     public positions are the same in all of them."""
     game = BlueLion.of(info)
     observations = info.observations
-    tosses = {obs.tile: obs.face for obs in observations if isinstance(obs, Toss)}
+    tosses = {obs.tile: obs.face for obs in observations if isinstance(obs, seen.Toss)}
     known = {(tile, face) for tile, face in tosses.items()}
-    seen: Counter[Key] = Counter()
+    visits: Counter[Key] = Counter()
     first = observations[len(TILES)] if len(observations) > len(TILES) else None
-    if not isinstance(first, First):
-        return seen, frozenset(known)
+    if not isinstance(first, seen.First):
+        return visits, frozenset(known)
     state = game.arrange(random.Random(0), pairs, tosses, first.seat)
     for obs in observations[len(TILES) + 1 :]:
         match obs:
-            case Act(action=action):
-                seen[key(state, frozenset(known))] += 1
+            case seen.Act(action=action):
+                visits[key(state, frozenset(known))] += 1
                 state.apply_trusted(game.parse_action(action))
-            case Reveal(tile=tile, face=face):
+            case seen.Reveal(tile=tile, face=face):
                 known.add((tile, face))
-    return seen, frozenset(known)
+    return visits, frozenset(known)
 
 
 class OutOfWork(Exception):
@@ -131,10 +131,10 @@ class Search:
         self,
         state: BlueLionState,
         worlds: Sequence[Pairs],
-        seen: Mapping[Key, int] | None = None,
+        visits: Mapping[Key, int] | None = None,
         known: Known = frozenset(),
     ) -> Action:
-        """The move at `state`; `seen` counts the positions the seat has been in, `known` the
+        """The move at `state`; `visits` counts the positions the seat has been in, `known` the
         faces it has seen (both from its information set; none given: no memory)."""
         budget = self.time_budget
         self._deadline = math.inf if budget is None else time.perf_counter() + budget
@@ -142,7 +142,7 @@ class Search:
         choice = self.rng.choice(actions)
         if len(actions) == 1:
             return choice
-        self.progress = {a: self._change(state, worlds, a, seen or {}, known) for a in actions}
+        self.progress = {a: self._change(state, worlds, a, visits or {}, known) for a in actions}
         grown = 0
         for depth in range(1, self.max_depth + 1):
             before, began = self.nodes, time.perf_counter()
@@ -183,7 +183,7 @@ class Search:
         state: BlueLionState,
         worlds: Sequence[Pairs],
         action: Action,
-        seen: Mapping[Key, int],
+        visits: Mapping[Key, int],
         known: Known,
     ) -> tuple[int, int]:
         """What `action` changes: (PROGRESS, 0) if some outcome scores or shows a face not
@@ -198,7 +198,7 @@ class Search:
         _, child, _ = found[0]
         tile = getattr(action, "flipped_tile", None)
         after = known if tile is None else known | {(tile, child.up[tile])}
-        times = seen.get(key(child, after), 0)
+        times = visits.get(key(child, after), 0)
         return (REPEAT, times) if times else (NEW, 0)
 
     def _expect(
@@ -237,8 +237,8 @@ def choose(
     """The solver's move at `info`, and the search that chose it (its values and work)."""
     search = Search(info.seat, rng, **knobs)  # type: ignore[arg-type]
     state, worlds = position(info, deduce(info))
-    seen, known = history(info, worlds[0])
-    return search.run(state, worlds, seen, known), search, state, worlds
+    visits, known = history(info, worlds[0])
+    return search.run(state, worlds, visits, known), search, state, worlds
 
 
 def advise(
@@ -324,9 +324,9 @@ def hints(info: InformationSet) -> list[Hint]:
         text += f", scoring +{state.scores[other] - before}"
     if state.is_over:
         return [Hint(f"{text}, which ends the game", None, None, (), "advice", ADVICE_SCORE)]
-    seen, known = history(info, worlds[0])
+    visits, known = history(info, worlds[0])
     search = Search(seat, random.Random(0), **KNOBS)  # type: ignore[arg-type]
-    reply = search.run(state, worlds, seen, known)
+    reply = search.run(state, worlds, visits, known)
     lead = state.scores[seat] - state.scores[other]
     value = next((v for v, a in search.values if a == reply), float(lead))
     text += f"; your best reply then: {reply} ({value_text(value, lead, search.depth)})"
@@ -432,7 +432,7 @@ def _replies(
             made = [
                 PATTERNS[obs.faces].name
                 for obs, _to in child.recorded(state.observation_count)
-                if isinstance(obs, Score)
+                if isinstance(obs, seen.Score)
             ]
             text = f"{who} {action} scores +{theirs} ({', '.join(made)})"
             old = found.get(text, (0.0, 0.0))

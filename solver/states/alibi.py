@@ -7,8 +7,8 @@ import random
 
 from engines import InformationSet, State
 from engines.alibi import Alibi
+from engines.alibi import observations as seen
 from engines.alibi.deck import TYPES
-from engines.alibi.observations import PassChosen, PassChosenCards, SolutionShown, SolutionWritten
 from solver.deduction import Deduction
 from solver.games.alibi.model import BOX, at_var, box_var
 from solver.games.alibi.position import parse
@@ -45,16 +45,16 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
     solutions: dict[str, list[str]] = {
         str(obs.seat): list(obs.cards)
         for obs in info.observations
-        if isinstance(obs, SolutionShown)
+        if isinstance(obs, seen.SolutionShown)
     }  # revealed at the end
     for obs in info.observations:
         match obs:
-            case PassChosenCards():
+            case seen.PassChosenCards():
                 pass  # the seat's own choice: `reconstruct` replays its cards
-            case PassChosen(seat=seat, count=count):
+            case seen.PassChosen(seat=seat, count=count):
                 hand = now[seat]
                 pending[seat] = sorted(rng.sample(hand, min(count, len(hand))))
-            case SolutionWritten(seat=seat) if str(seat) not in solutions:
+            case seen.SolutionWritten(seat=seat) if str(seat) not in solutions:
                 solutions[str(seat)] = [rng.choice(game.deck.of_type(k)) for k in TYPES]
     if any(pending):
         passes.append(pending)

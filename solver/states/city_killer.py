@@ -33,7 +33,8 @@ from engines.city_killer.rules import (
     UNDER_SCENE,
     deck,
 )
-from engines.core import IllegalAction, InvalidAction, Observation
+from engines.errors import IllegalAction, InvalidAction
+from engines.observations import Observation
 from solver.deduction import Deduction
 from solver.games.city_killer import NONE, F, G, K, M
 

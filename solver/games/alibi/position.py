@@ -18,25 +18,8 @@ from types import MappingProxyType
 
 from engines import IncompleteInformationSet, InformationSet, InvalidInformationSet, Observation
 from engines.alibi import SCOPES, TYPES, Deck, hand_sizes, load_deck, parse_subject
-from engines.alibi.observations import (
-    KINDS,
-    Accused,
-    Answered,
-    BoxOpened,
-    Deal,
-    End,
-    Hands,
-    Laid,
-    PassChosen,
-    PassChosenCards,
-    Passed,
-    PassedCards,
-    Seating,
-    SolutionShown,
-    SolutionWritten,
-    SolutionWrittenCards,
-)
-from engines.core import quote
+from engines.alibi import observations as seen
+from engines.values import quote
 from solver.validation import Checker
 
 Trajectory = tuple[int, ...]
@@ -292,7 +275,9 @@ class _Parser:
         me = info.seat
         assert isinstance(me, int)
         self.me = me
-        self.epoch = sum(1 for obs in info.observations if isinstance(obs, Hands) and obs.round > 0)
+        self.epoch = sum(
+            1 for obs in info.observations if isinstance(obs, seen.Hands) and obs.round > 0
+        )
         self.seen_sets = bool(options.get("seen_includes_sets", True))
         self.last = [self.epoch] * len(self.deck.ids)
         self.mine: list[frozenset[int]] = [frozenset()] * (self.epoch + 1)
@@ -329,16 +314,16 @@ class _Parser:
     def read(self, i: int, obs: Observation) -> None:
         me = self.me
         match obs:
-            case Deal(cards=dealt):
+            case seen.Deal(cards=dealt):
                 cards = self.indices(dealt)
                 self.deal_source = i
                 self.hand |= set(cards)
                 for card in cards:
                     self.learn(card, 0, me, i)
-            case Hands(round=r, sizes=sizes):
+            case seen.Hands(round=r, sizes=sizes):
                 self.close(r)
                 self.sizes[r] = (tuple(sizes), i)
-            case Laid(seat=seat, cards=laid):
+            case seen.Laid(seat=seat, cards=laid):
                 cards = self.indices(laid)
                 for card in cards:
                     self.laid_by[card] = (seat, self.current, i)
@@ -347,8 +332,8 @@ class _Parser:
                 if seat == me:
                     self.hand -= set(cards)
                     self.laid_by_me |= set(cards)
-            case Passed(round=r, giver=giver, receiver=receiver, count=count):
-                cards = self.indices(obs.cards) if isinstance(obs, PassedCards) else []
+            case seen.Passed(round=r, giver=giver, receiver=receiver, count=count):
+                cards = self.indices(obs.cards) if isinstance(obs, seen.PassedCards) else []
                 self.close(r)
                 self.passes[(r, giver)] = (count, i)
                 for card in cards:
@@ -358,16 +343,16 @@ class _Parser:
                     self.hand -= set(cards)
                 if receiver == me:
                     self.hand |= set(cards)
-            case Answered(target=target, scope=scope, cards=asked, answer=value):
+            case seen.Answered(target=target, scope=scope, cards=asked, answer=value):
                 cards = self.indices(asked)
                 self.answers.append(Answer(i, target, scope, tuple(cards), self.current, value))
-            case BoxOpened(cards=shown):
+            case seen.BoxOpened(cards=shown):
                 self.box_seen = (tuple(self.indices(shown)), i)
 
     def position(self) -> Position:
         info = self.info
         match info.observations[0]:
-            case Seating(players=players):
+            case seen.Seating(players=players):
                 pass
             case first:
                 raise InvalidInformationSet(
@@ -422,7 +407,7 @@ def _counted_cards(pos: Position, answer: Answer) -> Answer:
 # --- validation -----------------------------------------------------------------------------
 MOST_POINTS = 10**6
 """A bound on any seat's points, far above what a game scores."""
-HEAD = (Seating, Deal, Hands)
+HEAD = (seen.Seating, seen.Deal, seen.Hands)
 HEAD_WAITING = ("the seating", "the seat's deal", "the hand sizes after the deal")
 
 
@@ -450,7 +435,7 @@ class _Validator:
 
     def __init__(self, info: InformationSet) -> None:
         self.info = info
-        self.check = Checker(info, KINDS)
+        self.check = Checker(info, seen.KINDS)
         options = dict(info.options)
         self.deck = load_deck(options.get("deck", "full"))
         self.players = int(options.get("players", 4))
@@ -476,32 +461,32 @@ class _Validator:
             )
         for index, obs in enumerate(observations):
             self.check.shape(index)  # from here on `obs` is one of the typed kinds
-            if any(self.given_now) and not isinstance(obs, Passed | Hands):
+            if any(self.given_now) and not isinstance(obs, seen.Passed | seen.Hands):
                 self._passes_unfinished(index)
             match obs:
-                case Seating():
+                case seen.Seating():
                     self._seating(index)
-                case Deal():
+                case seen.Deal():
                     self._deal(index)
-                case Hands(sizes=sizes):
+                case seen.Hands(sizes=sizes):
                     self._hands(index, sizes)
-                case Laid():
+                case seen.Laid():
                     self._lay(index)
-                case Answered():
+                case seen.Answered():
                     self._answer(index)
-                case Accused():
+                case seen.Accused():
                     self._accuse(index)
-                case PassChosen():
+                case seen.PassChosen():
                     self._choose_pass(index, obs)
-                case Passed():
+                case seen.Passed():
                     self._pass(index, obs)
-                case SolutionWritten():
+                case seen.SolutionWritten():
                     self._choose_solution(index, obs)
-                case BoxOpened():
+                case seen.BoxOpened():
                     self._four(index)
-                case SolutionShown():
+                case seen.SolutionShown():
                     self._solution(index)
-                case End():
+                case seen.End():
                     self._end(index)
         if len(observations) < len(HEAD):
             waiting = HEAD_WAITING[len(observations)]
@@ -635,13 +620,13 @@ class _Validator:
         if tuple(self.deck.by_id[card].type for card in cards) != TYPES:
             self.check.fail(index, "cards", cards, f"one card of each type, in order {TYPES}")
 
-    def _choose_pass(self, index: int, obs: PassChosen) -> None:
+    def _choose_pass(self, index: int, obs: seen.PassChosen) -> None:
         seat = self._seat(index, "seat")
         self._round(index)
         count = self.check.number(index, "count", 0, self.epoch + 1)
         self._passed_cards(index, count, seat == self.me, obs)
 
-    def _pass(self, index: int, obs: Passed) -> None:
+    def _pass(self, index: int, obs: seen.Passed) -> None:
         giver = self._seat(index, "giver")
         self.check.choice(index, "receiver", ((giver + 1) % self.players,))
         self._round(index)
@@ -653,9 +638,11 @@ class _Validator:
         mine = self.me in (giver, (giver + 1) % self.players)
         self._passed_cards(index, count, mine, obs)
 
-    def _passed_cards(self, index: int, count: int, mine: bool, obs: PassChosen | Passed) -> None:
+    def _passed_cards(
+        self, index: int, count: int, mine: bool, obs: seen.PassChosen | seen.Passed
+    ) -> None:
         """The seat sees the cards of the passes it gives or receives, and only those."""
-        if not isinstance(obs, PassChosenCards | PassedCards):
+        if not isinstance(obs, seen.PassChosenCards | seen.PassedCards):
             if mine and count:
                 self.check.refuse(index, "the seat sees the cards it passes or receives")
             return
@@ -666,11 +653,11 @@ class _Validator:
         if count:
             self._cards(index, {count})
 
-    def _choose_solution(self, index: int, obs: SolutionWritten) -> None:
+    def _choose_solution(self, index: int, obs: seen.SolutionWritten) -> None:
         seat = self._seat(index, "seat")
         if seat == self.me:
             self._four(index)
-        elif isinstance(obs, SolutionWrittenCards) and obs.cards is not None:
+        elif isinstance(obs, seen.SolutionWrittenCards) and obs.cards is not None:
             self.check.refuse(index, "others' written solutions are not seen")
 
     def _solution(self, index: int) -> None:

@@ -11,11 +11,11 @@ from engines import (
     InvalidInformationSet,
     Observation,
 )
-from engines.core import is_int, quote, same_json
 from engines.serial_killer import SerialKiller, replay
 from engines.serial_killer import observations as seen
 from engines.serial_killer.actions import ACTIONS
 from engines.serial_killer.state import DICE, DISTRICTS, FACES, HAND_LIMIT, WEAPON_MAX
+from engines.values import is_int, quote, same_json
 from solver.games.serial_killer.position import public_view
 from solver.validation import Checker
 

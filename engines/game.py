@@ -1,12 +1,14 @@
-"""The shared core every game engine builds on.
+"""A configured game: `Game`, the factory of its states and the parser of its actions, with
+its `Option`s and `Metadata`.
 
-A game is a `Game` (the configuration, validated once) that makes `State`s (the whole truth,
-mutable, cheap to clone). Each applied `Action` emits `Observation`s, each addressed to the seats
-that see it; a seat's `InformationSet` is the game's configuration, the seat, and the
-observations addressed to it, in order. Nothing else reaches the solver or the bots.
-
-The public methods of `State` do the checking once (game over, whose turn, legality) and leave
-each game a few private hooks, as OpenSpiel and pgx do.
+The core every engine builds on is split by job: `engines.values` (plain JSON, read at the
+boundary and quoted in messages), `engines.observations` (what a seat sees: observations, their
+typed kinds, information sets), `engines.actions` (what a seat does), `engines.state` (the whole
+truth of a game in progress), `engines.deal` (chance nodes) and this module, which builds on
+them all. A game is a `Game` (the configuration, validated once) that makes `State`s; each
+applied `Action` emits `Observation`s, each addressed to the seats that see it; a seat's
+`InformationSet` is the game's configuration, the seat, and the observations addressed to it,
+in order. Nothing else reaches the solver or the bots.
 """
 
 from __future__ import annotations
@@ -23,15 +25,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 import numpy as np
 
 from engines import registry
-from engines.actions import (
-    BOOL,
-    POSITIVE,
-    Action,
-    Domain,
-    cards_domain,
-    choice_domain,
-    positive_int,
-)
+from engines.actions import Action, Domain
 from engines.deal import Dealer, Dealing, Rolling, replay_deal
 from engines.errors import (
     ConfigError,
@@ -41,29 +35,9 @@ from engines.errors import (
     InvalidObservation,
     InvalidState,
     NotToMove,
-    SleuthError,
 )
-from engines.observations import (
-    GameOver,
-    InformationSet,
-    Kinds,
-    MoveRecord,
-    Observation,
-    ObservationKind,
-    PublicInformationSet,
-    kinds_by_name,
-    typed,
-)
-from engines.state import (
-    DEALING_KEYS,
-    STATE_KEYS,
-    LogEntry,
-    Setup,
-    State,
-    Step,
-    first_difference,
-    rng_from_json,
-)
+from engines.observations import InformationSet, Kinds, Observation, typed
+from engines.state import DEALING_KEYS, STATE_KEYS, State, first_difference, rng_from_json
 from engines.values import (
     JsonReader,
     JsonValue,
@@ -76,51 +50,6 @@ from engines.values import (
     same_json,
     thaw,
 )
-
-# The public face of the core: what a game, a layer or a user imports from `engines.core`.
-__all__ = [
-    "BOOL",
-    "POSITIVE",
-    "Action",
-    "ConfigError",
-    "Domain",
-    "Game",
-    "GameOver",
-    "IllegalAction",
-    "InformationSet",
-    "InvalidAction",
-    "InvalidInformationSet",
-    "InvalidObservation",
-    "InvalidState",
-    "JsonReader",
-    "JsonValue",
-    "Kinds",
-    "LogEntry",
-    "Metadata",
-    "MoveRecord",
-    "NotToMove",
-    "Observation",
-    "ObservationKind",
-    "Option",
-    "PublicInformationSet",
-    "Seat",
-    "Setup",
-    "SleuthError",
-    "State",
-    "Step",
-    "cards_domain",
-    "choice_domain",
-    "freeze",
-    "is_int",
-    "kinds_by_name",
-    "load_json",
-    "one_of",
-    "positive_int",
-    "quote",
-    "same_json",
-    "thaw",
-    "typed",
-]
 
 
 @dataclass(frozen=True)
