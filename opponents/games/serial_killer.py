@@ -183,7 +183,7 @@ class SolverBot(SearchingBot):
     game: SerialKiller
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        return search.advise(info, legal, self.rng, {}, time_budget=self.time_budget).move
+        return search.advise(search.Turn(info, legal, self.rng, {}), self.time_budget).move
 
 
 BOTS = ("heuristic", "careful", "solver")

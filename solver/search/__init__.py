@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 import engines
 from engines import Action, ConfigError, InformationSet
@@ -109,6 +109,16 @@ Memory = MutableMapping[str, Any]
 the pass after it). `advise` starts from an empty one, as a freshly made bot does."""
 
 
+class Turn(NamedTuple):
+    """What a game's search is given at a seat's turn (`advise(turn, **knobs)`): what the
+    seat knows, its legal moves, the bot's seeded RNG and its memory between moves."""
+
+    info: InformationSet
+    legal: Sequence[Action]
+    rng: random.Random
+    memory: Memory
+
+
 class Search(Protocol):
     """What a game's search module (`solver.search.<its engine's package>`) provides."""
 
@@ -118,8 +128,8 @@ class Search(Protocol):
 
     @property
     def advise(self) -> Callable[..., Advice]:
-        """`advise(info, legal, rng, memory, **knobs)`: the solver bot's move at `info` among
-        `legal`, with its value and threats (the knobs are the game's own, checked first)."""
+        """`advise(turn, **knobs)`: the solver bot's move at a `Turn`, with its value and
+        threats (the knobs are the game's own, checked first)."""
 
 
 def search_for(game: str) -> Search:
@@ -160,7 +170,7 @@ def advise(info: InformationSet, seed: int | None = 0, **knobs: object) -> Advic
     validate(info)
     game = info.make_game()
     legal = game.legal_actions_for(info)
-    advice: Advice = module.advise(info, legal, random.Random(seed), {}, **checked)
+    advice: Advice = module.advise(Turn(info, legal, random.Random(seed), {}), **checked)
     return advice
 
 

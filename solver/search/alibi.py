@@ -44,7 +44,7 @@ from solver.games.alibi.model import IN_BOX
 from solver.games.alibi.position import parse
 from solver.hints import Hint, percent
 from solver.model import Fact
-from solver.search import Advice, Candidate, Memory
+from solver.search import Advice, Candidate, Memory, Turn
 
 KNOBS: dict[str, object] = {"time_budget": None}
 PATIENCE = 0.9
@@ -389,15 +389,10 @@ def opponents_ready(info: InformationSet, drawn: Samples, cleared: set[str]) -> 
 
 
 # --- advice -----------------------------------------------------------------------------------
-def advise(
-    info: InformationSet,
-    legal: Sequence[Action],
-    rng: random.Random,
-    memory: Memory,
-    time_budget: float | None = None,
-) -> Advice:
+def advise(turn: Turn, time_budget: float | None = None) -> Advice:
     """The solver's move in words, the runners-up (other questions), the opponents' threat
     (naming the box before my next turn), and the box's odds and best question always."""
+    info, legal, rng, memory = turn
     made = choose(info, legal, rng, memory, time_budget)
     game = info.make_game()
     assert isinstance(game, Alibi) and made.move is not None
@@ -514,7 +509,7 @@ def hints(info: InformationSet) -> list[Hint]:
         return []
     if not legal or not isinstance(legal[0], act.Pass):
         return []
-    advice = advise(info, legal, random.Random(0), {})
+    advice = advise(Turn(info, legal, random.Random(0), {}))
     move = advice.move
     assert isinstance(move, act.Pass)
     names = "; ".join(game.deck.by_id[card].name for card in move.cards)

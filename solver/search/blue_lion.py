@@ -36,7 +36,7 @@ from engines.blue_lion import observations as seen
 from solver.deduction import deduce
 from solver.games.blue_lion import Pairs, outcomes, points_gained, position
 from solver.hints import Hint, percent
-from solver.search import Advice, Candidate, Memory
+from solver.search import Advice, Candidate, Turn
 
 WIN = 100.0
 MAX_NODES = 25_000
@@ -241,19 +241,14 @@ def choose(
     return search.run(state, worlds, visits, known), search, state, worlds
 
 
-def advise(
-    info: InformationSet,
-    legal: Sequence[Action],
-    rng: random.Random,
-    memory: Memory,
-    **knobs: object,
-) -> Advice:
+def advise(turn: Turn, **knobs: object) -> Advice:
     """The solver's move with its value in words, the runners-up, and what the opponent can
     score on the next move after each of the moves shown.
 
     Every value shown is the one the search computed for that move at its deepest completed
     depth (the expected lead after that many moves against the opponent's best replies), with
     that horizon; each candidate's `because` says what the move changes (the tie-break)."""
+    info, rng = turn.info, turn.rng
     move, search, state, worlds = choose(info, rng, **knobs)
     seat = str(info.seat)
     lead = state.scores[seat] - (sum(state.scores.values()) - state.scores[seat])
@@ -306,7 +301,7 @@ def hints(info: InformationSet) -> list[Hint]:
     if state.is_over:
         return []
     if state.to_move == seat:
-        advice = advise(info, state.legal_actions(), random.Random(0), {}, **KNOBS)
+        advice = advise(Turn(info, state.legal_actions(), random.Random(0), {}), **KNOBS)
         text = f"Play {advice.move}: {advice.text}"
         return [Hint(text, None, None, tuple(advice.reasons()), "advice", ADVICE_SCORE)]
     if len(worlds) != 1:

@@ -45,7 +45,7 @@ from solver.games.city_killer import (
     watch_gain,
 )
 from solver.hints import Hint, percent
-from solver.search import Advice, Candidate, Memory
+from solver.search import Advice, Candidate, Turn
 
 KNOBS: dict[str, object] = {"time_budget": None}
 KEEP_ORDER = (
@@ -439,15 +439,10 @@ def choose(
     return move, [c for i, c in enumerate(ranked) if c[1] not in [r[1] for r in ranked[:i]]]
 
 
-def advise(
-    info: InformationSet,
-    legal: Sequence[Action],
-    rng: random.Random,
-    memory: Memory,
-    time_budget: float | None = None,
-) -> Advice:
+def advise(turn: Turn, time_budget: float | None = None) -> Advice:
     """The solver's move, the runners-up with their values, and the opponent's threats on his
     next move."""
+    info, legal, rng = turn.info, turn.legal, turn.rng
     game = CityKiller.of(info)
     move, scored = choose(info, legal, rng, time_budget, game)
     if not scored:

@@ -48,7 +48,7 @@ from solver.games.noir import (
     public_killer_candidates,
 )
 from solver.hints import percent
-from solver.search import Advice, Candidate, Memory
+from solver.search import Advice, Candidate, Turn
 
 Posterior = Mapping[str, float]
 SURVIVAL = 0.5
@@ -115,15 +115,10 @@ def choose(
     return best, scored
 
 
-def advise(
-    info: InformationSet,
-    legal: Sequence[Action],
-    rng: random.Random,
-    memory: Memory,
-    time_budget: float | None = None,
-) -> Advice:
+def advise(turn: Turn, time_budget: float | None = None) -> Advice:
     """The solver's move, its value in words, and every candidate's risk of losing on the
     opponent's next move, best first."""
+    info, legal, rng = turn.info, turn.legal, turn.rng
     move, scored = choose(info, legal, rng, time_budget)
     ranked = sorted(scored, key=lambda item: (item[0] != move, -item[1].value))
     who, you = ("killer", "inspector") if info.seat == INSPECTOR else ("inspector", "killer")

@@ -33,7 +33,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from math import log, prod
@@ -47,7 +46,7 @@ from solver.games.serial_killer.counting import CountedWorlds
 from solver.games.serial_killer.position import Position, parse, public_view
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
 from solver.hints import Hint, percent
-from solver.search import Advice, Candidate, Memory
+from solver.search import Advice, Candidate, Turn
 from solver.search import serial_killer_finish as endgame
 
 KNOBS: dict[str, object] = {"time_budget": None}
@@ -604,14 +603,9 @@ def _rivals_declare(table: Table) -> float:
     return chance
 
 
-def advise(
-    info: InformationSet,
-    legal: Sequence[Action],
-    rng: random.Random,
-    memory: Memory,
-    time_budget: float | None = None,
-) -> Advice:
+def advise(turn: Turn, time_budget: float | None = None) -> Advice:
     """The solver's move at `info`, every legal move scored, with the race's threats."""
+    info, legal, rng = turn.info, turn.legal, turn.rng
     started = time.monotonic()
     table = Table(info)
     legal = list(legal)
@@ -649,7 +643,7 @@ def hints(info: InformationSet) -> list[Hint]:
     view = public_view(info)
     if view.to_move != info.seat or view.phase not in ("buy", "declare"):
         return []
-    advice = advise(info, view.legal_actions(), random.Random(0), {})
+    advice = advise(Turn(info, view.legal_actions(), random.Random(0), {}))
     text = f"{str(advice.move).capitalize()}: {advice.text}"
     runner = next(iter(advice.runners_up), None)
     if runner is not None:
