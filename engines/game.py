@@ -36,7 +36,7 @@ from engines.errors import (
     InvalidState,
     NotToMove,
 )
-from engines.observations import InformationSet, Kinds, Observation, typed
+from engines.observations import InformationSet, Kinds, Observation, ObservationKind, typed
 from engines.state import DEALING_KEYS, STATE_KEYS, State, first_difference, rng_from_json
 from engines.values import (
     JsonReader,
@@ -250,9 +250,18 @@ class Game(ABC, Generic[StateT]):
         assert isinstance(seat, int | str)
         return seat
 
-    @abstractmethod
     def describe(self, observation: Observation) -> str:
-        """One plain English sentence saying what `observation` records."""
+        """One plain English sentence saying what `observation` records (one of another kind,
+        or whose fields are not its kind's, is shown as it is)."""
+        kind = typed(observation, self.observation_kinds)
+        if isinstance(kind, ObservationKind):
+            return self._describe(kind)
+        return f"{kind.kind}: {dict(kind.fields)}"
+
+    def _describe(self, kind: ObservationKind) -> str:
+        """Hook: a kind of this game in words (its own `describe` unless the game has more
+        to say, as Alibi's deck names its groups)."""
+        return kind.describe()
 
     # --- typed observations (the assistant's notation) -----------------------------------
     def parse_entry(
@@ -313,8 +322,31 @@ class Game(ABC, Generic[StateT]):
 
     def observation_text(self, observation: Observation) -> str:
         """`observation` as a person types it; `parse_entry` reads it back (given the
-        observations before it)."""
-        return self._observation_text(observation)
+        observations before it).
+
+        Raises:
+            InvalidObservation: not an observation of this game, or one whose fields are not
+                its kind's.
+        """
+        kind = typed(observation, self.observation_kinds)
+        if isinstance(kind, ObservationKind):
+            try:
+                return self._observation_text(kind)
+            except (InvalidAction, TypeError, ValueError) as error:
+                raise InvalidObservation(
+                    f"{self.name}: not a {self.name} observation: {quote(observation)} ({error})"
+                ) from None
+        shapes = self.observation_kinds.get(kind.kind, ())
+        if shapes:
+            fields = " or ".join(", ".join(shape.field_names()) for shape in shapes)
+            raise InvalidObservation(
+                f"{self.name}: not a {self.name} observation: {quote(observation)} (a "
+                f"{kind.kind} has the fields {fields})"
+            )
+        raise InvalidObservation(
+            f"{self.name}: no typed form for {quote(kind.kind)}; the kinds are "
+            f"{', '.join(sorted(self.observation_kinds))}"
+        )
 
     def notation_help(self) -> list[tuple[str, str]]:
         """Each form a person can type, with an example, and what it records."""
@@ -330,9 +362,10 @@ class Game(ABC, Generic[StateT]):
         """Hook: the observations `text` records (stripped, non-empty)."""
         raise ConfigError(f"{self.name}: observations cannot be typed for this game yet")
 
-    def _observation_text(self, observation: Observation) -> str:
-        """Hook: the typed form of `observation`."""
-        raise ConfigError(f"{self.name}: observations cannot be typed for this game yet")
+    def _observation_text(self, kind: ObservationKind) -> str:
+        """Hook: the typed form of a kind of this game (its own `text` unless an option
+        changes it, as City Killer's building layout does)."""
+        return kind.text()
 
     def _notation_help(self) -> list[tuple[str, str]]:
         """Hook: (form with an example, what it records), one per kind a person types."""

@@ -151,6 +151,14 @@ class ObservationKind(Observation):
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), tuple(getattr(self, name) for name in self.field_names()))
 
+    def describe(self) -> str:
+        """The kind in one plain sentence (`Game.describe`); every kind says its own."""
+        raise NotImplementedError(f"{type(self).__name__} has no words")
+
+    def text(self) -> str:
+        """The kind as a person types it (`Game.observation_text`); every kind says its own."""
+        raise NotImplementedError(f"{type(self).__name__} has no typed form")
+
 
 class GameOver(ObservationKind):
     """Marks the kind of observation that says a game is over (how it ended, who won): what

@@ -13,7 +13,6 @@ from engines.alibi import actions as act
 from engines.alibi import observations as seen
 from engines.alibi.deck import SCALES, TYPES, Deck, hand_sizes, load_deck
 from engines.alibi.notation import HELP, Notation
-from engines.alibi.observations import describe, observation_text
 from engines.alibi.questions import SCOPES, is_subject, listed_subjects, parse_subject
 from engines.alibi.state import AlibiState
 from engines.deal import Dealer, SeenBy
@@ -463,9 +462,6 @@ class Alibi(Game[AlibiState]):
         assert isinstance(seat, int)
         return self._notation.parse(text, seat, before)
 
-    def _observation_text(self, observation: Observation) -> str:
-        return observation_text(observation)
-
     def _notation_help(self) -> list[tuple[str, str]]:
         return list(HELP)
 
@@ -494,9 +490,6 @@ class Alibi(Game[AlibiState]):
             act.Accuse: {"cards": solution},
             act.Solution: {"cards": solution},
         }
-
-    def describe(self, observation: Observation) -> str:
-        return describe(observation, self.deck)
 
     def _arrange_from_dict(
         self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader

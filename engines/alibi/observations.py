@@ -1,5 +1,6 @@
 """Alibi's observations, one typed kind each: its fields (in their stored order), how a person
-reads it (`describe`, which needs the deck for the names of groups and questions) and the line
+reads it (`describe`, naming groups and questions as the full deck does: a smaller deck keeps
+whole groups, with their names) and the line
 they type for it (`text`, which `engines.alibi.notation` reads back).
 
 Most are public. A seat sees only its own deal, the cards of the passes it gives or receives,
@@ -14,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engines.alibi.deck import Deck
+from engines.alibi.deck import load_deck
 from engines.alibi.questions import Subject, parse_subject, question_words, subject_text
-from engines.errors import InvalidObservation
-from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name, typed
-from engines.values import quote
+from engines.observations import GameOver, ObservationKind, kinds_by_name
+
+FULL_DECK = load_deck("full")
+"""Whose names `describe` uses: every deck's groups and cards are among the full deck's."""
 
 
 def _cards(count: object) -> str:
@@ -44,7 +46,7 @@ class Seating(ObservationKind, kind="seating"):
     dealer: int
     start: int
 
-    def describe(self, deck: Deck) -> str:
+    def describe(self) -> str:
         return (
             f"{self.players} players sit clockwise 0 to {self.players - 1}; player "
             f"{self.dealer} dealt and player {self.start} starts"
@@ -61,7 +63,7 @@ class Deal(ObservationKind, kind="deal"):
     seat: int
     cards: tuple[str, ...]
 
-    def describe(self, deck: Deck) -> str:
+    def describe(self) -> str:
         return f"player {self.seat} was dealt {_listed(self.cards)}"
 
     def text(self) -> str:
@@ -75,7 +77,7 @@ class Hands(ObservationKind, kind="hands"):
     round: int
     sizes: tuple[int, ...]
 
-    def describe(self, deck: Deck) -> str:
+    def describe(self) -> str:
         when = "the deal" if self.round == 0 else f"the passes of round {self.round}"
         sizes = self.sizes
         return (
@@ -99,8 +101,8 @@ class Laid(ObservationKind, kind="lay"):
     round: int
     turn: int
 
-    def describe(self, deck: Deck) -> str:
-        name = deck.group_names[self.group]
+    def describe(self) -> str:
+        name = FULL_DECK.group_names[self.group]
         return (
             f"player {self.seat} laid the {name} set ({_listed(self.cards)}) in round "
             f"{self.round} for {self.points} points"
@@ -123,9 +125,9 @@ class Answered(ObservationKind, kind="answer"):
     round: int
     turn: int
 
-    def describe(self, deck: Deck) -> str:
-        subject = parse_subject(self.subject, deck)
-        question = question_words(self.scope, subject, deck)
+    def describe(self) -> str:
+        subject = parse_subject(self.subject, FULL_DECK)
+        question = question_words(self.scope, subject, FULL_DECK)
         return (
             f"player {self.target} answered {self.answer} to player {self.asker}'s "
             f"'{question}' in round {self.round}"
@@ -148,7 +150,7 @@ class Accused(ObservationKind, kind="accuse"):
     round: int
     turn: int
 
-    def describe(self, deck: Deck) -> str:
+    def describe(self) -> str:
         return f"player {self.seat} accused {_listed(self.cards)} in round {self.round}"
 
     def text(self) -> str:
@@ -160,7 +162,7 @@ class _CardsSeenBySome(ObservationKind):
     """A kind whose cards only some seats see. This shape, for the others, is said without
     them; its shape with cards (`_WithCards`) says them after."""
 
-    def describe(self, deck: Deck) -> str:
+    def describe(self) -> str:
         return self._words()
 
     def text(self) -> str:
@@ -183,7 +185,7 @@ class _WithCards(_CardsSeenBySome):
     cards: tuple[str, ...]
     _LINE_CARDS: ClassVar[str] = " "
 
-    def describe(self, deck: Deck) -> str:
+    def describe(self) -> str:
         return _then_cards(self._words(), ": ", _listed(self.cards))
 
     def text(self) -> str:
@@ -272,7 +274,7 @@ class BoxOpened(ObservationKind, kind="box"):
 
     cards: tuple[str, ...]
 
-    def describe(self, deck: Deck) -> str:
+    def describe(self) -> str:
         return f"the box held {_listed(self.cards)}"
 
     def text(self) -> str:
@@ -288,7 +290,7 @@ class SolutionShown(ObservationKind, kind="solution"):
     correct: int
     points: int
 
-    def describe(self, deck: Deck) -> str:
+    def describe(self) -> str:
         return (
             f"player {self.seat}'s solution {_listed(self.cards)} had {self.correct} correct "
             f"cards, worth {self.points} points"
@@ -307,7 +309,7 @@ class End(GameOver, kind="end"):
     set_points: tuple[int, ...]
     totals: tuple[int, ...]
 
-    def describe(self, deck: Deck) -> str:
+    def describe(self) -> str:
         seats = [str(seat) for seat in self.winners]
         if len(seats) == 1:
             return f"the game ended ({self.reason}): player {seats[0]} won"
@@ -350,33 +352,3 @@ KINDS = kinds_by_name(
     SolutionShown,
     End,
 )
-
-
-def describe(observation: Observation, deck: Deck) -> str:
-    """`observation` in words, with the names of `deck` (any observation: one of another kind
-    is shown as it is)."""
-    observation = typed(observation, KINDS)
-    if isinstance(observation, AlibiObservation):
-        return observation.describe(deck)
-    return f"{observation.kind}: {dict(observation.fields)}"
-
-
-def observation_text(observation: Observation) -> str:
-    """The line a person types for `observation` (canonical full names).
-
-    Raises:
-        InvalidObservation: not an Alibi observation, or one whose fields are not.
-    """
-    observation = typed(observation, KINDS)
-    if isinstance(observation, AlibiObservation):
-        return observation.text()
-    shapes = KINDS.get(observation.kind)
-    if shapes is not None:
-        fields = " or ".join(", ".join(shape.field_names()) for shape in shapes)
-        raise InvalidObservation(
-            f"not an alibi observation: {quote(observation)} (a {observation.kind} has the "
-            f"fields {fields})"
-        )
-    raise InvalidObservation(
-        f"alibi has no typed form for the observation kind {quote(observation.kind)}"
-    )

@@ -11,7 +11,6 @@ from engines.actions import BOOL, Action, Domain, choice_domain, positive_int
 from engines.blue_lion import actions as act
 from engines.blue_lion import observations as seen
 from engines.blue_lion.notation import HELP, Notation, words
-from engines.blue_lion.observations import describe, observation_text
 from engines.blue_lion.rules import ICONS, PAIRS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState, listed
 from engines.deal import Dealer
@@ -245,9 +244,6 @@ class BlueLion(Game[BlueLionState]):
             return "a swap exchanges two different tiles"
         return None
 
-    def describe(self, observation: Observation) -> str:
-        return describe(observation)
-
     # --- the typed notation (engines/blue_lion/notation.py) --------------------------------
     @cached_property
     def _notation(self) -> Notation:
@@ -257,9 +253,6 @@ class BlueLion(Game[BlueLionState]):
         self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
         return self._notation.parse(text, before)  # both seats see the same
-
-    def _observation_text(self, observation: Observation) -> str:
-        return observation_text(observation)
 
     def _notation_help(self) -> list[tuple[str, str]]:
         return list(HELP)

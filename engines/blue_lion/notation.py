@@ -438,7 +438,7 @@ def _waiting(record: Record) -> str | None:
     if record.owed:
         shown = record.owed[0]
         return f"first type what the game shows: {record.game.describe(shown)} " + (
-            f"({seen.observation_text(shown)})"
+            f"({record.game.observation_text(shown)})"
         )
     return None
 
@@ -472,7 +472,7 @@ def _check_score(args: Sequence[str], expected: Owed) -> None:
     left, centre, right = expected.tiles
     if tiles and tiles not in ([centre], [left, centre, right], [right, centre, left]):
         raise InvalidObservation(
-            f"the combination made is {seen.observation_text(expected)[6:]} (centre {centre}), "
+            f"the combination made is {expected.text()[6:]} (centre {centre}), "
             f"not {' '.join(tiles)}"
         )
 

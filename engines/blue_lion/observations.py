@@ -12,14 +12,12 @@ from typing import ClassVar
 
 from engines.blue_lion.actions import parse
 from engines.blue_lion.rules import ICON_NAMES, ICONS, PATTERNS, SEATS, TILES
-from engines.errors import InvalidAction, InvalidObservation
 from engines.observations import (
     GameOver,
     MoveRecord,
     Observation,
     ObservationKind,
     kinds_by_name,
-    typed,
 )
 from engines.values import quote
 
@@ -125,40 +123,6 @@ def faces_shown(observations: Iterable[Observation]) -> dict[str, set[str]]:
         if isinstance(obs, FaceShown):
             shown[obs.tile].add(obs.face)
     return shown
-
-
-def describe(observation: Observation) -> str:
-    """`observation` in words (any observation: one of another kind is shown as it is)."""
-    observation = typed(observation, KINDS)
-    if isinstance(observation, BlueLionObservation):
-        return observation.describe()
-    return f"{observation.kind}: {dict(observation.fields)}"
-
-
-def observation_text(observation: Observation) -> str:
-    """The line a person types for `observation` (what the notation reads back).
-
-    Raises:
-        InvalidObservation: not a Blue Lion observation, or one whose fields are not.
-    """
-    observation = typed(observation, KINDS)
-    if not isinstance(observation, BlueLionObservation):
-        if observation.kind in KINDS:  # Blue Lion's kinds have one shape each
-            fields = ", ".join(KINDS[observation.kind][0].field_names())
-            raise InvalidObservation(
-                f"not a blue-lion observation: {quote(observation)} (a {observation.kind} has "
-                f"the fields {fields})"
-            )
-        raise InvalidObservation(
-            f"{quote(observation.kind)} is not a kind of blue-lion observation; the kinds are "
-            f"{', '.join(KINDS)}"
-        )
-    try:
-        return observation.text()
-    except (InvalidAction, TypeError) as error:
-        raise InvalidObservation(
-            f"not a blue-lion observation: {quote(observation)} ({error})"
-        ) from None
 
 
 def _member(value: object, allowed: Collection[str]) -> str:

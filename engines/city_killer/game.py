@@ -47,7 +47,7 @@ from engines.city_killer.state import UNKNOWN, CityKillerState
 from engines.deal import Dealer, SeenBy
 from engines.errors import ConfigError, InvalidAction, InvalidState
 from engines.game import Game, Metadata, Option
-from engines.observations import InformationSet, Observation
+from engines.observations import InformationSet, Observation, ObservationKind
 from engines.state import Setup
 from engines.values import JsonReader, JsonValue, Seat, is_int
 
@@ -750,16 +750,15 @@ class CityKiller(Game[CityKillerState]):
             return "its arguments are not written as the notation writes them"
         return None
 
-    def describe(self, observation: Observation) -> str:
-        return seen.describe(observation)
+    def _observation_text(self, kind: ObservationKind) -> str:
+        if isinstance(kind, seen.CitySetup):  # its buildings are left out under a fixed layout
+            return kind.text(self.options["building_layout"])
+        return kind.text()
 
     def _parse_entry(
         self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
         return notation.parse_entry(self, text, str(seat), before)
-
-    def _observation_text(self, observation: Observation) -> str:
-        return seen.observation_text(observation, self.options["building_layout"])
 
     def _notation_help(self) -> list[tuple[str, str]]:
         return notation.help_lines()

@@ -11,14 +11,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.city_killer.rules import DETECTIVE, FIXED_LAYOUT, KILLER, District, district_name
-from engines.errors import InvalidObservation
 from engines.observations import (
     GameOver,
     MoveRecord,
-    Observation,
     ObservationKind,
     kinds_by_name,
-    typed,
 )
 
 MOVE_SOURCES = {"abduction": "abduction", "call": "urgent call", "city": "city", "fire": "fire",
@@ -697,28 +694,3 @@ KINDS = kinds_by_name(
     Discarded, Played, Cancelled, InvestigationOver, Accusation, End,
 )  # fmt: skip
 """City Killer's kinds by name, in the order the solver's validation lists them."""
-
-
-def describe(observation: Observation) -> str:
-    """One sentence saying what `observation` records (one of another kind, or whose fields
-    are not its kind's, is shown as it is)."""
-    observation = typed(observation, KINDS)
-    if isinstance(observation, CityKillerObservation):
-        return observation.describe()
-    fields = ", ".join(f"{key} {value}" for key, value in observation.fields)
-    return f"{observation.kind}: {fields}"
-
-
-def observation_text(observation: Observation, building_layout: object) -> str:
-    """`observation` as a person types it, under the option `building_layout` (what the
-    lines before imply is left out).
-
-    Raises:
-        InvalidObservation: not a City Killer observation.
-    """
-    observation = typed(observation, KINDS)
-    if isinstance(observation, CitySetup):
-        return observation.text(building_layout)
-    if isinstance(observation, CityKillerObservation):
-        return observation.text()
-    raise InvalidObservation(f"city-killer: no typed form for {observation.kind!r}")

@@ -12,7 +12,6 @@ from engines.game import Game, Metadata, Option
 from engines.noir import actions as act
 from engines.noir import notation
 from engines.noir import observations as seen
-from engines.noir.observations import describe, observation_text
 from engines.noir.rules import (
     EDITION_KILLS,
     HAND,
@@ -361,18 +360,12 @@ class Noir(Game[NoirState]):
             return f"a {action.line} shifts {' or '.join(LINES[action.line])}"
         return None
 
-    def describe(self, observation: Observation) -> str:
-        return describe(observation)
-
     # --- typed observations (the assistant's notation, engines.noir.notation) --------------
     def _parse_entry(
         self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
         assert isinstance(seat, str)
         return notation.parse_entry(self, text, seat, before)
-
-    def _observation_text(self, observation: Observation) -> str:
-        return observation_text(observation)
 
     def _notation_help(self) -> list[tuple[str, str]]:
         return list(notation.HELP)

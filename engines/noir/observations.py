@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engines.errors import InvalidObservation
 from engines.noir.rules import INSPECTOR, KILLER, SEATS, Grid
-from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name, typed
+from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name
 from engines.values import quote
 
 CAUGHT = "the killer killed the inspector"
@@ -335,24 +335,3 @@ KINDS = kinds_by_name(
     CitizenArrested,
     End,
 )
-
-
-def describe(observation: Observation) -> str:
-    """`observation` in words (any observation: one of another kind is shown as it is)."""
-    observation = typed(observation, KINDS)
-    if isinstance(observation, NoirObservation):
-        return observation.describe()
-    return f"{observation.kind}: {dict(observation.fields)}"
-
-
-def observation_text(observation: Observation) -> str:
-    """`observation` as a person types it, with full names.
-
-    Raises:
-        InvalidObservation: not a Noir observation, or an end with a reason the engine never
-            gives.
-    """
-    observation = typed(observation, KINDS)
-    if not isinstance(observation, NoirObservation):
-        raise InvalidObservation(f"noir: {quote(observation)} is not an observation of this game")
-    return observation.text()

@@ -17,7 +17,6 @@ from engines.serial_killer import actions as act
 from engines.serial_killer import observations as seen
 from engines.serial_killer.cards import COLOURS, Components, load_components
 from engines.serial_killer.notation import HELP, Notation
-from engines.serial_killer.observations import describe, observation_text
 from engines.serial_killer.state import (
     DICE,
     DISTRICTS,
@@ -505,9 +504,6 @@ class SerialKiller(Game[SerialKillerState]):
             act.Declare: {"profile": profile},
         }
 
-    def describe(self, observation: Observation) -> str:
-        return describe(observation)
-
     @cached_property
     def _notation(self) -> Notation:
         return Notation(self)
@@ -517,9 +513,6 @@ class SerialKiller(Game[SerialKillerState]):
     ) -> tuple[Observation, ...]:
         assert isinstance(seat, int)
         return self._notation.parse(text, seat, before)
-
-    def _observation_text(self, observation: Observation) -> str:
-        return observation_text(observation)
 
     def _notation_help(self) -> list[tuple[str, str]]:
         return list(HELP)

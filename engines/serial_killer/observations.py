@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engines.errors import InvalidObservation
-from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name, typed
+from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name
 from engines.serial_killer.cards import COLOURS
-from engines.values import JsonValue, quote
+from engines.values import JsonValue
 
 REASONS = {
     "exhausted": "the decks are exhausted",
@@ -497,30 +496,3 @@ def cards_seen(observations: Iterable[Observation]) -> set[str]:
                     if isinstance(item, tuple | list) and len(item) == 2:
                         found.add(str(item[1]))
     return found
-
-
-def describe(observation: Observation) -> str:
-    """One plain sentence for `observation` (one of another kind is shown as it is)."""
-    observation = typed(observation, KINDS)
-    if isinstance(observation, SerialKillerObservation):
-        return observation.describe()
-    return f"{observation.kind}: {dict(observation.fields)}"
-
-
-def observation_text(observation: Observation) -> str:
-    """The line a person types for `observation` (what the notation reads back).
-
-    Raises:
-        InvalidObservation: not a Serial Killer observation, or one whose fields are not.
-    """
-    observation = typed(observation, KINDS)
-    if isinstance(observation, SerialKillerObservation):
-        return observation.text()
-    shapes = KINDS.get(observation.kind, ())
-    if shapes:
-        fields = " or ".join(", ".join(kind.field_names()) for kind in shapes)
-        raise InvalidObservation(
-            f"serial-killer: not a serial-killer observation: {quote(observation)} (a "
-            f"{observation.kind} has the fields {fields})"
-        )
-    raise InvalidObservation(f"serial-killer: no typed form for {observation.kind!r}")
