@@ -36,6 +36,7 @@ from engines.errors import (
     InvalidState,
     NotToMove,
 )
+from engines.notation import TypedNotation
 from engines.observations import InformationSet, Kinds, Observation, ObservationKind, typed
 from engines.state import DEALING_KEYS, STATE_KEYS, State, first_difference, rng_from_json
 from engines.values import (
@@ -350,30 +351,30 @@ class Game(ABC, Generic[StateT]):
 
     def notation_help(self) -> list[tuple[str, str]]:
         """Each form a person can type, with an example, and what it records."""
-        return self._notation_help()
+        return [] if self.notation_class is None else self._notation.forms()
 
     def notation_words(self) -> list[str]:
         """The words of the notation (kinds, names) that Tab completes."""
-        return self._notation_words()
+        return [] if self.notation_class is None else self._notation.words()
+
+    notation_class: ClassVar[type[TypedNotation] | None] = None
+    """The game's typed notation (`engines.notation.TypedNotation`), made once per game."""
+
+    @cached_property
+    def _notation(self) -> TypedNotation:
+        if self.notation_class is None:
+            raise ConfigError(f"{self.name}: observations cannot be typed for this game yet")
+        return self.notation_class(self)
 
     def _parse_entry(
         self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
-        """Hook: the observations `text` records (stripped, non-empty)."""
-        raise ConfigError(f"{self.name}: observations cannot be typed for this game yet")
+        return self._notation.parse(text, seat, before)
 
     def _observation_text(self, kind: ObservationKind) -> str:
         """Hook: the typed form of a kind of this game (its own `text` unless an option
         changes it, as City Killer's building layout does)."""
         return kind.text()
-
-    def _notation_help(self) -> list[tuple[str, str]]:
-        """Hook: (form with an example, what it records), one per kind a person types."""
-        return []
-
-    def _notation_words(self) -> list[str]:
-        """Hook: the words Tab completes."""
-        return []
 
     @abstractmethod
     def _arrange_from_dict(

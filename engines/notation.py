@@ -10,11 +10,33 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from engines.errors import InvalidObservation
-from engines.values import quote
+from engines.observations import Observation
+from engines.values import Seat, quote
 
 _SEPARATORS = re.compile(r"[\s,;]+")
+
+
+class TypedNotation(Protocol):
+    """A game's typed notation, made once per configured game (`Game.notation_class`)."""
+
+    def __init__(self, game: Any) -> None: ...
+
+    def parse(
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
+        """The observations `text` (stripped, not empty) records for `seat` after `before`."""
+        ...
+
+    def words(self) -> list[str]:
+        """The words of the notation (kinds, names) that Tab completes."""
+        ...
+
+    def forms(self) -> list[tuple[str, str]]:
+        """Each form a person can type, with an example, and what it records."""
+        ...
 
 
 class AmbiguousName(InvalidObservation):

@@ -12,7 +12,7 @@ from engines.actions import Action, Domain, cards_domain, choice_domain, positiv
 from engines.alibi import actions as act
 from engines.alibi import observations as seen
 from engines.alibi.deck import SCALES, TYPES, Deck, hand_sizes, load_deck
-from engines.alibi.notation import HELP, Notation
+from engines.alibi.notation import Notation
 from engines.alibi.questions import SCOPES, is_subject, listed_subjects, parse_subject
 from engines.alibi.state import AlibiState
 from engines.deal import Dealer, SeenBy
@@ -56,6 +56,7 @@ class Alibi(Game[AlibiState]):
         max_length="round_limit rounds (default 20)",
     )
     observation_kinds = seen.KINDS
+    notation_class = Notation
     options_spec = (
         Option(
             "players",
@@ -451,22 +452,6 @@ class Alibi(Game[AlibiState]):
     # --- notation and words --------------------------------------------------------------
     def _parse_action(self, text: str) -> act.AlibiAction:
         return act.parse(text, self.deck, self.players)
-
-    @cached_property
-    def _notation(self) -> Notation:
-        return Notation(self)
-
-    def _parse_entry(
-        self, text: str, seat: Seat, before: tuple[Observation, ...]
-    ) -> tuple[Observation, ...]:
-        assert isinstance(seat, int)
-        return self._notation.parse(text, seat, before)
-
-    def _notation_help(self) -> list[tuple[str, str]]:
-        return list(HELP)
-
-    def _notation_words(self) -> list[str]:
-        return self._notation.words()
 
     def _action_domains(self) -> Mapping[type[Action], Mapping[str, Domain]]:
         deck = self.deck

@@ -27,7 +27,7 @@ from engines.alibi.state import set_points
 from engines.errors import InvalidObservation
 from engines.notation import AmbiguousName, Vocabulary, parts_of, read_int
 from engines.observations import Observation
-from engines.values import is_int, quote
+from engines.values import Seat, is_int, quote
 
 if TYPE_CHECKING:
     from engines.alibi.game import Alibi
@@ -346,9 +346,13 @@ class Notation:
         return list(dict.fromkeys((*fixed, *self.subjects.names)))
 
     # --- the line ---------------------------------------------------------------------------
+    def forms(self) -> list[tuple[str, str]]:
+        return list(HELP)
+
     def parse(
-        self, text: str, seat: int, before: tuple[Observation, ...]
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
+        assert isinstance(seat, int)  # Game.parse_entry checked it is one of the game's
         words = words_of(text)
         if not words:
             raise InvalidObservation(f"{quote(text)} has no words; type 'help' for the forms")

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import cached_property
 from itertools import permutations
 
 from engines.actions import BOOL, Action, Domain, choice_domain, positive_int
 from engines.blue_lion import actions as act
 from engines.blue_lion import observations as seen
-from engines.blue_lion.notation import HELP, Notation, words
+from engines.blue_lion.notation import Notation
 from engines.blue_lion.rules import ICONS, PAIRS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState, listed
 from engines.deal import Dealer
 from engines.errors import IncompleteInformationSet, InvalidState
 from engines.game import Game, Metadata, Option
-from engines.observations import InformationSet, Observation
+from engines.observations import InformationSet
 from engines.state import Setup
 from engines.values import JsonReader, JsonValue, Seat, one_of, quote
 
@@ -33,6 +32,7 @@ class BlueLion(Game[BlueLionState]):
         max_length="turn_limit turns (default 200)",
     )
     observation_kinds = seen.KINDS
+    notation_class = Notation
     options_spec = (
         Option(
             "first_player", "random", ("random", "lupin", "fujiko"), doc="who lays the first tile"
@@ -243,22 +243,6 @@ class BlueLion(Game[BlueLionState]):
         if isinstance(action, act.Swap) and action.first == action.second:
             return "a swap exchanges two different tiles"
         return None
-
-    # --- the typed notation (engines/blue_lion/notation.py) --------------------------------
-    @cached_property
-    def _notation(self) -> Notation:
-        return Notation(self)
-
-    def _parse_entry(
-        self, text: str, seat: Seat, before: tuple[Observation, ...]
-    ) -> tuple[Observation, ...]:
-        return self._notation.parse(text, before)  # both seats see the same
-
-    def _notation_help(self) -> list[tuple[str, str]]:
-        return list(HELP)
-
-    def _notation_words(self) -> list[str]:
-        return words()
 
     def _arrange_from_dict(
         self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader

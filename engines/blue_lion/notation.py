@@ -31,7 +31,7 @@ from engines.blue_lion.state import BlueLionState
 from engines.errors import IllegalAction, InvalidAction, InvalidObservation
 from engines.notation import AmbiguousName, Vocabulary, read_int, respell, tokens
 from engines.observations import Observation
-from engines.values import quote
+from engines.values import Seat, quote
 
 if TYPE_CHECKING:
     from engines.blue_lion.game import BlueLion
@@ -82,11 +82,6 @@ HELP: tuple[tuple[str, str], ...] = (
     ),
     ("end fujiko", "the game is over and who won; `end` alone fills in the winner"),
 )
-
-
-def words() -> list[str]:
-    """Every word of the notation, for Tab completion."""
-    return [*KINDS, *VERBS, *SEATS, *TILES, *ENDS, *FACE_NAMES, *REASONS]
 
 
 # --- the record so far ------------------------------------------------------------------------
@@ -273,8 +268,18 @@ class Notation:
         self._last = (before, record)
         return record
 
-    def parse(self, text: str, before: tuple[Observation, ...]) -> tuple[Observation, ...]:
-        """The observations `text` records after `before` (see the module docstring)."""
+    def forms(self) -> list[tuple[str, str]]:
+        return list(HELP)
+
+    def words(self) -> list[str]:
+        """Every word of the notation, for Tab completion."""
+        return [*KINDS, *VERBS, *SEATS, *TILES, *ENDS, *FACE_NAMES, *REASONS]
+
+    def parse(
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
+        """The observations `text` records after `before` (see the module docstring); both
+        seats see the same, so `seat` changes nothing."""
         words = tokens(text.replace(":", " "))
         if not words:
             raise InvalidObservation(f"{quote(text)} says nothing; type what you saw")

@@ -12,9 +12,9 @@ from typing import Any, TypeVar
 
 from engines.actions import Action, Domain, choice_domain
 from engines.city_killer import actions as act
-from engines.city_killer import notation
 from engines.city_killer import observations as seen
 from engines.city_killer.motives import FAN_CODE, Predicates, read_predicates
+from engines.city_killer.notation import Notation
 from engines.city_killer.pool_file import read_pool
 from engines.city_killer.rules import (
     BUILDINGS,
@@ -176,6 +176,7 @@ class CityKiller(Game[CityKillerState]):
         max_length="6 rounds",
     )
     observation_kinds = seen.KINDS
+    notation_class = Notation
     options_spec = _documented((
         Option("residents", 20, check=_count(4, 20), describe_allowed="4 to 20",
                doc="residents in play (fewer for tests)"),
@@ -754,17 +755,6 @@ class CityKiller(Game[CityKillerState]):
         if isinstance(kind, seen.CitySetup):  # its buildings are left out under a fixed layout
             return kind.text(self.options["building_layout"])
         return kind.text()
-
-    def _parse_entry(
-        self, text: str, seat: Seat, before: tuple[Observation, ...]
-    ) -> tuple[Observation, ...]:
-        return notation.parse_entry(self, text, str(seat), before)
-
-    def _notation_help(self) -> list[tuple[str, str]]:
-        return notation.help_lines()
-
-    def _notation_words(self) -> list[str]:
-        return notation.words(self)
 
     def _arrange_from_dict(
         self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader

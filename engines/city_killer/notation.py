@@ -36,7 +36,7 @@ from engines.city_killer.rules import (
 from engines.errors import InvalidAction, InvalidObservation
 from engines.notation import Vocabulary, read_int
 from engines.observations import Observation
-from engines.values import quote
+from engines.values import Seat, quote
 
 if TYPE_CHECKING:
     from engines.city_killer.game import CityKiller
@@ -557,10 +557,28 @@ def _owner(card: str) -> str:
     return KILLER if card in KILLER_CARDS else DETECTIVE
 
 
-def parse_entry(
+class Notation:
+    """City Killer's typed notation for one configured game."""
+
+    def __init__(self, game: CityKiller) -> None:
+        self.game = game
+
+    def forms(self) -> list[tuple[str, str]]:
+        return list(HELP)
+
+    def parse(
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
+        """The observation one typed line records (see `HELP` for the forms)."""
+        return _parse_entry(self.game, text, str(seat), before)
+
+    def words(self) -> list[str]:
+        return _words(self.game)
+
+
+def _parse_entry(
     game: CityKiller, text: str, seat: str, before: Sequence[Observation]
 ) -> tuple[Observation, ...]:
-    """The observation one typed line records (see `help_lines` for the forms)."""
     try:
         reader = Reader(game, seat, before)
     except (KeyError, ValueError, TypeError, IndexError, AttributeError):
@@ -580,11 +598,7 @@ def parse_entry(
     return (obs,)
 
 
-def help_lines() -> list[tuple[str, str]]:
-    return list(HELP)
-
-
-def words(game: CityKiller) -> list[str]:
+def _words(game: CityKiller) -> list[str]:
     extra = ["at", "alone", "intimidated", "blocked", "yes", "no", "nothing", "answered", "to",
              "via", "by", "killed", "buried", "figurant", "motive", "tokens", "named", "empty",
              "nobody", "takes", "evidence", "deck", "cost", "over", "allies", "none", *seen.ENDS,

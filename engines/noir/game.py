@@ -10,8 +10,8 @@ from engines.deal import Dealer, SeenBy
 from engines.errors import ConfigError, IllegalAction, InvalidState
 from engines.game import Game, Metadata, Option
 from engines.noir import actions as act
-from engines.noir import notation
 from engines.noir import observations as seen
+from engines.noir.notation import Notation
 from engines.noir.rules import (
     EDITION_KILLS,
     HAND,
@@ -75,6 +75,7 @@ class Noir(Game[NoirState]):
         max_length="turn_limit turns (default 500)",
     )
     observation_kinds = seen.KINDS
+    notation_class = Notation
     options_spec = (
         Option("grid", 5, SIZES, doc="the grid's side: 5 (the game), 4 or 3 (for tests)"),
         Option("kills_to_win", 16, EDITION_KILLS,
@@ -359,19 +360,6 @@ class Noir(Game[NoirState]):
         if isinstance(action, act.Shift) and action.direction not in LINES[action.line]:
             return f"a {action.line} shifts {' or '.join(LINES[action.line])}"
         return None
-
-    # --- typed observations (the assistant's notation, engines.noir.notation) --------------
-    def _parse_entry(
-        self, text: str, seat: Seat, before: tuple[Observation, ...]
-    ) -> tuple[Observation, ...]:
-        assert isinstance(seat, str)
-        return notation.parse_entry(self, text, seat, before)
-
-    def _notation_help(self) -> list[tuple[str, str]]:
-        return list(notation.HELP)
-
-    def _notation_words(self) -> list[str]:
-        return notation.words(self)
 
     def _arrange_from_dict(
         self, setup: dict[str, JsonValue], rng: random.Random, read: JsonReader

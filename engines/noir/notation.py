@@ -42,7 +42,7 @@ from engines.noir.rules import (
 )
 from engines.notation import Vocabulary, read_int, tokens
 from engines.observations import Observation, ObservationKind
-from engines.values import quote
+from engines.values import Seat, quote
 
 if TYPE_CHECKING:
     from engines.noir.game import Noir
@@ -308,10 +308,28 @@ class Line:
             raise self.bad(f"the {self.seat} does not see {what}")
 
 
-def parse_entry(
+class Notation:
+    """Noir's typed notation for one configured game."""
+
+    def __init__(self, game: Noir) -> None:
+        self.game = game
+
+    def forms(self) -> list[tuple[str, str]]:
+        return list(HELP)
+
+    def parse(
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
+        """The observations `text` records for `seat`, after `before`."""
+        return _parse_entry(self.game, text, str(seat), before)
+
+    def words(self) -> list[str]:
+        return _words(self.game)
+
+
+def _parse_entry(
     game: Noir, text: str, seat: str, before: Sequence[Observation]
 ) -> tuple[Observation, ...]:
-    """The observations `text` records for `seat`, after `before`."""
     try:
         record = _record(game, seat, tuple(before))
     except (KeyError, ValueError, TypeError, IndexError, AttributeError):
@@ -766,7 +784,7 @@ HELP: list[tuple[str, str]] = [
 ]  # fmt: skip
 
 
-def words(game: Noir) -> list[str]:
+def _words(game: Noir) -> list[str]:
     """The words Tab completes: kinds, seats, suspects and the other words of the forms."""
     lines = [word for pair in LINES.items() for word in (pair[0], *pair[1])]
     return [*seen.KINDS, "grid", "choose", *SEATS, *game.suspects, *lines, *seen.OUTCOMES,

@@ -16,7 +16,7 @@ from engines.observations import InformationSet, Observation
 from engines.serial_killer import actions as act
 from engines.serial_killer import observations as seen
 from engines.serial_killer.cards import COLOURS, Components, load_components
-from engines.serial_killer.notation import HELP, Notation
+from engines.serial_killer.notation import Notation
 from engines.serial_killer.state import (
     DICE,
     DISTRICTS,
@@ -170,6 +170,7 @@ class SerialKiller(Game[SerialKillerState]):
         max_length="until the decks run out, everyone declares or nobody can reach ferocity",
     )
     observation_kinds = seen.KINDS
+    notation_class = Notation
     options_spec = OPTIONS
 
     def _check_options(self) -> None:
@@ -503,22 +504,6 @@ class SerialKiller(Game[SerialKillerState]):
             act.Discard: {"card": choice_domain(parts.ids, "a card id of this game")},
             act.Declare: {"profile": profile},
         }
-
-    @cached_property
-    def _notation(self) -> Notation:
-        return Notation(self)
-
-    def _parse_entry(
-        self, text: str, seat: Seat, before: tuple[Observation, ...]
-    ) -> tuple[Observation, ...]:
-        assert isinstance(seat, int)
-        return self._notation.parse(text, seat, before)
-
-    def _notation_help(self) -> list[tuple[str, str]]:
-        return list(HELP)
-
-    def _notation_words(self) -> list[str]:
-        return self._notation.words()
 
 
 def _dice_with_total(count: int, total: int) -> tuple[int, ...]:

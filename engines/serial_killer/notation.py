@@ -16,7 +16,7 @@ from engines.notation import Vocabulary, read_int, tokens
 from engines.observations import Observation
 from engines.serial_killer import observations as seen
 from engines.serial_killer.cards import COLOURS
-from engines.values import JsonValue, quote
+from engines.values import JsonValue, Seat, quote
 
 if TYPE_CHECKING:
     from engines.serial_killer.game import SerialKiller
@@ -128,7 +128,13 @@ class Notation:
     def number(word: str, what: str = "a number") -> int:
         return read_int(word, what, 0, LARGEST)
 
-    def parse(self, text: str, seat: int, before: Sequence[Observation]) -> tuple[Observation, ...]:
+    def forms(self) -> list[tuple[str, str]]:
+        return list(HELP)
+
+    def parse(
+        self, text: str, seat: Seat, before: Sequence[Observation]
+    ) -> tuple[Observation, ...]:
+        assert isinstance(seat, int)  # Game.parse_entry checked it is one of the game's
         words = tokens(text)
         if not words:
             raise InvalidObservation(
