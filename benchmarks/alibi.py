@@ -28,7 +28,7 @@ import opponents
 import solver
 from engines.alibi import Accuse, AlibiState
 from opponents.games.alibi import SolverBot
-from solver.games.alibi import advice
+from solver.games.alibi.hinting import _EXPLAINED
 
 
 def random_game(players: int, seed: int, rounds: int, seat: int | None = None) -> list:
@@ -72,12 +72,12 @@ def latency(players: int, games: int, rounds: int, every: int) -> dict[int, tupl
             cpu.setdefault(round_number, []).append(time.process_time() - used)
             exact.setdefault(round_number, []).append(solver.deduce(info).exact)
             if k % every == 0:
-                remembered = dict(advice._EXPLAINED)
+                remembered = dict(_EXPLAINED)
                 solver.forget()
                 began = time.perf_counter()
                 solver.hints(info)
                 cold.setdefault(round_number, []).append(time.perf_counter() - began)
-                advice._EXPLAINED.update(remembered)
+                _EXPLAINED.update(remembered)
     return {
         r: (
             statistics.median(t),

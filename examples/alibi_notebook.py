@@ -13,7 +13,7 @@ import engines
 import opponents
 import solver
 from engines.alibi import TYPES
-from solver.games.alibi.advice import SPOKEN_CARDS, best_questions
+from solver.games.alibi.hinting import SPOKEN_CARDS, best_questions
 
 
 def main(seed: int = 3, players: int = 4, deck: str = "full", rounds: int = 4) -> list[str]:

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Hint:
-    """One piece of advice. `because` holds the reasons in words (often observations)."""
+    """One hint: a line a player can act on. `because` holds the reasons in words (often
+    observations)."""
 
     text: str
     fact: Fact | None = None
@@ -61,7 +62,7 @@ SECTIONS: dict[str, int] = {
     "shift": 1,
     "move": 2,
     "question": 2,
-    "advice": 2,
+    "suggestion": 2,
     "danger": 3,
     "likely": 3,
     "risk": 3,
@@ -76,7 +77,7 @@ certain facts and the odds (by score: certainties score higher), the notepad. A 
 listed ranks with the certain facts."""
 
 
-PLANS = ("move", "advice")
+PLANS = ("move", "suggestion")
 """The kinds of a search's own hints (the move its bot makes at the seat's turn) that stand
 as the plan of a certain answer whose game names none."""
 

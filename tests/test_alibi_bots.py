@@ -23,7 +23,7 @@ from engines.alibi import actions as act
 from opponents.games.alibi import SolverBot, crossed_off
 from solver.cpsat import Compiled
 from solver.errors import SolverTimeout
-from solver.games.alibi.advice import Samples, best_questions
+from solver.games.alibi.hinting import Samples, best_questions
 from solver.search import alibi as search_alibi
 from solver.search.alibi import LAG, Choice, choose, collector_paused
 

@@ -16,7 +16,7 @@ import solver
 from engines import InformationSet
 from engines.alibi import Accuse
 from solver.games import alibi as knowledge
-from solver.games.alibi import advice
+from solver.games.alibi.hinting import _EXPLAINED, EXPLAIN_SOLVES, explain, forget_explanations
 from tests.test_alibi_solver import assert_forces_minimally
 
 GAME = engines.make("alibi", players=3, deck="small")
@@ -36,7 +36,7 @@ def positions_of_one_seat(seed: int, steps: int = 60) -> list:
 
 
 def test_remembered_explanations_still_force_their_fact_and_are_minimal() -> None:
-    advice._EXPLAINED.clear()
+    _EXPLAINED.clear()
     remembered_count = verified = 0
     for seed in range(2):
         for info in positions_of_one_seat(seed)[::3]:
@@ -49,8 +49,8 @@ def test_remembered_explanations_still_force_their_fact_and_are_minimal() -> Non
             ]
             for fact in decided:
                 target = fact if d.is_certain(fact) else ~fact
-                remembered = (info.game, info.options, info.seat, target) in advice._EXPLAINED
-                core = advice.explain(d, target)
+                remembered = (info.game, info.options, info.seat, target) in _EXPLAINED
+                core = explain(d, target)
                 remembered_count += remembered
                 if not remembered or remembered_count % 3:  # every third, to keep it quick
                     continue
@@ -63,7 +63,7 @@ def test_explanations_found_a_few_solves_at_a_time_across_positions_force_minima
     """A refresh spends a few solves on explanations and the next resumes the search: the
     result is the one-go explanation when it stays at one position, and forces its fact
     minimally at the position where it ends when it began earlier."""
-    advice.forget_explanations()
+    forget_explanations()
     resumed = 0
     for seed in (3, 4):
         infos = positions_of_one_seat(seed)[::4]
@@ -90,7 +90,7 @@ def test_a_refresh_spends_at_most_its_solves_on_new_explanations(
 ) -> None:
     """Hints explain what they can within `EXPLAIN_SOLVES` and the next refreshes finish it:
     along a game, every certain fact gets its reasons a few refreshes after it is certain."""
-    advice.forget_explanations()
+    forget_explanations()
     from solver.cpsat import Compiled
 
     made: list[int] = []
@@ -107,7 +107,7 @@ def test_a_refresh_spends_at_most_its_solves_on_new_explanations(
     for info in positions_of_one_seat(5):
         made.append(0)
         shown = [h for h in solver.hints(info) if h.kind == "certain"]
-        assert made[-1] <= advice.EXPLAIN_SOLVES
+        assert made[-1] <= EXPLAIN_SOLVES
         unexplained = sum(not h.because for h in shown)
     assert shown and sum(made) > 10 and unexplained == 0
 
@@ -129,7 +129,7 @@ def test_every_possible_box_card_gets_a_probability_above_zero(
 def test_explanations_handed_out_are_copies_and_threads_share_them_safely() -> None:
     """One thread per seat of one position (a Deduction's CP-SAT model is not shared between
     threads), every thread explaining and rereading into the one memory."""
-    advice._EXPLAINED.clear()
+    _EXPLAINED.clear()
     rng, state = random.Random(3), GAME.new_game(3)
     for _ in range(30):
         state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, Accuse)]))
@@ -138,19 +138,19 @@ def test_explanations_handed_out_are_copies_and_threads_share_them_safely() -> N
         d = solver.deduce(state.information_set(seat))
         jobs.append([(d, ~f) for f in d.facts if f.kind == "InBox" and not d.possible(f)][:3])
     assert all(jobs)
-    serial = [[advice.explain(d, f) for d, f in job] for job in jobs]
+    serial = [[explain(d, f) for d, f in job] for job in jobs]
     serial[0][0].append(999)
-    assert advice.explain(*jobs[0][0]) == serial[0][0][:-1], "the memory kept a caller's change"
+    assert explain(*jobs[0][0]) == serial[0][0][:-1], "the memory kept a caller's change"
     serial[0][0].pop()
-    advice._EXPLAINED.clear()
+    _EXPLAINED.clear()
 
     def explain_all(job: list) -> list:
-        return [advice.explain(d, f) for _ in range(3) for d, f in job]
+        return [explain(d, f) for _ in range(3) for d, f in job]
 
     with ThreadPoolExecutor(len(jobs)) as pool:
         threaded = list(pool.map(explain_all, jobs))
     assert threaded == [found * 3 for found in serial]
-    assert len(advice._EXPLAINED) == sum(len(job) for job in jobs)
+    assert len(_EXPLAINED) == sum(len(job) for job in jobs)
 
 
 def test_hints_read_a_round_with_more_answers_than_players() -> None:

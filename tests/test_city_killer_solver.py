@@ -264,7 +264,7 @@ def test_the_detectives_moves_are_told_in_table_words_and_typed_as_told() -> Non
         legal = {str(action) for action in state.legal_actions()}
         for hint in solver.hints(info):
             assert "bits" not in hint.text, hint.text
-            if hint.kind == "advice" and hint.because:  # the solver's move, as notation
+            if hint.kind == "suggestion" and hint.because:  # the solver's move, as notation
                 move = hint.text.split(": ", 1)[0]
                 assert move[:1].lower() + move[1:] in legal, (move, sorted(legal))
             if hint.text.startswith(("Ask ", "Put ")) and "(type: " in hint.text:

@@ -11,8 +11,8 @@ import engines
 import solver
 from engines import IncompleteInformationSet, InformationSet, InvalidInformationSet, Observation
 from solver.games.serial_killer import world_of
-from solver.games.serial_killer.advice import seen_because
 from solver.games.serial_killer.counting import CountedWorlds
+from solver.games.serial_killer.hinting import seen_because
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
 from tests.serial_killer_brute_force import fact_counts, positions

@@ -32,7 +32,8 @@ _KINDS = {
     "certain": {"answer", "certain", "new"},
     "odds": {"answer", "certain", "new", "likely", "shift"},
 }
-"""Hint kinds each level shows from the solver's hints; `advice` shows them all."""
+"""Hint kinds each level shows from the solver's hints; the level `advice` shows them all (what
+to do too: the kinds "move", "question", "suggestion", ...)."""
 FOLD_AT = 4
 """Certain facts of one kind beyond the hints are told one per line up to this many; more
 share one line (the board shows them all)."""

@@ -789,7 +789,7 @@ def _suspect_hints(info: InformationSet, deduction: Deduction, post: Posterior) 
         found.append(Hint(text, None, p, (), "likely", 1.3 + p))
     elif _accusing(info):
         text = f"Accuse now: {who} as {motive} ({percent(p)} right; type: accuse {who} {motive})"
-        found.append(Hint(text, None, p, (), "advice", 1.6 + p))
+        found.append(Hint(text, None, p, (), "suggestion", 1.6 + p))
     else:
         text = f"If you had to accuse now: {who} as {motive} ({percent(p)} right)"
         found.append(Hint(text, None, p, (), "likely", 1.3 + p))

@@ -32,7 +32,7 @@ from engines.alibi.observations import Answered, Laid, Seating
 from engines.alibi.questions import question_words
 from solver.deduction import Deduction, deduce
 from solver.errors import SolverTimeout
-from solver.games.alibi.advice import (
+from solver.games.alibi.hinting import (
     SAMPLES,
     SPOKEN_CARDS,
     Question,
@@ -514,4 +514,4 @@ def hints(info: InformationSet) -> list[Hint]:
     assert isinstance(move, act.Pass)
     names = "; ".join(game.deck.by_id[card].name for card in move.cards)
     text = f"Pass {names} (type: pass {' '.join(move.cards)}): {advice.text}"
-    return [Hint(text, None, None, advice.notes, "advice", 2.45)]
+    return [Hint(text, None, None, advice.notes, "suggestion", 2.45)]

@@ -303,7 +303,7 @@ def hints(info: InformationSet) -> list[Hint]:
     if state.to_move == seat:
         advice = advise(Turn(info, state.legal_actions(), random.Random(0), {}), **KNOBS)
         text = f"Play {advice.move}: {advice.text}"
-        return [Hint(text, None, None, tuple(advice.reasons()), "advice", ADVICE_SCORE)]
+        return [Hint(text, None, None, tuple(advice.reasons()), "suggestion", ADVICE_SCORE)]
     if len(worlds) != 1:
         return []
     other = str(state.to_move)
@@ -318,14 +318,14 @@ def hints(info: InformationSet) -> list[Hint]:
     if state.scores[other] > before:
         text += f", scoring +{state.scores[other] - before}"
     if state.is_over:
-        return [Hint(f"{text}, which ends the game", None, None, (), "advice", ADVICE_SCORE)]
+        return [Hint(f"{text}, which ends the game", None, None, (), "suggestion", ADVICE_SCORE)]
     visits, known = history(info, worlds[0])
     search = Search(seat, random.Random(0), **KNOBS)  # type: ignore[arg-type]
     reply = search.run(state, worlds, visits, known)
     lead = state.scores[seat] - state.scores[other]
     value = next((v for v, a in search.values if a == reply), float(lead))
     text += f"; your best reply then: {reply} ({value_text(value, lead, search.depth)})"
-    return [Hint(text, None, None, (), "advice", ADVICE_SCORE)]
+    return [Hint(text, None, None, (), "suggestion", ADVICE_SCORE)]
 
 
 def horizon_text(state: BlueLionState, seat: str, depth: int) -> str:

@@ -476,7 +476,7 @@ def hints(info: InformationSet) -> list[Hint]:
     said = f"{str(move)[:1].upper()}{str(move)[1:]}: {text} (next best: {scored[1][1]}, "
     said += f"{scored[1][2]})"
     because = tuple(f"{action}: {why}" for _, action, why in scored[:4])
-    return [Hint(said, None, None, because, "advice", 2.6)]
+    return [Hint(said, None, None, because, "suggestion", 2.6)]
 
 
 def _threats(info: InformationSet, state: CityKillerState) -> list[str]:

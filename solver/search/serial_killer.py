@@ -41,8 +41,8 @@ from engines import Action, InformationSet, Observation
 from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKiller, SerialKillerState, replay
 from engines.serial_killer import actions as act
 from engines.serial_killer import observations as seen
-from solver.games.serial_killer.advice import information
 from solver.games.serial_killer.counting import CountedWorlds
+from solver.games.serial_killer.hinting import information
 from solver.games.serial_killer.position import Position, parse, public_view
 from solver.games.serial_killer.race import own_candidates, progress, roll_chance
 from solver.hints import Hint, percent
@@ -639,7 +639,7 @@ def hints(info: InformationSet) -> list[Hint]:
     """At the seat's own pick or declaration step, the move the solver bot makes there and
     why (seed 0, as `solver.advise(info)`), beside the runner-up: the buy, the pass or the
     declaration a strong player would choose, for a person to weigh. It leads what to do
-    (`solver.games.serial_killer.advice` says when to declare, the race and the decks)."""
+    (`solver.games.serial_killer.hinting` says when to declare, the race and the decks)."""
     view = public_view(info)
     if view.to_move != info.seat or view.phase not in ("buy", "declare"):
         return []
@@ -648,7 +648,7 @@ def hints(info: InformationSet) -> list[Hint]:
     runner = next(iter(advice.runners_up), None)
     if runner is not None:
         text += f" (next best: {runner.action}, {runner.text})"
-    return [Hint(text, None, None, tuple(advice.reasons()), "advice", 2.6)]
+    return [Hint(text, None, None, tuple(advice.reasons()), "suggestion", 2.6)]
 
 
 def _placements(

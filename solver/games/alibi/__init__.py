@@ -5,8 +5,8 @@ Hidden: the box and every card's location at every epoch (so the deal and each p
 histories exactly with a dynamic program over cards where that is within reach, and `chain`
 estimates probabilities with a Metropolis chain over histories where it is not; `witnesses`
 keeps the histories CP-SAT found between refreshes of one game, so that the next refresh needs
-fewer solves to decide what is possible; `advice` turns a deduction into hints and the most
-informative next question.
+fewer solves to decide what is possible; `hints` builds the hints from a deduction and finds the
+most informative next question.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from engines.alibi.observations import Deal, PassedCards
 from solver.cpsat import Compiled
 from solver.games.alibi import chain as chains
 from solver.games.alibi import witnesses
-from solver.games.alibi.advice import answer, forget_explanations, hints, plainly_known
 from solver.games.alibi.chain import Carried, HistoryChain
 from solver.games.alibi.counting import CountedHistories, count_histories
+from solver.games.alibi.hinting import answer, forget_explanations, hints, plainly_known
 from solver.games.alibi.model import BOX, BOX_GROUP, IN_BOX, at_var, build, paths_of, world_from
 from solver.games.alibi.position import Position, Trajectory, parse, validate
 from solver.model import Model, World

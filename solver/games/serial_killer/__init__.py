@@ -4,7 +4,7 @@ Hidden: per genre, the bijection from deck tokens to traits, and which token eac
 player's overflow discard put in the lab. `model` states them for CP-SAT (certainty,
 explanations); `counting` counts the worlds exactly genre by genre (the genres are
 independent given the public record); `race` reads the opponents' progress from who saw
-what; `advice` turns it all into hints.
+what; `hints` builds the hints from it all.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 from engines import State
 from engines.serial_killer import SerialKillerState
 from solver.cpsat import Compiled
-from solver.games.serial_killer.advice import answer, hints
 from solver.games.serial_killer.counting import CountedWorlds, at_var, delta_var, tok_var
+from solver.games.serial_killer.hinting import answer, hints
 from solver.games.serial_killer.model import PROFILE, build
 from solver.games.serial_killer.position import parse, token_name
 from solver.games.serial_killer.validation import validate

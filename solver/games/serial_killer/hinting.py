@@ -159,9 +159,9 @@ def declaration_hints(position: Position, view: SerialKillerState) -> list[Hint]
         f"ferocity {view.ferocity} {percent(roll)} of the time"
     )
     if view.seq[me] is not None or view.is_over:
-        return [Hint(odds[0].upper() + odds[1:], None, right * roll, (), "advice", 2.5)]
+        return [Hint(odds[0].upper() + odds[1:], None, right * roll, (), "suggestion", 2.5)]
     text = f"{when_to_declare(position, view)}; {odds}"
-    return [Hint(text, None, right * roll, (), "advice", 2.5)]
+    return [Hint(text, None, right * roll, (), "suggestion", 2.5)]
 
 
 def when_to_declare(position: Position, view: SerialKillerState) -> str:
@@ -204,7 +204,7 @@ def dice_hints(position: Position, worlds: CountedWorlds, view: SerialKillerStat
         if saved:
             text += f", and ferocity grows {saved} less at the round's end"
         because = (f"about {gain:.2f} bits of the profile ({gain / cost:.2f} a point)",)
-        found.append(Hint(text, None, gain / cost, because, "advice", 2.0 + gain / cost / 10))
+        found.append(Hint(text, None, gain / cost, because, "suggestion", 2.0 + gain / cost / 10))
     return sorted(found, key=lambda h: -h.score)[:3]
 
 
@@ -286,7 +286,7 @@ def race_hints(
         "declaration now, right with the chance shown; 'beats ferocity' is the roll's chance "
         "with the player's dice now",
     )
-    return [Hint(text, None, None, because, "advice", 2.2)]
+    return [Hint(text, None, None, because, "suggestion", 2.2)]
 
 
 def outlook_hints(position: Position, view: SerialKillerState, pace: Pace) -> list[Hint]:
@@ -307,7 +307,7 @@ def outlook_hints(position: Position, view: SerialKillerState, pace: Pace) -> li
             f"it {percent(roll_chance(dice, view.ferocity))} now, {percent(later)} in two "
             "rounds): the game is judged only when the decks run out, so somebody must draw"
         )
-        return [Hint(text, None, 0.0, (), "advice", 2.3)]
+        return [Hint(text, None, 0.0, (), "suggestion", 2.3)]
     rounds = sum(r * p for r, p in enumerate(chances)) / sum(chances)
     when = "this round" if rounds < 0.5 else f"in about {rounds:.0f} more round"
     when += "s" if rounds >= 1.5 else ""
@@ -317,4 +317,4 @@ def outlook_hints(position: Position, view: SerialKillerState, pace: Pace) -> li
         f"round lately), ferocity growing about {growth:.0f} a round; your {dice} dice still "
         f"beat it then {percent(outlook)} of the time, if you spend nothing more"
     )
-    return [Hint(text, None, outlook, (), "advice", 2.3)]
+    return [Hint(text, None, outlook, (), "suggestion", 2.3)]

@@ -305,7 +305,7 @@ def _accusation_now(pos: Position, deduction: Deduction) -> list[Hint]:
         f"An accusation now ({'; '.join(box)}) would be right {percent(chance)}{label}; "
         "a wrong accuser cannot win"
     )
-    return [Hint(text, None, chance, (), "advice", 2.3)]
+    return [Hint(text, None, chance, (), "suggestion", 2.3)]
 
 
 ACCUSATION_SHOWN = 0.05
