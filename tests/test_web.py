@@ -341,7 +341,7 @@ def test_each_games_session_page_fits_a_phone(phone, tmp_path, name, options, co
         _submit(page, ".levels button:text-is('advice')")
         assert "(advice)" in page.inner_text("#hints h2")
         first = page.locator(".hints > li").first.get_attribute("class")
-        assert first in {"answer", "move", "advice", "question", "danger"}, first
+        assert first in {"answer", "move", "suggestion", "question", "danger"}, first
         _shoot(page, f"session-{name}-advice")
         print(f"screenshot: {OUTPUT / f'session-{name}-advice.png'}")
         # completion: typing the start of a name offers it as a button

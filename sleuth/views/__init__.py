@@ -1,14 +1,15 @@
 """How positions, hints and results look in the terminal (the only place rich is used).
 
 Each game has a module here named as its engine's package (engines.game_module) that provides
-what `GameView` declares.
+what `GameView` declares. A chance is named by its `heat`, a word each front end colours its
+own way: the terminal by `TERMINAL_STYLE`, the web page by a CSS class of that name.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -48,6 +49,28 @@ if TYPE_CHECKING:  # mypy checks that every view module provides what `GameView`
     from sleuth.views import alibi, blue_lion, city_killer, noir, serial_killer
 
     _VIEWS: tuple[GameView, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
+
+Heat = Literal["hot", "warm", "mild", "cold"]
+"""How hot a chance is, in words: each front end colours them its own way."""
+
+TERMINAL_STYLE: dict[Heat, str] = {
+    "hot": "bold white on red",
+    "warm": "bold red",
+    "mild": "yellow",
+    "cold": "",
+}
+"""The terminal's colour of each heat (a game may colour its chances its own way)."""
+
+
+def heat(probability: float, hot: float = 0.5, warm: float = 0.2, mild: float = 0.0) -> Heat:
+    """How hot a chance is: hot from `hot`, warm from `warm`, mild from `mild` if above
+    nothing, else cold (a game may pass its own thresholds)."""
+    if probability >= hot:
+        return "hot"
+    if probability >= warm:
+        return "warm"
+    return "mild" if probability > 0 and probability >= mild else "cold"
+
 
 REASONS = 3
 """Reasons shown per hint: an explanation can cite a dozen observations (a whole deal, every

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -20,20 +21,42 @@ from engines import Action, InformationSet
 from engines.alibi import TYPES, Alibi, Pass, Solution
 from engines.alibi import observations as seen
 from opponents.games.alibi import crossed_off
+from sleuth.views import TERMINAL_STYLE, Heat, heat
 from solver import Deduction
 from solver.games.alibi.chain import card_id
 from solver.games.alibi.model import HOLDS, IN_BOX
 from solver.hints import percent
 from solver.sampling import ESTIMATED, NOT_YET, Estimate, estimate
 
-Cell = tuple[str, str]  # a card's mark and its style
+Note = Literal[
+    "open", "box", "hand", "passed", "held", "laid", "crossed", "holder", "likely", "out"
+]
+"""What a cell says of its card, beside a chance's heat: nothing yet, in the box, in the
+seat's hand, passed, held, laid in a set, answered 'all of them', certainly held by a player,
+probably held by one, ruled out of the box."""
+Cell = tuple[str, Note | Heat]  # a card's mark and what it says, each front end colouring it
 
-MARKS = (
-    ("H", "bold green", "in your hand"),
-    (">1", "green", "you passed it to player 1"),
-    ("h", "green", "you held it"),
-    ("L2", "cyan", "laid by player 2"),
-    ("x", "yellow", "answered 'all of them'"),
+STYLES: dict[Note | Heat, str] = {
+    **dict(TERMINAL_STYLE.items()),  # (a copy, so that mypy widens its keys)
+    "open": "",
+    "box": "bold white on red",
+    "hand": "bold green",
+    "passed": "green",
+    "held": "green",
+    "laid": "cyan",
+    "crossed": "yellow",
+    "holder": "cyan",
+    "likely": "dim cyan",
+    "out": "dim",
+}
+"""The terminal's colour of each cell."""
+
+MARKS: tuple[tuple[str, Note, str], ...] = (
+    ("H", "hand", "in your hand"),
+    (">1", "passed", "you passed it to player 1"),
+    ("h", "held", "you held it"),
+    ("L2", "laid", "laid by player 2"),
+    ("x", "crossed", "answered 'all of them'"),
 )
 CARD_NAMES = "a card is GROUP-DETAIL as in the notepad: studio-back-stage, slim-slant-noon"
 KEY = (
@@ -88,18 +111,18 @@ def notepad(info: InformationSet) -> Notepad:
 def _mark(pad: Notepad, card: str) -> Cell:
     """The strongest thing the notepad says about `card` (nothing: it may be in the box)."""
     if card in pad.box:
-        return "BOX", "bold white on red"
+        return "BOX", "box"
     if card in pad.hand:
-        return "H", "bold green"
+        return "H", "hand"
     if card in pad.laid_by:
-        return f"L{pad.laid_by[card]}", "cyan"
+        return f"L{pad.laid_by[card]}", "laid"
     if card in pad.passed_to:
-        return f">{pad.passed_to[card]}", "green"
+        return f">{pad.passed_to[card]}", "passed"
     if card in pad.held:
-        return "h", "green"
+        return "h", "held"
     if card in pad.crossed:
-        return "x", "yellow"
-    return "", ""
+        return "x", "crossed"
+    return "", "open"
 
 
 def _public_line(pad: Notepad, seat: int) -> Text:
@@ -127,16 +150,16 @@ def _grid(game: Alibi, cell: Callable[[str], Cell], heading: Callable[[str], str
                 continue
             row: list[Text] = [Text(group, "bold")]
             for card in deck.of_group(group):
-                mark, style = cell(card)
-                row.append(Text(mark, style))
+                mark, note = cell(card)
+                row.append(Text(mark, STYLES[note]))
                 row.append(Text(deck.by_id[card].detail, "dim" if mark else "bold"))
             table.add_row(*row)
     return table
 
 
 def notepad_cells(game: Alibi, info: InformationSet) -> dict[str, Cell]:
-    """Each card's mark on the seat's notepad and its style ('' for an open card): what any
-    front end draws."""
+    """Each card's mark on the seat's notepad and what it says ('' and open for an open card):
+    what any front end draws."""
     pad = notepad(info)
     return {card: _mark(pad, card) for card in game.deck.ids}
 
@@ -155,21 +178,13 @@ def render(game: Alibi, info: InformationSet) -> RenderableType:
     return Group(_public_line(notepad(info), info.seat), table)
 
 
-def _heat(probability: float) -> str:
-    if probability >= 0.5:
-        return "bold white on red"
-    if probability >= 0.2:
-        return "bold red"
-    return "yellow" if probability >= 0.05 else ""
-
-
 def heat_cells(
     game: Alibi, info: InformationSet, deduction: Deduction
 ) -> tuple[dict[str, Cell], str]:
     """Each card's chance of being in the box as a cell (BOX when certain, - when impossible
     by deduction, ~ when estimated, ? when possible but never reached by the estimate), and
     the caption that says how to read them."""
-    cells: dict[str, Cell] = dict.fromkeys(game.deck.ids, ("-", "dim"))
+    cells: dict[str, Cell] = dict.fromkeys(game.deck.ids, ("-", "out"))
     margins = [0.0]
     for fact in deduction.facts:
         if fact.kind != IN_BOX:
@@ -225,9 +240,9 @@ def holder_cells(info: InformationSet, deduction: Deduction) -> dict[str, Cell]:
     cells: dict[str, Cell] = {}
     for card, (value, exact, player) in best.items():
         if value == 1.0 and exact:
-            cells[card] = f"P{player}", "cyan"
+            cells[card] = f"P{player}", "holder"
         elif value >= LIKELY_HOLDER:
-            cells[card] = f"p{player}", "dim cyan"
+            cells[card] = f"p{player}", "likely"
     return cells
 
 
@@ -251,14 +266,15 @@ def heat_map(game: Alibi, info: InformationSet, deduction: Deduction) -> Rendera
 
 
 def _chance_cell(chance: Estimate) -> Cell:
-    """A card's cell of the heat map: its chance, ~ when estimated."""
+    """A card's cell of the heat map: its chance, ~ when estimated; mild only from 5%."""
     if chance.value == 0:
-        return "-", "dim"
+        return "-", "out"
     if chance.value == 1 and chance.exact:
-        return "BOX", "bold white on red"
+        return "BOX", "box"
+    warmth = heat(chance.value, mild=0.05)
     if not chance.shown:
-        return "?", _heat(chance.value)
-    return ("" if chance.exact else "~") + percent(chance.value), _heat(chance.value)
+        return "?", warmth
+    return ("" if chance.exact else "~") + percent(chance.value), warmth
 
 
 def names_help() -> str:
@@ -272,7 +288,7 @@ def names_help() -> str:
 
 def legend() -> Text:
     """The marks of the notepad."""
-    parts = [Text.assemble((mark, style), f" {meaning}") for mark, style, meaning in MARKS]
+    parts = [Text.assemble((mark, STYLES[note]), f" {meaning}") for mark, note, meaning in MARKS]
     return Text("  ").join(parts)
 
 

@@ -14,6 +14,7 @@ from engines import Action, InformationSet
 from engines.city_killer import CityKiller, CityKillerState, Verb
 from engines.city_killer.actions import USAGE
 from engines.city_killer.rules import MOTIVES, SIDE, district_name
+from sleuth.views import TERMINAL_STYLE, heat
 from solver import Deduction
 from solver.games.city_killer import posterior
 
@@ -96,15 +97,6 @@ def odds(info: InformationSet) -> tuple[dict[str, float], list[tuple[str, float]
     return chances, motives
 
 
-def heat(probability: float) -> str:
-    """The terminal style of a chance of being the killer."""
-    if probability >= 0.5:
-        return "bold white on red"
-    if probability >= 0.2:
-        return "bold red"
-    return "yellow" if probability > 0 else "dim"
-
-
 def render(
     game: CityKiller, info: InformationSet, chances: Mapping[str, float] | None = None
 ) -> Table:
@@ -134,7 +126,7 @@ def render(
                     cell.append("◉", "green")
                 if resident.chance is not None:
                     p = resident.chance
-                    cell.append(f" {p:.0%}" if p else " ·", heat(p))
+                    cell.append(f" {p:.0%}" if p else " ·", TERMINAL_STYLE[heat(p)])
             cells.append(cell)
         table.add_row(*cells)
     table.caption = caption(game, info)
@@ -154,7 +146,7 @@ def legend() -> Text:
         ("◆", "bold green"), " the detective's pawn   ", ("[P]", "cyan"),
         " police, diner, hospital, fire   ", ("✝1", "red"), " crime scene   ",
         ("!", "magenta"), " intimidated   ", ("◉", "green"), " surveillance token   ",
-        ("50%", heat(0.5)), " chance of being the killer",
+        ("50%", TERMINAL_STYLE["hot"]), " chance of being the killer",
     )  # fmt: skip
 
 
@@ -163,7 +155,7 @@ def heat_map(game: CityKiller, info: InformationSet, deduction: Deduction) -> Gr
     chances, motive_odds = odds(info)
     motives = Text("motive: ")
     for motive, p in motive_odds:
-        motives.append(f"{motive} {p:.0%}  ", heat(p))
+        motives.append(f"{motive} {p:.0%}  ", TERMINAL_STYLE[heat(p)])
     return Group(render(game, info, chances), motives)
 
 

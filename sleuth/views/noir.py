@@ -11,18 +11,10 @@ from rich.text import Text
 from engines import Action, InformationSet
 from engines.noir import Noir
 from engines.noir.rules import INSPECTOR
+from sleuth.views import TERMINAL_STYLE, heat
 from solver import Deduction
 from solver.games.noir import current_grid, dead_cards, inspector_hand, own_identity
 from solver.search.noir import innocent_cards
-
-
-def heat(probability: float) -> str:
-    """The style of a chance of being the opponent (any front end maps it to its colours)."""
-    if probability >= 0.5:
-        return "bold white on red"
-    if probability >= 0.2:
-        return "bold red"
-    return "yellow" if probability > 0 else ""
 
 
 @dataclass(frozen=True)
@@ -80,7 +72,7 @@ def render(game: Noir, info: InformationSet, chances: Mapping[str, float] | None
                 text.append(" (hand)", "cyan")
             if card.chance is not None:
                 p = card.chance
-                text.append(f"\n{p:.0%}" if p else "\n·", heat(p))
+                text.append(f"\n{p:.0%}" if p else "\n·", TERMINAL_STYLE[heat(p)])
             texts.append(text)
         table.add_row(*texts)
     table.caption = caption(game, info)
@@ -112,7 +104,7 @@ def legend() -> Text:
         " innocent   ",
         ("Ada", "dim strike"),
         " dead   ",
-        ("50%", heat(0.5)),
+        ("50%", TERMINAL_STYLE["hot"]),
         " likely opponent",
     )
 

@@ -13,6 +13,7 @@ from rich.text import Text
 from engines import Action, InformationSet
 from engines.serial_killer import COLOURS, WEAPON_MAX, Declare, SerialKiller, replay
 from engines.serial_killer.actions import USAGE
+from sleuth.views import Heat, heat
 from solver import Deduction
 from solver.games.serial_killer.model import PROFILE
 from solver.hints import percent
@@ -80,11 +81,19 @@ def profile(game: SerialKiller, deduction: Deduction) -> list[tuple[str, list[fl
     ]
 
 
-def heat(probability: float) -> str:
-    """The terminal style of a trait's chance."""
-    if probability == 0:
-        return "dim"
-    return "bold white on red" if probability == 1 else ("bold" if probability >= 0.25 else "")
+def trait_heat(probability: float) -> Heat:
+    """How hot a trait's chance is: hot only when certain, warm from 25%, cold when ruled out."""
+    return heat(probability, hot=1.0, warm=0.25)
+
+
+PROFILE_STYLE: dict[Heat, str] = {
+    "hot": "bold white on red",
+    "warm": "bold",
+    "mild": "",
+    "cold": "dim",
+}
+"""The terminal's colour of a trait's heat, the profile's own: warm bold, mild plain, cold
+(ruled out) dim."""
 
 
 def heat_map(game: SerialKiller, info: InformationSet, deduction: Deduction) -> RenderableType:
@@ -94,7 +103,9 @@ def heat_map(game: SerialKiller, info: InformationSet, deduction: Deduction) -> 
     for k in range(game.options["traits_per_genre"]):
         table.add_column(str(k), justify="right")
     for genre, chances in profile(game, deduction):
-        cells = [Text("-" if p == 0 else percent(p), style=heat(p)) for p in chances]
+        cells = [
+            Text("-" if p == 0 else percent(p), style=PROFILE_STYLE[trait_heat(p)]) for p in chances
+        ]
         table.add_row(genre, *cells)
     return Group(render(game, info), table)
 

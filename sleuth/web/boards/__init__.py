@@ -6,7 +6,8 @@ entries only. A board module has `draw(game, info, deduction)` (the template's d
 `template` naming its file under templates/boards/) and `AT_START`, whether it can be drawn
 for a record still being started. Nothing is worked out here: the marks, chances and grids
 come from `sleuth.views` and the engines; these modules only group them the way the page
-lays them out and name the colour of each style.
+lays them out. A chance's heat ("hot", "warm", "mild", "cold") and what an Alibi cell says
+("hand", "laid", ...) are the page's CSS classes as the views name them.
 """
 
 from __future__ import annotations
@@ -42,18 +43,6 @@ if TYPE_CHECKING:  # mypy checks that every board module provides what `Board` d
     from sleuth.web.boards import alibi, blue_lion, city_killer, noir, serial_killer
 
     _BOARDS: tuple[Board, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
-
-STYLE_CLASSES = {
-    "bold white on red": "hot",
-    "bold red": "warm",
-    "yellow": "mild",
-    "bold green": "hand",
-    "green": "held",
-    "cyan": "laid",
-    "dim": "dim",
-    "": "",
-}
-"""The terminal styles of the views, as the page's CSS classes."""
 
 
 def board(

@@ -8,7 +8,6 @@ import solver
 from engines import InformationSet
 from engines.alibi import TYPES
 from sleuth.views import alibi
-from sleuth.web.boards import STYLE_CLASSES
 
 AT_START = True
 """The cards are a picker for the deal."""
@@ -26,10 +25,7 @@ def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) ->
         rows = [
             (
                 group,
-                [
-                    (card, deck.by_id[card].detail, *_cell(cells[card]))
-                    for card in deck.of_group(group)
-                ],
+                [(card, deck.by_id[card].detail, *cells[card]) for card in deck.of_group(group)],
             )
             for group in groups
         ]
@@ -50,8 +46,3 @@ def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) ->
         "sections": sections,
         "caption": caption,
     }
-
-
-def _cell(cell: tuple[str, str]) -> tuple[str, str]:
-    mark, style = cell
-    return mark, STYLE_CLASSES.get(style, "")

@@ -7,8 +7,7 @@ from typing import Any
 
 import solver
 from engines import InformationSet
-from sleuth.views import city_killer
-from sleuth.web.boards import STYLE_CLASSES
+from sleuth.views import city_killer, heat
 
 AT_START = False
 """The city needs the setup's observation."""
@@ -47,7 +46,7 @@ def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) ->
 
 
 def _heat(chance: float | None) -> str:
-    return "" if chance is None else STYLE_CLASSES.get(city_killer.heat(chance), "")
+    return "" if chance is None else heat(chance)
 
 
 def _percent(chance: float | None) -> str | None:

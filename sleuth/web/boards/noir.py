@@ -6,8 +6,7 @@ from typing import Any
 
 import solver
 from engines import InformationSet
-from sleuth.views import noir
-from sleuth.web.boards import STYLE_CLASSES
+from sleuth.views import heat, noir
 
 AT_START = True
 """The grid, once laid out, is a picker."""
@@ -19,7 +18,7 @@ def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) ->
         [
             {
                 "card": card,
-                "heat": "" if card.chance is None else STYLE_CLASSES.get(noir.heat(card.chance)),
+                "heat": "" if card.chance is None else heat(card.chance),
                 "percent": None if card.chance is None else f"{card.chance:.0%}",
             }
             for card in row

@@ -8,14 +8,10 @@ from typing import Any
 import solver
 from engines import InformationSet
 from sleuth.views import serial_killer
-from sleuth.web.boards import STYLE_CLASSES
 from solver.hints import percent
 
 AT_START = False
 """Nothing to pick from before the deal."""
-
-_CLASSES = {"bold": "warm", "": "mild"}
-"""The profile's terminal styles not among the shared ones."""
 
 
 def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) -> dict[str, Any]:
@@ -26,7 +22,13 @@ def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) ->
         ]
     else:
         genres = [
-            (genre, [(str(k), _class(p), "-" if p == 0 else percent(p)) for k, p in enumerate(ps)])
+            (
+                genre,
+                [
+                    (str(k), serial_killer.trait_heat(p), "-" if p == 0 else percent(p))
+                    for k, p in enumerate(ps)
+                ],
+            )
             for genre, ps in serial_killer.profile(game, deduction)
         ]
     return {
@@ -36,8 +38,3 @@ def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) ->
         "traits": list(range(traits)),
         "genres": genres,
     }
-
-
-def _class(p: float) -> str:
-    style = serial_killer.heat(p)
-    return _CLASSES.get(style) or STYLE_CLASSES.get(style, "")
