@@ -40,7 +40,7 @@ import engines
 import opponents
 import solver
 from engines.city_killer import CityKillerState
-from engines.city_killer.rules import MOTIVES
+from engines.city_killer.material import MOTIVES
 from solver.games.city_killer import posterior
 
 BINS = 10

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from engines import InvalidState
 from engines.city_killer import CityKillerState
 from engines.city_killer import actions as act
-from engines.city_killer.rules import GROUPS, MOTIVES
+from engines.city_killer.material import GROUPS, MOTIVES
 from engines.values import JsonReader
 from solver.games.city_killer import NONE
 

@@ -19,7 +19,7 @@ import engines
 import solver
 from engines import InformationSet, Observation
 from engines.blue_lion import PAIRS, TILES
-from engines.blue_lion.rules import other_face
+from engines.blue_lion.material import other_face
 from solver import oracle
 from solver.games import blue_lion as knowledge
 

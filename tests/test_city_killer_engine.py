@@ -26,9 +26,9 @@ from engines import (
 )
 from engines.city_killer import DETECTIVE, KILLER, CityKiller, CityKillerState
 from engines.city_killer import actions as act
+from engines.city_killer.material import GROUPS, MOTIVES, POOL
 from engines.city_killer.observations import KINDS
 from engines.city_killer.pool_file import EXAMPLE
-from engines.city_killer.rules import GROUPS, MOTIVES, POOL
 from solver.validation import validate
 from tests.conformance import EngineSpec, check_random_game
 

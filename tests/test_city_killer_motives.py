@@ -12,8 +12,8 @@ import pytest
 import engines
 from engines import ConfigError
 from engines.city_killer import CityKiller
+from engines.city_killer.material import MOTIVES, POOL, Resident, Scene
 from engines.city_killer.motives import DEFAULT, FAN_CODE
-from engines.city_killer.rules import MOTIVES, POOL, Resident, Scene
 
 SPARED = {"power", "press", "bohemia"}
 

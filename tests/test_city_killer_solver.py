@@ -15,8 +15,8 @@ import engines
 import solver
 from engines import InvalidInformationSet, Observation
 from engines.city_killer import CityKiller, CityKillerState
+from engines.city_killer.material import GROUPS
 from engines.city_killer.pool_file import EXAMPLE
-from engines.city_killer.rules import GROUPS
 from sleuth.assist import Session
 from sleuth.assist.transcribe import random_game, typed_lines
 from solver.games.city_killer import allies_fact, killer_fact, posterior

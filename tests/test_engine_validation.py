@@ -31,7 +31,7 @@ from engines import (
 )
 from engines.alibi import AlibiState, Ask, Pass, Subject, parse_subject
 from engines.blue_lion import BlueLionState, Lay
-from engines.blue_lion.rules import PAIRS, TILES
+from engines.blue_lion.material import PAIRS, TILES
 from engines.noir import Kill, NoirState, Shift
 
 CONFIGS: dict[str, dict[str, Any]] = {

@@ -33,8 +33,8 @@ import engines
 import solver
 from engines import InformationSet, InvalidInformationSet, Observation, SleuthError
 from engines.noir import Disguise, Draw, Identity, Noir, NoirState
+from engines.noir.material import HAND
 from engines.noir.observations import CAUGHT
-from engines.noir.rules import HAND
 from solver.cpsat import Compiled
 from solver.games import noir as knowledge
 from solver.model import Clause, Count, Model

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.actions import Action
-from engines.alibi.deck import TYPES, Deck
+from engines.alibi.material import TYPES, Deck
 from engines.alibi.questions import SCOPES, Subject, parse_subject, unknown_card
 from engines.errors import InvalidAction
 from engines.values import quote

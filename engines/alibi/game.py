@@ -11,7 +11,7 @@ from typing import Any
 from engines.actions import Action, Domain, cards_domain, choice_domain, positive_int
 from engines.alibi import actions as act
 from engines.alibi import observations as seen
-from engines.alibi.deck import SCALES, TYPES, Deck, hand_sizes, load_deck
+from engines.alibi.material import SCALES, TYPES, Deck, hand_sizes, load_deck
 from engines.alibi.notation import Notation
 from engines.alibi.questions import SCOPES, is_subject, listed_subjects, parse_subject
 from engines.alibi.state import AlibiState

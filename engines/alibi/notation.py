@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engines.alibi import observations as seen
-from engines.alibi.deck import TYPES, Deck, hand_sizes
+from engines.alibi.material import TYPES, Deck, hand_sizes
 from engines.alibi.questions import SCOPES, Subject
 from engines.alibi.state import set_points
 from engines.errors import InvalidObservation

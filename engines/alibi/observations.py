@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engines.alibi.deck import load_deck
+from engines.alibi.material import load_deck
 from engines.alibi.questions import Subject, parse_subject, question_words, subject_text
 from engines.observations import GameOver, ObservationKind, kinds_by_name
 

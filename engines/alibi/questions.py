@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from engines.actions import Domain, cards_domain, choice_domain
-from engines.alibi.deck import TYPES, Deck
+from engines.alibi.material import TYPES, Deck
 from engines.values import one_of, quote
 
 SCOPES: tuple[str, ...] = ("hand", "seen")

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from engines.actions import Action
 from engines.alibi import actions as act
 from engines.alibi import observations as seen
-from engines.alibi.deck import TYPES
+from engines.alibi.material import TYPES
 from engines.state import LogEntry, State
 from engines.values import JsonValue, Seat, is_int, one_of
 

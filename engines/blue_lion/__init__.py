@@ -2,7 +2,7 @@
 
 from engines.blue_lion.actions import Flip, Lay, MoveEnd, Pass, Return, Swap
 from engines.blue_lion.game import BlueLion
-from engines.blue_lion.rules import ICONS, PAIRS, PATTERNS, SEATS, TILES, Combination
+from engines.blue_lion.material import ICONS, PAIRS, PATTERNS, SEATS, TILES, Combination
 from engines.blue_lion.state import BlueLionState
 
 __all__ = [

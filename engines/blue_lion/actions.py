@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.actions import Action
-from engines.blue_lion.rules import TILES
+from engines.blue_lion.material import TILES
 from engines.errors import InvalidAction
 from engines.values import quote
 

@@ -9,8 +9,8 @@ from itertools import permutations
 from engines.actions import BOOL, Action, Domain, choice_domain, positive_int
 from engines.blue_lion import actions as act
 from engines.blue_lion import observations as seen
+from engines.blue_lion.material import ICONS, PAIRS, SEATS, TILES
 from engines.blue_lion.notation import Notation
-from engines.blue_lion.rules import ICONS, PAIRS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState, listed
 from engines.deal import Dealer
 from engines.errors import IncompleteInformationSet, InvalidState

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from engines.blue_lion import observations as seen
 from engines.blue_lion.actions import ENDS, BlueLionAction, parse
-from engines.blue_lion.rules import ICONS, PAIRS, PATTERNS, SEATS, TILES
+from engines.blue_lion.material import ICONS, PAIRS, PATTERNS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState
 from engines.errors import IllegalAction, InvalidAction, InvalidObservation
 from engines.notation import AmbiguousName, Vocabulary, read_int, respell, tokens

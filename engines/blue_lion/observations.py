@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.blue_lion.actions import parse
-from engines.blue_lion.rules import ICON_NAMES, ICONS, PATTERNS, SEATS, TILES
+from engines.blue_lion.material import ICON_NAMES, ICONS, PATTERNS, SEATS, TILES
 from engines.observations import (
     GameOver,
     MoveRecord,

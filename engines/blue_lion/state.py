@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from engines.actions import Action
 from engines.blue_lion import actions as act
 from engines.blue_lion import observations as seen
-from engines.blue_lion.rules import (
+from engines.blue_lion.material import (
     ICONS,
     PAIRS,
     SEATS,

@@ -18,7 +18,7 @@ from engines.city_killer.actions import (
     Verb,
 )
 from engines.city_killer.game import CityKiller
-from engines.city_killer.rules import DETECTIVE, KILLER, MOTIVES, SEATS
+from engines.city_killer.material import DETECTIVE, KILLER, MOTIVES, SEATS
 from engines.city_killer.state import CityKillerState
 
 __all__ = [

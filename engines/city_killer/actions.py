@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engines.actions import Action
-from engines.city_killer.rules import (
+from engines.city_killer.material import (
     BUILDINGS,
     DETECTIVE_CARDS,
     GROUPS,

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.actions import Action
 from engines.city_killer import actions as act
-from engines.city_killer.observations import End, Moved, TokenPlaced
-from engines.city_killer.rules import (
+from engines.city_killer.material import (
     CENTRAL,
     DETECTIVE,
     DISTRICTS,
@@ -26,6 +25,7 @@ from engines.city_killer.rules import (
     neighbours,
     questions,
 )
+from engines.city_killer.observations import End, Moved, TokenPlaced
 from engines.state import State
 from engines.values import Seat
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from engines.actions import Action
 from engines.city_killer.actions import Grouped, Shift, Verb
 from engines.city_killer.board import Frame
+from engines.city_killer.material import DETECTIVE, GROUPS, KILLER, SCENES
 from engines.city_killer.observations import Calm, GroupChosen
-from engines.city_killer.rules import DETECTIVE, GROUPS, KILLER, SCENES
 from engines.city_killer.supplies import Supplies
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engines.city_killer import observations as seen
-from engines.city_killer.rules import DETECTIVE, KILLER
+from engines.city_killer.material import DETECTIVE, KILLER
 from engines.observations import Observation
 
 Kind = type[seen.CityKillerObservation]

@@ -7,7 +7,7 @@ from engines.actions import Action
 from engines.city_killer import actions as act
 from engines.city_killer import observations as seen
 from engines.city_killer.board import MAX_STEPS, UNKNOWN, Frame
-from engines.city_killer.rules import (
+from engines.city_killer.material import (
     BUILDINGS,
     DETECTIVE,
     DISTRICTS,

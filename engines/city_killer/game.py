@@ -13,10 +13,7 @@ from typing import Any, TypeVar
 from engines.actions import Action, Domain, choice_domain
 from engines.city_killer import actions as act
 from engines.city_killer import observations as seen
-from engines.city_killer.motives import FAN_CODE, Predicates, read_predicates
-from engines.city_killer.notation import Notation
-from engines.city_killer.pool_file import read_pool
-from engines.city_killer.rules import (
+from engines.city_killer.material import (
     BUILDINGS,
     CORNERS,
     DETECTIVE_CARDS,
@@ -43,6 +40,9 @@ from engines.city_killer.rules import (
     pool,
     questions,
 )
+from engines.city_killer.motives import FAN_CODE, Predicates, read_predicates
+from engines.city_killer.notation import Notation
+from engines.city_killer.pool_file import read_pool
 from engines.city_killer.state import UNKNOWN, CityKillerState
 from engines.deal import Dealer, SeenBy
 from engines.errors import ConfigError, InvalidAction, InvalidState

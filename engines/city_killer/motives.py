@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from engines.city_killer.rules import GROUPS, LOOKS, MOTIVES, Scene
+from engines.city_killer.material import GROUPS, LOOKS, MOTIVES, Scene
 from engines.errors import ConfigError
 from engines.values import JsonValue
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from engines.city_killer import observations as seen
 from engines.city_killer.actions import read_district
 from engines.city_killer.course import Course
-from engines.city_killer.rules import (
+from engines.city_killer.material import (
     BUILDINGS,
     DETECTIVE,
     DETECTIVE_CARDS,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engines.city_killer.rules import DETECTIVE, FIXED_LAYOUT, KILLER, District, district_name
+from engines.city_killer.material import DETECTIVE, FIXED_LAYOUT, KILLER, District, district_name
 from engines.observations import (
     GameOver,
     MoveRecord,

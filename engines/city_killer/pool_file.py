@@ -12,7 +12,7 @@ import json
 import re
 from pathlib import Path
 
-from engines.city_killer.rules import GROUPS, LOOKS, Resident
+from engines.city_killer.material import GROUPS, LOOKS, Resident
 from engines.errors import ConfigError
 
 FIELDS = ("name", "sex", "age", "build", "height", "group", "profession")

@@ -8,7 +8,7 @@ from engines.actions import Action
 from engines.city_killer import actions as act
 from engines.city_killer import observations as seen
 from engines.city_killer.board import Frame
-from engines.city_killer.rules import DETECTIVE, KILLER
+from engines.city_killer.material import DETECTIVE, KILLER
 from engines.city_killer.supplies import Supplies
 
 

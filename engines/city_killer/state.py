@@ -20,13 +20,13 @@ from typing import Any
 
 from engines.actions import Action
 from engines.city_killer.board import UNKNOWN, Frame
-from engines.city_killer.cards import Cards
+from engines.city_killer.card_play import Cards
 from engines.city_killer.city_phase import CityPhase
 from engines.city_killer.detective_phase import DetectivePhase
 from engines.city_killer.killer_phase import KillerPhase
+from engines.city_killer.material import SCENES, District
 from engines.city_killer.observations import Act
 from engines.city_killer.questioning import Questioning
-from engines.city_killer.rules import SCENES, District
 from engines.city_killer.supplies import Supplies
 from engines.values import JsonValue, Seat
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from engines.city_killer import observations as seen
 from engines.city_killer.board import UNKNOWN, Board
-from engines.city_killer.rules import DETECTIVE, KILLER, ROW
+from engines.city_killer.material import DETECTIVE, KILLER, ROW
 
 
 class Supplies(Board):

@@ -12,7 +12,7 @@ from engines.noir.actions import (
     Shift,
 )
 from engines.noir.game import Noir
-from engines.noir.rules import NAMES, SEATS, Grid, adjacent, collapsed, neighbours, shifted
+from engines.noir.material import NAMES, SEATS, Grid, adjacent, collapsed, neighbours, shifted
 from engines.noir.state import NoirState, allowed_shifts
 
 __all__ = [

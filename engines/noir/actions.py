@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from engines.actions import Action
 from engines.errors import InvalidAction
-from engines.noir.rules import LINES
+from engines.noir.material import LINES
 from engines.values import quote
 
 

@@ -11,8 +11,7 @@ from engines.errors import ConfigError, IllegalAction, InvalidState
 from engines.game import Game, Metadata, Option
 from engines.noir import actions as act
 from engines.noir import observations as seen
-from engines.noir.notation import Notation
-from engines.noir.rules import (
+from engines.noir.material import (
     EDITION_KILLS,
     HAND,
     INSPECTOR,
@@ -25,6 +24,7 @@ from engines.noir.rules import (
     other_seat,
     suspects,
 )
+from engines.noir.notation import Notation
 from engines.noir.state import NoirState
 from engines.observations import InformationSet, Observation
 from engines.state import Setup

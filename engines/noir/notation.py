@@ -26,8 +26,7 @@ from typing import TYPE_CHECKING
 
 from engines.errors import InvalidObservation
 from engines.noir import observations as seen
-from engines.noir.observations import END_REASONS  # sleuth.web.taps reads it from here
-from engines.noir.rules import (
+from engines.noir.material import (
     HAND,
     INSPECTOR,
     KILLER,
@@ -40,6 +39,7 @@ from engines.noir.rules import (
     neighbours,
     shifted,
 )
+from engines.noir.observations import END_REASONS  # sleuth.web.taps reads it from here
 from engines.notation import Vocabulary, read_int, tokens
 from engines.observations import Observation, ObservationKind
 from engines.values import Seat, quote

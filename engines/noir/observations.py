@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.errors import InvalidObservation
-from engines.noir.rules import INSPECTOR, KILLER, SEATS, Grid
+from engines.noir.material import INSPECTOR, KILLER, SEATS, Grid
 from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name
 from engines.values import quote
 

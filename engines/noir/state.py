@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from engines.actions import Action
 from engines.noir import actions as act
 from engines.noir import observations as seen
-from engines.noir.rules import (
+from engines.noir.material import (
     CITIZEN_ARRESTS,
     HAND,
     INSPECTOR,

@@ -18,8 +18,8 @@ from engines.serial_killer.actions import (
     Weapon,
     parse,
 )
-from engines.serial_killer.cards import CENTRAL_PARK, COLOURS, Components, Genre, load_components
 from engines.serial_killer.game import SerialKiller, replay
+from engines.serial_killer.material import CENTRAL_PARK, COLOURS, Components, Genre, load_components
 from engines.serial_killer.state import DICE, HAND_LIMIT, WEAPON_MAX, SerialKillerState
 
 __all__ = [

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from engines.actions import Action
 from engines.errors import InvalidAction
-from engines.serial_killer.cards import COLOURS, Components
+from engines.serial_killer.material import COLOURS, Components
 from engines.values import quote
 
 ACTIONS = ("weapon", "move", "investigate", "briefing", "first", "lab")

@@ -15,7 +15,7 @@ from engines.game import Game, Metadata, Option
 from engines.observations import InformationSet, Observation
 from engines.serial_killer import actions as act
 from engines.serial_killer import observations as seen
-from engines.serial_killer.cards import COLOURS, Components, load_components
+from engines.serial_killer.material import COLOURS, Components, load_components
 from engines.serial_killer.notation import Notation
 from engines.serial_killer.state import (
     DICE,

@@ -15,7 +15,7 @@ from engines.errors import InvalidObservation
 from engines.notation import Vocabulary, read_int, tokens
 from engines.observations import Observation
 from engines.serial_killer import observations as seen
-from engines.serial_killer.cards import COLOURS
+from engines.serial_killer.material import COLOURS
 from engines.values import JsonValue, Seat, quote
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name
-from engines.serial_killer.cards import COLOURS
+from engines.serial_killer.material import COLOURS
 from engines.values import JsonValue
 
 REASONS = {

@@ -31,7 +31,7 @@ from engines.actions import Action
 from engines.errors import IllegalAction
 from engines.serial_killer import actions as act
 from engines.serial_killer import observations as seen
-from engines.serial_killer.cards import CENTRAL_PARK
+from engines.serial_killer.material import CENTRAL_PARK
 from engines.state import State
 from engines.values import JsonValue, Seat
 

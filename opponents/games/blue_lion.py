@@ -8,7 +8,7 @@ from typing import Any
 
 from engines import Action, InformationSet, Seat
 from engines.blue_lion import ICONS, TILES, BlueLion, BlueLionState
-from engines.blue_lion.rules import ICON_NAMES
+from engines.blue_lion.material import ICON_NAMES
 from opponents.base import Bot, SeatedBot, check_options
 from solver import Hint
 from solver.games.blue_lion import back_fact, events

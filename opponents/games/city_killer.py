@@ -25,8 +25,8 @@ from typing import Any
 from engines import Action, InformationSet, Seat
 from engines.city_killer import KILLER, CityKiller, CityKillerState
 from engines.city_killer import actions as act
+from engines.city_killer.material import MOTIVES, District, distance
 from engines.city_killer.observations import CitySetup
-from engines.city_killer.rules import MOTIVES, District, distance
 from opponents.base import Bot, SearchingBot, SeatedBot, check_options
 from solver import Hint
 from solver.games.city_killer import record

@@ -17,7 +17,7 @@ from engines import Action, InformationSet, Seat
 from engines.noir import Grid, Noir
 from engines.noir import actions as act
 from engines.noir import observations as seen
-from engines.noir.rules import INSPECTOR, KILLER, adjacent, block, neighbours
+from engines.noir.material import INSPECTOR, KILLER, adjacent, block, neighbours
 from opponents.base import Bot, SearchingBot, SeatedBot, check_options
 from solver import Hint
 from solver.games.noir import (

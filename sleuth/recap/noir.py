@@ -6,7 +6,7 @@ from __future__ import annotations
 import solver
 from engines import InformationSet
 from engines.noir import Noir, NoirState
-from engines.noir.rules import KILLER
+from engines.noir.material import KILLER
 from sleuth.recap import Certainty
 from solver.games.noir import chosen_at, posterior
 

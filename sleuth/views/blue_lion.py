@@ -8,7 +8,7 @@ from rich.text import Text
 
 from engines import Action, InformationSet
 from engines.blue_lion import BlueLion
-from engines.blue_lion.rules import ICON_NAMES
+from engines.blue_lion.material import ICON_NAMES
 from solver import Deduction
 
 ICON_STYLES = {"L": "bold red", "F": "bold magenta", "Z": "bold yellow", "B": "bold blue"}

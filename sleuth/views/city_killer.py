@@ -13,7 +13,7 @@ from rich.text import Text
 from engines import Action, InformationSet
 from engines.city_killer import CityKiller, CityKillerState, Verb
 from engines.city_killer.actions import USAGE
-from engines.city_killer.rules import MOTIVES, SIDE, district_name
+from engines.city_killer.material import MOTIVES, SIDE, district_name
 from sleuth.views import TERMINAL_STYLE, heat
 from solver import Deduction
 from solver.games.city_killer import posterior

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from engines import Action, InformationSet
 from engines.noir import Noir
-from engines.noir.rules import INSPECTOR
+from engines.noir.material import INSPECTOR
 from sleuth.views import TERMINAL_STYLE, heat
 from solver import Deduction
 from solver.games.noir import current_grid, dead_cards, inspector_hand, own_identity

@@ -32,10 +32,10 @@ from engines.alibi.notation import Table, table_of
 from engines.city_killer import CityKiller
 from engines.city_killer.observations import Act, Answered
 from engines.noir.game import Noir
+from engines.noir.material import INSPECTOR, KILLER, block, neighbours
 from engines.noir.notation import END_REASONS, Owed, Record
 from engines.noir.observations import Canvas, Collapsed, Drew, Hand, IdentityTold
-from engines.noir.rules import INSPECTOR, KILLER, block, neighbours
-from engines.serial_killer.cards import COLOURS
+from engines.serial_killer.material import COLOURS
 from solver import Deduction
 
 COMPLETE = 0

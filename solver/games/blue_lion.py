@@ -29,7 +29,7 @@ from engines import (
 )
 from engines.blue_lion import ICONS, PAIRS, PATTERNS, SEATS, TILES, BlueLion, BlueLionState
 from engines.blue_lion import observations as seen
-from engines.blue_lion.rules import ICON_NAMES
+from engines.blue_lion.material import ICON_NAMES
 from engines.values import quote
 from solver.deduction import Deduction
 from solver.hints import Answer, Hint, percent

@@ -44,7 +44,7 @@ from engines import (
 from engines.city_killer import CityKiller, CityKillerState
 from engines.city_killer import observations as seen
 from engines.city_killer.course import Course
-from engines.city_killer.rules import CENTRAL, GROUPS, MOTIVES, SEATS, Resident, Scene, questions
+from engines.city_killer.material import CENTRAL, GROUPS, MOTIVES, SEATS, Resident, Scene, questions
 from engines.values import JsonValue, quote
 from solver.hints import Answer, Hint, percent
 from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member

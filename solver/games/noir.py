@@ -67,8 +67,8 @@ from engines.noir import (
     shifted,
 )
 from engines.noir import observations as seen
+from engines.noir.material import HAND, INSPECTOR, KILLER, LINES, block, suspects
 from engines.noir.notation import Record
-from engines.noir.rules import HAND, INSPECTOR, KILLER, LINES, block, suspects
 from engines.values import JsonValue, quote
 from solver.deduction import Deduction
 from solver.hints import Answer, Hint, percent, plural

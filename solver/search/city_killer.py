@@ -28,7 +28,7 @@ from typing import Any
 from engines import Action, InformationSet, NotToMove
 from engines.city_killer import DETECTIVE, KILLER, CityKiller, CityKillerState
 from engines.city_killer import actions as act
-from engines.city_killer.rules import MOTIVES, District, distance
+from engines.city_killer.material import MOTIVES, District, distance
 from solver.games.city_killer import (
     Posterior,
     after_answer,

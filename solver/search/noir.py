@@ -25,7 +25,7 @@ from engines import Action, InformationSet
 from engines.noir import Grid, allowed_shifts
 from engines.noir import actions as act
 from engines.noir import observations as seen
-from engines.noir.rules import (
+from engines.noir.material import (
     INSPECTOR,
     KILLER,
     adjacent,

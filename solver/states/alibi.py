@@ -8,7 +8,7 @@ import random
 from engines import InformationSet, State
 from engines.alibi import Alibi
 from engines.alibi import observations as seen
-from engines.alibi.deck import TYPES
+from engines.alibi.material import TYPES
 from solver.deduction import Deduction
 from solver.games.alibi.model import BOX, at_var, box_var
 from solver.games.alibi.position import parse

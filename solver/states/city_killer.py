@@ -23,7 +23,7 @@ from engines import ConfigError, InformationSet, InvalidState, State
 from engines.city_killer import CityKiller, CityKillerState
 from engines.city_killer import observations as seen
 from engines.city_killer.actions import Grouped, Keep, Named
-from engines.city_killer.rules import (
+from engines.city_killer.material import (
     BUILDINGS,
     DETECTIVE,
     GROUPS,

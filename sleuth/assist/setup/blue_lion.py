@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engines import Game, Seat
+from engines.blue_lion.material import ICONS, SEATS, TILES
 from engines.blue_lion.notation import FACE_NAMES
-from engines.blue_lion.rules import ICONS, SEATS, TILES
 from sleuth.assist.setup import Pick, answer
 
 FACES = tuple(

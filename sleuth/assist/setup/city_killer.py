@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from engines import Game, InvalidObservation, Seat
 from engines.city_killer.game import CityKiller
-from engines.city_killer.rules import (
+from engines.city_killer.material import (
     BUILDINGS,
     DISTRICTS,
     GROUPS,

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from engines import Game, InvalidObservation, Seat
 from engines.noir.game import Noir
-from engines.noir.rules import HAND, KILLER
+from engines.noir.material import HAND, KILLER
 from sleuth.assist.setup import Pick, answer, named
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engines import Game, InvalidObservation, Seat
-from engines.serial_killer.cards import COLOURS
 from engines.serial_killer.game import SerialKiller
+from engines.serial_killer.material import COLOURS
 from engines.serial_killer.state import DISTRICTS
 from sleuth.assist.setup import Pick, answer
 

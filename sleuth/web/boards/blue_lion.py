@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines import InformationSet
-from engines.blue_lion.rules import ICON_NAMES
+from engines.blue_lion.material import ICON_NAMES
 
 AT_START = False
 """The line needs the whole toss."""

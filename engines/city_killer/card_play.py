@@ -10,7 +10,7 @@ from engines.actions import Action
 from engines.city_killer import observations as seen
 from engines.city_killer.actions import Play, Verb, read_district
 from engines.city_killer.board import COUNTERS, Frame, other
-from engines.city_killer.rules import (
+from engines.city_killer.material import (
     AGE,
     BUILDINGS,
     DETECTIVE,
