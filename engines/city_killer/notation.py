@@ -570,41 +570,31 @@ class Notation:
         self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
         """The observation one typed line records (see `HELP` for the forms)."""
-        return _parse_entry(self.game, text, str(seat), before)
+        game, seat = self.game, str(seat)
+        try:
+            reader = Reader(game, seat, before)
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+            raise InvalidObservation(
+                f"{game.name}: the observations before this line are not a City Killer record"
+            ) from None
+        try:
+            obs = reader.read(text)
+        except InvalidObservation as error:
+            raise InvalidObservation(f"{game.name}: {error}") from None
+        except IndexError:
+            raise InvalidObservation(
+                f"{game.name}: {quote(text)} is cut short; type help for the forms"
+            ) from None
+        if not obs.seen_by(seat):
+            raise InvalidObservation(f"{game.name}: the {seat} does not see {quote(text)}")
+        return (obs,)
 
     def words(self) -> list[str]:
-        return _words(self.game)
-
-
-def _parse_entry(
-    game: CityKiller, text: str, seat: str, before: Sequence[Observation]
-) -> tuple[Observation, ...]:
-    try:
-        reader = Reader(game, seat, before)
-    except (KeyError, ValueError, TypeError, IndexError, AttributeError):
-        raise InvalidObservation(
-            f"{game.name}: the observations before this line are not a City Killer record"
-        ) from None
-    try:
-        obs = reader.read(text)
-    except InvalidObservation as error:
-        raise InvalidObservation(f"{game.name}: {error}") from None
-    except IndexError:
-        raise InvalidObservation(
-            f"{game.name}: {quote(text)} is cut short; type help for the forms"
-        ) from None
-    if not obs.seen_by(seat):
-        raise InvalidObservation(f"{game.name}: the {seat} does not see {quote(text)}")
-    return (obs,)
-
-
-def _words(game: CityKiller) -> list[str]:
-    extra = ["at", "alone", "intimidated", "blocked", "yes", "no", "nothing", "answered", "to",
-             "via", "by", "killed", "buried", "figurant", "motive", "tokens", "named", "empty",
-             "nobody", "takes", "evidence", "deck", "cost", "over", "allies", "none", *seen.ENDS,
-             *seen.MOVE_SOURCES, *QUESTION_SOURCES, "covert-watch", "crowd", "patrols",
-             "hospital"]  # fmt: skip
-    return list(
-        dict.fromkeys([*HEADS, *game.names, *KILLER_CARDS, *DETECTIVE_CARDS, *GROUPS, *MOTIVES,
-                       *BUILDINGS, *(f"{a}:{v}" for a, vs in LOOKS.items() for v in vs), *extra])
-    )  # fmt: skip
+        extra = ["at", "alone", "intimidated", "blocked", "yes", "no", "nothing", "answered",
+                 "to", "via", "by", "killed", "buried", "figurant", "motive", "tokens", "named",
+                 "empty", "nobody", "takes", "evidence", "deck", "cost", "over", "allies",
+                 "none", *seen.ENDS, *seen.MOVE_SOURCES, *QUESTION_SOURCES, "covert-watch",
+                 "crowd", "patrols", "hospital"]  # fmt: skip
+        names = [*HEADS, *self.game.names, *KILLER_CARDS, *DETECTIVE_CARDS, *GROUPS, *MOTIVES,
+                 *BUILDINGS, *(f"{a}:{v}" for a, vs in LOOKS.items() for v in vs)]  # fmt: skip
+        return list(dict.fromkeys([*names, *extra]))

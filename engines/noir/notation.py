@@ -308,61 +308,6 @@ class Line:
             raise self.bad(f"the {self.seat} does not see {what}")
 
 
-class Notation:
-    """Noir's typed notation for one configured game."""
-
-    def __init__(self, game: Noir) -> None:
-        self.game = game
-
-    def forms(self) -> list[tuple[str, str]]:
-        return list(HELP)
-
-    def parse(
-        self, text: str, seat: Seat, before: tuple[Observation, ...]
-    ) -> tuple[Observation, ...]:
-        """The observations `text` records for `seat`, after `before`."""
-        return _parse_entry(self.game, text, str(seat), before)
-
-    def words(self) -> list[str]:
-        return _words(self.game)
-
-
-def _parse_entry(
-    game: Noir, text: str, seat: str, before: Sequence[Observation]
-) -> tuple[Observation, ...]:
-    try:
-        record = _record(game, seat, tuple(before))
-    except (KeyError, ValueError, TypeError, IndexError, AttributeError):
-        raise InvalidObservation(
-            "noir: the observations before this line are not a Noir record"
-        ) from None
-    words = tokens(text.replace("/", " / ").replace("!", " ! ").replace("?", " ? "))
-    if not words:
-        raise InvalidObservation(
-            f"noir: {quote(text)} has no words (commas and semicolons only separate them); "
-            f"an entry starts with a seat or one of {', '.join(seen.KINDS)}"
-        )
-    said = words[0].lower() if words[0].lower() in SEATS else None
-    if said is not None:
-        words = words[1:]
-    if not words:
-        raise InvalidObservation(f"noir: {quote(text)}: say what happened after the seat")
-    try:
-        kind = _kind(words[0])
-    except InvalidObservation as error:
-        raise InvalidObservation(f"noir: {quote(text)}: {error}") from None
-    rest = words if words[0] in ("!", "?") else words[1:]
-    line = Line(text, seat, said, kind, rest, record, Vocabulary("suspect", game.suspects))
-    try:
-        _check_private(line)
-        _check_order(line)
-        return _READERS[kind](line)
-    except InvalidObservation as error:
-        if str(error).startswith("noir: "):
-            raise
-        raise line.bad(str(error)) from None
-
-
 _LAST_READ: list[tuple[Noir, str, tuple[Observation, ...], Record]] = []
 """The record folded for the last line read: the next line usually comes after it (a session
 re-reading its entries, a person typing on), so only the observations since are folded."""
@@ -784,8 +729,54 @@ HELP: list[tuple[str, str]] = [
 ]  # fmt: skip
 
 
-def _words(game: Noir) -> list[str]:
-    """The words Tab completes: kinds, seats, suspects and the other words of the forms."""
-    lines = [word for pair in LINES.items() for word in (pair[0], *pair[1])]
-    return [*seen.KINDS, "grid", "choose", *SEATS, *game.suspects, *lines, *seen.OUTCOMES,
-            *DISGUISES, "with", *END_REASONS]  # fmt: skip
+class Notation:
+    """Noir's typed notation for one configured game."""
+
+    def __init__(self, game: Noir) -> None:
+        self.game = game
+
+    def forms(self) -> list[tuple[str, str]]:
+        return list(HELP)
+
+    def parse(
+        self, text: str, seat: Seat, before: tuple[Observation, ...]
+    ) -> tuple[Observation, ...]:
+        """The observations `text` records for `seat`, after `before`."""
+        game, seat = self.game, str(seat)
+        try:
+            record = _record(game, seat, tuple(before))
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+            raise InvalidObservation(
+                "noir: the observations before this line are not a Noir record"
+            ) from None
+        words = tokens(text.replace("/", " / ").replace("!", " ! ").replace("?", " ? "))
+        if not words:
+            raise InvalidObservation(
+                f"noir: {quote(text)} has no words (commas and semicolons only separate them); "
+                f"an entry starts with a seat or one of {', '.join(seen.KINDS)}"
+            )
+        said = words[0].lower() if words[0].lower() in SEATS else None
+        if said is not None:
+            words = words[1:]
+        if not words:
+            raise InvalidObservation(f"noir: {quote(text)}: say what happened after the seat")
+        try:
+            kind = _kind(words[0])
+        except InvalidObservation as error:
+            raise InvalidObservation(f"noir: {quote(text)}: {error}") from None
+        rest = words if words[0] in ("!", "?") else words[1:]
+        line = Line(text, seat, said, kind, rest, record, Vocabulary("suspect", game.suspects))
+        try:
+            _check_private(line)
+            _check_order(line)
+            return _READERS[kind](line)
+        except InvalidObservation as error:
+            if str(error).startswith("noir: "):
+                raise
+            raise line.bad(str(error)) from None
+
+    def words(self) -> list[str]:
+        """The words Tab completes: kinds, seats, suspects and the other words of the forms."""
+        lines = [word for pair in LINES.items() for word in (pair[0], *pair[1])]
+        return [*seen.KINDS, "grid", "choose", *SEATS, *self.game.suspects, *lines,
+                *seen.OUTCOMES, *DISGUISES, "with", *END_REASONS]  # fmt: skip
