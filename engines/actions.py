@@ -6,16 +6,22 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, dataclass_transform
 
 from engines.values import JsonValue, is_int
 
 
+@dataclass_transform(frozen_default=True)
 class Action:
     """Base of every game's actions: frozen dataclasses whose `str` is their typed notation.
 
     `game.parse_action(str(action)) == action` for every legal action; JSON stores the notation.
+    A subclass is made a frozen dataclass here, so a game declares only its fields.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclass(frozen=True)(cls)
 
     def to_json(self) -> str:
         return json.dumps(str(self))

@@ -7,7 +7,7 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, dataclass_transform
 
 from engines import registry
 from engines.errors import InvalidInformationSet
@@ -109,10 +109,11 @@ class Observation:
         return cls(kind, tuple((key, freeze(value)) for key, value in fields))
 
 
+@dataclass_transform(frozen_default=True, eq_default=False)
 class ObservationKind(Observation):
-    """Base of a game's typed observation kinds: frozen dataclasses
-    (`@dataclass(frozen=True, eq=False)`), their fields those of the stored form, in its
-    order, and the kind's name given in the class statement
+    """Base of a game's typed observation kinds. Each subclass is made a frozen dataclass
+    here (equality left to `Observation`), so a kind declares only its fields, those of the
+    stored form in its order, and its name in the class statement
     (`class Toss(ObservationKind, kind="toss")`). Field values are frozen (lists become
     tuples), so an instance equals, hashes and stores as the plain `Observation` of its kind
     and fields; `Game.observation_kinds` lists a game's kinds by name."""
@@ -124,6 +125,7 @@ class ObservationKind(Observation):
         super().__init_subclass__(**kwargs)
         if kind:
             cls.KIND = kind
+        dataclasses.dataclass(frozen=True, eq=False)(cls)
 
     @property
     def kind(self) -> str:

@@ -14,7 +14,6 @@ are in type order (suspect, place, weapon, feeling) whatever order they were typ
 from __future__ import annotations
 
 from contextlib import suppress
-from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.actions import Action
@@ -24,7 +23,6 @@ from engines.errors import InvalidAction
 from engines.values import quote
 
 
-@dataclass(frozen=True)
 class Lay(Action):
     group: str
 
@@ -32,7 +30,6 @@ class Lay(Action):
         return f"lay {self.group}"
 
 
-@dataclass(frozen=True)
 class Ask(Action):
     target: int
     scope: str
@@ -52,7 +49,6 @@ class _OfCards(Action):
         return f"{self._VERB} " + " ".join(self.cards)
 
 
-@dataclass(frozen=True)
 class Pass(_OfCards):
     """The cards a player passes left; stored sorted, so equal choices print equally."""
 
@@ -66,7 +62,6 @@ class Pass(_OfCards):
                 object.__setattr__(self, "cards", tuple(sorted(self.cards)))
 
 
-@dataclass(frozen=True)
 class Accuse(_OfCards):
     """One card of each type, in type order (`box` order)."""
 
@@ -74,7 +69,6 @@ class Accuse(_OfCards):
     cards: tuple[str, str, str, str]
 
 
-@dataclass(frozen=True)
 class Solution(_OfCards):
     """A written solution (variant "solutions"): one card of each type, in type order."""
 

@@ -12,7 +12,6 @@ so `case Passed()` matches a pass whatever the seat saw of it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.alibi.material import load_deck
@@ -38,7 +37,6 @@ def _listed(cards: tuple[str, ...] | None, separator: str = ", ") -> str:
 
 
 # --- the setup --------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
 class Seating(ObservationKind, kind="seating"):
     """How many play, who dealt, and who starts (left of the seat dealt the last card)."""
 
@@ -56,7 +54,6 @@ class Seating(ObservationKind, kind="seating"):
         return f"dealer {self.dealer}"
 
 
-@dataclass(frozen=True, eq=False)
 class Deal(ObservationKind, kind="deal"):
     """The seat's own hand as dealt (seen by that seat only)."""
 
@@ -70,7 +67,6 @@ class Deal(ObservationKind, kind="deal"):
         return f"deal {_listed(self.cards, ' ')}"
 
 
-@dataclass(frozen=True, eq=False)
 class Hands(ObservationKind, kind="hands"):
     """Every hand's size after the deal (round 0) or after a round's passes."""
 
@@ -90,7 +86,6 @@ class Hands(ObservationKind, kind="hands"):
 
 
 # --- turns ------------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
 class Laid(ObservationKind, kind="lay"):
     """A set of three laid: its group, its cards, its points, and when."""
 
@@ -112,7 +107,6 @@ class Laid(ObservationKind, kind="lay"):
         return f"{self.seat} lays {self.group}"
 
 
-@dataclass(frozen=True, eq=False)
 class Answered(ObservationKind, kind="answer"):
     """A question and its answer: the subject's cards, counted in the target's scope."""
 
@@ -141,7 +135,6 @@ class Answered(ObservationKind, kind="answer"):
         )
 
 
-@dataclass(frozen=True, eq=False)
 class Accused(ObservationKind, kind="accuse"):
     """An accusation: one card of each type, in type order."""
 
@@ -198,7 +191,6 @@ def _then_cards(said: str, separator: str, cards: str) -> str:
 
 
 # --- passing ----------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
 class PassChosen(_CardsSeenBySome, kind="choose_pass"):
     """A seat chose how many cards to pass after a round (which ones: `PassChosenCards`)."""
 
@@ -213,14 +205,12 @@ class PassChosen(_CardsSeenBySome, kind="choose_pass"):
         return f"{self.seat} chooses"
 
 
-@dataclass(frozen=True, eq=False)
 class PassChosenCards(_WithCards, PassChosen, kind="choose_pass"):
     """The seat's own chosen pass, with its cards."""
 
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, eq=False)
 class Passed(_CardsSeenBySome, kind="pass"):
     """Cards passed to the left after a round (which ones: `PassedCards`)."""
 
@@ -239,7 +229,6 @@ class Passed(_CardsSeenBySome, kind="pass"):
         return f"{self.giver} passes to {self.receiver}"
 
 
-@dataclass(frozen=True, eq=False)
 class PassedCards(_WithCards, Passed, kind="pass"):
     """A pass the seat gives or receives, with its cards."""
 
@@ -248,7 +237,6 @@ class PassedCards(_WithCards, Passed, kind="pass"):
 
 
 # --- the end ----------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
 class SolutionWritten(_CardsSeenBySome, kind="choose_solution"):
     """Variant "solutions": a seat wrote its solution (what it wrote: `SolutionWrittenCards`)."""
 
@@ -261,14 +249,12 @@ class SolutionWritten(_CardsSeenBySome, kind="choose_solution"):
         return f"{self.seat} writes"
 
 
-@dataclass(frozen=True, eq=False)
 class SolutionWrittenCards(_WithCards, SolutionWritten, kind="choose_solution"):
     """The seat's own written solution, with its cards."""
 
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, eq=False)
 class BoxOpened(ObservationKind, kind="box"):
     """The box, opened at the end: one card of each type, in type order."""
 
@@ -281,7 +267,6 @@ class BoxOpened(ObservationKind, kind="box"):
         return f"box {_listed(self.cards, ' ')}"
 
 
-@dataclass(frozen=True, eq=False)
 class SolutionShown(ObservationKind, kind="solution"):
     """Variant "solutions": a written solution shown at the end, and what it scored."""
 
@@ -300,7 +285,6 @@ class SolutionShown(ObservationKind, kind="solution"):
         return f"{self.seat} reveals {_listed(self.cards, ' ')}"
 
 
-@dataclass(frozen=True, eq=False)
 class End(GameOver, kind="end"):
     """The game is over: why, who won, the set points and the totals."""
 

@@ -10,8 +10,6 @@ return t3 right [flip] end of a turn: put a set-aside tile back at an end
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engines.actions import Action
 from engines.blue_lion.material import TILES
 from engines.errors import InvalidAction
@@ -33,31 +31,25 @@ class _ToAnEnd(_Move):
     """A tile put at an end of the line (`Lay`, `Return`), turned over on the way if `flip`."""
 
     tile: str
-    flip: bool
+    end: str | None  # None only for the first tile of the line
+    flip: bool = False
 
     @property
     def flipped_tile(self) -> str | None:
         return self.tile if self.flip else None
 
 
-@dataclass(frozen=True)
 class Lay(_ToAnEnd):
-    tile: str
-    end: str | None  # None only for the first tile of the line
-    flip: bool = False
-
     def __str__(self) -> str:
         words = ["lay", self.tile] + ([self.end] if self.end else []) + ["flip"] * self.flip
         return " ".join(words)
 
 
-@dataclass(frozen=True)
 class Pass(_Move):
     def __str__(self) -> str:
         return "pass"
 
 
-@dataclass(frozen=True)
 class MoveEnd(_Move):
     tile: str
 
@@ -65,7 +57,6 @@ class MoveEnd(_Move):
         return f"move {self.tile}"
 
 
-@dataclass(frozen=True)
 class Swap(_Move):
     """Two adjacent tiles exchanged; stored in id order, so `swap t5 t2` equals `swap t2 t5`."""
 
@@ -87,7 +78,6 @@ class Swap(_Move):
         return f"swap {self.first} {self.second}"
 
 
-@dataclass(frozen=True)
 class Flip(_Move):
     tile: str
 
@@ -99,11 +89,8 @@ class Flip(_Move):
         return self.tile
 
 
-@dataclass(frozen=True)
 class Return(_ToAnEnd):
-    tile: str
     end: str
-    flip: bool = False
 
     def __str__(self) -> str:
         return f"return {self.tile} {self.end}" + " flip" * self.flip

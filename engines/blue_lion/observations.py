@@ -7,7 +7,6 @@ the tiles' backs, and a face is seen by both once it shows.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.blue_lion.actions import parse
@@ -22,7 +21,6 @@ from engines.observations import (
 from engines.values import quote
 
 
-@dataclass(frozen=True, eq=False)
 class FaceShown(ObservationKind):
     """A face seen on a tile: where it landed at the toss, or what turning it over showed.
     Its line is its kind, the tile and the face; its words say how the face showed
@@ -39,17 +37,14 @@ class FaceShown(ObservationKind):
         return f"{self.kind} {_member(self.tile, TILES)} {_member(self.face, ICONS)}"
 
 
-@dataclass(frozen=True, eq=False)
 class Toss(FaceShown, kind="toss"):
     _SHOWED = "landed showing"
 
 
-@dataclass(frozen=True, eq=False)
 class Reveal(FaceShown, kind="reveal"):
     _SHOWED = "was turned over and showed"
 
 
-@dataclass(frozen=True, eq=False)
 class First(ObservationKind, kind="first"):
     """Who lays the first tile (the last entry of the setup)."""
 
@@ -62,7 +57,6 @@ class First(ObservationKind, kind="first"):
         return f"first {_member(self.seat, SEATS)}"
 
 
-@dataclass(frozen=True, eq=False)
 class Act(MoveRecord, kind="act"):
     """A move, in the game's action notation."""
 
@@ -76,7 +70,6 @@ class Act(MoveRecord, kind="act"):
         return str(parse(str(self.action)))
 
 
-@dataclass(frozen=True, eq=False)
 class Score(ObservationKind, kind="score"):
     """A combination the last move made: its faces, its tiles left to right, who scored and
     how much (its centre tile is set aside)."""
@@ -97,7 +90,6 @@ class Score(ObservationKind, kind="score"):
         return f"score {_member(self.faces, PATTERNS)} {' '.join(tiles)}"
 
 
-@dataclass(frozen=True, eq=False)
 class End(GameOver, kind="end"):
     """The game is over: who won, and why ("target" or "turn limit")."""
 

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engines.actions import Action
@@ -63,7 +62,6 @@ GROUPED = ("allies", "group")
 CARDS = KILLER_CARDS + DETECTIVE_CARDS
 
 
-@dataclass(frozen=True)
 class _Words(Action):
     """An action printed as its fields' words, in order, after its fixed verb (`VERB`, given
     as `verb=` in the class statement): a kind without one has its verb as its first field.
@@ -84,14 +82,12 @@ class _Words(Action):
         return " ".join(words)
 
 
-@dataclass(frozen=True)
 class Verb(_Words):
     """A bare word: refuse, pass, done, interrogate, fire, examine, proceed, decline, end."""
 
     word: str
 
 
-@dataclass(frozen=True)
 class Named(_Words):
     """A verb on one resident: identity, intimidate, murder, pick, police, hospital, surveil."""
 
@@ -99,7 +95,6 @@ class Named(_Words):
     name: str
 
 
-@dataclass(frozen=True)
 class Placed(_Words):
     """A verb on one district: start, move."""
 
@@ -107,7 +102,6 @@ class Placed(_Words):
     district: District
 
 
-@dataclass(frozen=True)
 class Grouped(_Words):
     """A verb on one group: allies, group."""
 
@@ -115,7 +109,6 @@ class Grouped(_Words):
     group: str
 
 
-@dataclass(frozen=True)
 class Ask(Action):
     """A question "is the killer <value>?" put to `name` (verb ask, or diner)."""
 
@@ -128,7 +121,6 @@ class Ask(Action):
         return f"{self.verb} {self.name} {self.attr}:{self.value}"
 
 
-@dataclass(frozen=True)
 class Answer(Action):
     yes: bool
 
@@ -136,21 +128,18 @@ class Answer(Action):
         return f"answer {'yes' if self.yes else 'no'}"
 
 
-@dataclass(frozen=True)
 class Keep(_Words, verb="keep"):
     """The killer keeps a card from under a scene, or the detective an evidence token."""
 
     item: str
 
 
-@dataclass(frozen=True)
 class Reveal(_Words, verb="name"):
     """The killer names, for Profile, a motive that is not his."""
 
     motive: str
 
 
-@dataclass(frozen=True)
 class Place(_Words, verb="place"):
     """The detective puts a resident in his starting district (initial_placement=detective)."""
 
@@ -158,13 +147,11 @@ class Place(_Words, verb="place"):
     district: District
 
 
-@dataclass(frozen=True)
 class Shift(_Words, verb="shift"):
     name: str
     district: District
 
 
-@dataclass(frozen=True)
 class Evidence(Action):
     """An evidence check taking the card at row `position` (1-3), or the deck's top (0)."""
 
@@ -174,7 +161,6 @@ class Evidence(Action):
         return "evidence deck" if self.position == 0 else f"evidence row {self.position}"
 
 
-@dataclass(frozen=True)
 class Play(Action):
     """A card played with its arguments, each as typed in canonical form (names, "r,c",
     lower-case words, "age:old")."""
@@ -186,12 +172,10 @@ class Play(Action):
         return " ".join(("play", self.card, *self.args))
 
 
-@dataclass(frozen=True)
 class Discard(_Words, verb="discard"):
     card: str
 
 
-@dataclass(frozen=True)
 class Accuse(_Words, verb="accuse"):
     name: str
     motive: str

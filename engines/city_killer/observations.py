@@ -7,7 +7,6 @@ and the line they type for it (`text`, which engines.city_killer.notation reads 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.city_killer.material import DETECTIVE, FIXED_LAYOUT, KILLER, District, district_name
@@ -47,7 +46,6 @@ def _via(source: str, default: str) -> str:
     return "" if source == default else f" via {source}"
 
 
-@dataclass(frozen=True, eq=False)
 class CityKillerObservation(ObservationKind):
     """Base of City Killer's kinds: who alone sees one, and its words."""
 
@@ -72,7 +70,6 @@ class CityKillerObservation(ObservationKind):
         return self.TEXT.format_map(dict(self.fields))
 
 
-@dataclass(frozen=True, eq=False)
 class CitySetup(CityKillerObservation, kind="setup"):
     """The residents drawn, where each stands ([name, row, column]; none when the detective
     places them) and the buildings ([row, column, kind])."""
@@ -98,7 +95,6 @@ class CitySetup(CityKillerObservation, kind="setup"):
         return text
 
 
-@dataclass(frozen=True, eq=False)
 class Row(CityKillerObservation, kind="row"):
     """The card row, positions 1 to 3 (None: empty)."""
 
@@ -111,7 +107,6 @@ class Row(CityKillerObservation, kind="row"):
         return "row " + " ".join(c or "-" for c in self.cards)
 
 
-@dataclass(frozen=True, eq=False)
 class Secrets(CityKillerObservation, kind="secrets"):
     """The killer's identity, figurant (None: no figurant), motive and the group tokens
     drawn."""
@@ -136,7 +131,6 @@ class Secrets(CityKillerObservation, kind="secrets"):
         )
 
 
-@dataclass(frozen=True, eq=False)
 class Identity(CityKillerObservation, kind="identity"):
     """The identity the killer chose."""
 
@@ -148,7 +142,6 @@ class Identity(CityKillerObservation, kind="identity"):
     name: str
 
 
-@dataclass(frozen=True, eq=False)
 class Allies(CityKillerObservation, kind="allies"):
     """The allied group the killer kept."""
 
@@ -160,7 +153,6 @@ class Allies(CityKillerObservation, kind="allies"):
     group: str
 
 
-@dataclass(frozen=True, eq=False)
 class Act(CityKillerObservation, MoveRecord, kind="act"):
     """A move as the other seat sees it (the killer's private choices end in "?")."""
 
@@ -171,7 +163,6 @@ class Act(CityKillerObservation, MoveRecord, kind="act"):
     move: str
 
 
-@dataclass(frozen=True, eq=False)
 class Round(CityKillerObservation, kind="round"):
     """A new round begins."""
 
@@ -181,7 +172,6 @@ class Round(CityKillerObservation, kind="round"):
     round: int
 
 
-@dataclass(frozen=True, eq=False)
 class Intimidation(CityKillerObservation, kind="intimidate"):
     """The killer flipped a resident."""
 
@@ -191,7 +181,6 @@ class Intimidation(CityKillerObservation, kind="intimidate"):
     name: str
 
 
-@dataclass(frozen=True, eq=False)
 class Murder(CityKillerObservation, kind="murder"):
     """A murder: the victim, where, the scene's number, the round, the scene's snapshot
     (alone, intimidated) and the earlier victims."""
@@ -216,7 +205,6 @@ class Murder(CityKillerObservation, kind="murder"):
         return " ".join(["murder", self.victim, "at", _d(self.district), *flags])
 
 
-@dataclass(frozen=True, eq=False)
 class Bomb(CityKillerObservation, kind="bomb"):
     """The Bomb: where, its casualties, the scene's number and the round."""
 
@@ -235,7 +223,6 @@ class Bomb(CityKillerObservation, kind="bomb"):
         return f"bomb {_d(self.district)} killed {' '.join(self.casualties)}"
 
 
-@dataclass(frozen=True, eq=False)
 class Refusal(CityKillerObservation, kind="refusal"):
     """The killer refused to murder: the round and how many refusals so far."""
 
@@ -246,7 +233,6 @@ class Refusal(CityKillerObservation, kind="refusal"):
     count: int
 
 
-@dataclass(frozen=True, eq=False)
 class SceneCards(CityKillerObservation, kind="scene-cards"):
     """The cards under a crime scene, which the killer takes up."""
 
@@ -262,7 +248,6 @@ class SceneCards(CityKillerObservation, kind="scene-cards"):
         return " ".join(["under", str(self.scene), *self.cards])
 
 
-@dataclass(frozen=True, eq=False)
 class Kept(CityKillerObservation, kind="kept"):
     """The card the killer kept of a scene's, and those he buried."""
 
@@ -277,7 +262,6 @@ class Kept(CityKillerObservation, kind="kept"):
         return " ".join(["kept", self.card, "buried", *self.buried])
 
 
-@dataclass(frozen=True, eq=False)
 class TokenBack(CityKillerObservation, kind="token-back"):
     """The surveillance token came back from a victim (or was lost with him)."""
 
@@ -290,7 +274,6 @@ class TokenBack(CityKillerObservation, kind="token-back"):
         return f"token {'lost with' if self.lost else 'back from'} {self.name}"
 
 
-@dataclass(frozen=True, eq=False)
 class Moved(CityKillerObservation, kind="moved"):
     """A resident moved, and by what."""
 
@@ -306,7 +289,6 @@ class Moved(CityKillerObservation, kind="moved"):
         return f"moved {self.name} {_d(self.district)} by {source}"
 
 
-@dataclass(frozen=True, eq=False)
 class Pawn(CityKillerObservation, kind="pawn"):
     """The detective's pawn moved, at a cost."""
 
@@ -320,7 +302,6 @@ class Pawn(CityKillerObservation, kind="pawn"):
         return f"pawn {_d(self.district)}" + (f" cost {self.cost}" if self.cost else "")
 
 
-@dataclass(frozen=True, eq=False)
 class Draw(CityKillerObservation, kind="draw"):
     """A card or token drawn from a pile, by a seat or to the row (the card None when
     drawn unseen)."""
@@ -338,7 +319,6 @@ class Draw(CityKillerObservation, kind="draw"):
         return f"{self.seat} takes {'evidence' if self.pile == 'evidence' else 'card'}"
 
 
-@dataclass(frozen=True, eq=False)
 class Drew(CityKillerObservation, kind="drew"):
     """What the seat that drew it drew (the pile says which seat that is)."""
 
@@ -352,7 +332,6 @@ class Drew(CityKillerObservation, kind="drew"):
         return seat == (KILLER if self.pile == "killer-deck" else DETECTIVE)
 
 
-@dataclass(frozen=True, eq=False)
 class Reshuffle(CityKillerObservation, kind="reshuffle"):
     """A pile reshuffled, with its size."""
 
@@ -363,7 +342,6 @@ class Reshuffle(CityKillerObservation, kind="reshuffle"):
     cards: int
 
 
-@dataclass(frozen=True, eq=False)
 class Examination(CityKillerObservation, kind="examine"):
     """The detective examined the crime scene where his pawn stands."""
 
@@ -375,7 +353,6 @@ class Examination(CityKillerObservation, kind="examine"):
         return f"examined {_d(self.district)}"
 
 
-@dataclass(frozen=True, eq=False)
 class EvidenceDiscard(CityKillerObservation, kind="evidence-discard"):
     """Evidence tokens discarded."""
 
@@ -388,7 +365,6 @@ class EvidenceDiscard(CityKillerObservation, kind="evidence-discard"):
         return " ".join(["discarded", "evidence", *self.tokens])
 
 
-@dataclass(frozen=True, eq=False)
 class Interrogation(CityKillerObservation, kind="interrogate"):
     """An interrogation begins where the pawn stands."""
 
@@ -401,7 +377,6 @@ class Interrogation(CityKillerObservation, kind="interrogate"):
         return f"interrogation at {_d(self.district)}"
 
 
-@dataclass(frozen=True, eq=False)
 class Question(CityKillerObservation, kind="question"):
     """A question to a resident ("is the killer <value>?"), and how it was asked."""
 
@@ -416,7 +391,6 @@ class Question(CityKillerObservation, kind="question"):
         return f"ask {self.name} {self.attr}:{self.value}{_via(self.source, 'interrogate')}"
 
 
-@dataclass(frozen=True, eq=False)
 class Answered(CityKillerObservation, kind="answer"):
     """A resident's answer to a question (None: nothing, after Blackmail)."""
 
@@ -439,7 +413,6 @@ class Answered(CityKillerObservation, kind="answer"):
         return f"{self.name} answered {said} to {self.attr}:{self.value}{via}"
 
 
-@dataclass(frozen=True, eq=False)
 class Witness(CityKillerObservation, kind="witness"):
     """The killer's pick of the witness among a Testimony's pair."""
 
@@ -452,7 +425,6 @@ class Witness(CityKillerObservation, kind="witness"):
         return f"witness {self.name} of {' '.join(self.pair)}"
 
 
-@dataclass(frozen=True, eq=False)
 class Profile(CityKillerObservation, kind="profile"):
     """Profile: of two motives, the one the killer named (not his)."""
 
@@ -466,7 +438,6 @@ class Profile(CityKillerObservation, kind="profile"):
         return f"profile {' '.join(self.pair)} named {self.named}"
 
 
-@dataclass(frozen=True, eq=False)
 class Confession(CityKillerObservation, kind="confession"):
     """Confession: the figurant's group (None: no figurant)."""
 
@@ -478,7 +449,6 @@ class Confession(CityKillerObservation, kind="confession"):
         return f"confession {self.group or 'none'}"
 
 
-@dataclass(frozen=True, eq=False)
 class TokenPlaced(CityKillerObservation, kind="token-placed"):
     """The surveillance token placed on a resident, and by what."""
 
@@ -489,7 +459,6 @@ class TokenPlaced(CityKillerObservation, kind="token-placed"):
     source: str
 
 
-@dataclass(frozen=True, eq=False)
 class Surveil(CityKillerObservation, kind="surveil"):
     """The detective declared surveillance on a resident."""
 
@@ -499,7 +468,6 @@ class Surveil(CityKillerObservation, kind="surveil"):
     name: str
 
 
-@dataclass(frozen=True, eq=False)
 class Surveillance(CityKillerObservation, kind="surveillance"):
     """The killer's answer to a surveillance: could he kill the resident now (the scene's
     snapshot, whether the resident is protected, the earlier victims)."""
@@ -532,7 +500,6 @@ class Surveillance(CityKillerObservation, kind="surveillance"):
         return " ".join(["watched", self.name, "at", _d(self.district), *flags, said])
 
 
-@dataclass(frozen=True, eq=False)
 class Declined(CityKillerObservation, kind="declined"):
     """The detective declined the surveillance after Crowd."""
 
@@ -542,7 +509,6 @@ class Declined(CityKillerObservation, kind="declined"):
     name: str
 
 
-@dataclass(frozen=True, eq=False)
 class Calm(CityKillerObservation, kind="calm"):
     """Residents calmed, and by what."""
 
@@ -556,7 +522,6 @@ class Calm(CityKillerObservation, kind="calm"):
         return f"calmed {' '.join(self.names) or 'nobody'} by {self.source}"
 
 
-@dataclass(frozen=True, eq=False)
 class GroupToken(CityKillerObservation, kind="token"):
     """A group token drawn from the stack, by whom, how, and whether nobody of the group is
     alive (it is then out of the game)."""
@@ -575,7 +540,6 @@ class GroupToken(CityKillerObservation, kind="token"):
         return f"stack {self.group} by {self.seat}{via}{' empty' if self.empty else ''}"
 
 
-@dataclass(frozen=True, eq=False)
 class GroupChosen(CityKillerObservation, kind="group-chosen"):
     """The group a seat chose to move instead of an empty one."""
 
@@ -586,7 +550,6 @@ class GroupChosen(CityKillerObservation, kind="group-chosen"):
     group: str
 
 
-@dataclass(frozen=True, eq=False)
 class EvidenceCheck(CityKillerObservation, kind="evidence-check"):
     """An evidence check: the token spent and the card taken (position 0: the top of the
     deck, unseen; else the row's position and its card)."""
@@ -606,7 +569,6 @@ class EvidenceCheck(CityKillerObservation, kind="evidence-check"):
         return f"check {self.token} row {self.position} {self.card}"
 
 
-@dataclass(frozen=True, eq=False)
 class Discarded(CityKillerObservation, kind="discard"):
     """A detective card discarded."""
 
@@ -616,7 +578,6 @@ class Discarded(CityKillerObservation, kind="discard"):
     card: str
 
 
-@dataclass(frozen=True, eq=False)
 class Played(CityKillerObservation, kind="play"):
     """A card played, by whom, with its arguments."""
 
@@ -632,7 +593,6 @@ class Played(CityKillerObservation, kind="play"):
         return " ".join(["played", self.card, *self.args])
 
 
-@dataclass(frozen=True, eq=False)
 class Cancelled(CityKillerObservation, kind="cancelled"):
     """A card cancelled (by Sixth Sense or Bribe)."""
 
@@ -643,7 +603,6 @@ class Cancelled(CityKillerObservation, kind="cancelled"):
     card: str
 
 
-@dataclass(frozen=True, eq=False)
 class InvestigationOver(CityKillerObservation, kind="investigation-over"):
     """The detective ended his investigation."""
 
@@ -653,7 +612,6 @@ class InvestigationOver(CityKillerObservation, kind="investigation-over"):
     round: int
 
 
-@dataclass(frozen=True, eq=False)
 class Accusation(CityKillerObservation, kind="accusation"):
     """The detective's accusation: a resident and a motive."""
 
@@ -664,7 +622,6 @@ class Accusation(CityKillerObservation, kind="accusation"):
     motive: str
 
 
-@dataclass(frozen=True, eq=False)
 class End(CityKillerObservation, GameOver, kind="end"):
     """The game is over: who won and why, and the killer's secrets shown."""
 

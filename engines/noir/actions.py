@@ -17,7 +17,6 @@ collapsed) grid. Names and words are read without regard to case.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
 from engines.actions import Action
@@ -26,7 +25,6 @@ from engines.noir.material import LINES
 from engines.values import quote
 
 
-@dataclass(frozen=True)
 class _OnSuspect(Action):
     """An action on one suspect, printed as its verb (`VERB`) and the suspect's name."""
 
@@ -37,7 +35,6 @@ class _OnSuspect(Action):
         return f"{self.VERB} {self.suspect}"
 
 
-@dataclass(frozen=True)
 class _Bare(Action):
     """An action that is its verb (`VERB`) alone."""
 
@@ -47,17 +44,14 @@ class _Bare(Action):
         return self.VERB
 
 
-@dataclass(frozen=True)
 class Kill(_OnSuspect):
     VERB = "kill"
 
 
-@dataclass(frozen=True)
 class Disguise(_Bare):
     VERB = "disguise"
 
 
-@dataclass(frozen=True)
 class Shift(Action):
     """Row or column `index` (1-based) moved one step towards `direction`."""
 
@@ -69,27 +63,22 @@ class Shift(Action):
         return f"shift {self.line} {self.index} {self.direction}"
 
 
-@dataclass(frozen=True)
 class Identity(_OnSuspect):
     VERB = "identity"
 
 
-@dataclass(frozen=True)
 class Draw(_Bare):
     VERB = "draw"
 
 
-@dataclass(frozen=True)
 class Exonerate(_OnSuspect):
     VERB = "exonerate"
 
 
-@dataclass(frozen=True)
 class Arrest(_OnSuspect):
     VERB = "arrest"
 
 
-@dataclass(frozen=True)
 class CitizenArrest(Action):
     """The variant: arrest `suspect`, a neighbour of the agent card `agent` from the hand."""
 

@@ -9,8 +9,6 @@ The identity, the hand and the card drawn are seen by their own seat only; the r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engines.errors import InvalidObservation
 from engines.noir.material import INSPECTOR, KILLER, SEATS, Grid
 from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name
@@ -48,7 +46,6 @@ def _rows_text(rows: Grid) -> str:
     return " / ".join(" ".join(row) for row in rows)
 
 
-@dataclass(frozen=True, eq=False)
 class _Bare(ObservationKind):
     """A kind typed as its word alone ("draw"): what it says follows from the lines before."""
 
@@ -56,7 +53,6 @@ class _Bare(ObservationKind):
         return self.KIND
 
 
-@dataclass(frozen=True, eq=False)
 class _OnSuspect(ObservationKind):
     """A kind naming `suspect` (and the `seat` it concerns), typed as its word and the name
     ("kill Ada"), then whatever more it says."""
@@ -68,7 +64,6 @@ class _OnSuspect(ObservationKind):
         return f"{self.KIND} {self.suspect}"
 
 
-@dataclass(frozen=True, eq=False)
 class Layout(ObservationKind, kind="setup"):
     """The grid as laid out, top row first (the first observation of either seat)."""
 
@@ -81,7 +76,6 @@ class Layout(ObservationKind, kind="setup"):
         return "setup " + _rows_text(self.rows)
 
 
-@dataclass(frozen=True, eq=False)
 class IdentityTold(_OnSuspect, kind="identity"):
     """A seat's own secret identity: the killer's at setup and after each disguise that
     succeeded, the inspector's once he has chosen it."""
@@ -90,7 +84,6 @@ class IdentityTold(_OnSuspect, kind="identity"):
         return f"{str(self.seat).capitalize()}'s secret identity is now {self.suspect}"
 
 
-@dataclass(frozen=True, eq=False)
 class Hand(ObservationKind, kind="hand"):
     """The inspector's four cards, drawn at setup (his alone)."""
 
@@ -104,7 +97,6 @@ class Hand(ObservationKind, kind="hand"):
         return "hand " + " ".join(self.cards)
 
 
-@dataclass(frozen=True, eq=False)
 class ChoseIdentity(_Bare, kind="chose-identity"):
     """The inspector chose his identity among his cards (which one, only he sees)."""
 
@@ -114,7 +106,6 @@ class ChoseIdentity(_Bare, kind="chose-identity"):
         return "Inspector chose his secret identity among his four cards"
 
 
-@dataclass(frozen=True, eq=False)
 class Killed(_OnSuspect, kind="kill"):
     """The killer killed `suspect`, his `kills`-th kill."""
 
@@ -124,7 +115,6 @@ class Killed(_OnSuspect, kind="kill"):
         return f"Killer killed {self.suspect} (kill {self.kills})"
 
 
-@dataclass(frozen=True, eq=False)
 class Canvas(_OnSuspect, kind="canvas"):
     """`seat` answered whether his identity is `adjacent` to `suspect` (after an exoneration,
     the killer; after the kill of an innocent, the inspector)."""
@@ -139,7 +129,6 @@ class Canvas(_OnSuspect, kind="canvas"):
         return f"{super().text()} {'!' if self.adjacent else '?'}"
 
 
-@dataclass(frozen=True, eq=False)
 class Shifted(ObservationKind, kind="shift"):
     """`seat` shifted row or column `index` (1-based) towards `direction`; `rows` is the grid
     after it."""
@@ -160,7 +149,6 @@ class Shifted(ObservationKind, kind="shift"):
         return f"{self.seat} shift {self.line} {self.index} {self.direction}"
 
 
-@dataclass(frozen=True, eq=False)
 class Collapsed(_Bare, kind="collapse"):
     """The all-dead rows and columns left the grid; `rows` is what remains."""
 
@@ -170,7 +158,6 @@ class Collapsed(_Bare, kind="collapse"):
         return f"All-dead lines were removed; the grid is {len(self.rows)}x{len(self.rows[0])}"
 
 
-@dataclass(frozen=True, eq=False)
 class DisguiseTried(ObservationKind, kind="disguise"):
     """The killer drew a card to disguise as (either shape of the kind "disguise")."""
 
@@ -178,7 +165,6 @@ class DisguiseTried(ObservationKind, kind="disguise"):
     success: bool
 
 
-@dataclass(frozen=True, eq=False)
 class Disguised(DisguiseTried):
     """A disguise that succeeded: the identity given up, `former`, is innocent now."""
 
@@ -191,7 +177,6 @@ class Disguised(DisguiseTried):
         return f"disguise innocent {self.former}"
 
 
-@dataclass(frozen=True, eq=False)
 class DisguiseFailed(DisguiseTried):
     """A disguise that failed: the card `drawn` (dead, or one the inspector held) is shown and
     the killer keeps his identity."""
@@ -205,7 +190,6 @@ class DisguiseFailed(DisguiseTried):
         return f"disguise failed {self.drawn}"
 
 
-@dataclass(frozen=True, eq=False)
 class DrawMade(_Bare, kind="draw"):
     """The inspector drew a card (which one, only he sees: `Drew`)."""
 
@@ -215,7 +199,6 @@ class DrawMade(_Bare, kind="draw"):
         return "Inspector drew a card"
 
 
-@dataclass(frozen=True, eq=False)
 class Drew(_OnSuspect, kind="drew"):
     """The card the inspector drew (his alone)."""
 
@@ -223,7 +206,6 @@ class Drew(_OnSuspect, kind="drew"):
         return f"Inspector drew {self.suspect}"
 
 
-@dataclass(frozen=True, eq=False)
 class Exonerated(_OnSuspect, kind="exonerate"):
     """The inspector put `suspect`, a card of his hand, on the table as innocent."""
 
@@ -231,7 +213,6 @@ class Exonerated(_OnSuspect, kind="exonerate"):
         return f"Inspector exonerated {self.suspect}"
 
 
-@dataclass(frozen=True, eq=False)
 class Arrested(_OnSuspect, kind="arrest"):
     """The inspector arrested `suspect`; `success`: it was the killer."""
 
@@ -245,7 +226,6 @@ class Arrested(_OnSuspect, kind="arrest"):
         return f"{super().text()} {OUTCOMES[bool(self.success)]}"
 
 
-@dataclass(frozen=True, eq=False)
 class CitizenArrested(_OnSuspect, kind="citizen-arrest"):
     """The variant's arrest of `suspect`, beside the inspector's `agent`, who is spent."""
 
@@ -260,7 +240,6 @@ class CitizenArrested(_OnSuspect, kind="citizen-arrest"):
         return f"{super().text()} with {self.agent} {OUTCOMES[bool(self.success)]}"
 
 
-@dataclass(frozen=True, eq=False)
 class End(GameOver, kind="end"):
     """The game is over: who won, and why (one of `END_REASONS`)."""
 

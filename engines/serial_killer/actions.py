@@ -21,7 +21,6 @@ Lab positions count from 1, the bottom (oldest) card. Seats are printed by their
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from engines.actions import Action
 from engines.errors import InvalidAction
@@ -33,7 +32,6 @@ FACE = {"weapon": 1, "move": 2, "briefing": 4, "first": 5, "lab": 6}
 """The face of each action's die (Investigate is a 3, or a 4-6 by substitution)."""
 
 
-@dataclass(frozen=True)
 class Place(Action):
     district: int
 
@@ -41,31 +39,26 @@ class Place(Action):
         return f"place {self.district}"
 
 
-@dataclass(frozen=True)
 class Pass(Action):
     def __str__(self) -> str:
         return "pass"
 
 
-@dataclass(frozen=True)
 class End(Action):
     def __str__(self) -> str:
         return "end"
 
 
-@dataclass(frozen=True)
 class Skip(Action):
     def __str__(self) -> str:
         return "skip"
 
 
-@dataclass(frozen=True)
 class Weapon(Action):
     def __str__(self) -> str:
         return "buy 1 weapon"
 
 
-@dataclass(frozen=True)
 class Move(Action):
     district: int
 
@@ -73,7 +66,6 @@ class Move(Action):
         return f"buy 2 move {self.district}"
 
 
-@dataclass(frozen=True)
 class Investigate(Action):
     face: int
 
@@ -81,7 +73,6 @@ class Investigate(Action):
         return f"buy {self.face} investigate"
 
 
-@dataclass(frozen=True)
 class Briefing(Action):
     """`target` None: every co-located player (option `briefing_scope` "all")."""
 
@@ -95,13 +86,11 @@ class Briefing(Action):
         return f"buy 4 briefing {self.target}"
 
 
-@dataclass(frozen=True)
 class First(Action):
     def __str__(self) -> str:
         return "buy 5 first"
 
 
-@dataclass(frozen=True)
 class Lab(Action):
     """`positions`: the rotated positions paid for, from 1 (the bottom), sorted."""
 
@@ -111,7 +100,6 @@ class Lab(Action):
         return "buy 6 lab" + (" " + ",".join(map(str, self.positions)) if self.positions else "")
 
 
-@dataclass(frozen=True)
 class Discard(Action):
     card: str
 
@@ -119,7 +107,6 @@ class Discard(Action):
         return f"discard {self.card}"
 
 
-@dataclass(frozen=True)
 class Declare(Action):
     """One card per genre, in genre order."""
 

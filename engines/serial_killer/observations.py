@@ -13,7 +13,6 @@ only its position (`LabPlace`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name
 from engines.serial_killer.material import COLOURS
@@ -40,7 +39,6 @@ def seat_text(seat: JsonValue) -> str:
     return COLOURS[seat]
 
 
-@dataclass(frozen=True, eq=False)
 class Start(ObservationKind, kind="setup"):
     """The setup: the number of players, who starts, and each deck as (genre, district,
     size), in genre order."""
@@ -58,14 +56,12 @@ class Start(ObservationKind, kind="setup"):
         return f"setup {self.players} {seat_text(self.first_player)} {decks}"
 
 
-@dataclass(frozen=True, eq=False)
 class Seated(ObservationKind):
     """An observation about one seat (its first field)."""
 
     seat: int
 
 
-@dataclass(frozen=True, eq=False)
 class PawnAt(Seated):
     """A pawn put on a district: placed by its player, or relocated by the dice."""
 
@@ -75,19 +71,16 @@ class PawnAt(Seated):
         return f"{self.KIND} {seat_text(self.seat)} {self.district}"
 
 
-@dataclass(frozen=True, eq=False)
 class Placed(PawnAt, kind="place"):
     def describe(self) -> str:
         return f"{who(self.seat)} placed the pawn on district {self.district}"
 
 
-@dataclass(frozen=True, eq=False)
 class Relocated(PawnAt, kind="relocate"):
     def describe(self) -> str:
         return f"{who(self.seat)} was relocated to district {self.district}"
 
 
-@dataclass(frozen=True, eq=False)
 class Roll(ObservationKind, kind="roll"):
     """A round's 15 dice: how many show each face 1 to 6, and the ferocity a uniform roll
     added."""
@@ -104,7 +97,6 @@ class Roll(ObservationKind, kind="roll"):
         return "roll " + " ".join(map(str, self.counts))
 
 
-@dataclass(frozen=True, eq=False)
 class SeatOnly(Seated):
     """A pass, an ended pick or a skipped declaration: the seat alone."""
 
@@ -112,25 +104,21 @@ class SeatOnly(Seated):
         return f"{self.KIND} {seat_text(self.seat)}"
 
 
-@dataclass(frozen=True, eq=False)
 class Passed(SeatOnly, kind="pass"):
     def describe(self) -> str:
         return f"{who(self.seat)} passed"
 
 
-@dataclass(frozen=True, eq=False)
 class PickEnded(SeatOnly, kind="end_pick"):
     def describe(self) -> str:
         return f"{who(self.seat)} ended the pick"
 
 
-@dataclass(frozen=True, eq=False)
 class Skipped(SeatOnly, kind="skip"):
     def describe(self) -> str:
         return f"{who(self.seat)} did not attempt a declaration"
 
 
-@dataclass(frozen=True, eq=False)
 class Buy(Seated, kind="buy"):
     """A die bought: its face, the action (the action's word), its cost and the points left.
     Every buy has these fields; as it stands, a buy that shows nothing more (investigate,
@@ -162,7 +150,6 @@ class Buy(Seated, kind="buy"):
         return ""
 
 
-@dataclass(frozen=True, eq=False)
 class BuyWeapon(Buy):
     """A weapon die, with the weapon track after it."""
 
@@ -175,7 +162,6 @@ class BuyWeapon(Buy):
         return f" weapon {self.weapon}"
 
 
-@dataclass(frozen=True, eq=False)
 class BuyMove(Buy):
     """A move, with the district the pawn went to."""
 
@@ -188,7 +174,6 @@ class BuyMove(Buy):
         return f" to {self.district}"
 
 
-@dataclass(frozen=True, eq=False)
 class BuyBriefing(Buy):
     """A briefing, with the players whose hands it showed."""
 
@@ -201,7 +186,6 @@ class BuyBriefing(Buy):
         return " targets " + ("+".join(map(seat_text, self.targets)) or "none")
 
 
-@dataclass(frozen=True, eq=False)
 class BuyLab(Buy):
     """A lab view, with the lab positions it showed."""
 
@@ -214,7 +198,6 @@ class BuyLab(Buy):
         return " positions " + ("+".join(map(str, self.positions)) or "none")
 
 
-@dataclass(frozen=True, eq=False)
 class Draw(Seated, kind="draw"):
     """A card drawn (its genre seen by all), and the cards left in its deck."""
 
@@ -232,14 +215,12 @@ class Draw(Seated, kind="draw"):
         return f"draw {seat_text(self.seat)} {self.genre} {self.district} left {self.deck_size}"
 
 
-@dataclass(frozen=True, eq=False)
 class OwnCard(Seated):
     """A card of the seat's own, which it alone sees: drawn, or put in the lab."""
 
     card: str
 
 
-@dataclass(frozen=True, eq=False)
 class SeeDraw(OwnCard, kind="see_draw"):
     def describe(self) -> str:
         return f"{who(self.seat)} drew {self.card}"
@@ -248,7 +229,6 @@ class SeeDraw(OwnCard, kind="see_draw"):
         return f"drew {self.card}"
 
 
-@dataclass(frozen=True, eq=False)
 class LabPlace(Seated, kind="lab_place"):
     """A card put in the lab, at its position; as it stands, with its genre hidden (the
     option genre_public False)."""
@@ -268,7 +248,6 @@ class LabPlace(Seated, kind="lab_place"):
         return ""
 
 
-@dataclass(frozen=True, eq=False)
 class LabPlaceGenre(LabPlace):
     """A card put in the lab, its genre shown on its back."""
 
@@ -281,7 +260,6 @@ class LabPlaceGenre(LabPlace):
         return f" {self.genre}" if self.genre is not None else ""
 
 
-@dataclass(frozen=True, eq=False)
 class SeeDiscard(OwnCard, kind="see_discard"):
     position: int
 
@@ -292,7 +270,6 @@ class SeeDiscard(OwnCard, kind="see_discard"):
         return f"discarded {self.card} {self.position}"
 
 
-@dataclass(frozen=True, eq=False)
 class Pollution(ObservationKind, kind="pollution"):
     """The pollution die after a discard, and the lab position it rotated (None: none)."""
 
@@ -309,7 +286,6 @@ class Pollution(ObservationKind, kind="pollution"):
         return f"pollution {self.die}" + ("" if turned is None else f" rotates {turned}")
 
 
-@dataclass(frozen=True, eq=False)
 class SeeHand(Seated, kind="see_hand"):
     """A briefing: the hand of `target` the seat saw, sorted."""
 
@@ -323,7 +299,6 @@ class SeeHand(Seated, kind="see_hand"):
         return f"saw {seat_text(self.target)} " + " ".join(self.cards)
 
 
-@dataclass(frozen=True, eq=False)
 class SeeLab(Seated, kind="see_lab"):
     """A lab view: the (position, card) pairs the seat saw."""
 
@@ -337,7 +312,6 @@ class SeeLab(Seated, kind="see_lab"):
         return "lab-view " + " ".join(f"{p}:{c}" for p, c in self.cards)
 
 
-@dataclass(frozen=True, eq=False)
 class Declaration(Seated, kind="declaration"):
     """The profile the seat committed, sealed (it alone sees it until the end)."""
 
@@ -350,7 +324,6 @@ class Declaration(Seated, kind="declaration"):
         return "committed " + " ".join(self.profile)
 
 
-@dataclass(frozen=True, eq=False)
 class Attempt(Seated, kind="attempt"):
     """A declaration's roll: the dice, their total against the ferocity, and the order of
     the success (None when it failed)."""
@@ -376,7 +349,6 @@ class Attempt(Seated, kind="attempt"):
         )
 
 
-@dataclass(frozen=True, eq=False)
 class RoundEnd(ObservationKind, kind="round_end"):
     """A round's end: the unused dice's ferocity, the hunted bonus, the ferocity now, who is
     caught (one flag per seat) and who starts the next round."""
@@ -402,7 +374,6 @@ class RoundEnd(ObservationKind, kind="round_end"):
         )
 
 
-@dataclass(frozen=True, eq=False)
 class GameEnd(GameOver, kind="end"):
     """The end: why, the profile, every declaration as (seat, order, profile) in order, and
     the winner (none: the killer won)."""
