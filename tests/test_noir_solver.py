@@ -33,6 +33,7 @@ import engines
 import solver
 from engines import InformationSet, InvalidInformationSet, Observation, SleuthError
 from engines.noir import Disguise, Draw, Identity, Noir, NoirState
+from engines.noir import observations as seen
 from engines.noir.material import HAND
 from engines.noir.observations import CAUGHT
 from solver.cpsat import Compiled
@@ -430,6 +431,10 @@ def malformed() -> list[tuple[str, InformationSet, str]]:
         ("private to him", k.extended(obs("drew", seat="inspector", suspect="Ada")), "see"),
         ("missing field", k.extended(obs("arrest", seat="inspector", suspect="Ada")), "fields"),
         ("extra field", k.extended(obs("draw", seat="inspector", n=1)), "fields"),
+        ("disguise of neither shape", k.extended(obs("disguise", seat="killer", success=True)),
+         "fields"),
+        ("failed disguise said to succeed",
+         k.extended(obs("disguise", seat="killer", success=True, drawn="Ada")), "'success'"),
         ("answer not a bool",
          k.extended(obs("canvas", seat="killer", suspect="Ada", adjacent="yes")), "'adjacent'"),
         ("wrong seat", rebuilt(k, seat="lupin"), "seat"),
@@ -469,6 +474,12 @@ def test_malformed_information_sets_raise_invalid_information_set(
         deduce_checked(info)
 
 
+def test_every_kind_has_a_check_for_each_of_its_fields_in_order() -> None:
+    assert set(knowledge.SCHEMAS) == {kind for kinds in seen.KINDS.values() for kind in kinds}
+    for kind, checks in knowledge.SCHEMAS.items():
+        assert tuple(checks) == kind.field_names()
+
+
 def test_real_information_sets_pass_validation() -> None:
     for info, _, _ in positions():
         knowledge.validate(info)
@@ -503,7 +514,7 @@ def mutated(draw: st.DrawFn) -> InformationSet:
             other = draw(st.integers(0, len(observations) - 1))
             observations[at], observations[other] = observations[other], observations[at]
         elif way == "kind" and observations:
-            kind = draw(st.sampled_from(sorted({k.rstrip("+-") for k in knowledge.SCHEMAS})))
+            kind = draw(st.sampled_from(sorted({k.KIND for k in knowledge.SCHEMAS})))
             observations[at] = Observation(kind, observations[at].fields)
         seat = draw(VALUES) if way == "seat" else info.seat
         options = info.options

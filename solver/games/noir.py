@@ -46,6 +46,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum, auto
 
 from engines import (
     ConfigError,
@@ -69,11 +70,13 @@ from engines.noir import (
 from engines.noir import observations as seen
 from engines.noir.material import HAND, INSPECTOR, KILLER, LINES, block, suspects
 from engines.noir.notation import Record
+from engines.observations import ObservationKind
 from engines.values import JsonValue, quote
 from solver.deduction import Deduction
 from solver.hints import Answer, Hint, percent, plural
 from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member
 from solver.sampling import EnumeratedWorlds
+from solver.validation import Checker
 
 ANSWER_KINDS = frozenset({"KillerIs", "InspectorIs"})
 """The facts that make up the hidden answer (whose odds moving is news)."""
@@ -471,6 +474,19 @@ def world_set(model: Model, compiled: object) -> WeightedWorlds:
 Check = Callable[[JsonValue], str]
 """A field's check: "" when the value is allowed, otherwise what is allowed."""
 
+
+class OnGrid(Enum):
+    """A field's check against the game's suspects, which the grid option sets: the validator
+    runs it, not a `Check` fixed in the table."""
+
+    NAME = auto()
+    """One suspect."""
+    HAND = auto()
+    """The inspector's four different suspects."""
+    GRID = auto()
+    """Rows of equal length of different suspects."""
+
+
 ANY_SEAT = (KILLER, INSPECTOR)
 
 
@@ -480,6 +496,12 @@ def _seat(*allowed: str) -> Check:
 
 def _flag(value: JsonValue) -> str:
     return "" if type(value) is bool else "true or false"
+
+
+def _outcome(success: bool) -> Check:
+    """A disguise's `success`, which its shape fixes (the former identity, or the card drawn)."""
+    shape = "names the identity given up" if success else "names the card drawn"
+    return lambda v: "" if v is success else f"{success} (a disguise that {shape})"
 
 
 def _count(value: JsonValue) -> str:
@@ -504,33 +526,30 @@ def _winners(value: JsonValue) -> str:
     return "" if ok and set(value) <= set(ANY_SEAT) else "a list of seats (killer, inspector)"
 
 
-SCHEMAS: dict[str, dict[str, Check | str]] = {
-    "setup": {"rows": "grid"},
-    "identity": {"seat": _seat(*ANY_SEAT), "suspect": "name"},
-    "hand": {"seat": _seat(INSPECTOR), "cards": "hand"},
-    "chose-identity": {"seat": _seat(INSPECTOR)},
-    "kill": {"seat": _seat(KILLER), "suspect": "name", "kills": _count},
-    "canvas": {"seat": _seat(*ANY_SEAT), "suspect": "name", "adjacent": _flag},
-    "shift": {"seat": _seat(*ANY_SEAT), "line": _line, "index": _count, "direction": _direction,
-              "rows": "grid"},
-    "collapse": {"rows": "grid"},
-    "disguise+": {"seat": _seat(KILLER), "success": _flag, "former": "name"},
-    "disguise-": {"seat": _seat(KILLER), "success": _flag, "drawn": "name"},
-    "draw": {"seat": _seat(INSPECTOR)},
-    "drew": {"seat": _seat(INSPECTOR), "suspect": "name"},
-    "exonerate": {"seat": _seat(INSPECTOR), "suspect": "name"},
-    "arrest": {"seat": _seat(INSPECTOR), "suspect": "name", "success": _flag},
-    "citizen-arrest": {"seat": _seat(INSPECTOR), "suspect": "name", "agent": "name",
-                       "success": _flag},
-    "end": {"winners": _winners, "reason": _text},
+SCHEMAS: dict[type[ObservationKind], dict[str, Check | OnGrid]] = {
+    seen.Layout: {"rows": OnGrid.GRID},
+    seen.IdentityTold: {"seat": _seat(*ANY_SEAT), "suspect": OnGrid.NAME},
+    seen.Hand: {"seat": _seat(INSPECTOR), "cards": OnGrid.HAND},
+    seen.ChoseIdentity: {"seat": _seat(INSPECTOR)},
+    seen.Killed: {"seat": _seat(KILLER), "suspect": OnGrid.NAME, "kills": _count},
+    seen.Canvas: {"seat": _seat(*ANY_SEAT), "suspect": OnGrid.NAME, "adjacent": _flag},
+    seen.Shifted: {"seat": _seat(*ANY_SEAT), "line": _line, "index": _count,
+                   "direction": _direction, "rows": OnGrid.GRID},
+    seen.Collapsed: {"rows": OnGrid.GRID},
+    seen.Disguised: {"seat": _seat(KILLER), "success": _outcome(True),
+                     "former": OnGrid.NAME},
+    seen.DisguiseFailed: {"seat": _seat(KILLER), "success": _outcome(False),
+                          "drawn": OnGrid.NAME},
+    seen.DrawMade: {"seat": _seat(INSPECTOR)},
+    seen.Drew: {"seat": _seat(INSPECTOR), "suspect": OnGrid.NAME},
+    seen.Exonerated: {"seat": _seat(INSPECTOR), "suspect": OnGrid.NAME},
+    seen.Arrested: {"seat": _seat(INSPECTOR), "suspect": OnGrid.NAME, "success": _flag},
+    seen.CitizenArrested: {"seat": _seat(INSPECTOR), "suspect": OnGrid.NAME,
+                           "agent": OnGrid.NAME, "success": _flag},
+    seen.End: {"winners": _winners, "reason": _text},
 }  # fmt: skip
-"""Each observation kind's fields and what each may hold (a disguise's fields depend on its
-success); "name", "hand" and "grid" are checked against the game's suspects."""
-
-
-def _shape(kind: str, success: JsonValue) -> str:
-    """The key in `SCHEMAS` of a kind with a shape for each outcome (a disguise)."""
-    return kind + ("+" if success is True else "-")
+"""What each field of each observation kind may hold, in the kind's field order (the two
+shapes of a disguise are two kinds, each with its own `success`)."""
 
 
 def validate(info: InformationSet) -> None:
@@ -600,6 +619,7 @@ class _Validator:
         self.kills = 0
         game = Noir.of(info)
         self.record = Record(game, str(info.seat))
+        self.check = Checker(info, seen.KINDS)
 
     def fail(self, index: int, why: str) -> InvalidInformationSet:
         obs = self.info.observations[index]
@@ -636,38 +656,32 @@ class _Validator:
             raise self.fail(index, f"field 'suspect' must be {owed.suspect!r}")
 
     def check_fields(self, index: int, obs: Observation) -> None:
-        if not isinstance(obs.kind, str) or obs.kind not in seen.KINDS:
-            raise self.fail(index, f"unknown kind; the kinds are {', '.join(sorted(seen.KINDS))}")
         fields = obs.fields
         if not isinstance(fields, tuple) or not all(
             isinstance(f, tuple) and len(f) == 2 and isinstance(f[0], str) for f in fields
         ):
             raise self.fail(index, f"fields must be (name, value) pairs, not {quote(fields)}")
-        values = dict(fields)
-        schema = SCHEMAS.get(obs.kind) or SCHEMAS[_shape(obs.kind, values.get("success"))]
-        if len(values) != len(fields) or set(values) != set(schema):
-            raise self.fail(
-                index, f"fields {', '.join(values) or 'none'}; allowed: {', '.join(schema)}"
-            )
-        if not isinstance(obs, seen.KINDS[obs.kind]):
-            raise self.fail(index, f"fields {', '.join(values)}; allowed: {', '.join(schema)}, "
-                            "in that order")  # fmt: skip
-        for name, check in schema.items():
-            why = self.check_value(check, values[name])
+        self.check.shape(index)
+        assert isinstance(obs, ObservationKind)  # the shape is one of `seen.KINDS`
+        for name, check in SCHEMAS[type(obs)].items():
+            value = obs[name]
+            why = self.check_value(check, value)
             if why:
-                raise self.fail(index, f"field {name!r} is {quote(values[name])}; allowed: {why}")
+                raise self.fail(index, f"field {name!r} is {quote(value)}; allowed: {why}")
 
-    def check_value(self, check: Check | str, value: JsonValue) -> str:
-        if check == "name":
-            return "" if isinstance(value, str) and value in self.names else self.suspect_text()
-        if check == "hand":
-            ok = isinstance(value, tuple) and len(value) == HAND and len(set(value)) == HAND
-            ok = ok and all(isinstance(v, str) and v in self.names for v in value)
-            return "" if ok else f"{HAND} different suspects ({self.suspect_text()})"
-        if check == "grid":
-            return self.grid_problem(value)
-        assert callable(check)
-        return check(value)
+    def check_value(self, check: Check | OnGrid, value: JsonValue) -> str:
+        match check:
+            case OnGrid.NAME:
+                ok = isinstance(value, str) and value in self.names
+                return "" if ok else self.suspect_text()
+            case OnGrid.HAND:
+                ok = isinstance(value, tuple) and len(value) == HAND and len(set(value)) == HAND
+                ok = ok and all(isinstance(v, str) and v in self.names for v in value)
+                return "" if ok else f"{HAND} different suspects ({self.suspect_text()})"
+            case OnGrid.GRID:
+                return self.grid_problem(value)
+            case _:
+                return check(value)
 
     def suspect_text(self) -> str:
         return f"a suspect of this grid ({', '.join(self.names)})"
