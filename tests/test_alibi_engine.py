@@ -19,11 +19,14 @@ from engines.alibi import (
     PASSES_LISTED,
     TYPES,
     AlibiState,
+    Subject,
+    SubjectKind,
     load_deck,
     parse_subject,
     set_points,
 )
 from engines.alibi import actions as act
+from engines.alibi.questions import is_subject, listed_subjects
 from tests.conformance import EngineSpec, check_random_game
 
 GAME = engines.make("alibi")
@@ -510,6 +513,21 @@ def test_solutions_at_the_round_limit_come_from_everyone() -> None:
 def test_notation_round_trips(text: str) -> None:
     action = GAME.parse_action(text)
     assert str(action) == text and GAME.parse_action(str(action)) == action
+
+
+def test_a_subject_stores_as_kind_colon_value_whatever_its_kind_is_given_as() -> None:
+    """A kind given as its word or as its SubjectKind makes one subject, stored as before."""
+    deck = GAME.deck
+    for subject in listed_subjects(deck, single_cards=True):
+        assert parse_subject(str(subject), deck) == subject
+        assert Subject(str(subject.kind), subject.value) == subject
+    assert Subject("type", "weapon").kind is SubjectKind.TYPE
+    assert str(Subject(SubjectKind.GROUP, "poison")) == "group:poison"
+    assert str(Subject("cards", ("poison-arsenic", "car-trunk"))) == (
+        "cards:car-trunk,poison-arsenic"
+    )
+    assert [f"{kind}" for kind in SubjectKind] == ["type", "group", "detail", "cards"]
+    assert not is_subject(Subject("colour", "red"), deck)
 
 
 def test_card_lists_are_canonical() -> None:

@@ -24,7 +24,18 @@ from solver.errors import SolverTimeout
 from solver.games.alibi import history_of
 from solver.games.alibi.chain import HistoryChain
 from solver.games.alibi.counting import count_histories
-from solver.games.alibi.model import build
+from solver.games.alibi.model import (
+    AtVar,
+    BoxVar,
+    PassVar,
+    SeenVar,
+    at_var,
+    box_var,
+    build,
+    pass_var,
+    seen_var,
+    var_key,
+)
 from solver.games.alibi.position import parse
 from solver.model import Fact
 from tests.alibi_brute_force import Tally, brute_force
@@ -130,6 +141,26 @@ def test_positions_include_passes_seen_questions_and_lays() -> None:
     assert passes[0] >= 20 and passes[1] >= 20 and passes[2] >= 100, passes
     assert scopes["seen"] >= 500 and scopes["hand"] >= 500, scopes
     assert len(laid) >= 40 and len(unseen_sets) >= 5, (len(laid), len(unseen_sets))
+
+
+def test_every_variable_name_reads_back_as_the_key_it_was_written_from() -> None:
+    kinds: Counter[str] = Counter()
+    for info, _ in POSITIONS:
+        for variable in build(info).variables:
+            match var_key(variable.name):
+                case BoxVar(kind):
+                    written = box_var(kind)
+                case AtVar(card, epoch):
+                    written = at_var(card, epoch)
+                case PassVar(card, round_number):
+                    written = pass_var(card, round_number)
+                case SeenVar(card, seat, epoch):
+                    written = seen_var(card, seat, epoch)
+            assert written == variable.name
+            kinds[variable.name.partition(":")[0]] += 1
+    assert set(kinds) == {"box", "at", "pass", "seen"}, kinds
+    with pytest.raises(ValueError, match="no variable"):
+        var_key("hand:car-trunk")
 
 
 def test_brute_force_counts_deals_by_formula() -> None:

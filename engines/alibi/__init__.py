@@ -3,7 +3,7 @@
 from engines.alibi.actions import Accuse, AlibiAction, Ask, Lay, Pass, Solution
 from engines.alibi.game import Alibi, deal
 from engines.alibi.material import TYPES, Card, Deck, hand_sizes, load_deck
-from engines.alibi.questions import SCOPES, Subject, parse_subject
+from engines.alibi.questions import SCOPES, Subject, SubjectKind, parse_subject
 from engines.alibi.state import ACCUSATIONS_LISTED, PASSES_LISTED, AlibiState, set_points
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "Pass",
     "Solution",
     "Subject",
+    "SubjectKind",
     "deal",
     "hand_sizes",
     "load_deck",

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from engines.alibi import observations as seen
 from engines.alibi.material import TYPES, Deck, hand_sizes
-from engines.alibi.questions import SCOPES, Subject
+from engines.alibi.questions import SCOPES, Subject, SubjectKind, subject_kind
 from engines.alibi.state import set_points
 from engines.errors import InvalidObservation
 from engines.notation import AmbiguousName, Vocabulary, parts_of, read_int
@@ -45,7 +45,6 @@ _PAST = {
 }
 KEYWORDS = ("dealer", "deal", "hands", "pass", "box", "end")
 _KEYWORD_ALIASES = {"sizes": "hands", "winners": "end"}
-SUBJECT_KINDS = ("type", "group", "detail", "cards")
 
 
 def words_of(text: str) -> list[str]:
@@ -321,9 +320,9 @@ class Notation:
             {**deck.detail_names, **deck.group_names, **printed},
         )
         self.named = {
-            "type": Vocabulary("type", TYPES),
-            "group": Vocabulary("group", deck.groups, deck.group_names),
-            "detail": Vocabulary("detail", deck.details, deck.detail_names),
+            SubjectKind.TYPE: Vocabulary("type", TYPES),
+            SubjectKind.GROUP: Vocabulary("group", deck.groups, deck.group_names),
+            SubjectKind.DETAIL: Vocabulary("detail", deck.details, deck.detail_names),
         }
         self._readable: tuple[Observation, ...] = ()  # the last `before` found readable
 
@@ -571,10 +570,10 @@ class Notation:
         """A type, group or detail (typed alone), or one or more cards; "kind:" may lead."""
         if not words:
             raise InvalidObservation("the question names no subject")
-        if len(words) > 1 and words[0] in SUBJECT_KINDS:
-            kind = words[0]
-            if kind == "cards":
-                return Subject("cards", tuple(self.card_list(words[1:], "the question")))
+        kind = subject_kind(words[0]) if len(words) > 1 else None
+        if kind is SubjectKind.CARDS:
+            return Subject(kind, tuple(self.card_list(words[1:], "the question")))
+        if kind is not None:
             return Subject(kind, self.named[kind].read_phrase(words[1:]))
         if len(words) > 1:
             try:  # a name of several words: "blunt object", "back stage", "fall window"
@@ -583,7 +582,7 @@ class Notation:
                 raise
             except InvalidObservation:
                 pass
-            return Subject("cards", tuple(self.card_list(words, "the question")))
+            return Subject(SubjectKind.CARDS, tuple(self.card_list(words, "the question")))
         return self.one_word_subject(words[0])
 
     def one_word_subject(self, word: str) -> Subject:
@@ -593,7 +592,7 @@ class Notation:
             if word in vocabulary.names:
                 return Subject(kind, word)
         if word in self.deck.by_id:
-            return Subject("cards", (word,))
+            return Subject(SubjectKind.CARDS, (word,))
         for kind, vocabulary in self.named.items():  # a printed name in full ("Back Stage")
             spelt = vocabulary.matches(word)
             if len(spelt) == 1 and parts_of(word) == parts_of(vocabulary.printed.get(spelt[0], "")):
@@ -612,7 +611,7 @@ class Notation:
         if found:
             return found[0]
         try:
-            return Subject("cards", (self.cards.read(word),))
+            return Subject(SubjectKind.CARDS, (self.cards.read(word),))
         except AmbiguousName:
             raise
         except InvalidObservation:
@@ -628,7 +627,7 @@ class Notation:
                 f"expected 'S lays GROUP' (e.g. 1 lays poison), not {quote(' '.join(words))}"
             )
         self.on_turn(seat, table, "lay a set")
-        group = self.named["group"].read_phrase(words)
+        group = self.named[SubjectKind.GROUP].read_phrase(words)
         if group in table.laid:
             raise InvalidObservation(f"the {group} set was laid before")
         cards = self.deck.of_group(group)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engines.alibi.material import load_deck
-from engines.alibi.questions import Subject, parse_subject, question_words, subject_text
+from engines.alibi.questions import parse_subject, question_words, subject_text
 from engines.observations import GameOver, ObservationKind, kinds_by_name
 
 FULL_DECK = load_deck("full")
@@ -128,11 +128,8 @@ class Answered(ObservationKind, kind="answer"):
         )
 
     def text(self) -> str:
-        what, _, value = str(self.subject).partition(":")
-        subject = Subject(what, tuple(value.split(",")) if what == "cards" else value)
-        return (
-            f"{self.asker} asks {self.target} {self.scope} {subject_text(subject)}: {self.answer}"
-        )
+        subject = subject_text(str(self.subject))
+        return f"{self.asker} asks {self.target} {self.scope} {subject}: {self.answer}"
 
 
 class Accused(ObservationKind, kind="accuse"):

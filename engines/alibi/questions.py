@@ -10,25 +10,86 @@ carry the set itself, and a solver needs no deck knowledge to turn an answer int
 from __future__ import annotations
 
 import difflib
+from collections.abc import Collection
+from contextlib import suppress
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 
 from engines.actions import Domain, cards_domain, choice_domain
 from engines.alibi.material import TYPES, Deck
-from engines.values import one_of, quote
+from engines.values import quote
 
 SCOPES: tuple[str, ...] = ("hand", "seen")
-KINDS: tuple[str, ...] = ("type", "group", "detail", "cards")
+
+
+class SubjectKind(StrEnum):
+    """What a subject names: a type, a group or a detail by its name, or cards by their ids.
+    Each value is the word before the colon of the stored subject (`group:poison`)."""
+
+    TYPE = "type"
+    GROUP = "group"
+    DETAIL = "detail"
+    CARDS = "cards"
+
+    def names(self, deck: Deck) -> Collection[str]:
+        """The names a subject of this kind may give in `deck` (for CARDS: the card ids)."""
+        match self:
+            case SubjectKind.TYPE:
+                return TYPES
+            case SubjectKind.GROUP:
+                return deck.groups
+            case SubjectKind.DETAIL:
+                return deck.details
+            case SubjectKind.CARDS:
+                return deck.ids
+
+    def cards_named(self, name: str, deck: Deck) -> tuple[str, ...]:
+        """The cards of `deck` that the name `name` of this kind counts, in deck order."""
+        match self:
+            case SubjectKind.TYPE:
+                return deck.of_type(name)
+            case SubjectKind.GROUP:
+                return deck.of_group(name)
+            case SubjectKind.DETAIL:
+                return deck.of_detail(name)
+            case SubjectKind.CARDS:
+                return (name,)
+
+    def printed(self, name: str, deck: Deck) -> str:
+        """The name `name` of this kind as the cards print it ("Poison", "noon")."""
+        match self:
+            case SubjectKind.TYPE:
+                return name
+            case SubjectKind.GROUP:
+                return deck.group_names[name]
+            case SubjectKind.DETAIL:
+                return deck.detail_names[name]
+            case SubjectKind.CARDS:
+                return deck.by_id[name].name
+
+
+def subject_kind(word: str) -> SubjectKind | None:
+    """The kind `word` names ("group"), or None."""
+    with suppress(ValueError):
+        return SubjectKind(word)
+    return None
 
 
 @dataclass(frozen=True)
 class Subject:
-    """What a question counts. `value` is a name, or a tuple of card ids for `cards` (sorted)."""
+    """What a question counts. `value` is a name, or a tuple of card ids for `cards` (sorted).
 
-    kind: str
+    A kind given as its word ("type") is stored as its SubjectKind, so that subjects built
+    either way are one; a word that is no kind is kept, for `is_subject` to refuse."""
+
+    kind: SubjectKind
     value: str | tuple[str, ...]
 
     def __post_init__(self) -> None:
+        kind = subject_kind(self.kind)
+        if kind is not None:
+            object.__setattr__(self, "kind", kind)
         if isinstance(self.value, tuple) and all(isinstance(card, str) for card in self.value):
             object.__setattr__(self, "value", tuple(sorted(self.value)))
 
@@ -41,29 +102,22 @@ class Subject:
         if isinstance(self.value, tuple):
             wanted = set(self.value)
             return tuple(card for card in deck.ids if card in wanted)
-        if self.kind == "type":
-            return deck.of_type(self.value)
-        if self.kind == "group":
-            return deck.of_group(self.value)
-        return deck.of_detail(self.value)
+        return self.kind.cards_named(self.value, deck)
 
     def words(self, deck: Deck) -> str:
         """The subject as a person asks it: "Poison cards", "noon cards", "of Car: Trunk"."""
         if isinstance(self.value, tuple):
             return cards_in_words(self.value, deck)
-        if self.kind == "type":
-            return f"{self.value} cards"
-        if self.kind == "group":
-            return f"{deck.group_names[self.value]} cards"
-        return f"{deck.detail_names[self.value]} cards"
+        return f"{self.kind.printed(self.value, deck)} cards"
 
 
 def parse_subject(text: str, deck: Deck) -> Subject:
     """The subject written `kind:value`; raises ValueError saying what is wrong."""
-    kind, colon, value = text.partition(":")
-    if not colon or kind not in KINDS:
-        raise ValueError(f"a subject is one of {', '.join(k + ':...' for k in KINDS)}")
-    if kind == "cards":
+    word, colon, value = text.partition(":")
+    kind = subject_kind(word)
+    if not colon or kind is None:
+        raise ValueError(f"a subject is one of {', '.join(f'{k}:...' for k in SubjectKind)}")
+    if kind is SubjectKind.CARDS:
         if not value:
             raise ValueError("no card is named after 'cards:'")
         cards = tuple(value.split(","))
@@ -73,20 +127,18 @@ def parse_subject(text: str, deck: Deck) -> Subject:
         if len(set(cards)) != len(cards):
             raise ValueError("a card is named twice")
         return Subject(kind, cards)
-    known = {"type": TYPES, "group": deck.groups, "detail": deck.details}[kind]
-    if value not in known:
+    if value not in kind.names(deck):
         raise ValueError(f"unknown {kind} {quote(value)}")
     return Subject(kind, value)
 
 
 def is_subject(value: object, deck: Deck) -> bool:
     """Whether `value` is a Subject of `deck`, as `parse_subject` would build it."""
-    if type(value) is not Subject or not one_of(value.kind, KINDS):
+    if type(value) is not Subject or type(value.kind) is not SubjectKind:
         return False
-    if value.kind == "cards":
+    if value.kind is SubjectKind.CARDS:
         return _card_lists(deck).accepts(value.value)
-    known = {"type": TYPES, "group": deck.groups, "detail": deck.details}[value.kind]
-    return type(value.value) is str and value.value in known
+    return type(value.value) is str and value.value in value.kind.names(deck)
 
 
 @cache
@@ -101,11 +153,13 @@ def question_words(scope: str, subject: Subject, deck: Deck) -> str:
     return f"how many {subject.words(deck)} have you seen"
 
 
-def subject_text(subject: Subject) -> str:
-    """A subject as typed in the notation: the name alone, or the cards."""
-    if isinstance(subject.value, tuple):
-        return " ".join(subject.value)
-    return subject.value
+def subject_text(stored: str) -> str:
+    """A subject stored as `kind:value` (a Subject's str), as typed in the notation: the name
+    alone, or the cards (sorted, as a Subject keeps them)."""
+    word, _, value = stored.partition(":")
+    if subject_kind(word) is SubjectKind.CARDS:
+        return " ".join(sorted(value.split(",")))
+    return value
 
 
 def listed_subjects(deck: Deck, single_cards: bool) -> list[Subject]:
@@ -114,12 +168,12 @@ def listed_subjects(deck: Deck, single_cards: bool) -> list[Subject]:
     Card lists of two or more cards are legal but not listed (there are 2**78 of them). When
     single-card questions are forbidden, so are the details that name one card.
     """
-    subjects = [Subject("type", kind) for kind in TYPES]
-    subjects += [Subject("group", group) for group in deck.groups]
-    details = [Subject("detail", detail) for detail in deck.details]
+    subjects = [Subject(SubjectKind.TYPE, kind) for kind in TYPES]
+    subjects += [Subject(SubjectKind.GROUP, group) for group in deck.groups]
+    details = [Subject(SubjectKind.DETAIL, detail) for detail in deck.details]
     subjects += [s for s in details if single_cards or len(s.cards(deck)) > 1]
     if single_cards:
-        subjects += [Subject("cards", (card,)) for card in deck.ids]
+        subjects += [Subject(SubjectKind.CARDS, (card,)) for card in deck.ids]
     return subjects
 
 

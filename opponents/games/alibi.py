@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines import Action, InformationSet, Observation, Seat
-from engines.alibi import TYPES, Alibi, Subject
+from engines.alibi import TYPES, Alibi, Subject, SubjectKind
 from engines.alibi import actions as act
 from engines.alibi import observations as seen
 from opponents.base import Bot, SeatedBot, check_options, check_time_budget
@@ -105,7 +105,7 @@ class HeuristicBot(SeatedBot):
         undecided = [g for g in open_groups if len(left[TYPES.index(deck.type_of_group(g))]) > 1]
         group = self.rng.choice(undecided or open_groups or list(deck.groups))
         others = [s for s in range(self.game.players) if s != self.seat]
-        return act.Ask(self.rng.choice(others), "seen", Subject("group", group))
+        return act.Ask(self.rng.choice(others), "seen", Subject(SubjectKind.GROUP, group))
 
 
 class SolverBot(SeatedBot):

@@ -198,11 +198,11 @@ def heat_cells(
         if possible(cells[card][0]):  # seat's hand and sets, else where the card is now,
             continue  # else where the seat last saw it go
         mark = _mark(pad, card)
-        if mark[0] in ("H", "BOX") or mark[0].startswith("L"):
+        if mark[1] in ("box", "hand", "laid"):
             cells[card] = mark
         elif card in holders:
             cells[card] = holders[card]
-        elif mark[0] and mark[0] != "x":
+        elif mark[1] in ("passed", "held"):
             cells[card] = mark
     key = "H yours · L# laid · P# player # holds it · p# probably # · >#: you passed it to # · "
     caption = f"% chance in the box · BOX certain · {key}- not in the box"

@@ -26,7 +26,7 @@ from contextlib import contextmanager, suppress
 import numpy as np
 
 from engines import Action, InformationSet, NotToMove
-from engines.alibi import TYPES, Alibi, Subject
+from engines.alibi import TYPES, Alibi, Subject, SubjectKind
 from engines.alibi import actions as act
 from engines.alibi.observations import Answered, Laid, Seating
 from engines.alibi.questions import question_words
@@ -270,7 +270,7 @@ class Notepad:
                 (pair[0] - pos.me) % n,
             ),
         )
-        self.move = act.Ask(target, "seen", Subject("group", group))
+        self.move = act.Ask(target, "seen", Subject(SubjectKind.GROUP, group))
 
 
 def _write(

@@ -56,7 +56,17 @@ from solver.cpsat import Compiled
 from solver.errors import NotCounted, SolverTimeout
 from solver.games.alibi import witnesses
 from solver.games.alibi.counting import Coordinates, Option, _literals, _makes, draw, layered
-from solver.games.alibi.model import BOX, box_var, paths_of, world_from
+from solver.games.alibi.model import (
+    BOX,
+    AtVar,
+    BoxVar,
+    PassVar,
+    SeenVar,
+    box_var,
+    paths_of,
+    var_key,
+    world_from,
+)
 from solver.games.alibi.position import Answer, Position, Trajectory
 from solver.model import Fact, Model, Value, World
 from solver.sampling import Estimate, estimate_from_runs
@@ -399,11 +409,10 @@ class HistoryChain:
         85% came true 60% of the time); pulled, they are calibrated, and the error bar grows
         to match. A pulled estimate is no longer a floor or a ceiling: it counts as reached.
         InBox estimates are left as they are: the box moves often enough to be calibrated."""
-        kind, _, rest = fact.var.partition(":")
-        if kind != "at":
+        key = var_key(fact.var)
+        if not isinstance(key, AtVar):
             return found
-        name, _, at = rest.partition("@")
-        card, epoch = self.pos.index[name], int(at)
+        card, epoch = self.pos.index[key.card], key.epoch
         places = self._places(card, epoch)
         named = {_location(self.pos, v) for v in fact.values} & places
         share = len(named) / len(places) if places else found.value
@@ -435,15 +444,14 @@ class HistoryChain:
     def _makes(self, fact: Fact, card: int) -> np.ndarray:
         """Whether each record's trajectory of `card` makes the un-negated `fact` true."""
         codes, paths = self._paths_of(card)
-        kind, _, rest = fact.var.partition(":")
-        if kind in ("box", "at"):  # most facts: one vectorised lookup of a location
-            epoch = int(rest.partition("@")[2]) if kind == "at" else 0
-            wanted = (
-                [self.pos.box] if kind == "box" else [_location(self.pos, v) for v in fact.values]
-            )
-            table = np.isin(self._locations(card, epoch), wanted)
-        else:
-            table = np.array([_makes(self.pos, fact, card, path) for path in paths], dtype=bool)
+        match var_key(fact.var):  # most facts: one vectorised lookup of a location
+            case BoxVar():
+                table = np.isin(self._locations(card, 0), [self.pos.box])
+            case AtVar(epoch=epoch):
+                wanted = [_location(self.pos, v) for v in fact.values]
+                table = np.isin(self._locations(card, epoch), wanted)
+            case PassVar() | SeenVar():
+                table = np.array([_makes(self.pos, fact, card, path) for path in paths], dtype=bool)
         return table[codes]
 
     def _locations(self, card: int, epoch: int) -> np.ndarray:
@@ -610,10 +618,11 @@ def _draws(states: np.ndarray, starts: Sequence[int]) -> float:
 
 def _cards_of(pos: Position, fact: Fact) -> list[int]:
     """The cards whose trajectories decide `fact`."""
-    if fact.var.startswith("box:"):
-        return [pos.index[card_id(card)] for card in fact.values]
-    name = fact.var.split(":")[1].split("@")[0]
-    return [pos.index[name]]
+    match var_key(fact.var):
+        case BoxVar():
+            return [pos.index[card_id(card)] for card in fact.values]
+        case AtVar(card=card) | PassVar(card=card) | SeenVar(card=card):
+            return [pos.index[card]]
 
 
 def _location(pos: Position, value: Value) -> int:

@@ -22,7 +22,18 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from solver.games.alibi.layers import LayeredCount, count_layers
-from solver.games.alibi.model import at_var, box_var, place, world_from
+from solver.games.alibi.model import (
+    STAY,
+    AtVar,
+    BoxVar,
+    PassVar,
+    SeenVar,
+    at_var,
+    box_var,
+    place,
+    var_key,
+    world_from,
+)
 from solver.games.alibi.position import Position, Trajectory
 from solver.model import Fact, Model, Value, World
 
@@ -114,29 +125,27 @@ class CountedHistories:
         return self._total
 
     def count(self, fact: Fact) -> int:
-        kind, _, rest = fact.var.partition(":")
         hits: int
-        if kind in ("box", "at"):  # facts on one card's box or current place: from tallies
-            if kind == "box":
+        match var_key(fact.var):  # facts on one card's box or current place: from tallies
+            case BoxVar():
                 hits = sum(
                     self._tally(self.pos.index[str(card)], 0).get(self.pos.box, 0)
                     for card in fact.values
                 )
-            else:
-                name, _, at = rest.partition("@")
-                tally = self._tally(self.pos.index[name], int(at))
+            case AtVar(card=name, epoch=epoch):
+                tally = self._tally(self.pos.index[name], epoch)
                 hits = sum(
                     w
                     for loc, w in tally.items()
                     if loc is not None and place(self.pos, loc) in fact.values
                 )
-            return self._total - hits if fact.negated else hits
-        hits = sum(
-            weight
-            for card, found in enumerate(self.options)
-            for (path, _), weight in zip(found, self.weights[card], strict=True)
-            if weight and _makes(self.pos, fact, card, path)
-        )
+            case PassVar() | SeenVar():
+                hits = sum(
+                    weight
+                    for card, found in enumerate(self.options)
+                    for (path, _), weight in zip(found, self.weights[card], strict=True)
+                    if weight and _makes(self.pos, fact, card, path)
+                )
         return self._total - hits if fact.negated else hits
 
     def probability(self, fact: Fact) -> float:
@@ -194,20 +203,18 @@ def _literals(pos: Position, card: int, paths: list[Trajectory]) -> set[tuple[st
 def _makes(pos: Position, fact: Fact, card: int, path: Trajectory) -> bool:
     """Whether a card's trajectory makes the (un-negated) fact true, for facts on one card."""
     data = pos.deck.cards[card]
-    kind, _, rest = fact.var.partition(":")
-    if kind == "box":
-        return data.id in fact.values and path[0] == pos.box
-    if kind == "seen":
-        name, seat, epoch = rest.split(":")[0], *(int(x) for x in rest.split(":")[1].split("@"))
-        return name == data.id and (int(seat in path[: epoch + 1]) in fact.values)
-    name, _, at = rest.partition("@")
-    if name != data.id:
-        return False
-    e = int(at)
-    if kind == "at":
-        return place(pos, path[e]) in fact.values
-    moved = path[e - 1] if path[e] != path[e - 1] else "-"
-    return moved in fact.values
+    match var_key(fact.var):
+        case BoxVar():
+            return data.id in fact.values and path[0] == pos.box
+        case SeenVar(card=name, seat=seat, epoch=epoch):
+            return name == data.id and (int(seat in path[: epoch + 1]) in fact.values)
+        case AtVar(card=name, epoch=e):
+            return name == data.id and place(pos, path[e]) in fact.values
+        case PassVar(card=name, round=r):
+            if name != data.id:
+                return False
+            moved = path[r - 1] if path[r] != path[r - 1] else STAY
+            return moved in fact.values
 
 
 def count_histories(

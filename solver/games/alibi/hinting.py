@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engines import Action, InformationSet, NotToMove, Observation
-from engines.alibi import SCOPES, TYPES, Accuse, Alibi, Ask, Subject
+from engines.alibi import SCOPES, TYPES, Accuse, Alibi, Ask, Subject, SubjectKind
 from engines.alibi.observations import End
 from engines.alibi.questions import listed_subjects, question_words
 from solver.cpsat import CoreSearch
@@ -191,7 +191,7 @@ def _widen(
             break
         best, chosen = gains[pick], trials[pick]
     if best > gain:
-        subject = Subject("cards", tuple(pos.ids[c] for c in np.flatnonzero(chosen)))
+        subject = Subject(SubjectKind.CARDS, tuple(pos.ids[c] for c in np.flatnonzero(chosen)))
     return Question(best, Ask(target, scope, subject))
 
 

@@ -11,6 +11,9 @@ Variables (a world gives each one value):
 Only the box and the epoch-0 locations plus the pass choices are free; every other variable is a
 function of them (the rules' constraints below pin it), so worlds and histories correspond one
 to one and counting worlds counts histories.
+
+A name is written by `box_var`, `at_var`, `pass_var` and `seen_var` and read back only by
+`var_key`, whose typed key (`BoxVar`, `AtVar`, `PassVar`, `SeenVar`) code matches on.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeAlias
 
 from engines import InformationSet
 from engines.alibi import TYPES, load_deck
@@ -43,6 +48,61 @@ def pass_var(card: str, round_number: int) -> str:
 
 def seen_var(card: str, seat: int, epoch: int) -> str:
     return f"seen:{card}:{seat}@{epoch}"
+
+
+@dataclass(frozen=True)
+class BoxVar:
+    """`box:<type>`, read: the type's card in the box."""
+
+    type: str
+
+
+@dataclass(frozen=True)
+class AtVar:
+    """`at:<card>@<e>`, read: where the card is at epoch e."""
+
+    card: str
+    epoch: int
+
+
+@dataclass(frozen=True)
+class PassVar:
+    """`pass:<card>@<r>`, read: who passed the card after round r."""
+
+    card: str
+    round: int
+
+
+@dataclass(frozen=True)
+class SeenVar:
+    """`seen:<card>:<seat>@<e>`, read: whether the seat has held the card by epoch e."""
+
+    card: str
+    seat: int
+    epoch: int
+
+
+VarKey: TypeAlias = BoxVar | AtVar | PassVar | SeenVar
+"""A variable's name, read: what code that is handed a fact's `var` dispatches on."""
+
+
+@lru_cache(maxsize=1 << 16)
+def var_key(name: str) -> VarKey:
+    """The key a variable's name spells (the inverse of `box_var`, `at_var`, `pass_var`
+    and `seen_var`; cached: the same facts' names are read again and again)."""
+    prefix, _, rest = name.partition(":")
+    card, _, when = rest.partition("@")
+    match prefix:
+        case "box":
+            return BoxVar(rest)
+        case "at":
+            return AtVar(card, int(when))
+        case "pass":
+            return PassVar(card, int(when))
+        case "seen":
+            card, _, seat = card.partition(":")
+            return SeenVar(card, int(seat), int(when))
+    raise ValueError(f"{name!r} is no variable of Alibi's model")
 
 
 def place(pos: Position, loc: int) -> Value:
@@ -274,10 +334,9 @@ def world_from(pos: Position, paths: list[Trajectory], model: Model | None = Non
                 world[pass_var(card, e)] = path[e - 1] if loc != path[e - 1] else STAY
     if model is not None:
         for variable in model.variables:
-            if variable.name.startswith("seen:"):
-                _, card, rest = variable.name.split(":")
-                seat, epoch = (int(x) for x in rest.split("@"))
-                world[variable.name] = int(seat in paths[pos.index[card]][: epoch + 1])
+            match var_key(variable.name):
+                case SeenVar(card, seat, epoch):
+                    world[variable.name] = int(seat in paths[pos.index[card]][: epoch + 1])
     return world
 
 
