@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from engines import InvalidState
 from engines.city_killer import CityKillerState
 from engines.city_killer import actions as act
+from engines.city_killer.frames import AnswerQuestion, KillerTurn, NameMotive
 from engines.city_killer.material import GROUPS, MOTIVES
 from engines.values import JsonReader
 from solver.games.city_killer import NONE
@@ -50,7 +51,7 @@ def events(state: CityKillerState) -> tuple[list[Event], list[str]]:
     found = []
     for action in state._actions:
         before = replay.clone()
-        frame = replay.frames[-1]["kind"]
+        frame = replay.frames[-1]
         start = len(replay._log)
         replay.apply(action)
         new = [obs for obs, to in replay._log[start:] if to is None]
@@ -59,9 +60,13 @@ def events(state: CityKillerState) -> tuple[list[Event], list[str]]:
         relevant = (
             watch is not None
             or confession is not False
-            or (frame == "killer" and isinstance(action, act.Named) and action.verb == "murder")
+            or (
+                isinstance(frame, KillerTurn)
+                and isinstance(action, act.Named)
+                and action.verb == "murder"
+            )
             or (isinstance(action, act.Play) and action.card == "bomb")
-            or frame in ("answer", "profile")
+            or isinstance(frame, AnswerQuestion | NameMotive)
         )
         if relevant:
             told = None if confession is False else (True, confession)
@@ -80,15 +85,15 @@ def judge(event: Event, k: str, m: str, g: str, f: str | None) -> float:
     state = _world_state(event, k, m, g, f)
     action = event.action
     frame = state.frames[-1]
-    if isinstance(action, act.Named) and action.verb == "murder" and frame["kind"] == "killer":
+    if isinstance(action, act.Named) and action.verb == "murder" and isinstance(frame, KillerTurn):
         return float(state.legal_victim(action.name))
     if isinstance(action, act.Play) and action.card == "bomb":
         return float(k not in state.at(_district(action.args[0])))
-    if frame["kind"] == "answer" and isinstance(action, act.Answer):
+    if isinstance(frame, AnswerQuestion) and isinstance(action, act.Answer):
         if action not in state._legal_answer(frame):
             return 0.0
-        return 0.5 if state.is_liar(frame["name"]) else 1.0
-    if frame["kind"] == "profile" and isinstance(action, act.Reveal):
+        return 0.5 if state.is_liar(frame.name) else 1.0
+    if isinstance(frame, NameMotive) and isinstance(action, act.Reveal):
         return float(action in state._legal_profile(frame))
     factor = 1.0
     if event.surveillance is not None:

@@ -26,6 +26,16 @@ from engines import (
 )
 from engines.city_killer import DETECTIVE, KILLER, CityKiller, CityKillerState
 from engines.city_killer import actions as act
+from engines.city_killer.frames import (
+    AnswerQuestion,
+    ChooseAllies,
+    ChooseIdentity,
+    Frame,
+    KillerTurn,
+    PlacePawn,
+    PlaceResidents,
+    Reaction,
+)
 from engines.city_killer.material import GROUPS, MOTIVES, POOL
 from engines.city_killer.observations import KINDS
 from engines.city_killer.pool_file import EXAMPLE
@@ -116,7 +126,7 @@ def twin(state: State, history: Sequence[Action], seat: object, rng: random.Rand
 def transitions(previous: State | None, state: State) -> None:
     assert isinstance(state, CityKillerState)
     living = state.living
-    if state.frames and state.frames[-1]["kind"] == "place":  # initial_placement=detective
+    if state.frames and isinstance(state.frames[-1], PlaceResidents):  # initial_placement=detective
         assert not state.dead and set(living) < set(state.residents)
         return
     assert state._identity == "" or state._identity in living or state.is_over
@@ -161,7 +171,7 @@ def started(seed: int = 1, **options: object) -> CityKillerState:
     game = engines.make("city-killer", **options)
     state = game.new_game(seed)
     assert isinstance(state, CityKillerState)
-    while state.frames[-1]["kind"] in ("identity", "allies", "start"):
+    while isinstance(state.frames[-1], ChooseIdentity | ChooseAllies | PlacePawn):
         state.apply(state.legal_actions()[0])
     return state
 
@@ -188,7 +198,7 @@ def test_options_are_checked() -> None:
 
 def test_intimidation_is_mandatory_then_the_murder_fits_the_motive() -> None:
     state = started()
-    assert state.to_move == KILLER and state.frames[-1]["left"] == 2
+    assert state.to_move == KILLER and state.frames[-1] == KillerTurn(2)
     assert not any(a.startswith("murder") for a in legal(state))
     for _ in range(2):
         state.apply(next(a for a in state.legal_actions() if str(a).startswith("intimidate")))
@@ -200,10 +210,16 @@ def test_intimidation_is_mandatory_then_the_murder_fits_the_motive() -> None:
         assert action.name != state._identity and state.pos[action.name] != state.pawn
 
 
+def murder_due(state: CityKillerState) -> bool:
+    """The killer's turn, his intimidations made: the murder (or a refusal) is next."""
+    frame = state.frames[-1]
+    return isinstance(frame, KillerTurn) and not state.intimidations_left(frame)
+
+
 def test_a_second_refusal_loses() -> None:
     state = started()
     for _ in range(2):
-        while state.frames[-1]["kind"] != "killer" or state.intimidations_left(state.frames[-1]):
+        while not murder_due(state):
             if state.to_move == KILLER:
                 state.apply(state.legal_actions()[0])
             else:
@@ -213,11 +229,13 @@ def test_a_second_refusal_loses() -> None:
     assert state.is_over and state.winners == (DETECTIVE,)
 
 
-def play_until(state: CityKillerState, kind: str, rng: random.Random, limit: int = 2000) -> bool:
+def play_until(
+    state: CityKillerState, kind: type[Frame], rng: random.Random, limit: int = 2000
+) -> bool:
     for _ in range(limit):
         if state.is_over:
             return False
-        if state.frames[-1]["kind"] == kind:
+        if isinstance(state.frames[-1], kind):
             return True
         state.apply(rng.choice(state.legal_actions()))
     return False
@@ -228,11 +246,12 @@ def test_honest_residents_answer_truly_and_liars_freely() -> None:
     for seed in range(30):
         state = started(seed)
         rng = random.Random(seed)
-        while play_until(state, "answer", rng):
+        while play_until(state, AnswerQuestion, rng):
             frame = state.frames[-1]
-            truth = state.resident(state._identity).attribute(frame["attr"]) == frame["value"]
+            assert isinstance(frame, AnswerQuestion)
+            truth = state.resident(state._identity).attribute(frame.attr) == frame.value
             answers = {a for a in state.legal_actions() if isinstance(a, act.Answer)}
-            if state.is_liar(frame["name"]):
+            if state.is_liar(frame.name):
                 seen_liar += 1
                 assert answers == {act.Answer(True), act.Answer(False)}
             else:
@@ -247,11 +266,24 @@ def test_windows_open_on_hand_sizes_alone() -> None:
     for seed in range(20):
         state = started(seed)
         rng = random.Random(seed)
-        while play_until(state, "react", rng):
-            seat = state.frames[-1]["seat"]
+        while play_until(state, Reaction, rng):
+            seat = state.frames[-1].seat
             assert state.hand_size(seat) >= 1
             assert act.Verb("pass") in state.legal_actions()
             state.apply(rng.choice(state.legal_actions()))
+
+
+def test_a_clone_keeps_its_frames_while_the_game_goes_on() -> None:
+    """Clones share the frames, so none is changed in place: a decision that goes on (an
+    intimidation made, a resident moved or asked) puts its successor on the stack."""
+    for seed in range(6):
+        state = started(seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            copy = state.clone()
+            frames = copy._to_dict()["frames"]
+            state.apply(rng.choice(state.legal_actions()))
+            assert copy._to_dict()["frames"] == frames
 
 
 def test_capacity_and_crime_scene_count_hold_in_random_games() -> None:
@@ -312,7 +344,7 @@ def test_the_detective_places_the_residents() -> None:
         assert str(game.parse_action(text)) == text.replace(name.lower(), name)
         state.apply(game.parse_action(text))
     assert state.pos[state.residents[0]] == (1, 1) and state.pos[state.residents[9]] == (2, 1)
-    assert state.frames[-1]["kind"] != "place"
+    assert not isinstance(state.frames[-1], PlaceResidents)
     for seat in (DETECTIVE, KILLER):
         info = state.information_set(seat)
         acts = [o["move"] for o in info.observations if o.kind == "act"]

@@ -12,6 +12,7 @@ import pytest
 import engines
 from engines import ConfigError
 from engines.city_killer import CityKiller
+from engines.city_killer.frames import DetectiveTurn
 from engines.city_killer.material import MOTIVES, POOL, Resident, Scene
 from engines.city_killer.motives import DEFAULT, FAN_CODE
 
@@ -63,7 +64,7 @@ def test_a_predicates_file_changes_who_may_be_killed(tmp_path: Path) -> None:
     assert not game.predicates.fits("robber", Scene(law, True, False, False, ()))
     assert not game.predicates.fits("robber", Scene(crime, False, False, False, ()))
     state = game.new_game(5)  # the engine's murders follow the file
-    while state.to_move == "killer" or state.frames[-1]["kind"] != "detective":
+    while state.to_move == "killer" or not isinstance(state.frames[-1], DetectiveTurn):
         action = state.legal_actions()[0]
         if str(action).startswith("murder"):
             name = str(action).split()[1]

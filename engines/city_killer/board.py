@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.actions import Action
 from engines.city_killer import actions as act
+from engines.city_killer.frames import Frame, KillerTurn, Opening
 from engines.city_killer.material import (
     CENTRAL,
     DETECTIVE,
@@ -36,7 +37,6 @@ UNKNOWN = "?"
 MAX_STEPS = 8
 """Pawn steps per Detective phase (chosen): free steps could otherwise go on for ever."""
 COUNTERS = {"sixth-sense": DETECTIVE, "bribe": KILLER}
-Frame = dict[str, Any]
 
 
 def other(seat: str) -> str:
@@ -82,7 +82,7 @@ class Board(State):
         self.murdered = False  # a murder (or the Bomb) this round
         self.frames: list[Frame] = []
         self.chain: list[tuple[str, str, tuple[str, ...]]] = []
-        self.context: Frame = {}  # what the chain's first card answered
+        self.context: Opening | None = None  # the window the chain's first card answered
         self.killer_hand_size = 0
         self.killer_discard: list[str] = []
         self.row: list[str | None] = [None] * ROW
@@ -131,7 +131,7 @@ class Board(State):
     def to_move(self) -> Seat | None:
         if self.over:
             return None
-        return self.frames[-1]["seat"]
+        return self.frames[-1].seat
 
     def secrets(self) -> tuple[str, str | None, str, str]:
         """The killer's identity, his figurant (None while undrawn or unused), his motive and
@@ -241,8 +241,8 @@ class Board(State):
     def _pop(self) -> Frame:
         return self.frames.pop()
 
-    def _push(self, kind: str, seat: str, **fields: Any) -> None:
-        self.frames.append({"kind": kind, "seat": seat, **fields})
+    def _push(self, frame: Frame) -> None:
+        self.frames.append(frame)
 
     def _move_resident(self, name: str, dest: District, source: str) -> None:
         self.pos[name] = dest
@@ -260,10 +260,10 @@ class Board(State):
     def _intimidation_targets(self) -> list[str]:
         return [n for n in self.living if n not in self.intimidated and self.pos[n] != self.pawn]
 
-    def intimidations_left(self, frame: Frame) -> int:
+    def intimidations_left(self, frame: KillerTurn) -> int:
         """Intimidations still owed: no more than there are residents to flip (a card may
         have moved some next to the pawn)."""
-        return min(frame["left"], len(self._intimidation_targets()))
+        return min(frame.left, len(self._intimidation_targets()))
 
     def _unplaced(self) -> list[str]:
         return [n for n in self.residents if n not in self.pos]

@@ -3,13 +3,26 @@ chain of cards and counters resolved last in, first out, the reaction windows, t
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import ClassVar
 
 from engines.actions import Action
 from engines.city_killer import observations as seen
 from engines.city_killer.actions import Play, Verb, read_district
-from engines.city_killer.board import COUNTERS, Frame, other
+from engines.city_killer.board import COUNTERS, other
+from engines.city_killer.frames import (
+    AlarmWindow,
+    AnswerQuestion,
+    Cooperation,
+    CrowdChoice,
+    CrowdWindow,
+    KillerTurn,
+    NameMotive,
+    Opening,
+    PickWitness,
+    Reaction,
+)
 from engines.city_killer.material import (
     AGE,
     BUILDINGS,
@@ -116,8 +129,8 @@ class Cards(Supplies):
     }
     """The arguments of each detective card, by its name."""
 
-    def _legal_react(self, frame: Frame) -> list[Action]:
-        seat, top = frame["seat"], self.chain[-1]
+    def _legal_react(self, frame: Reaction) -> list[Action]:
+        seat, top = frame.seat, self.chain[-1]
         actions: list[Action] = [Verb("pass")]
         hand = self._killer_hand if seat == KILLER else self._detective_hand
         if seat == DETECTIVE and "sixth-sense" in hand and top[0] == KILLER:
@@ -126,7 +139,7 @@ class Cards(Supplies):
             actions.append(Play("bribe"))
         return actions
 
-    def _legal_alarm(self, frame: Frame) -> list[Action]:
+    def _legal_alarm(self) -> list[Action]:
         actions: list[Action] = [Verb("pass")]
         if "false-alarm" in self._killer_hand and self.pawn is not None:
             actions += [
@@ -136,23 +149,23 @@ class Cards(Supplies):
             ]
         return actions
 
-    def _do_react(self, frame: Frame, action: Action) -> None:
+    def _do_react(self, frame: Reaction, action: Action) -> None:
         self._pop()
         if isinstance(action, Play):
-            self._play(frame["seat"], action)
+            self._play(frame.seat, action)
         else:
             self._resolve_chain()
 
-    def _do_alarm(self, frame: Frame, action: Action) -> None:
+    def _do_alarm(self, frame: AlarmWindow, action: Action) -> None:
         self._pop()
         if isinstance(action, Play):
-            self.context = {"kind": "alarm"}
+            self.context = frame
             self._play(KILLER, action, keep_context=True)
 
     def _play(self, seat: str, action: Play, keep_context: bool = False) -> None:
         """Put a card on the chain and open the other seat's reaction window."""
         if not keep_context and not self.chain:
-            self.context = {}
+            self.context = None
         if seat == KILLER:
             self._take_from(self._killer_hand, action.card)
             self.killer_hand_size -= 1
@@ -164,12 +177,12 @@ class Cards(Supplies):
         if action.card == "bomb" or not self.hand_size(opponent):
             self._resolve_chain()
         else:
-            self._push("react", opponent)
+            self._push(Reaction(opponent))
 
     def _resolve_chain(self) -> None:
         """Last in, first out: a counter cancels the card under it."""
         chain, context = self.chain, self.context
-        self.chain, self.context = [], {}
+        self.chain, self.context = [], None
         while chain:
             seat, card, args = chain.pop()
             self._discard(seat, card)
@@ -184,14 +197,14 @@ class Cards(Supplies):
                 continue
             self._resolve(seat, card, args, context)
 
-    def _cancelled(self, context: Frame) -> None:
+    def _cancelled(self, context: Opening | None) -> None:
         """What follows when the card a reaction answered was cancelled: a surveillance goes
         ahead; an answer is given after all, without the Blackmail."""
-        match context.get("kind"):
-            case "surveil":
-                self._surveillance(context["name"])
-            case "answer":
-                self.frames.append(dict(context["frame"], blackmail=False))
+        match context:
+            case CrowdWindow(name=name):
+                self._surveillance(name)
+            case AnswerQuestion():
+                self._push(dataclasses.replace(context, blackmail=False))
 
     def _symbol(self, seat: str, card: str) -> None:
         opt = self.game.options
@@ -200,14 +213,16 @@ class Cards(Supplies):
         if seat == DETECTIVE and card in opt["detective_symbol_cards"]:
             self._killer_draws()
 
-    def _resolve(self, seat: str, card: str, args: tuple[str, ...], context: Frame) -> None:
+    def _resolve(
+        self, seat: str, card: str, args: tuple[str, ...], context: Opening | None
+    ) -> None:
         if seat == KILLER:
             self._resolve_killer(card, args, context)
         else:
             self._resolve_detective(card, args)
         self._symbol(seat, card)
 
-    def _resolve_killer(self, card: str, args: tuple[str, ...], context: Frame) -> None:
+    def _resolve_killer(self, card: str, args: tuple[str, ...], context: Opening | None) -> None:
         districts = [read_district(a) for a in args]
         if card == "strike":
             self.strike = args[0]
@@ -226,12 +241,11 @@ class Cards(Supplies):
             self._pop_killer_frame()
             self._murder(tuple(self.at(where)), where, bomb=True)
         elif card == "message":
-            for frame in self.frames:
-                if frame["kind"] == "killer":
-                    eligible = len(self._intimidation_targets())
-                    frame["left"] = min(frame["left"] + 2, eligible)
-                    if self.game.options["few_to_intimidate"] == "none" and eligible < 2:
-                        frame["left"] = 0
+            eligible = len(self._intimidation_targets())
+            owe_none = self.game.options["few_to_intimidate"] == "none" and eligible < 2
+            for i, frame in enumerate(self.frames):
+                if isinstance(frame, KillerTurn):
+                    self.frames[i] = KillerTurn(0 if owe_none else min(frame.left + 2, eligible))
         elif card == "destroy-evidence":
             position = int(args[0])
             discarded = self.row[position - 1]
@@ -248,18 +262,21 @@ class Cards(Supplies):
         elif card == "crowd":
             self.token = args[0]
             self._emit(seen.TokenPlaced(args[0], "crowd"))
-            self._push("crowd-choice", DETECTIVE, name=args[0])
+            self._push(CrowdChoice(args[0]))
         elif card == "blackmail":
-            frame = context["frame"]
+            assert isinstance(context, AnswerQuestion)
             self._emit(
-                seen.Answered(frame["name"], frame["attr"], frame["value"], None, frame["source"])
+                seen.Answered(context.name, context.attr, context.value, None, context.source)
             )
             self._after_question()
 
     def _resolve_detective(self, card: str, args: tuple[str, ...]) -> None:
         if card == "testimony":
-            question = tuple(args[2].split(":", 1)) if len(args) > 2 else None
-            self._push("pick", KILLER, pair=list(args[:2]), question=question)
+            question = None
+            if len(args) > 2:
+                attr, value = args[2].split(":", 1)
+                question = (attr, value)
+            self._push(PickWitness(args[:2], question))
         elif card == "curfew":
             attr, value = args[0].split(":", 1)
             self.curfew = (attr, value)
@@ -273,13 +290,13 @@ class Cards(Supplies):
         elif card == "raid":
             self._group_move(DETECTIVE, args[0], "raid", chosen=True)
         elif card == "profile":
-            self._push("profile", KILLER, pair=list(args))
+            self._push(NameMotive(args))
         elif card == "covert-watch":
             if args[0] in self.pos:
                 self._place_token(args[0], "covert-watch")
         elif card == "cooperation":
             if self._building_actions(args[0]):
-                self._push("cooperation", DETECTIVE, building=args[0])
+                self._push(Cooperation(args[0]))
         elif card == "patrols":
             self.intimidated.discard(args[0])
             self._emit(seen.Calm((args[0],), "patrols"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engines.actions import Action
 from engines.city_killer.actions import Grouped, Shift, Verb
-from engines.city_killer.board import Frame
+from engines.city_killer.frames import ChooseGroup, FinalAccusation, GroupMoves
 from engines.city_killer.material import DETECTIVE, GROUPS, KILLER, SCENES
 from engines.city_killer.observations import Calm, GroupChosen
 from engines.city_killer.supplies import Supplies
@@ -39,40 +39,41 @@ class CityPhase(Supplies):
     def _stage_end(self) -> None:
         if self.murders >= SCENES:
             self.stage = "accusation"
-            self._push("accuse", DETECTIVE)
+            self._push(FinalAccusation())
         else:
             self.round += 1
             self.stage = "killer"
 
-    def _legal_moves(self, frame: Frame) -> list[Action]:
+    def _legal_moves(self, frame: GroupMoves) -> list[Action]:
         actions: list[Action] = [
-            Shift(n, d) for n in frame["names"] if n in self.pos for d in self.group_targets(n)
+            Shift(n, d) for n in frame.names if n in self.pos for d in self.group_targets(n)
         ]
         return [*actions, Verb("done")]
 
-    def _legal_group(self, frame: Frame) -> list[Action]:
+    def _legal_group(self) -> list[Action]:
         alive = {self.resident(n).group for n in self.living}
         return [Grouped("group", g) for g in GROUPS if g in alive]
 
-    def _do_moves(self, frame: Frame, action: Action) -> None:
+    def _do_moves(self, frame: GroupMoves, action: Action) -> None:
         if action == Verb("done"):
             self._pop()
             return
         assert isinstance(action, Shift)
-        self._move_resident(action.name, action.district, frame["source"])
-        frame["names"].remove(action.name)
-        if not frame["names"]:
+        self._move_resident(action.name, action.district, frame.source)
+        frame = frame.moved(action.name)
+        self.frames[-1] = frame
+        if not frame.names:
             self._pop()
 
-    def _do_group(self, frame: Frame, action: Action) -> None:
+    def _do_group(self, frame: ChooseGroup, action: Action) -> None:
         assert isinstance(action, Grouped)
         self._pop()
-        self._emit(GroupChosen(frame["seat"], action.group))
-        self._group_move(frame["seat"], action.group, frame["source"], chosen=True)
+        self._emit(GroupChosen(frame.seat, action.group))
+        self._group_move(frame.seat, action.group, frame.source, chosen=True)
 
     def _group_move(self, seat: str, group: str, source: str, chosen: bool = False) -> None:
         names = [n for n in self.living if self.resident(n).group == group]
         if names:
-            self._push("moves", seat, names=names, source=source, group=group)
+            self._push(GroupMoves(seat, tuple(names), source, group))
         elif not chosen and (source != "fire" or self.game.options["fire_empty_group"] == "c2"):
-            self._push("group", seat, source=source)
+            self._push(ChooseGroup(seat, source))

@@ -6,7 +6,16 @@ from __future__ import annotations
 from engines.actions import Action
 from engines.city_killer import actions as act
 from engines.city_killer import observations as seen
-from engines.city_killer.board import MAX_STEPS, UNKNOWN, Frame
+from engines.city_killer.board import MAX_STEPS, UNKNOWN
+from engines.city_killer.frames import (
+    AlarmWindow,
+    Cooperation,
+    DetectiveTurn,
+    Displace,
+    ExamineScene,
+    Interrogation,
+    KeepEvidence,
+)
 from engines.city_killer.material import (
     BUILDINGS,
     DETECTIVE,
@@ -34,28 +43,28 @@ class DetectivePhase(Supplies):
             self._emit(seen.Pawn(district, 0))
             names = self.at(district)
             if names:
-                self._push("displace", DETECTIVE, names=names)
+                self._push(Displace(tuple(names)))
 
     def _stage_d1_evidence(self) -> None:
         self.stage = "d2"
         if self.murdered or self.game.options["evidence_on_no_murder"]:
             self._give_evidence(1)
         if self.murdered and self.killer_hand_size:
-            self._push("alarm", KILLER)
+            self._push(AlarmWindow())
 
     def _stage_d2(self) -> None:
         self.stage = "d3"
         timing = self.game.options["examine_timing"]
         if timing == "step" and self.pawn in self.scene_districts():
-            self._push("examine", DETECTIVE)
+            self._push(ExamineScene())
 
     def _stage_d3(self) -> None:
         self.stage = "c1"
-        self._push("detective", DETECTIVE)
+        self._push(DetectiveTurn())
 
-    def _legal_displace(self, frame: Frame) -> list[Action]:
+    def _legal_displace(self, frame: Displace) -> list[Action]:
         actions: list[Action] = []
-        for name in frame["names"]:
+        for name in frame.names:
             near = [
                 d for d in neighbours(self.pos[name], self.adjacency) if self.can_enter(name, d)
             ]
@@ -63,13 +72,13 @@ class DetectivePhase(Supplies):
             actions += [act.Shift(name, d) for d in anywhere]
         return actions
 
-    def _legal_examine(self, frame: Frame) -> list[Action]:
+    def _legal_examine(self) -> list[Action]:
         return [act.Verb("examine"), act.Verb("pass")]
 
-    def _legal_keep_evidence(self, frame: Frame) -> list[Action]:
-        return [act.Keep(t) for t in dict.fromkeys(frame["drawn"])]
+    def _legal_keep_evidence(self, frame: KeepEvidence) -> list[Action]:
+        return [act.Keep(t) for t in dict.fromkeys(frame.drawn)]
 
-    def _legal_detective(self, frame: Frame) -> list[Action]:
+    def _legal_detective(self) -> list[Action]:
         """The detective's choices in his phase, in this order: the steps, the actions of the
         pawn's district, surveillance, evidence checks, card plays and the end."""
         assert self.pawn is not None
@@ -142,27 +151,28 @@ class DetectivePhase(Supplies):
             return 0
         return 1
 
-    def _legal_hand(self, frame: Frame) -> list[Action]:
+    def _legal_hand(self) -> list[Action]:
         plays = self._card_plays()
         return [*plays, *(act.Discard(card) for card in dict.fromkeys(self._detective_hand))]
 
-    def _legal_cooperation(self, frame: Frame) -> list[Action]:
-        return self._building_actions(frame["building"])
+    def _legal_cooperation(self, frame: Cooperation) -> list[Action]:
+        return self._building_actions(frame.building)
 
-    def _legal_accuse(self, frame: Frame) -> list[Action]:
+    def _legal_accuse(self) -> list[Action]:
         names = (
             self.living if self.game.options["accusation_target"] == "living" else self.residents
         )
         return [act.Accuse(n, m) for n in names for m in MOTIVES]
 
-    def _do_displace(self, frame: Frame, action: Action) -> None:
+    def _do_displace(self, frame: Displace, action: Action) -> None:
         assert isinstance(action, act.Shift)
         self._move_resident(action.name, action.district, "urgent call")
-        frame["names"].remove(action.name)
+        frame = frame.moved(action.name)
+        self.frames[-1] = frame
         if not any(isinstance(a, act.Shift) for a in self._legal_displace(frame)):
             self._pop()
 
-    def _do_examine(self, frame: Frame, action: Action) -> None:
+    def _do_examine(self, action: Action) -> None:
         self._pop()
         if action == act.Verb("examine"):
             self._examine()
@@ -174,18 +184,18 @@ class DetectivePhase(Supplies):
         if len(drawn) == 2:
             for token in drawn:
                 self._evidence.remove(token)
-            self._push("keep-evidence", DETECTIVE, drawn=drawn)
+            self._push(KeepEvidence(tuple(drawn)))
 
-    def _do_keep_evidence(self, frame: Frame, action: Action) -> None:
+    def _do_keep_evidence(self, frame: KeepEvidence, action: Action) -> None:
         assert isinstance(action, act.Keep)
         self._pop()
-        drawn = list(frame["drawn"])
+        drawn = list(frame.drawn)
         drawn.remove(action.item if action.item in drawn else UNKNOWN)
         self._evidence.append(action.item)
         self.evidence_discard.extend(drawn)
         self._emit(seen.EvidenceDiscard(tuple(drawn)))
 
-    def _do_detective(self, frame: Frame, action: Action) -> None:
+    def _do_detective(self, action: Action) -> None:
         if isinstance(action, act.Placed):
             cost = self._step_cost(action.district)
             self.mp -= cost
@@ -197,7 +207,7 @@ class DetectivePhase(Supplies):
             self.used.append("interrogate")
             count = len(self._to_question(self.pawn, set()))
             self._emit(seen.Interrogation(self.pawn))
-            self._push("interrogation", DETECTIVE, asked=[], start=count)
+            self._push(Interrogation((), count))
         elif action == act.Verb("examine"):
             self.used.append("examine")
             self._examine()
@@ -235,7 +245,7 @@ class DetectivePhase(Supplies):
         if not bonus:
             self.used.append(kind)
 
-    def _do_hand(self, frame: Frame, action: Action) -> None:
+    def _do_hand(self, action: Action) -> None:
         self._pop()
         if isinstance(action, act.Discard):
             self._take_from(self._detective_hand, action.card)
@@ -245,11 +255,11 @@ class DetectivePhase(Supplies):
             assert isinstance(action, act.Play)
             self._play(DETECTIVE, action)
 
-    def _do_cooperation(self, frame: Frame, action: Action) -> None:
+    def _do_cooperation(self, action: Action) -> None:
         self._pop()
         self._building(action, bonus=self.game.options["cooperation"] == "bonus")
 
-    def _do_accuse(self, frame: Frame, action: Action) -> None:
+    def _do_accuse(self, action: Action) -> None:
         assert isinstance(action, act.Accuse)
         self._pop()
         self.accusation = (action.name, action.motive)

@@ -7,7 +7,15 @@ from __future__ import annotations
 from engines.actions import Action
 from engines.city_killer import actions as act
 from engines.city_killer import observations as seen
-from engines.city_killer.board import UNKNOWN, Frame
+from engines.city_killer.board import UNKNOWN
+from engines.city_killer.frames import (
+    ChooseAllies,
+    ChooseIdentity,
+    KeepCard,
+    KillerTurn,
+    PlacePawn,
+    PlaceResidents,
+)
 from engines.city_killer.material import (
     DETECTIVE,
     DISTRICTS,
@@ -27,14 +35,14 @@ class KillerPhase(Supplies):
 
     def begin(self) -> None:
         """Setup decisions: the placement and the identity (options), the allies, the pawn."""
-        self._push("start", DETECTIVE)
-        self._push("allies", KILLER)
+        self._push(PlacePawn())
+        self._push(ChooseAllies())
         if not self._identity:
-            self._push("identity", KILLER)
+            self._push(ChooseIdentity())
         else:
             self._emit_secrets()
         if self._unplaced():
-            self._push("place", DETECTIVE)
+            self._push(PlaceResidents())
         self.stage = "killer"
 
     def _stage_killer(self) -> None:
@@ -45,25 +53,25 @@ class KillerPhase(Supplies):
         if eligible < 2 and self.game.options["few_to_intimidate"] == "none":
             left = 0
         self._emit(seen.Round(self.round))
-        self._push("killer", KILLER, left=left)
+        self._push(KillerTurn(left))
         self.stage = "d1"
 
-    def _legal_identity(self, frame: Frame) -> list[Action]:
+    def _legal_identity(self) -> list[Action]:
         return [act.Named("identity", name) for name in self.residents]
 
-    def _legal_allies(self, frame: Frame) -> list[Action]:
+    def _legal_allies(self) -> list[Action]:
         return [act.Grouped("allies", g) for g in GROUPS if g in self._drawn]
 
-    def _legal_place(self, frame: Frame) -> list[Action]:
+    def _legal_place(self) -> list[Action]:
         """The next resident, in the public order, into any district with room."""
         capacity = self.game.options["district_capacity"]
         name = self._unplaced()[0]
         return [act.Place(name, d) for d in DISTRICTS if len(self.at(d)) < capacity]
 
-    def _legal_start(self, frame: Frame) -> list[Action]:
+    def _legal_start(self) -> list[Action]:
         return [act.Placed("start", d) for d in DISTRICTS]
 
-    def _legal_killer(self, frame: Frame) -> list[Action]:
+    def _legal_killer(self, frame: KillerTurn) -> list[Action]:
         actions: list[Action] = []
         left = self.intimidations_left(frame)
         if left:
@@ -115,10 +123,10 @@ class KillerPhase(Supplies):
             return False
         return not (opt["bomb_curfew"] and any(self.protected(n, killing=True) for n in here))
 
-    def _legal_keep(self, frame: Frame) -> list[Action]:
-        return [act.Keep(card) for card in dict.fromkeys(frame["cards"])]
+    def _legal_keep(self, frame: KeepCard) -> list[Action]:
+        return [act.Keep(card) for card in dict.fromkeys(frame.cards)]
 
-    def _do_identity(self, frame: Frame, action: Action) -> None:
+    def _do_identity(self, action: Action) -> None:
         assert isinstance(action, act.Named)
         self._pop()
         self._identity = action.name
@@ -132,26 +140,26 @@ class KillerPhase(Supplies):
         drawn = tuple(sorted(self._drawn, key=GROUPS.index))
         self._emit(seen.Secrets(self._identity, self._figurant, self._motive, drawn), to=[KILLER])
 
-    def _do_allies(self, frame: Frame, action: Action) -> None:
+    def _do_allies(self, action: Action) -> None:
         assert isinstance(action, act.Grouped)
         self._pop()
         self._allies = action.group
         self._emit(seen.Allies(action.group), to=[KILLER])
 
-    def _do_place(self, frame: Frame, action: Action) -> None:
+    def _do_place(self, action: Action) -> None:
         assert isinstance(action, act.Place)
         self.pos[action.name] = action.district
         if not self._unplaced():
             self._pop()
 
-    def _do_start(self, frame: Frame, action: Action) -> None:
+    def _do_start(self, action: Action) -> None:
         assert isinstance(action, act.Placed)
         self._pop()
         self.pawn = action.district
 
-    def _do_killer(self, frame: Frame, action: Action) -> None:
+    def _do_killer(self, frame: KillerTurn, action: Action) -> None:
         if isinstance(action, act.Named) and action.verb == "intimidate":
-            frame["left"] = self.intimidations_left(frame) - 1
+            self.frames[-1] = KillerTurn(self.intimidations_left(frame) - 1)
             self.intimidated.add(action.name)
             self._emit(seen.Intimidation(action.name))
         elif isinstance(action, act.Play):
@@ -200,12 +208,12 @@ class KillerPhase(Supplies):
         cards = [self._observed("scene", card) for card in self._under[number - 1]]
         self._under[number - 1] = []
         self._emit(seen.SceneCards(number, tuple(cards)), to=[KILLER])
-        self._push("keep", KILLER, cards=cards)
+        self._push(KeepCard(tuple(cards)))
 
-    def _do_keep(self, frame: Frame, action: Action) -> None:
+    def _do_keep(self, frame: KeepCard, action: Action) -> None:
         assert isinstance(action, act.Keep)
         self._pop()
-        cards = list(frame["cards"])
+        cards = list(frame.cards)
         if action.item in cards:
             cards.remove(action.item)
         else:  # a view whose record stops before the killer's kept card: a stand-in goes
@@ -216,4 +224,4 @@ class KillerPhase(Supplies):
         self._emit(seen.Kept(action.item, tuple(cards)), to=[KILLER])
 
     def _pop_killer_frame(self) -> None:
-        self.frames = [f for f in self.frames if f["kind"] != "killer"]
+        self.frames = [f for f in self.frames if not isinstance(f, KillerTurn)]

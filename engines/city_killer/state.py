@@ -1,12 +1,13 @@
 """The City Killer referee: the city, the residents, both decks, the hidden killer, and the
 stack of decisions pending.
 
-Every decision is a *frame* on a stack: the seat to move answers the top frame (the killer's
-turn in his phase, a question to answer, a reaction window, residents to move, ...). When the
-stack is empty the round goes on by itself to the next step that needs a decision (`_advance`).
-A card played goes on the *chain*; the other seat gets a reaction window whenever it holds any
-card (a public count), so the windows never tell what a hand holds; passing resolves the
-chain last in, first out.
+Every decision is a *frame* on a stack, one class per kind (engines.city_killer.frames): the
+seat to move answers the top frame (the killer's turn in his phase, a question to answer, a
+reaction window, residents to move, ...), and `_legal_actions` and `_apply` hand it by its
+class to its part of the rules. When the stack is empty the round goes on by itself to the
+next step that needs a decision (`_advance`). A card played goes on the *chain*; the other
+seat gets a reaction window whenever it holds any card (a public count), so the windows never
+tell what a hand holds; passing resolves the chain last in, first out.
 
 A *view* (`CityKiller.seat_view`) is a state built from one seat's observations: what that seat
 cannot see is a placeholder "?", and each draw takes what the observations say it drew
@@ -15,14 +16,42 @@ cannot see is a placeholder "?", and each draw takes what the observations say i
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, assert_never
 
 from engines.actions import Action
-from engines.city_killer.board import UNKNOWN, Frame
+from engines.city_killer.board import UNKNOWN
 from engines.city_killer.card_play import Cards
 from engines.city_killer.city_phase import CityPhase
 from engines.city_killer.detective_phase import DetectivePhase
+from engines.city_killer.frames import (
+    AlarmWindow,
+    AnswerQuestion,
+    AskWitness,
+    ChooseAllies,
+    ChooseGroup,
+    ChooseIdentity,
+    Cooperation,
+    CrowdChoice,
+    CrowdWindow,
+    DetectiveTurn,
+    Displace,
+    ExamineScene,
+    FinalAccusation,
+    Frame,
+    GroupMoves,
+    HandLimit,
+    Interrogation,
+    KeepCard,
+    KeepEvidence,
+    KillerTurn,
+    NameMotive,
+    PickWitness,
+    PlacePawn,
+    PlaceResidents,
+    Reaction,
+)
 from engines.city_killer.killer_phase import KillerPhase
 from engines.city_killer.material import SCENES, District
 from engines.city_killer.observations import Act
@@ -37,28 +66,125 @@ class CityKillerState(KillerPhase, DetectivePhase, Questioning, Cards, CityPhase
 
     def _legal_actions(self) -> list[Action]:
         frame = self.frames[-1]
-        handler = getattr(self, "_legal_" + frame["kind"].replace("-", "_"))
-        actions: list[Action] = handler(frame)
-        return actions
+        match frame:
+            case ChooseIdentity():
+                return self._legal_identity()
+            case ChooseAllies():
+                return self._legal_allies()
+            case PlaceResidents():
+                return self._legal_place()
+            case PlacePawn():
+                return self._legal_start()
+            case KillerTurn():
+                return self._legal_killer(frame)
+            case KeepCard():
+                return self._legal_keep(frame)
+            case Displace():
+                return self._legal_displace(frame)
+            case Reaction():
+                return self._legal_react(frame)
+            case AlarmWindow():
+                return self._legal_alarm()
+            case ExamineScene():
+                return self._legal_examine()
+            case KeepEvidence():
+                return self._legal_keep_evidence(frame)
+            case DetectiveTurn():
+                return self._legal_detective()
+            case Interrogation():
+                return self._legal_interrogation(frame)
+            case AnswerQuestion():
+                return self._legal_answer(frame)
+            case PickWitness():
+                return self._legal_pick(frame)
+            case AskWitness():
+                return self._legal_testimony(frame)
+            case NameMotive():
+                return self._legal_profile(frame)
+            case CrowdWindow():
+                return self._legal_crowd(frame)
+            case CrowdChoice():
+                return self._legal_crowd_choice()
+            case HandLimit():
+                return self._legal_hand()
+            case GroupMoves():
+                return self._legal_moves(frame)
+            case ChooseGroup():
+                return self._legal_group()
+            case Cooperation():
+                return self._legal_cooperation(frame)
+            case FinalAccusation():
+                return self._legal_accuse()
+            case _:
+                assert_never(frame)
 
     def _why_illegal(self, action: Action) -> str:
         frame = self.frames[-1]
         examples = ", ".join(str(a) for a in self._legal_actions()[:6])
         return (
-            f"{action} is not legal now: the {frame['seat']} is to move ({_WHAT[frame['kind']]}); "
+            f"{action} is not legal now: the {frame.seat} is to move ({frame.what}); "
             f"legal moves include {examples}"
         )
 
     def _apply(self, action: Action) -> None:
         frame = self.frames[-1]
-        seat = frame["seat"]
-        self._emit(Act(seat, self._public_text(frame, action)))
-        getattr(self, "_do_" + frame["kind"].replace("-", "_"))(frame, action)
+        self._emit(Act(frame.seat, self._public_text(frame, action)))
+        match frame:
+            case ChooseIdentity():
+                self._do_identity(action)
+            case ChooseAllies():
+                self._do_allies(action)
+            case PlaceResidents():
+                self._do_place(action)
+            case PlacePawn():
+                self._do_start(action)
+            case KillerTurn():
+                self._do_killer(frame, action)
+            case KeepCard():
+                self._do_keep(frame, action)
+            case Displace():
+                self._do_displace(frame, action)
+            case Reaction():
+                self._do_react(frame, action)
+            case AlarmWindow():
+                self._do_alarm(frame, action)
+            case ExamineScene():
+                self._do_examine(action)
+            case KeepEvidence():
+                self._do_keep_evidence(frame, action)
+            case DetectiveTurn():
+                self._do_detective(action)
+            case Interrogation():
+                self._do_interrogation(frame, action)
+            case AnswerQuestion():
+                self._do_answer(frame, action)
+            case PickWitness():
+                self._do_pick(frame, action)
+            case AskWitness():
+                self._do_testimony(action)
+            case NameMotive():
+                self._do_profile(frame, action)
+            case CrowdWindow():
+                self._do_crowd(frame, action)
+            case CrowdChoice():
+                self._do_crowd_choice(frame, action)
+            case HandLimit():
+                self._do_hand(action)
+            case GroupMoves():
+                self._do_moves(frame, action)
+            case ChooseGroup():
+                self._do_group(frame, action)
+            case Cooperation():
+                self._do_cooperation(action)
+            case FinalAccusation():
+                self._do_accuse(action)
+            case _:
+                assert_never(frame)
         self._advance()
 
     def _public_text(self, frame: Frame, action: Action) -> str:
         """The action as the other seat sees it: the killer's private choices are hidden."""
-        if frame["kind"] in ("identity", "allies", "keep"):
+        if isinstance(frame, ChooseIdentity | ChooseAllies | KeepCard):
             return f"{str(action).split()[0]} {UNKNOWN}"
         return str(action)
 
@@ -81,7 +207,7 @@ class CityKillerState(KillerPhase, DetectivePhase, Questioning, Cards, CityPhase
             broken.append("more crime scenes than crime-scene cards")
         if self.refusals > 2:
             broken.append("more than two refusals")
-        holding = not any(f["kind"] == "hand" for f in self.frames) and not self.chain
+        holding = not any(isinstance(f, HandLimit) for f in self.frames) and not self.chain
         if len(self._detective_hand) > 1 and holding:
             broken.append("the detective holds more than one card")
         if self.token is not None and self.token not in self.pos:
@@ -106,7 +232,7 @@ class CityKillerState(KillerPhase, DetectivePhase, Questioning, Cards, CityPhase
             "pawn": None if self.pawn is None else list(self.pawn),
             "token": self.token,
             "refusals": self.refusals,
-            "frames": [_plain(frame) for frame in self.frames],
+            "frames": [_plain(_fields(frame)) for frame in self.frames],
             "chain": [[s, c, list(a)] for s, c, a in self.chain],
             "row": list(self.row),
             "row_limit": self.row_limit,
@@ -131,6 +257,12 @@ class CityKillerState(KillerPhase, DetectivePhase, Questioning, Cards, CityPhase
         return {"murders": self.murders, "refusals": self.refusals, "rounds": self.round}
 
 
+def _fields(frame: Frame) -> dict[str, Any]:
+    """A frame as the JSON writes it: its kind, its seat and its fields (sorted by `_plain`)."""
+    named = {field.name: getattr(frame, field.name) for field in dataclasses.fields(frame)}
+    return {"kind": frame.kind, "seat": frame.seat, **named}
+
+
 def _plain(value: Any) -> JsonValue:
     if isinstance(value, dict):
         return [[key, _plain(item)] for key, item in sorted(value.items())]
@@ -139,31 +271,3 @@ def _plain(value: Any) -> JsonValue:
     if isinstance(value, set):
         return sorted(value)
     return value
-
-
-_WHAT = {
-    "identity": "choosing his identity",
-    "allies": "choosing his allies",
-    "place": "placing the residents, in the order drawn",
-    "start": "placing his pawn",
-    "killer": "intimidating, playing cards, then the murder",
-    "keep": "keeping one of the two cards",
-    "displace": "moving the residents off the crime scene",
-    "react": "a reaction window: play a counter or pass",
-    "alarm": "the False alarm window: play it or pass",
-    "examine": "examining the crime scene or passing",
-    "keep-evidence": "keeping one of the two evidence tokens",
-    "detective": "investigating",
-    "interrogation": "asking the residents here, or done",
-    "answer": "answering the question",
-    "pick": "picking the witness",
-    "testimony": "asking the witness",
-    "profile": "naming a motive that is not his",
-    "crowd": "the Crowd window: play it or pass",
-    "crowd-choice": "proceeding with the surveillance or declining",
-    "hand": "playing or discarding a card (one card at most)",
-    "moves": "moving residents of the group, or done",
-    "group": "choosing a group to move",
-    "cooperation": "the building action of Cooperation",
-    "accuse": "the accusation",
-}

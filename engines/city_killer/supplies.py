@@ -8,6 +8,7 @@ from typing import Any
 
 from engines.city_killer import observations as seen
 from engines.city_killer.board import UNKNOWN, Board
+from engines.city_killer.frames import HandLimit
 from engines.city_killer.material import DETECTIVE, KILLER, ROW
 
 
@@ -133,7 +134,7 @@ class Supplies(Board):
     def _gain(self, card: str) -> None:
         self._detective_hand.append(card)
         if len(self._detective_hand) > 1:
-            self._push("hand", DETECTIVE)
+            self._push(HandLimit())
 
     def _city_row(self) -> None:
         """C3: the rightmost card leaves, the rest slide right, a new card comes in at

@@ -30,6 +30,7 @@ from engines.alibi import TYPES
 from engines.alibi.game import Alibi
 from engines.alibi.notation import Table, table_of
 from engines.city_killer import CityKiller
+from engines.city_killer.frames import AnswerQuestion, Frame, KillerTurn
 from engines.city_killer.observations import Act, Answered
 from engines.noir.game import Noir
 from engines.noir.material import INSPECTOR, KILLER, block, neighbours
@@ -511,7 +512,9 @@ def _city_killer_lines(game: Game, seat: Seat, before: tuple[Observation, ...]) 
     resident)."""
     assert isinstance(game, CityKiller)
 
-    def frame_after(observations: tuple[Observation, ...]) -> dict[str, Any] | None:
+    def frame_after(observations: tuple[Observation, ...]) -> tuple[Frame, list[str]] | None:
+        """The decision the view awaits after `observations`, and the living residents then
+        (the view is kept and extended later, so they are read now)."""
         info = InformationSet(game.name, game.option_items(), seat, observations)
         try:
             view = game.seat_view(info)
@@ -519,25 +522,24 @@ def _city_killer_lines(game: Game, seat: Seat, before: tuple[Observation, ...]) 
             return None
         if not view.frames:
             return None
-        return {**view.frames[-1], "living": list(view.living)}
-
-    def answered(frame: dict[str, Any], yes: bool) -> str:
-        said = Answered(frame["name"], frame["attr"], frame["value"], yes, frame["source"])
-        return game.observation_text(said)
+        return view.frames[-1], list(view.living)
 
     last = before[-1] if before else None
     if isinstance(last, Act) and last.move in ("answer yes", "answer no"):
-        frame = frame_after(before[:-1])
-        if frame is None or frame["kind"] != "answer":
+        found = frame_after(before[:-1])
+        if found is None or not isinstance(question := found[0], AnswerQuestion):
             return []
-        return [answered(frame, last.move == "answer yes")]
-    frame = frame_after(before)
-    if frame is None:
+        yes = last.move == "answer yes"
+        said = Answered(question.name, question.attr, question.value, yes, question.source)
+        return [game.observation_text(said)]
+    found = frame_after(before)
+    if found is None:
         return []
-    if frame["kind"] == "answer":
-        return ["killer: answer yes", "killer: answer no"]
-    if frame["kind"] == "killer":
-        return [f"killer: murder {name}" for name in frame["living"]]
+    match found:
+        case AnswerQuestion(), _:
+            return ["killer: answer yes", "killer: answer no"]
+        case KillerTurn(), living:
+            return [f"killer: murder {name}" for name in living]
     return []
 
 

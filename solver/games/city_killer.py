@@ -44,6 +44,7 @@ from engines import (
 from engines.city_killer import CityKiller, CityKillerState
 from engines.city_killer import observations as seen
 from engines.city_killer.course import Course
+from engines.city_killer.frames import AnswerQuestion, FinalAccusation, KillerTurn
 from engines.city_killer.material import CENTRAL, GROUPS, MOTIVES, SEATS, Resident, Scene, questions
 from engines.values import JsonValue, quote
 from solver.hints import Answer, Hint, percent
@@ -799,7 +800,7 @@ def _suspect_hints(info: InformationSet, deduction: Deduction, post: Posterior) 
 def _accusing(info: InformationSet) -> bool:
     """Whether the detective's accusation is the move now (after the 5th murder)."""
     state = _view(info)
-    return state is not None and not state.over and state.frames[-1]["kind"] == "accuse"
+    return state is not None and not state.over and isinstance(state.frames[-1], FinalAccusation)
 
 
 def _dead(info: InformationSet) -> set[str]:
@@ -951,19 +952,18 @@ def _killer_moves(info: InformationSet, post: Posterior) -> list[Hint]:
     if state is None or state.over or not state.frames:
         return found
     frame = state.frames[-1]
-    if frame["kind"] == "killer" and not state.intimidations_left(frame):
+    if isinstance(frame, KillerTurn) and not state.intimidations_left(frame):
         options = victim_options(state, post)
         if options:  # the odds each choice leaves; the solver's choice is the search's hint
             listed = ", ".join(f"{name} {percent(p)}" for p, name in options[:5])
             text = f"After each murder, the detective's odds on you with your motive: {listed}"
             found.append(Hint(text, None, options[0][0], (), "likely", 1.5 - options[0][0]))
-    if frame["kind"] == "answer" and state.is_liar(frame["name"]):
+    if isinstance(frame, AnswerQuestion) and state.is_liar(frame.name):
         for answer in (True, False):
-            p = after_answer(post, identity, motive, frame["name"], frame["attr"],
-                             frame["value"], answer)  # fmt: skip
+            p = after_answer(post, identity, motive, frame.name, frame.attr, frame.value, answer)
             found.append(
                 Hint(
-                    f"Answer {'yes' if answer else 'no'} for {frame['name']}: "
+                    f"Answer {'yes' if answer else 'no'} for {frame.name}: "
                     f"{percent(p)} on you afterwards",
                     None,
                     p,

@@ -28,6 +28,7 @@ from typing import Any
 from engines import Action, InformationSet, NotToMove
 from engines.city_killer import DETECTIVE, KILLER, CityKiller, CityKillerState
 from engines.city_killer import actions as act
+from engines.city_killer.frames import AnswerQuestion, CrowdWindow, KillerTurn
 from engines.city_killer.material import MOTIVES, District, distance
 from solver.games.city_killer import (
     Posterior,
@@ -77,7 +78,7 @@ class Decisions:
 
     def decide(self, info: InformationSet, legal: list[Action]) -> Action:
         state = self.game.seat_view(info)
-        kind = state.frames[-1]["kind"]
+        kind = state.frames[-1].kind
         handler = getattr(self, "_on_" + kind.replace("-", "_"), None)
         if handler is None:
             return self._routine(state, legal)
@@ -287,6 +288,7 @@ class Killer(Solver):
     ) -> Action:
         post = self._posterior(info)
         frame = state.frames[-1]
+        assert isinstance(frame, KillerTurn)
         if state.intimidations_left(frame):
             return self._intimidation(state, post, legal)
         murders = {a.name for a in self._pick(legal, act.Named) if a.verb == "murder"}
@@ -335,26 +337,24 @@ class Killer(Solver):
     def _on_answer(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
+        frame = state.frames[-1]
+        assert isinstance(frame, AnswerQuestion)
         answers = self._pick(legal, act.Answer)
         if len(answers) == 1:
-            frame = state.frames[-1]
             post = self._posterior(info)
             identity, motive = self._truth(info)
             honest = after_answer(
-                post, identity, motive, frame["name"], frame["attr"], frame["value"], answers[0].yes
+                post, identity, motive, frame.name, frame.attr, frame.value, answers[0].yes
             )
             before = float(post.joint[post.residents.index(identity), MOTIVES.index(motive)])
             if act.Play("blackmail") in legal and honest > max(2 * before, 0.2):
                 return act.Play("blackmail")
             return answers[0]
-        frame = state.frames[-1]
         post = self._posterior(info)
         identity, motive = self._truth(info)
         scored = sorted(
             (
-                after_answer(
-                    post, identity, motive, frame["name"], frame["attr"], frame["value"], a.yes
-                ),
+                after_answer(post, identity, motive, frame.name, frame.attr, frame.value, a.yes),
                 self.rng.random(),
                 a,
             )
@@ -399,7 +399,9 @@ class Killer(Solver):
     ) -> Action:
         """Move the token when the truthful answer would expose him more than another's."""
         post = self._posterior(info)
-        name = state.frames[-1]["name"]
+        frame = state.frames[-1]
+        assert isinstance(frame, CrowdWindow)
+        name = frame.name
         identity, _, motive, _ = state.secrets()
 
         def exposure_after(resident: str) -> float:
