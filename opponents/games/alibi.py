@@ -10,7 +10,7 @@ from engines import Action, InformationSet, Observation, Seat
 from engines.alibi import TYPES, Alibi, Subject, SubjectKind
 from engines.alibi import actions as act
 from engines.alibi import observations as seen
-from opponents.base import Bot, SeatedBot, check_options, check_time_budget
+from opponents.base import Bot, SearchingBot, SeatedBot, check_options
 from solver import Hint
 from solver.games.alibi.model import in_box
 from solver.games.alibi.position import parse
@@ -108,7 +108,7 @@ class HeuristicBot(SeatedBot):
         return act.Ask(self.rng.choice(others), "seen", Subject(SubjectKind.GROUP, group))
 
 
-class SolverBot(SeatedBot):
+class SolverBot(SearchingBot):
     """Full deduction (`solver.search.alibi`, the search `solver.advise` reads its advice
     from): asks the question with the highest expected information about the box, passes what
     its left neighbour gains least from, lays a set only when the group is publicly cleared
@@ -134,8 +134,7 @@ class SolverBot(SeatedBot):
     def __init__(
         self, game: Alibi, seat: Seat, rng: random.Random, time_budget: float | None = None
     ) -> None:
-        super().__init__(game, seat, rng)
-        self.time_budget = check_time_budget(time_budget)
+        super().__init__(game, seat, rng, time_budget)
         self._memory: Memory = {}  # this round's posterior samples, for the pass after it
         self.samples = 0
         """Posterior samples drawn for the last move (its work; 0 when it needed none)."""
