@@ -33,19 +33,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engines import (
-    ConfigError,
-    IncompleteInformationSet,
-    InformationSet,
-    InvalidInformationSet,
-    Observation,
-    State,
-)
 from engines.city_killer import CityKiller, CityKillerState
 from engines.city_killer import observations as seen
 from engines.city_killer.course import Course
 from engines.city_killer.frames import AnswerQuestion, FinalAccusation, KillerTurn
 from engines.city_killer.material import CENTRAL, GROUPS, MOTIVES, SEATS, Resident, Scene, questions
+from engines.errors import ConfigError, IncompleteInformationSet, InvalidInformationSet
+from engines.observations import InformationSet, Observation
+from engines.state import State
 from engines.values import JsonValue, quote
 from solver.hints import Answer, Hint, percent
 from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member

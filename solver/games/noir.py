@@ -48,14 +48,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
 
-from engines import (
-    ConfigError,
-    IncompleteInformationSet,
-    InformationSet,
-    InvalidInformationSet,
-    Observation,
-    State,
-)
+from engines.errors import ConfigError, IncompleteInformationSet, InvalidInformationSet
 from engines.noir import (
     Grid,
     Noir,
@@ -70,7 +63,8 @@ from engines.noir import (
 from engines.noir import observations as seen
 from engines.noir.material import HAND, INSPECTOR, KILLER, LINES, block, suspects
 from engines.noir.notation import Record
-from engines.observations import ObservationKind
+from engines.observations import InformationSet, Observation, ObservationKind
+from engines.state import State
 from engines.values import JsonValue, quote
 from solver.deduction import Deduction
 from solver.hints import Answer, Hint, percent, plural
