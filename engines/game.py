@@ -288,7 +288,7 @@ class Game(ABC, Generic[StateT]):
             )
         if not text.strip():
             raise InvalidObservation(f"{self.name}: the entry is empty; type what you saw")
-        return self._parse_entry(text.strip(), seat, before)
+        return self._notation.parse(text.strip(), seat, before)
 
     def _observations_before(self, before: object) -> tuple[Observation, ...]:
         """`before` as a tuple, checked here so that no game's reader meets a wrong type."""
@@ -365,11 +365,6 @@ class Game(ABC, Generic[StateT]):
         if self.notation_class is None:
             raise ConfigError(f"{self.name}: observations cannot be typed for this game yet")
         return self.notation_class(self)
-
-    def _parse_entry(
-        self, text: str, seat: Seat, before: tuple[Observation, ...]
-    ) -> tuple[Observation, ...]:
-        return self._notation.parse(text, seat, before)
 
     def _observation_text(self, kind: ObservationKind) -> str:
         """Hook: the typed form of a kind of this game (its own `text` unless an option

@@ -8,7 +8,7 @@ the game printed it). What follows from the lines before is left out and derived
 (engines.city_killer.course): the round, the scene number and the earlier victims of a murder,
 the question an answer answers, the pair of a Testimony. Residents, cards, groups, motives and
 question values may be shortened to a unique prefix, with "did you mean" on a typo; districts
-are "row,column". `help_lines` lists every form.
+are "row,column". `HELP` lists every form.
 """
 
 from __future__ import annotations
