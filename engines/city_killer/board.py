@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from engines.actions import Action
 from engines.city_killer import actions as act
@@ -34,6 +34,14 @@ if TYPE_CHECKING:
     from engines.city_killer.game import CityKiller
 
 UNKNOWN = "?"
+
+Stage = Literal[
+    "setup", "killer", "d1", "d1-evidence", "d2", "d3", "c1", "c2-detective", "c3", "end",
+    "accusation",
+]  # fmt: skip
+"""Where the round is (rules section 3): the killer's phase, the detective's steps d1-d3, the
+city's steps c1-c3, the round's end; "setup" before the first round, "accusation" after the
+fifth murder. The state's JSON names it."""
 MAX_STEPS = 8
 """Pawn steps per Detective phase (chosen): free steps could otherwise go on for ever."""
 COUNTERS = {"sixth-sense": DETECTIVE, "bribe": KILLER}
@@ -78,7 +86,7 @@ class Board(State):
         self.token_lost = False  # option token_on_killed=lost, after its carrier died
         self.refusals = 0
         self.round = 1
-        self.stage = "setup"
+        self.stage: Stage = "setup"
         self.murdered = False  # a murder (or the Bomb) this round
         self.frames: list[Frame] = []
         self.chain: list[tuple[str, str, tuple[str, ...]]] = []

@@ -191,7 +191,27 @@ class CityKillerState(KillerPhase, DetectivePhase, Questioning, Cards, CityPhase
     def _advance(self) -> None:
         """Run the round's automatic steps until someone must decide or the game is over."""
         while not self.frames and not self.over and not self.chain:
-            getattr(self, "_stage_" + self.stage.replace("-", "_"))()
+            match self.stage:
+                case "killer":
+                    self._stage_killer()
+                case "d1":
+                    self._stage_d1()
+                case "d1-evidence":
+                    self._stage_d1_evidence()
+                case "d2":
+                    self._stage_d2()
+                case "d3":
+                    self._stage_d3()
+                case "c1":
+                    self._stage_c1()
+                case "c2-detective":
+                    self._stage_c2_detective()
+                case "c3":
+                    self._stage_c3()
+                case "end":
+                    self._stage_end()
+                case "setup" | "accusation":  # each waits on a frame until the game moves on
+                    raise AssertionError(f"city-killer: no step runs by itself in {self.stage}")
 
     def _broken_invariants(self) -> list[str]:
         broken = []
