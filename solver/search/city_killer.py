@@ -22,13 +22,29 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engines import Action, InformationSet, NotToMove
 from engines.city_killer import DETECTIVE, KILLER, CityKiller, CityKillerState
 from engines.city_killer import actions as act
-from engines.city_killer.frames import AnswerQuestion, CrowdWindow, KillerTurn
+from engines.city_killer.frames import (
+    AnswerQuestion,
+    AskWitness,
+    ChooseAllies,
+    CrowdWindow,
+    DetectiveTurn,
+    FinalAccusation,
+    Frame,
+    HandLimit,
+    Interrogation,
+    KeepCard,
+    KillerTurn,
+    NameMotive,
+    PickWitness,
+    PlacePawn,
+    Reaction,
+)
 from engines.city_killer.material import MOTIVES, District, distance
 from solver.games.city_killer import (
     Posterior,
@@ -69,21 +85,65 @@ Scored = tuple[float, Action, str]
 """A candidate move: its value on the decision's own scale, the move, that value in words."""
 
 
+Handler = Callable[[InformationSet, CityKillerState, list[Action]], Action]
+"""A decision's method: the move at `info` (the seat's view `state`) among `legal`."""
+
+
 class Decisions:
-    """A seat's decisions, one method per decision kind (`_on_<frame kind>`); the kinds
-    without one take the routine choice. The heuristic bots share this dispatch."""
+    """A seat's decisions, one method per kind of frame that wants thought (`_on_...`); each
+    takes the routine choice unless a subclass says more, and the frames without a method take
+    it too. The heuristic bots share this dispatch."""
 
     game: CityKiller
     rng: random.Random
 
     def decide(self, info: InformationSet, legal: list[Action]) -> Action:
         state = self.game.seat_view(info)
-        kind = state.frames[-1].kind
-        handler = getattr(self, "_on_" + kind.replace("-", "_"), None)
+        handler = self._handler(state.frames[-1])
         if handler is None:
             return self._routine(state, legal)
-        chosen: Action = handler(info, state, legal)
-        return chosen
+        return handler(info, state, legal)
+
+    def _handler(self, frame: Frame) -> Handler | None:
+        match frame:
+            case PlacePawn():
+                return self._on_start
+            case DetectiveTurn():
+                return self._on_detective
+            case Interrogation():
+                return self._on_interrogation
+            case AskWitness():
+                return self._on_testimony
+            case HandLimit():
+                return self._on_hand
+            case FinalAccusation():
+                return self._on_accuse
+            case ChooseAllies():
+                return self._on_allies
+            case KillerTurn():
+                return self._on_killer
+            case AnswerQuestion():
+                return self._on_answer
+            case KeepCard():
+                return self._on_keep
+            case PickWitness():
+                return self._on_pick
+            case NameMotive():
+                return self._on_profile
+            case Reaction():
+                return self._on_react
+            case CrowdWindow():
+                return self._on_crowd
+        return None
+
+    def _on_start(
+        self, info: InformationSet, state: CityKillerState, legal: list[Action]
+    ) -> Action:
+        return self._routine(state, legal)
+
+    _on_detective = _on_interrogation = _on_testimony = _on_hand = _on_accuse = _on_start
+    _on_allies = _on_killer = _on_answer = _on_keep = _on_pick = _on_profile = _on_start
+    _on_react = _on_crowd = _on_start
 
     def _routine(self, state: CityKillerState, legal: list[Action]) -> Action:
         """Pass a window, keep the first token, end a group move, move residents at random."""
