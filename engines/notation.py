@@ -10,13 +10,27 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from engines.errors import InvalidObservation
 from engines.observations import Observation
 from engines.values import Seat, quote
 
 _SEPARATORS = re.compile(r"[\s,;]+")
+G = TypeVar("G")
+
+
+class GameNotation(Generic[G]):
+    """Base of a game's `TypedNotation`: the game it reads lines for, and its forms."""
+
+    FORMS: ClassVar[Sequence[tuple[str, str]]] = ()
+    """Each form a person can type, with an example, and what it records."""
+
+    def __init__(self, game: G) -> None:
+        self.game = game
+
+    def forms(self) -> list[tuple[str, str]]:
+        return list(self.FORMS)
 
 
 class TypedNotation(Protocol):

@@ -25,7 +25,7 @@ from engines.alibi.material import TYPES, Deck, hand_sizes
 from engines.alibi.questions import SCOPES, Subject, SubjectKind, subject_kind
 from engines.alibi.state import set_points
 from engines.errors import InvalidObservation
-from engines.notation import AmbiguousName, Vocabulary, parts_of, read_int
+from engines.notation import AmbiguousName, GameNotation, Vocabulary, parts_of, read_int
 from engines.observations import Observation
 from engines.values import Seat, is_int, quote
 
@@ -301,12 +301,50 @@ def table_of(game: Alibi, seat: int, before: tuple[Observation, ...]) -> Table:
     return table
 
 
+HELP: tuple[tuple[str, str], ...] = (
+    ("dealer 1", "the seating: who dealt (the start player follows; 'dealer 1 start 0' checks it)"),
+    (
+        "deal al-do bl-kn fi-pi ...",
+        "your own hand as dealt, all on one line, any order; a name as printed (Blunt "
+        "Object: Bottle) or shortened, each part or word (al-do = alleyway-doorway, bl-ob-bo)",
+    ),
+    (
+        "hands 19 19 18 18",
+        "the hand sizes of players 0, 1, ... after the deal or a round's passes ('hands' "
+        "alone fills them in)",
+    ),
+    ("1 lays poison", "player 1 lays a set of three (points and round are filled in)"),
+    (
+        "2 asks 3 seen deck: 0",
+        "a question and its answer: hand or seen, then a type (weapon), a group (poison), a "
+        "detail (noon, deck) or cards (po-ar car-tr); 'me' is your seat",
+    ),
+    (
+        "pass al-du got bl-kn",
+        "a whole passing step in one line: the cards you passed, then those you got; "
+        "everyone's choices and passes and the new hand sizes are filled in",
+    ),
+    ("0 chooses bl-ha pr-va", "the cards you chose to pass (another player: '1 chooses')"),
+    (
+        "3 passes to 0: pr-va",
+        "one pass; name the cards only of a pass you give or get ('1 passes to 2')",
+    ),
+    ("2 accuses sl-sl-mo st-on po-ar ra-in", "an accusation: one card of each type, any order"),
+    ("box vi-to-mo st-on sm-pl gr-inh", "the box, opened at the end"),
+    ("1 writes", "variant 'solutions': a player wrote a solution (yours: '0 writes' and 4 cards)"),
+    ("1 reveals sl-sl-mo st-on po-ar ra-in", "variant 'solutions': a written solution, shown"),
+    ("end winners 1 3", "the end and its winners (scores follow; 'end' alone fills them in)"),
+)
+
+
 # --- reading a line --------------------------------------------------------------------------
-class Notation:
+class Notation(GameNotation["Alibi"]):
     """The vocabularies of one configured game, and the readers of each form."""
 
+    FORMS = HELP
+
     def __init__(self, game: Alibi) -> None:
-        self.game = game
+        super().__init__(game)
         deck = game.deck
         self.deck = deck
         printed = {card.id: card.name for card in deck.cards}
@@ -345,9 +383,6 @@ class Notation:
         return list(dict.fromkeys((*fixed, *self.subjects.names)))
 
     # --- the line ---------------------------------------------------------------------------
-    def forms(self) -> list[tuple[str, str]]:
-        return list(HELP)
-
     def parse(
         self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
@@ -806,39 +841,3 @@ def _no_turns(phase: str) -> str:
         "passing": "the round is over; the passes and the hand sizes come next",
         "over": "the game is over",
     }.get(phase, "the game has ended")
-
-
-HELP: tuple[tuple[str, str], ...] = (
-    ("dealer 1", "the seating: who dealt (the start player follows; 'dealer 1 start 0' checks it)"),
-    (
-        "deal al-do bl-kn fi-pi ...",
-        "your own hand as dealt, all on one line, any order; a name as printed (Blunt "
-        "Object: Bottle) or shortened, each part or word (al-do = alleyway-doorway, bl-ob-bo)",
-    ),
-    (
-        "hands 19 19 18 18",
-        "the hand sizes of players 0, 1, ... after the deal or a round's passes ('hands' "
-        "alone fills them in)",
-    ),
-    ("1 lays poison", "player 1 lays a set of three (points and round are filled in)"),
-    (
-        "2 asks 3 seen deck: 0",
-        "a question and its answer: hand or seen, then a type (weapon), a group (poison), a "
-        "detail (noon, deck) or cards (po-ar car-tr); 'me' is your seat",
-    ),
-    (
-        "pass al-du got bl-kn",
-        "a whole passing step in one line: the cards you passed, then those you got; "
-        "everyone's choices and passes and the new hand sizes are filled in",
-    ),
-    ("0 chooses bl-ha pr-va", "the cards you chose to pass (another player: '1 chooses')"),
-    (
-        "3 passes to 0: pr-va",
-        "one pass; name the cards only of a pass you give or get ('1 passes to 2')",
-    ),
-    ("2 accuses sl-sl-mo st-on po-ar ra-in", "an accusation: one card of each type, any order"),
-    ("box vi-to-mo st-on sm-pl gr-inh", "the box, opened at the end"),
-    ("1 writes", "variant 'solutions': a player wrote a solution (yours: '0 writes' and 4 cards)"),
-    ("1 reveals sl-sl-mo st-on po-ar ra-in", "variant 'solutions': a written solution, shown"),
-    ("end winners 1 3", "the end and its winners (scores follow; 'end' alone fills them in)"),
-)

@@ -29,7 +29,7 @@ from engines.blue_lion.actions import ENDS, BlueLionAction, parse
 from engines.blue_lion.material import ICONS, PAIRS, PATTERNS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState
 from engines.errors import IllegalAction, InvalidAction, InvalidObservation
-from engines.notation import AmbiguousName, Vocabulary, read_int, respell, tokens
+from engines.notation import AmbiguousName, GameNotation, Vocabulary, read_int, respell, tokens
 from engines.observations import Observation
 from engines.values import Seat, quote
 
@@ -249,11 +249,13 @@ def _probe(state: BlueLionState, action: BlueLionAction, face: str | None) -> No
 
 
 # --- reading a line ---------------------------------------------------------------------------
-class Notation:
+class Notation(GameNotation["BlueLion"]):
     """Reads typed lines for one configured game, keeping the last record replayed."""
 
+    FORMS = HELP
+
     def __init__(self, game: BlueLion) -> None:
-        self.game = game
+        super().__init__(game)
         self._last: tuple[tuple[Observation, ...], Record] | None = None
 
     def record(self, before: tuple[Observation, ...]) -> Record:
@@ -267,9 +269,6 @@ class Notation:
             record.read(obs)
         self._last = (before, record)
         return record
-
-    def forms(self) -> list[tuple[str, str]]:
-        return list(HELP)
 
     def words(self) -> list[str]:
         """Every word of the notation, for Tab completion."""

@@ -34,7 +34,7 @@ from engines.city_killer.material import (
     District,
 )
 from engines.errors import InvalidAction, InvalidObservation
-from engines.notation import Vocabulary, read_int
+from engines.notation import GameNotation, Vocabulary, read_int
 from engines.observations import Observation
 from engines.values import Seat, quote
 
@@ -557,14 +557,10 @@ def _owner(card: str) -> str:
     return KILLER if card in KILLER_CARDS else DETECTIVE
 
 
-class Notation:
+class Notation(GameNotation["CityKiller"]):
     """City Killer's typed notation for one configured game."""
 
-    def __init__(self, game: CityKiller) -> None:
-        self.game = game
-
-    def forms(self) -> list[tuple[str, str]]:
-        return list(HELP)
+    FORMS = HELP
 
     def parse(
         self, text: str, seat: Seat, before: tuple[Observation, ...]

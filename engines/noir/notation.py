@@ -40,7 +40,7 @@ from engines.noir.material import (
     shifted,
 )
 from engines.noir.observations import END_REASONS  # sleuth.web.taps reads it from here
-from engines.notation import Vocabulary, read_int, tokens
+from engines.notation import GameNotation, Vocabulary, read_int, tokens
 from engines.observations import Observation, ObservationKind
 from engines.values import Seat, quote
 
@@ -729,14 +729,10 @@ HELP: list[tuple[str, str]] = [
 ]  # fmt: skip
 
 
-class Notation:
+class Notation(GameNotation["Noir"]):
     """Noir's typed notation for one configured game."""
 
-    def __init__(self, game: Noir) -> None:
-        self.game = game
-
-    def forms(self) -> list[tuple[str, str]]:
-        return list(HELP)
+    FORMS = HELP
 
     def parse(
         self, text: str, seat: Seat, before: tuple[Observation, ...]

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engines.errors import InvalidObservation
-from engines.notation import Vocabulary, read_int, tokens
+from engines.notation import GameNotation, Vocabulary, read_int, tokens
 from engines.observations import Observation
 from engines.serial_killer import observations as seen
 from engines.serial_killer.material import COLOURS
@@ -83,11 +83,13 @@ LARGEST = 9999
 """The largest number any entry holds (a total of dice, a ferocity: a few hundred at most)."""
 
 
-class Notation:
+class Notation(GameNotation["SerialKiller"]):
     """Reads the typed forms of one configured game."""
 
+    FORMS = HELP
+
     def __init__(self, game: SerialKiller) -> None:
-        self.game = game
+        super().__init__(game)
         parts = game.parts
         self.colours = Vocabulary("player", COLOURS[: game.players])
         self.genres = Vocabulary(
@@ -127,9 +129,6 @@ class Notation:
     @staticmethod
     def number(word: str, what: str = "a number") -> int:
         return read_int(word, what, 0, LARGEST)
-
-    def forms(self) -> list[tuple[str, str]]:
-        return list(HELP)
 
     def parse(
         self, text: str, seat: Seat, before: Sequence[Observation]
