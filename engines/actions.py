@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any, dataclass_transform
+from typing import Any, ClassVar, dataclass_transform
 
 from engines.values import JsonValue, is_int
 
@@ -16,12 +16,37 @@ class Action:
     """Base of every game's actions: frozen dataclasses whose `str` is their typed notation.
 
     `game.parse_action(str(action)) == action` for every legal action; JSON stores the notation.
-    A subclass is made a frozen dataclass here, so a game declares only its fields.
+    A subclass is made a frozen dataclass here, so a game declares only its fields and the
+    words it starts with (`class Kill(Action, verb="kill")`, kept as `VERB`). Its notation is
+    those words followed by each field's words in order (`spell`), so only an action spelled
+    otherwise ("citizen-arrest Eve with Finn") writes its own `__str__`.
     """
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    VERB: ClassVar[str] = ""
+    __match_args__: ClassVar[tuple[str, ...]] = ()  # a subclass's fields, set by `dataclass`
+
+    def __init_subclass__(cls, verb: str | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if verb is not None:
+            cls.VERB = verb
         dataclass(frozen=True)(cls)
+
+    def __str__(self) -> str:
+        words = [self.VERB] if self.VERB else []
+        for name in self.__match_args__:
+            words.extend(self.spell(name, getattr(self, name)))
+        return " ".join(words)
+
+    def spell(self, name: str, value: Any) -> list[str]:
+        """The words of the field `name`: none for None, the field's name for a flag that is
+        set (none when unset), one word per item of a tuple, else the value as text."""
+        if value is None or value is False:
+            return []
+        if value is True:
+            return [name]
+        if isinstance(value, tuple):
+            return [str(item) for item in value]
+        return [str(value)]
 
     def to_json(self) -> str:
         return json.dumps(str(self))

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Collection
-from typing import Protocol
+from collections.abc import Collection, Mapping
+from typing import ClassVar, Protocol
 
 from engines import Action, ConfigError, Game, InformationSet, NotToMove, Seat, SleuthError
 from engines.values import quote
@@ -40,7 +40,10 @@ class Bot(Protocol):
 class SeatedBot(ABC):
     """A bot for one seat of one game. `act` checks, once for every bot, that the information
     set is this seat's, of this game, and that the seat is to move; subclasses implement
-    `_choose` and may trust their input."""
+    `_choose` and may trust their input. `OPTIONS` names the keyword options its constructor
+    takes (`opponents.make` refuses any other)."""
+
+    OPTIONS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, game: Game, seat: Seat, rng: random.Random) -> None:
         self.game, self.seat, self.rng = game, seat, rng
@@ -95,11 +98,18 @@ class SearchingBot(SeatedBot):
     """A bot whose move is a search bounded by work, with `time_budget` (seconds, None: off)
     as its safety ceiling, checked when it is made (ConfigError if not a positive number)."""
 
+    OPTIONS = ("time_budget",)
+
     def __init__(
         self, game: Game, seat: Seat, rng: random.Random, time_budget: float | None = None
     ) -> None:
         super().__init__(game, seat, rng)
         self.time_budget = check_time_budget(time_budget)
+
+
+BotKind = type[SeatedBot] | Mapping[Seat, type[SeatedBot]]
+"""One named bot of a game, as its module's `BOTS` lists it: its class, or its class for each
+seat (a two-seat game's heuristics play the killer and the investigator differently)."""
 
 
 class RandomBot(SeatedBot):

@@ -4,14 +4,14 @@ come from the game's bots module (`opponents.games.<its engine's package>`, an `
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import engines
 from engines import ConfigError, Game, InformationSet, Seat
 from engines.values import quote
 from opponents import ismcts
-from opponents.base import Bot, RandomBot, check_options, same_seat
+from opponents.base import Bot, BotKind, RandomBot, check_options, same_seat
 from solver import Hint
 
 
@@ -29,11 +29,8 @@ class GameBots(Protocol):
     """What a game's bots module (`opponents.games.<its engine's package>`) provides."""
 
     @property
-    def BOTS(self) -> tuple[str, ...]:
-        """The bots `make` builds ("heuristic" and "solver" everywhere; some games have more)."""
-
-    def make(self, name: str, game: Any, seat: Seat, rng: random.Random, **options: Any) -> Bot:
-        """Its `name` bot (one of BOTS) for `seat` (options checked, ConfigError if bad)."""
+    def BOTS(self) -> Mapping[str, BotKind]:
+        """Its bots by name ("heuristic" and "solver" everywhere; some games have more)."""
 
     def notepad(self, info: InformationSet) -> list[Hint]:
         """What a careful person with pen and paper has crossed off at `info`, as hints of kind
@@ -90,7 +87,10 @@ def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: 
         )
         yet = " yet" if module is None else ""
         raise ConfigError(f"no {name} bot for {game.name}{yet}; its bots: {kinds}")
-    return module.make(name, game, seat, rng, **options)
+    kind = module.BOTS[name]
+    made = kind[seat] if isinstance(kind, Mapping) else kind
+    check_options(name, options, made.OPTIONS)
+    return made(game, seat, rng, **options)
 
 
 def notepad(info: InformationSet) -> list[Hint]:

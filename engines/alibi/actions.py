@@ -14,7 +14,6 @@ are in type order (suspect, place, weapon, feeling) whatever order they were typ
 from __future__ import annotations
 
 from contextlib import suppress
-from typing import ClassVar
 
 from engines.actions import Action
 from engines.alibi.material import TYPES, Deck
@@ -23,36 +22,19 @@ from engines.errors import InvalidAction
 from engines.values import quote
 
 
-class Lay(Action):
+class Lay(Action, verb="lay"):
     group: str
 
-    def __str__(self) -> str:
-        return f"lay {self.group}"
 
-
-class Ask(Action):
+class Ask(Action, verb="ask"):
     target: int
     scope: str
     subject: Subject
 
-    def __str__(self) -> str:
-        return f"ask {self.target} {self.scope} {self.subject}"
 
-
-class _OfCards(Action):
-    """An action that names cards, spelled as its verb (`_VERB`) and the cards in order."""
-
-    _VERB: ClassVar[str]
-    cards: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return f"{self._VERB} " + " ".join(self.cards)
-
-
-class Pass(_OfCards):
+class Pass(Action, verb="pass"):
     """The cards a player passes left; stored sorted, so equal choices print equally."""
 
-    _VERB = "pass"
     cards: tuple[str, ...]
 
     def __post_init__(self) -> None:
@@ -62,17 +44,15 @@ class Pass(_OfCards):
                 object.__setattr__(self, "cards", tuple(sorted(self.cards)))
 
 
-class Accuse(_OfCards):
+class Accuse(Action, verb="accuse"):
     """One card of each type, in type order (`box` order)."""
 
-    _VERB = "accuse"
     cards: tuple[str, str, str, str]
 
 
-class Solution(_OfCards):
+class Solution(Action, verb="solution"):
     """A written solution (variant "solutions"): one card of each type, in type order."""
 
-    _VERB = "solution"
     cards: tuple[str, str, str, str]
 
 

@@ -39,25 +39,19 @@ class _ToAnEnd(_Move):
         return self.tile if self.flip else None
 
 
-class Lay(_ToAnEnd):
-    def __str__(self) -> str:
-        words = ["lay", self.tile] + ([self.end] if self.end else []) + ["flip"] * self.flip
-        return " ".join(words)
+class Lay(_ToAnEnd, verb="lay"):
+    """Phase 1: a tile added at an end of the line."""
 
 
-class Pass(_Move):
-    def __str__(self) -> str:
-        return "pass"
+class Pass(_Move, verb="pass"):
+    """Once per game, by either player."""
 
 
-class MoveEnd(_Move):
+class MoveEnd(_Move, verb="move"):
     tile: str
 
-    def __str__(self) -> str:
-        return f"move {self.tile}"
 
-
-class Swap(_Move):
+class Swap(_Move, verb="swap"):
     """Two adjacent tiles exchanged; stored in id order, so `swap t5 t2` equals `swap t2 t5`."""
 
     first: str
@@ -74,26 +68,17 @@ class Swap(_Move):
             object.__setattr__(self, "first", first)
             object.__setattr__(self, "second", second)
 
-    def __str__(self) -> str:
-        return f"swap {self.first} {self.second}"
 
-
-class Flip(_Move):
+class Flip(_Move, verb="flip"):
     tile: str
-
-    def __str__(self) -> str:
-        return f"flip {self.tile}"
 
     @property
     def flipped_tile(self) -> str:
         return self.tile
 
 
-class Return(_ToAnEnd):
+class Return(_ToAnEnd, verb="return"):
     end: str
-
-    def __str__(self) -> str:
-        return f"return {self.tile} {self.end}" + " flip" * self.flip
 
 
 MainAction = Lay | Pass | MoveEnd | Swap | Flip

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from engines.actions import Action
 from engines.city_killer.material import (
@@ -62,47 +62,34 @@ GROUPED = ("allies", "group")
 CARDS = KILLER_CARDS + DETECTIVE_CARDS
 
 
-class _Words(Action):
-    """An action printed as its fields' words, in order, after its fixed verb (`VERB`, given
-    as `verb=` in the class statement): a kind without one has its verb as its first field.
-    A district is printed "row,column"."""
+class _Placing(Action):
+    """An action with a district among its fields, printed "row,column"."""
 
-    VERB: ClassVar[str] = ""
-
-    def __init_subclass__(cls, verb: str = "", **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.VERB = verb
-
-    def __str__(self) -> str:
-        words = [self.VERB] if self.VERB else []
-        fields: tuple[str, ...] = self.__match_args__  # a dataclass's fields, in order
-        for name in fields:
-            value = getattr(self, name)
-            words.append(district_text(value) if isinstance(value, tuple) else value)
-        return " ".join(words)
+    def spell(self, name: str, value: Any) -> list[str]:
+        return [district_text(value)] if isinstance(value, tuple) else super().spell(name, value)
 
 
-class Verb(_Words):
+class Verb(Action):
     """A bare word: refuse, pass, done, interrogate, fire, examine, proceed, decline, end."""
 
     word: str
 
 
-class Named(_Words):
+class Named(Action):
     """A verb on one resident: identity, intimidate, murder, pick, police, hospital, surveil."""
 
     verb: str
     name: str
 
 
-class Placed(_Words):
+class Placed(_Placing):
     """A verb on one district: start, move."""
 
     verb: str
     district: District
 
 
-class Grouped(_Words):
+class Grouped(Action):
     """A verb on one group: allies, group."""
 
     verb: str
@@ -128,26 +115,26 @@ class Answer(Action):
         return f"answer {'yes' if self.yes else 'no'}"
 
 
-class Keep(_Words, verb="keep"):
+class Keep(Action, verb="keep"):
     """The killer keeps a card from under a scene, or the detective an evidence token."""
 
     item: str
 
 
-class Reveal(_Words, verb="name"):
+class Reveal(Action, verb="name"):
     """The killer names, for Profile, a motive that is not his."""
 
     motive: str
 
 
-class Place(_Words, verb="place"):
+class Place(_Placing, verb="place"):
     """The detective puts a resident in his starting district (initial_placement=detective)."""
 
     name: str
     district: District
 
 
-class Shift(_Words, verb="shift"):
+class Shift(_Placing, verb="shift"):
     name: str
     district: District
 
@@ -161,22 +148,19 @@ class Evidence(Action):
         return "evidence deck" if self.position == 0 else f"evidence row {self.position}"
 
 
-class Play(Action):
+class Play(Action, verb="play"):
     """A card played with its arguments, each as typed in canonical form (names, "r,c",
     lower-case words, "age:old")."""
 
     card: str
     args: tuple[str, ...] = ()
 
-    def __str__(self) -> str:
-        return " ".join(("play", self.card, *self.args))
 
-
-class Discard(_Words, verb="discard"):
+class Discard(Action, verb="discard"):
     card: str
 
 
-class Accuse(_Words, verb="accuse"):
+class Accuse(Action, verb="accuse"):
     name: str
     motive: str
 
@@ -235,7 +219,7 @@ def _one_of(allowed: Sequence[str], what: str) -> _Read:
     return lambda read, word: read.word_of(word, allowed, what)
 
 
-def _form(kind: type[_Words], *reads: _Read) -> _Form:
+def _form(kind: type[Action], *reads: _Read) -> _Form:
     """The reader of `kind`, whose words after the verb are its fields, each read in turn by
     one of `reads` (the verb itself is its first field when it has no fixed one)."""
 

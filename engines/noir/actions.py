@@ -17,7 +17,6 @@ collapsed) grid. Names and words are read without regard to case.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from engines.actions import Action
 from engines.errors import InvalidAction
@@ -25,58 +24,36 @@ from engines.noir.material import LINES
 from engines.values import quote
 
 
-class _OnSuspect(Action):
-    """An action on one suspect, printed as its verb (`VERB`) and the suspect's name."""
-
-    VERB: ClassVar[str]
+class Kill(Action, verb="kill"):
     suspect: str
 
-    def __str__(self) -> str:
-        return f"{self.VERB} {self.suspect}"
+
+class Disguise(Action, verb="disguise"):
+    """The killer takes a new identity from the top of the deck."""
 
 
-class _Bare(Action):
-    """An action that is its verb (`VERB`) alone."""
-
-    VERB: ClassVar[str]
-
-    def __str__(self) -> str:
-        return self.VERB
-
-
-class Kill(_OnSuspect):
-    VERB = "kill"
-
-
-class Disguise(_Bare):
-    VERB = "disguise"
-
-
-class Shift(Action):
+class Shift(Action, verb="shift"):
     """Row or column `index` (1-based) moved one step towards `direction`."""
 
     line: str
     index: int
     direction: str
 
-    def __str__(self) -> str:
-        return f"shift {self.line} {self.index} {self.direction}"
+
+class Identity(Action, verb="identity"):
+    suspect: str
 
 
-class Identity(_OnSuspect):
-    VERB = "identity"
+class Draw(Action, verb="draw"):
+    """The inspector draws the top card: the first half of exonerating."""
 
 
-class Draw(_Bare):
-    VERB = "draw"
+class Exonerate(Action, verb="exonerate"):
+    suspect: str
 
 
-class Exonerate(_OnSuspect):
-    VERB = "exonerate"
-
-
-class Arrest(_OnSuspect):
-    VERB = "arrest"
+class Arrest(Action, verb="arrest"):
+    suspect: str
 
 
 class CitizenArrest(Action):

@@ -21,6 +21,7 @@ Lab positions count from 1, the bottom (oldest) card. Seats are printed by their
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engines.actions import Action
 from engines.errors import InvalidAction
@@ -32,88 +33,74 @@ FACE = {"weapon": 1, "move": 2, "briefing": 4, "first": 5, "lab": 6}
 """The face of each action's die (Investigate is a 3, or a 4-6 by substitution)."""
 
 
-class Place(Action):
+class Place(Action, verb="place"):
     district: int
 
-    def __str__(self) -> str:
-        return f"place {self.district}"
+
+class Pass(Action, verb="pass"):
+    """No more buys for the rest of this round's purchase phase."""
 
 
-class Pass(Action):
-    def __str__(self) -> str:
-        return "pass"
+class End(Action, verb="end"):
+    """The end of a pick that may buy several dice."""
 
 
-class End(Action):
-    def __str__(self) -> str:
-        return "end"
+class Skip(Action, verb="skip"):
+    """No declaration this round."""
 
 
-class Skip(Action):
-    def __str__(self) -> str:
-        return "skip"
+class Weapon(Action, verb="buy 1 weapon"):
+    """The weapon track moves up one (shared)."""
 
 
-class Weapon(Action):
-    def __str__(self) -> str:
-        return "buy 1 weapon"
-
-
-class Move(Action):
+class Move(Action, verb="buy 2 move"):
     district: int
-
-    def __str__(self) -> str:
-        return f"buy 2 move {self.district}"
 
 
 class Investigate(Action):
+    """The top card of the deck in the buyer's district, bought with a 3 (or 4-6 by
+    substitution)."""
+
     face: int
 
     def __str__(self) -> str:
         return f"buy {self.face} investigate"
 
 
-class Briefing(Action):
+class Briefing(Action, verb="buy 4 briefing"):
     """`target` None: every co-located player (option `briefing_scope` "all")."""
 
     target: int | None
 
-    def __str__(self) -> str:
-        if self.target is None:
-            return "buy 4 briefing"
-        if isinstance(self.target, int) and 0 <= self.target < len(COLOURS):
-            return f"buy 4 briefing {COLOURS[self.target]}"
-        return f"buy 4 briefing {self.target}"
+    def spell(self, name: str, value: Any) -> list[str]:
+        """A seat is printed by its colour."""
+        if isinstance(value, int) and 0 <= value < len(COLOURS):
+            return [COLOURS[value]]
+        return super().spell(name, value)
 
 
-class First(Action):
-    def __str__(self) -> str:
-        return "buy 5 first"
+class First(Action, verb="buy 5 first"):
+    """The first-player marker."""
 
 
-class Lab(Action):
+class Lab(Action, verb="buy 6 lab"):
     """`positions`: the rotated positions paid for, from 1 (the bottom), sorted."""
 
     positions: tuple[int, ...] = ()
 
-    def __str__(self) -> str:
-        return "buy 6 lab" + (" " + ",".join(map(str, self.positions)) if self.positions else "")
+    def spell(self, name: str, value: Any) -> list[str]:
+        """The positions are one word, joined by commas."""
+        return [",".join(map(str, value))] if value else []
 
 
-class Discard(Action):
+class Discard(Action, verb="discard"):
     card: str
 
-    def __str__(self) -> str:
-        return f"discard {self.card}"
 
-
-class Declare(Action):
+class Declare(Action, verb="declare"):
     """One card per genre, in genre order."""
 
     profile: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return "declare " + " ".join(self.profile)
 
 
 Bad = Callable[[str], InvalidAction]

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from engines import Action, InformationSet, Observation, Seat
 from engines.alibi import TYPES, Alibi, Subject, SubjectKind
 from engines.alibi import actions as act
 from engines.alibi import observations as seen
-from opponents.base import Bot, SearchingBot, SeatedBot, check_options
+from opponents.base import BotKind, SearchingBot, SeatedBot
 from solver import Hint
 from solver.games.alibi.model import in_box
 from solver.games.alibi.position import parse
@@ -154,14 +153,4 @@ class SolverBot(SearchingBot):
         return made.move
 
 
-BOTS = ("heuristic", "solver")
-"""The bots `make` builds for this game."""
-
-
-def make(name: str, game: Alibi, seat: Seat, rng: random.Random, **options: Any) -> Bot:
-    """The `name` bot; option values are checked by the bot's constructor."""
-    if name == "heuristic":
-        check_options(name, options, ())
-        return HeuristicBot(game, seat, rng)
-    check_options(name, options, ("time_budget",))
-    return SolverBot(game, seat, rng, **options)
+BOTS: dict[str, BotKind] = {"heuristic": HeuristicBot, "solver": SolverBot}

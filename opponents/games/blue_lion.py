@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
 
 from engines import Action, InformationSet, Seat
 from engines.blue_lion import ICONS, TILES, BlueLion, BlueLionState
 from engines.blue_lion.material import ICON_NAMES
-from opponents.base import Bot, SeatedBot, check_options
+from opponents.base import BotKind, SeatedBot
 from solver import Hint
 from solver.games.blue_lion import back_fact, events
 from solver.search import check_knobs
@@ -140,6 +139,7 @@ class SolverBot(SeatedBot):
     """
 
     game: BlueLion
+    OPTIONS = tuple(KNOBS)
 
     def __init__(
         self,
@@ -166,14 +166,4 @@ class SolverBot(SeatedBot):
         return move
 
 
-BOTS = ("heuristic", "solver")
-"""The bots `make` builds for this game."""
-
-
-def make(name: str, game: BlueLion, seat: Seat, rng: random.Random, **options: Any) -> Bot:
-    """The `name` bot; option values are checked by the bot's constructor."""
-    if name == "heuristic":
-        check_options(name, options, ())
-        return HeuristicBot(game, seat, rng)
-    check_options(name, options, ("time_budget", "max_depth", "max_nodes"))
-    return SolverBot(game, seat, rng, **options)
+BOTS: dict[str, BotKind] = {"heuristic": HeuristicBot, "solver": SolverBot}

@@ -19,15 +19,12 @@ between candidates, and the one source of non-determinism when set.
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
-from engines import Action, InformationSet, Seat
-from engines.city_killer import KILLER, CityKiller, CityKillerState
+from engines import Action, InformationSet
+from engines.city_killer import DETECTIVE, KILLER, CityKiller, CityKillerState
 from engines.city_killer import actions as act
 from engines.city_killer.material import MOTIVES, District, distance
 from engines.city_killer.observations import CitySetup
-from opponents.base import Bot, SearchingBot, SeatedBot, check_options
+from opponents.base import BotKind, SearchingBot, SeatedBot
 from solver import Hint
 from solver.games.city_killer import record
 from solver.search.city_killer import Decisions, choose
@@ -170,17 +167,10 @@ class SolverBot(SearchingBot):
         return choose(info, legal, self.rng, self.time_budget, self.game)[0]
 
 
-BOTS = ("heuristic", "solver")
-"""The bots `make` builds for this game."""
-
-
-def make(name: str, game: CityKiller, seat: Seat, rng: random.Random, **options: Any) -> Bot:
-    """The `name` bot ("heuristic" or "solver"); option values are checked by the bot."""
-    if name == "heuristic":
-        check_options(name, options, ())
-        return (HeuristicKiller if seat == KILLER else HeuristicDetective)(game, seat, rng)
-    check_options(name, options, ("time_budget",))
-    return SolverBot(game, seat, rng, **options)
+BOTS: dict[str, BotKind] = {
+    "heuristic": {KILLER: HeuristicKiller, DETECTIVE: HeuristicDetective},
+    "solver": SolverBot,
+}
 
 
 def notepad(info: InformationSet) -> list[Hint]:

@@ -9,16 +9,14 @@ tells him about us; leaves are valued by the chance of winning on the move after
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from engines import Action, InformationSet, Seat
 from engines.noir import Grid, Noir
 from engines.noir import actions as act
 from engines.noir import observations as seen
 from engines.noir.material import INSPECTOR, KILLER, adjacent, block, neighbours
-from opponents.base import Bot, SearchingBot, SeatedBot, check_options
+from opponents.base import BotKind, SearchingBot, SeatedBot
 from solver import Hint
 from solver.games.noir import (
     INSPECTOR_VAR,
@@ -276,14 +274,7 @@ def adjacent_or_same(grid: Grid, a: str, b: str) -> bool:
     return a == b or adjacent(grid, a, b)
 
 
-BOTS = ("heuristic", "solver")
-"""The bots `make` builds for this game."""
-
-
-def make(name: str, game: Noir, seat: Seat, rng: random.Random, **options: Any) -> Bot:
-    """The `name` bot; option values are checked by the bot's constructor."""
-    if name == "heuristic":
-        check_options(name, options, ())
-        return (HeuristicKiller if seat == KILLER else HeuristicInspector)(game, seat, rng)
-    check_options(name, options, ("time_budget",))
-    return SolverBot(game, seat, rng, **options)
+BOTS: dict[str, BotKind] = {
+    "heuristic": {KILLER: HeuristicKiller, INSPECTOR: HeuristicInspector},
+    "solver": SolverBot,
+}

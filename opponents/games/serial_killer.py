@@ -4,12 +4,11 @@ per point against the race."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engines import Action, ConfigError, InformationSet, Seat
 from engines.serial_killer import WEAPON_MAX, SerialKiller, SerialKillerState, replay
 from engines.serial_killer import actions as act
-from opponents.base import Bot, SearchingBot, SeatedBot, check_options
+from opponents.base import BotKind, SearchingBot, SeatedBot
 from opponents.games.serial_killer_careful import CarefulBot
 from opponents.games.serial_killer_notepad import notepad_candidates
 from solver import Hint
@@ -182,26 +181,22 @@ class SolverBot(SearchingBot):
 
     game: SerialKiller
 
+    def __init__(
+        self, game: SerialKiller, seat: Seat, rng: random.Random, time_budget: float | None = None
+    ) -> None:
+        if not game.options["genre_public"]:
+            raise ConfigError(
+                "serial-killer: the solver bot counts worlds genre by genre, which needs the card "
+                "backs to show their genre (option genre_public True); try 'heuristic'"
+            )
+        super().__init__(game, seat, rng, time_budget)
+
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         return search.advise(search.Turn(info, legal, self.rng, {}), self.time_budget).move
 
 
-BOTS = ("heuristic", "careful", "solver")
-"""The bots `make` builds for this game."""
-
-
-def make(name: str, game: SerialKiller, seat: Seat, rng: random.Random, **options: Any) -> Bot:
-    """The `name` bot; option values are checked by the bot's constructor."""
-    if name == "heuristic":
-        check_options(name, options, ())
-        return HeuristicBot(game, seat, rng)
-    if name == "careful":
-        check_options(name, options, ())
-        return CarefulBot(game, seat, rng)
-    check_options(name, options, ("time_budget",))
-    if not game.options["genre_public"]:
-        raise ConfigError(
-            "serial-killer: the solver bot counts worlds genre by genre, which needs the card "
-            "backs to show their genre (option genre_public True); try 'heuristic'"
-        )
-    return SolverBot(game, seat, rng, **options)
+BOTS: dict[str, BotKind] = {
+    "heuristic": HeuristicBot,
+    "careful": CarefulBot,
+    "solver": SolverBot,
+}
