@@ -8,7 +8,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, ClassVar, dataclass_transform
 
-from engines.values import JsonValue, is_int
+from engines.errors import InvalidAction
+from engines.values import JsonValue, is_int, quote
 
 
 @dataclass_transform(frozen_default=True)
@@ -91,3 +92,20 @@ POSITIVE = Domain(lambda value: is_int(value) and value > 0, "a whole number fro
 def positive_int(value: JsonValue) -> bool:
     """An option check: a whole number above zero (True is not 1 here)."""
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+Refusal = Callable[[str], InvalidAction]
+"""The error refusing one typed action for the reason given."""
+
+
+def read_verb(text: str, usage: str, words: list[str]) -> tuple[str, list[str], Refusal]:
+    """The verb and the words after it of the action typed as `text` (split into `words`), and
+    its refusal, which quotes `text` and lists the game's moves (`usage`); an empty text is
+    refused here."""
+
+    def bad(why: str) -> InvalidAction:
+        return InvalidAction(f"cannot read {quote(text)}: {why}; moves are: {usage}")
+
+    if not words:
+        raise bad("it is empty")
+    return words[0].lower(), words[1:], bad

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from contextlib import suppress
 
-from engines.actions import Action
+from engines.actions import Action, read_verb
 from engines.alibi.material import TYPES, Deck
 from engines.alibi.questions import SCOPES, Subject, parse_subject, unknown_card
-from engines.errors import InvalidAction
 from engines.values import quote
 
 
@@ -66,14 +65,7 @@ USAGE = (
 
 def parse(text: str, deck: Deck, players: int) -> AlibiAction:
     """The action printed as `text` (case and spacing are forgiven)."""
-    words = text.strip().lower().split()
-
-    def bad(why: str) -> InvalidAction:
-        return InvalidAction(f"cannot read {quote(text)}: {why}; moves are: {USAGE}")
-
-    if not words:
-        raise bad("it is empty")
-    verb, args = words[0], words[1:]
+    verb, args, bad = read_verb(text, USAGE, text.strip().lower().split())
     if verb == "lay":
         if len(args) != 1 or args[0] not in deck.group_names:
             raise bad(f"'lay' takes one group of this deck: {', '.join(deck.groups)}")

@@ -10,9 +10,8 @@ return t3 right [flip] end of a turn: put a set-aside tile back at an end
 
 from __future__ import annotations
 
-from engines.actions import Action
+from engines.actions import Action, read_verb
 from engines.blue_lion.material import TILES
-from engines.errors import InvalidAction
 from engines.values import quote
 
 ENDS = ("left", "right")
@@ -92,14 +91,7 @@ USAGE = (
 
 def parse(text: str) -> BlueLionAction:
     """The action printed as `text` (case and spacing are forgiven)."""
-    words = text.strip().lower().split()
-
-    def bad(why: str) -> InvalidAction:
-        return InvalidAction(f"cannot read {quote(text)}: {why}; moves are: {USAGE}")
-
-    if not words:
-        raise bad("it is empty")
-    verb, args = words[0], words[1:]
+    verb, args, bad = read_verb(text, USAGE, text.strip().lower().split())
     if verb == "pass" and not args:
         return Pass()
     if verb in ("lay", "return") and args and args[0] in TILES:

@@ -41,7 +41,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engines.actions import Action
+from engines.actions import Action, Refusal, read_verb
 from engines.city_killer.material import (
     BUILDINGS,
     DETECTIVE_CARDS,
@@ -51,7 +51,6 @@ from engines.city_killer.material import (
     District,
     district_text,
 )
-from engines.errors import InvalidAction
 from engines.values import quote
 
 BARE = ("refuse", "pass", "done", "interrogate", "fire", "examine", "proceed", "decline", "end")
@@ -184,12 +183,9 @@ class _Reader:
     """The readers of the words of one action text, each refusing a word it cannot read
     with the text and the list of actions."""
 
-    def __init__(self, text: str, names: Sequence[str]) -> None:
-        self.text = text
+    def __init__(self, bad: Refusal, names: Sequence[str]) -> None:
+        self.bad = bad
         self.by_lower = {name.lower(): name for name in names}
-
-    def bad(self, why: str) -> InvalidAction:
-        return InvalidAction(f"cannot read {quote(self.text)}: {why}; actions are: {USAGE}")
 
     def name(self, word: str) -> str:
         if word.lower() not in self.by_lower:
@@ -288,13 +284,9 @@ _FORMS: dict[str, _Form] = {
 
 def parse(text: str, names: Sequence[str]) -> Action:
     """The action printed as `text`; `names` are the residents this game may name."""
-    words = text.split()
-    read = _Reader(text, names)
-    if not words:
-        raise read.bad("it is empty")
-    verb, args = words[0].lower(), words[1:]
+    verb, args, bad = read_verb(text, USAGE, text.split())
     form = _FORMS.get(verb)
-    action = None if form is None else form(read, verb, args)
+    action = None if form is None else form(_Reader(bad, names), verb, args)
     if action is None:
-        raise read.bad(f"wrong words after {quote(words[0])}")
+        raise bad(f"wrong words after {quote(verb)}")
     return action

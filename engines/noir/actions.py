@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.actions import Action
-from engines.errors import InvalidAction
+from engines.actions import Action, read_verb
 from engines.noir.material import LINES
 from engines.values import quote
 
@@ -83,23 +82,16 @@ _VERBS = (*_NAMED, *_BARE, "shift", "citizen-arrest")
 
 def parse(text: str, suspects: Sequence[str]) -> NoirAction:
     """The action printed as `text`; `suspects` are the names this game's grid uses."""
-    words = text.strip().split()
-    lowered = [word.lower() for word in words]
+    verb, args, bad = read_verb(text, USAGE, text.strip().lower().split())
     by_lower = {name.lower(): name for name in suspects}
-
-    def bad(why: str) -> InvalidAction:
-        return InvalidAction(f"cannot read {quote(text)}: {why}; actions are: {USAGE}")
 
     def name(word: str) -> str:
         if word not in by_lower:
             raise bad(f"no suspect is called {quote(word)}; the suspects are {', '.join(suspects)}")
         return by_lower[word]
 
-    if not words:
-        raise bad("it is empty")
-    verb, args = lowered[0], lowered[1:]
     if verb not in _VERBS:
-        raise bad(f"unknown action {quote(words[0])}")
+        raise bad(f"unknown action {quote(verb)}")
     if verb in _BARE and not args:
         return _BARE[verb]()
     if verb in _NAMED and len(args) == 1:
@@ -113,4 +105,4 @@ def parse(text: str, suspects: Sequence[str]) -> NoirAction:
         if direction not in LINES[line]:
             raise bad(f"a {line} shifts {' or '.join(LINES[line])}, not {quote(direction)}")
         return Shift(line, int(number), direction)
-    raise bad(f"wrong words after {quote(words[0])}")
+    raise bad(f"wrong words after {quote(verb)}")

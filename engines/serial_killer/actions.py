@@ -23,8 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.actions import Action
-from engines.errors import InvalidAction
+from engines.actions import Action, Refusal, read_verb
 from engines.serial_killer.material import COLOURS, Components
 from engines.values import quote
 
@@ -103,7 +102,6 @@ class Declare(Action, verb="declare"):
     profile: tuple[str, ...]
 
 
-Bad = Callable[[str], InvalidAction]
 BUYS = (Weapon, Move, Investigate, Briefing, First, Lab)
 SerialKillerAction = (
     Place
@@ -136,14 +134,7 @@ def face_of(action: Action) -> int | None:
 
 def parse(text: str, parts: Components, players: int) -> SerialKillerAction:
     """The action printed as `text` (case, spacing and commas are forgiven)."""
-    words = text.strip().replace(",", " ").split()
-
-    def bad(why: str) -> InvalidAction:
-        return InvalidAction(f"serial-killer: cannot read {quote(text)}: {why}; moves are: {USAGE}")
-
-    if not words:
-        raise bad("it is empty")
-    verb, args = words[0].lower(), words[1:]
+    verb, args, bad = read_verb(text, USAGE, text.strip().replace(",", " ").split())
     simple: dict[str, type[Pass | End | Skip]] = {"pass": Pass, "end": End, "skip": Skip}
     if verb in simple:
         if args:
@@ -164,13 +155,13 @@ def parse(text: str, parts: Components, players: int) -> SerialKillerAction:
     raise bad(f"unknown move {quote(verb)}")
 
 
-def _district(word: str, bad: Bad) -> int:
+def _district(word: str, bad: Refusal) -> int:
     if word not in {str(d) for d in range(1, 8)}:
         raise bad(f"districts are 1 to 7, not {quote(word)}")
     return int(word)
 
 
-def _profile(args: list[str], parts: Components, bad: Bad) -> tuple[str, ...]:
+def _profile(args: list[str], parts: Components, bad: Refusal) -> tuple[str, ...]:
     cards = [word.upper() for word in args]
     unknown = [card for card in cards if card not in parts.ids]
     by_genre = {parts.genre_of(card): card for card in cards}
@@ -182,7 +173,7 @@ def _profile(args: list[str], parts: Components, bad: Bad) -> tuple[str, ...]:
     return tuple(by_genre[genre] for genre in parts.genre_ids)
 
 
-def _buy(args: list[str], parts: Components, players: int, bad: Bad) -> SerialKillerAction:
+def _buy(args: list[str], parts: Components, players: int, bad: Refusal) -> SerialKillerAction:
     if len(args) < 2 or args[0] not in {"1", "2", "3", "4", "5", "6"}:
         raise bad("'buy' takes a die face 1-6 and an action")
     face, kind, rest = int(args[0]), args[1].lower(), args[2:]
@@ -193,19 +184,19 @@ def _buy(args: list[str], parts: Components, players: int, bad: Bad) -> SerialKi
     return _BUY_READERS[kind](face, rest, players, bad)
 
 
-def _investigate(face: int, rest: list[str], players: int, bad: Bad) -> SerialKillerAction:
+def _investigate(face: int, rest: list[str], players: int, bad: Refusal) -> SerialKillerAction:
     if face < 3 or rest:
         raise bad("investigate takes a 3 (or a 4, 5, 6 by substitution) and nothing more")
     return Investigate(face)
 
 
-def _move(face: int, rest: list[str], players: int, bad: Bad) -> SerialKillerAction:
+def _move(face: int, rest: list[str], players: int, bad: Refusal) -> SerialKillerAction:
     if len(rest) != 1:
         raise bad("move takes one district, 1 to 7")
     return Move(_district(rest[0], bad))
 
 
-def _briefing(face: int, rest: list[str], players: int, bad: Bad) -> SerialKillerAction:
+def _briefing(face: int, rest: list[str], players: int, bad: Refusal) -> SerialKillerAction:
     if not rest:
         return Briefing(None)
     if len(rest) != 1:
@@ -213,7 +204,7 @@ def _briefing(face: int, rest: list[str], players: int, bad: Bad) -> SerialKille
     return Briefing(_seat(rest[0], players, bad))
 
 
-def _lab(face: int, rest: list[str], players: int, bad: Bad) -> SerialKillerAction:
+def _lab(face: int, rest: list[str], players: int, bad: Refusal) -> SerialKillerAction:
     if not all(word.isdigit() and int(word) > 0 for word in rest):
         raise bad("lab takes lab positions counted from 1, the bottom card")
     positions = sorted(int(word) for word in rest)
@@ -225,7 +216,7 @@ def _lab(face: int, rest: list[str], players: int, bad: Bad) -> SerialKillerActi
 def _plain(made: Callable[[], SerialKillerAction], word: str) -> BuyReader:
     """The reader of an action that takes nothing after its word (weapon, first)."""
 
-    def read(face: int, rest: list[str], players: int, bad: Bad) -> SerialKillerAction:
+    def read(face: int, rest: list[str], players: int, bad: Refusal) -> SerialKillerAction:
         if rest:
             raise bad(f"{word} takes nothing more")
         return made()
@@ -233,7 +224,7 @@ def _plain(made: Callable[[], SerialKillerAction], word: str) -> BuyReader:
     return read
 
 
-BuyReader = Callable[[int, list[str], int, Bad], SerialKillerAction]
+BuyReader = Callable[[int, list[str], int, Refusal], SerialKillerAction]
 _BUY_READERS: dict[str, BuyReader] = {
     "weapon": _plain(Weapon, "weapon"),
     "move": _move,
@@ -245,7 +236,7 @@ _BUY_READERS: dict[str, BuyReader] = {
 """How the words after `buy FACE ACTION` are read, by action (ACTIONS)."""
 
 
-def _seat(word: str, players: int, bad: Bad) -> int:
+def _seat(word: str, players: int, bad: Refusal) -> int:
     colours = list(COLOURS[:players])
     if word.lower() in colours:
         return colours.index(word.lower())
