@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import strategies as st
 
 from engines import Action, Game, IllegalAction, InformationSet, Seat, State
 
@@ -39,6 +40,17 @@ class EngineSpec:
     twin: Callable[[State, Sequence[Action], Seat, random.Random], State | None]
     illegal_candidates: Callable[[State], Sequence[Action]]
     max_steps: int = 10_000
+
+
+def draw_chance(state: State, rng: random.Random) -> None:
+    """Apply an outcome of the chance node `state` is at, drawn by its weights."""
+    outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+    state.apply_chance(rng.choices(outcomes, weights)[0])
+
+
+def drawn(data: st.DataObject) -> Callable[[int], int]:
+    """The choices of a random game drawn by hypothesis, so that a failure shrinks."""
+    return lambda n: data.draw(st.integers(0, n - 1))
 
 
 def check_random_game(spec: EngineSpec, seed: int, choices: Callable[[int], int]) -> State:
@@ -167,8 +179,7 @@ def check_core_api(
         assert state.returns() == tuple(0.0 for _ in game.seats)
         if state.is_chance:  # a draw during play (Game.chance_in_play)
             check_chance_node(game, state, step % every == 0)
-            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_chance(rng.choices(outcomes, weights)[0])
+            draw_chance(state, rng)
             drawn += 1
             continue
         legal = state.legal_actions()

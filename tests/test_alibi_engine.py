@@ -27,7 +27,7 @@ from engines.alibi import (
 )
 from engines.alibi import actions as act
 from engines.alibi.questions import is_subject, listed_subjects
-from tests.conformance import EngineSpec, check_random_game
+from tests.conformance import EngineSpec, check_random_game, drawn
 
 GAME = engines.make("alibi")
 BOX = ("slim-slant-morning", "studio-back-stage", "poison-arsenic", "rage-jealousy")
@@ -183,7 +183,7 @@ CONFIGS = {
 def test_random_small_deck_games_conform(options: dict, seed: int, data: st.DataObject) -> None:
     game = engines.make("alibi", deck="small", **options)
     spec = EngineSpec(game, transitions, twin, illegal_candidates, max_steps=500)
-    check_random_game(spec, seed, lambda n: data.draw(st.integers(0, n - 1)))
+    check_random_game(spec, seed, drawn(data))
 
 
 @settings(max_examples=6, deadline=None)
@@ -192,7 +192,7 @@ def test_random_full_deck_games_conform(seed: int, data: st.DataObject) -> None:
     spec = EngineSpec(
         engines.make("alibi", players=5, round_limit=2), transitions, twin, illegal_candidates
     )
-    check_random_game(spec, seed, lambda n: data.draw(st.integers(0, n - 1)))
+    check_random_game(spec, seed, drawn(data))
 
 
 def test_three_hundred_random_games_keep_their_invariants() -> None:

@@ -22,20 +22,10 @@ from engines import InformationSet, Observation
 from engines.alibi import TYPES, Accuse, AlibiState, Lay
 from solver.errors import SolverTimeout
 from solver.games.alibi import history_of
+from solver.games.alibi import model as alibi_model
 from solver.games.alibi.chain import HistoryChain
 from solver.games.alibi.counting import count_histories
-from solver.games.alibi.model import (
-    AtVar,
-    BoxVar,
-    PassVar,
-    SeenVar,
-    at_var,
-    box_var,
-    build,
-    pass_var,
-    seen_var,
-    var_key,
-)
+from solver.games.alibi.model import build
 from solver.games.alibi.position import parse
 from solver.model import Fact
 from tests.alibi_brute_force import Tally, brute_force
@@ -147,20 +137,20 @@ def test_every_variable_name_reads_back_as_the_key_it_was_written_from() -> None
     kinds: Counter[str] = Counter()
     for info, _ in POSITIONS:
         for variable in build(info).variables:
-            match var_key(variable.name):
-                case BoxVar(kind):
-                    written = box_var(kind)
-                case AtVar(card, epoch):
-                    written = at_var(card, epoch)
-                case PassVar(card, round_number):
-                    written = pass_var(card, round_number)
-                case SeenVar(card, seat, epoch):
-                    written = seen_var(card, seat, epoch)
+            match alibi_model.var_key(variable.name):
+                case alibi_model.BoxVar(kind):
+                    written = alibi_model.box_var(kind)
+                case alibi_model.AtVar(card, epoch):
+                    written = alibi_model.at_var(card, epoch)
+                case alibi_model.PassVar(card, round_number):
+                    written = alibi_model.pass_var(card, round_number)
+                case alibi_model.SeenVar(card, seat, epoch):
+                    written = alibi_model.seen_var(card, seat, epoch)
             assert written == variable.name
             kinds[variable.name.partition(":")[0]] += 1
     assert set(kinds) == {"box", "at", "pass", "seen"}, kinds
     with pytest.raises(ValueError, match="no variable"):
-        var_key("hand:car-trunk")
+        alibi_model.var_key("hand:car-trunk")
 
 
 def test_brute_force_counts_deals_by_formula() -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import engines
 from engines import Action, ConfigError, IllegalAction, InvalidAction, State
 from engines.blue_lion import PAIRS, TILES, BlueLionState
-from tests.conformance import EngineSpec, check_random_game
+from tests.conformance import EngineSpec, check_random_game, drawn
 
 GAME = engines.make("blue-lion")
 
@@ -89,8 +89,9 @@ def illegal_candidates(state: State) -> list[Action]:
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_random_games_conform(options: dict, seed: int, data: st.DataObject) -> None:
+    """Random legal games under each option set keep every engine contract."""
     spec = EngineSpec(engines.make("blue-lion", **options), transitions, twin, illegal_candidates)
-    check_random_game(spec, seed, lambda n: data.draw(st.integers(0, n - 1)))
+    check_random_game(spec, seed, drawn(data))
 
 
 def test_two_thousand_random_games_end_with_their_invariants() -> None:

@@ -40,7 +40,7 @@ from engines.city_killer.material import GROUPS, MOTIVES, POOL
 from engines.city_killer.observations import KINDS
 from engines.city_killer.pool_file import EXAMPLE
 from solver.validation import validate
-from tests.conformance import EngineSpec, check_random_game
+from tests.conformance import EngineSpec, check_random_game, drawn
 
 SWITCHES = {
     spec.name: list(spec.allowed) for spec in CityKiller.options_spec if spec.allowed is not None
@@ -159,7 +159,7 @@ def illegal_candidates(state: State) -> list[Action]:
 def test_conformance_on_random_options(seed: int, data: st.DataObject) -> None:
     game = random_game(random.Random(seed))
     spec = EngineSpec(game, transitions, twin, illegal_candidates, max_steps=2_000)
-    check_random_game(spec, seed, lambda n: data.draw(st.integers(0, n - 1)))
+    check_random_game(spec, seed, drawn(data))
 
 
 # --- rules ----------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from tests import (
     test_noir_engine,
     test_serial_killer_engine,
 )
-from tests.conformance import EngineSpec, check_core_api, check_explicit_play
+from tests.conformance import EngineSpec, check_core_api, check_explicit_play, draw_chance
 
 CASES = [
     ("blue-lion", {}, test_blue_lion_engine),
@@ -97,8 +97,7 @@ def played(name: str, seed: int, steps: int, explicit: bool) -> engines.State:
     moves = 0
     while moves < steps and not state.is_over:
         if state.is_chance:
-            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_chance(rng.choices(outcomes, weights)[0])
+            draw_chance(state, rng)
         else:
             state.apply(rng.choice(state.legal_actions()))
             moves += 1

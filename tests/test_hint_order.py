@@ -14,7 +14,7 @@ import opponents
 import solver
 from engines import InformationSet, Seat
 from engines.noir import NoirState, allowed_shifts, collapsed, neighbours, shifted
-from engines.noir.material import block
+from engines.noir.grid import block
 from sleuth.assist import Session
 from sleuth.assist.levels import hints_at
 from sleuth.assist.transcribe import seat_positions, typed_lines

@@ -20,7 +20,7 @@ import engines
 from engines import Action, ConfigError, IllegalAction, InvalidAction, State
 from engines.noir import NoirState, adjacent, shifted
 from engines.noir import actions as act
-from tests.conformance import EngineSpec, check_random_game
+from tests.conformance import EngineSpec, check_random_game, drawn
 
 GAME = engines.make("noir")
 
@@ -135,8 +135,9 @@ def illegal_candidates(state: State) -> list[Action]:
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_random_games_conform(options: dict, seed: int, data: st.DataObject) -> None:
+    """Random legal games on each grid and deck keep every engine contract."""
     spec = EngineSpec(engines.make("noir", **options), transitions, twin, illegal_candidates)
-    check_random_game(spec, seed, lambda n: data.draw(st.integers(0, n - 1)))
+    check_random_game(spec, seed, drawn(data))
 
 
 def test_a_thousand_random_games_end_with_their_invariants() -> None:

@@ -16,7 +16,7 @@ import opponents
 from engines import Action, InformationSet
 from engines.noir import NoirState
 from engines.noir import actions as act
-from engines.noir.material import block
+from engines.noir.grid import block
 from solver.games.noir import current_grid, own_identity, public_inspector_candidates
 from solver.search.noir import KillerView, Told, _Foresight, _killer_view, after_shift, dead_cards
 

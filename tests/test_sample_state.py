@@ -14,6 +14,7 @@ import engines
 import solver
 from engines.noir import NoirState
 from engines.serial_killer import SerialKillerState
+from tests.conformance import draw_chance
 
 
 def positions(name: str, options: dict, games: int) -> list[engines.State]:
@@ -26,6 +27,13 @@ def positions(name: str, options: dict, games: int) -> list[engines.State]:
             state.apply(rng.choice(state.legal_actions()))
         found.append(state)
     return found
+
+
+def samples(name: str, seat: engines.Seat, seed: int, count: int, **options: object) -> list:
+    """`count` states sampled from `seat`'s view of the first random position of `name`."""
+    (state,) = positions(name, options, 1)
+    info, rng = state.information_set(seat), random.Random(seed)
+    return [solver.sample_state(info, rng) for _ in range(count)]
 
 
 @pytest.mark.parametrize(
@@ -54,12 +62,8 @@ def test_sampled_states_replay_the_record(name: str, options: dict) -> None:
 
 def test_noir_unseen_cards_are_shuffled() -> None:
     """The undrawn rest of the deck is not left in name order: its top card varies."""
-    (state,) = positions("noir", {}, 1)
-    info = state.information_set("killer")
-    rng = random.Random(2)
     tops = Counter()
-    for _ in range(30):
-        sampled = solver.sample_state(info, rng)
+    for sampled in samples("noir", "killer", 2, 30):
         assert isinstance(sampled, NoirState)
         tops[sampled._deck[sampled._deck_top]] += 1
     assert len(tops) > 5
@@ -81,8 +85,7 @@ def test_serial_killer_samples_play_on_through_chance_nodes() -> None:
     assert len(profiles) > 1
     while not sampled.is_over:
         if sampled.is_chance:
-            outcomes, weights = zip(*sampled.chance_outcomes(), strict=True)
-            sampled.apply_chance(rng.choices(outcomes, weights)[0])
+            draw_chance(sampled, rng)
             assert sampled.information_set(0).observations[: len(info.observations)] == (
                 info.observations
             )
@@ -93,12 +96,8 @@ def test_serial_killer_samples_play_on_through_chance_nodes() -> None:
 def test_city_killer_hidden_cards_vary() -> None:
     """The killer's unseen cards (his deck, the cards under the crime scenes) are dealt
     afresh in each sample; what the detective saw him play stays."""
-    (state,) = positions("city-killer", {}, 1)
-    info = state.information_set("detective")
-    rng = random.Random(5)
     decks = set()
-    for _ in range(10):
-        sampled = solver.sample_state(info, rng)
+    for sampled in samples("city-killer", "detective", 5, 10):
         assert sampled._setup is not None
         decks.add(tuple(sampled._setup.to_dict()["killer_deck"]))
     assert len(decks) > 5

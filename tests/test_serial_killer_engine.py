@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import engines
 from engines import Action, ConfigError, IllegalAction, InvalidAction, State
 from engines.serial_killer import HAND_LIMIT, WEAPON_MAX, Declare, Discard, SerialKillerState
-from tests.conformance import EngineSpec, check_random_game
+from tests.conformance import EngineSpec, check_random_game, drawn
 
 
 def transitions(previous: State | None, state: State) -> None:
@@ -132,7 +132,7 @@ CONFIGS = {
 def test_random_games_conform(options: dict[str, Any], seed: int, data: st.DataObject) -> None:
     game = engines.make("serial-killer", **options)
     spec = EngineSpec(game, transitions, twin, illegal_candidates, max_steps=3000)
-    check_random_game(spec, seed, lambda n: data.draw(st.integers(0, n - 1)))
+    check_random_game(spec, seed, drawn(data))
 
 
 def random_walk(game: engines.Game, seed: int) -> Iterator[State]:

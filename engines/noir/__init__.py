@@ -12,7 +12,8 @@ from engines.noir.actions import (
     Shift,
 )
 from engines.noir.game import Noir
-from engines.noir.material import NAMES, SEATS, Grid, adjacent, collapsed, neighbours, shifted
+from engines.noir.grid import Grid, adjacent, collapsed, neighbours, shifted
+from engines.noir.material import NAMES, SEATS
 from engines.noir.state import NoirState, allowed_shifts
 
 __all__ = [

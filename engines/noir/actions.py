@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engines.actions import Action, read_verb
-from engines.noir.material import LINES
+from engines.noir.grid import LINES
 from engines.values import quote
 
 

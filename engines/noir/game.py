@@ -11,15 +11,14 @@ from engines.errors import ConfigError, IllegalAction, InvalidState
 from engines.game import Game, Metadata, Option
 from engines.noir import actions as act
 from engines.noir import observations as seen
+from engines.noir.grid import LINES, Grid
 from engines.noir.material import (
     EDITION_KILLS,
     HAND,
     INSPECTOR,
     KILLER,
-    LINES,
     SEATS,
     SIZES,
-    Grid,
     kills_needed,
     other_seat,
     suspects,

@@ -26,19 +26,8 @@ from typing import TYPE_CHECKING
 
 from engines.errors import InvalidObservation
 from engines.noir import observations as seen
-from engines.noir.material import (
-    HAND,
-    INSPECTOR,
-    KILLER,
-    LINES,
-    SEATS,
-    Grid,
-    adjacent,
-    block,
-    collapsed,
-    neighbours,
-    shifted,
-)
+from engines.noir.grid import LINES, Grid, adjacent, block, collapsed, neighbours, shifted
+from engines.noir.material import HAND, INSPECTOR, KILLER, SEATS
 from engines.noir.observations import END_REASONS  # sleuth.web.taps reads it from here
 from engines.notation import GameNotation, Vocabulary, read_int, tokens
 from engines.observations import Observation, ObservationKind

@@ -10,7 +10,8 @@ The identity, the hand and the card drawn are seen by their own seat only; the r
 from __future__ import annotations
 
 from engines.errors import InvalidObservation
-from engines.noir.material import INSPECTOR, KILLER, SEATS, Grid
+from engines.noir.grid import Grid
+from engines.noir.material import INSPECTOR, KILLER, SEATS
 from engines.observations import GameOver, Observation, ObservationKind, kinds_by_name
 from engines.values import quote
 

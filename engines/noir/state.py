@@ -16,21 +16,8 @@ from typing import TYPE_CHECKING, TypeAlias
 from engines.actions import Action
 from engines.noir import actions as act
 from engines.noir import observations as seen
-from engines.noir.material import (
-    CITIZEN_ARRESTS,
-    HAND,
-    INSPECTOR,
-    KILLER,
-    LINES,
-    SEATS,
-    Grid,
-    adjacent,
-    block,
-    collapsed,
-    neighbours,
-    other_seat,
-    shifted,
-)
+from engines.noir.grid import LINES, Grid, adjacent, block, collapsed, neighbours, shifted
+from engines.noir.material import CITIZEN_ARRESTS, HAND, INSPECTOR, KILLER, SEATS, other_seat
 from engines.state import LogEntry, State
 from engines.values import JsonValue, Seat
 

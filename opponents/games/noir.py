@@ -15,7 +15,8 @@ from engines import Action, InformationSet, Seat
 from engines.noir import Grid, Noir
 from engines.noir import actions as act
 from engines.noir import observations as seen
-from engines.noir.material import INSPECTOR, KILLER, adjacent, block, neighbours
+from engines.noir.grid import adjacent, block, neighbours
+from engines.noir.material import INSPECTOR, KILLER
 from opponents.base import BotKind, SearchingBot, SeatedBot
 from solver import Hint
 from solver.games.noir import (

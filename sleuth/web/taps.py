@@ -33,7 +33,8 @@ from engines.city_killer import CityKiller
 from engines.city_killer.frames import AnswerQuestion, Frame, KillerTurn
 from engines.city_killer.observations import Act, Answered
 from engines.noir.game import Noir
-from engines.noir.material import INSPECTOR, KILLER, block, neighbours
+from engines.noir.grid import block, neighbours
+from engines.noir.material import INSPECTOR, KILLER
 from engines.noir.notation import END_REASONS, Owed, Record
 from engines.noir.observations import Canvas, Collapsed, Drew, Hand, IdentityTold
 from engines.serial_killer.material import COLOURS

@@ -61,7 +61,8 @@ from engines.noir import (
     shifted,
 )
 from engines.noir import observations as seen
-from engines.noir.material import HAND, INSPECTOR, KILLER, LINES, block, suspects
+from engines.noir.grid import LINES, block
+from engines.noir.material import HAND, INSPECTOR, KILLER, suspects
 from engines.noir.notation import Record
 from engines.observations import InformationSet, Observation, ObservationKind
 from engines.state import State

@@ -25,16 +25,8 @@ from engines import Action, InformationSet
 from engines.noir import Grid, allowed_shifts
 from engines.noir import actions as act
 from engines.noir import observations as seen
-from engines.noir.material import (
-    INSPECTOR,
-    KILLER,
-    adjacent,
-    block,
-    collapsed,
-    neighbours,
-    positions,
-    shifted,
-)
+from engines.noir.grid import adjacent, block, collapsed, neighbours, positions, shifted
+from engines.noir.material import INSPECTOR, KILLER
 from solver.deduction import deduce
 from solver.games.noir import (
     current_grid,
