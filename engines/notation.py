@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from engines.errors import InvalidObservation
 from engines.observations import Observation
 from engines.values import Seat, quote
 
+if TYPE_CHECKING:
+    from engines.game import Game
+
 _SEPARATORS = re.compile(r"[\s,;]+")
-G = TypeVar("G")
+G = TypeVar("G", bound="Game[Any]")
+R = TypeVar("R")
 
 
 class GameNotation(Generic[G]):
@@ -31,6 +36,33 @@ class GameNotation(Generic[G]):
 
     def forms(self) -> list[tuple[str, str]]:
         return list(self.FORMS)
+
+    def before_line(self, fold: Callable[[], R]) -> R:
+        """`fold()`: the summary of the observations before a line, which must be a record
+        of this game (InvalidObservation when they are not)."""
+        try:
+            return fold()
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+            game = self.game
+            raise InvalidObservation(
+                f"{game.name}: the observations before this line are not a record of "
+                f"{game.metadata.title}"
+            ) from None
+
+
+class Fold(ABC):
+    """A summary of a seat's record kept by folding its observations in, one at a time (what
+    a notation checks the next line against)."""
+
+    @abstractmethod
+    def add(self, obs: Observation) -> None:
+        """Fold in the next observation."""
+
+    def added(self, observations: Iterable[Observation]) -> Self:
+        """This summary, with `observations` folded in, in order."""
+        for obs in observations:
+            self.add(obs)
+        return self
 
 
 class TypedNotation(Protocol):

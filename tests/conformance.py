@@ -48,6 +48,20 @@ def draw_chance(state: State, rng: random.Random) -> None:
     state.apply_chance(rng.choices(outcomes, weights)[0])
 
 
+def play_checked(
+    state: State, rng: random.Random, check_step: Callable[[State | None, State], None]
+) -> State:
+    """Play `state` to its end with random legal moves drawn by `rng`, calling
+    `check_step(previous, state)` on the start, every transition and the end."""
+    previous = None
+    while not state.is_over:
+        check_step(previous, state)
+        previous = state.clone()
+        state.apply(rng.choice(state.legal_actions()))
+    check_step(previous, state)
+    return state
+
+
 def drawn(data: st.DataObject) -> Callable[[int], int]:
     """The choices of a random game drawn by hypothesis, so that a failure shrinks."""
     return lambda n: data.draw(st.integers(0, n - 1))

@@ -20,7 +20,7 @@ import engines
 from engines import Action, ConfigError, IllegalAction, InvalidAction, State
 from engines.noir import NoirState, adjacent, shifted
 from engines.noir import actions as act
-from tests.conformance import EngineSpec, check_random_game, drawn
+from tests.conformance import EngineSpec, check_random_game, drawn, play_checked
 
 GAME = engines.make("noir")
 
@@ -135,9 +135,8 @@ def illegal_candidates(state: State) -> list[Action]:
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_random_games_conform(options: dict, seed: int, data: st.DataObject) -> None:
-    """Random legal games on each grid and deck keep every engine contract."""
-    spec = EngineSpec(engines.make("noir", **options), transitions, twin, illegal_candidates)
-    check_random_game(spec, seed, drawn(data))
+    game = engines.make("noir", **options)
+    check_random_game(EngineSpec(game, transitions, twin, illegal_candidates), seed, drawn(data))
 
 
 def test_a_thousand_random_games_end_with_their_invariants() -> None:
@@ -145,13 +144,9 @@ def test_a_thousand_random_games_end_with_their_invariants() -> None:
     games = [engines.make("noir", **options) for options in configs]
     endings = set()
     for seed in range(1000):
-        game = games[seed % len(games)]
-        state, rng, previous = game.new_game(seed), random.Random(seed), None
-        while not state.is_over:
-            check_step(previous, state)
-            previous = state.clone()
-            state.apply(rng.choice(state.legal_actions()))
-        check_step(previous, state)
+        state = play_checked(
+            games[seed % len(games)].new_game(seed), random.Random(seed), check_step
+        )
         endings.add(state.reason.split()[1] + " " + state.reason.split()[2])
     assert {"killer killed", "killer reached", "inspector arrested"} <= endings
 

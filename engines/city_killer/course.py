@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from engines.city_killer import observations as seen
 from engines.city_killer.material import DETECTIVE, KILLER
+from engines.notation import Fold
 from engines.observations import Observation
 
 Kind = type[seen.CityKillerObservation]
@@ -54,7 +55,7 @@ class Owed:
 
 
 @dataclass
-class Course:
+class Course(Fold):
     """The record so far, as far as the typed notation and the owed observations need it."""
 
     bomb_in_history: bool = False
@@ -71,10 +72,7 @@ class Course:
 
     @classmethod
     def of(cls, observations: Iterable[Observation], seat: str, bomb_in_history: bool) -> Course:
-        course = cls(bomb_in_history, seat)
-        for obs in observations:
-            course.add(obs)
-        return course
+        return cls(bomb_in_history, seat).added(observations)
 
     @property
     def round(self) -> int:

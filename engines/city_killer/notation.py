@@ -567,12 +567,7 @@ class Notation(GameNotation["CityKiller"]):
     ) -> tuple[Observation, ...]:
         """The observation one typed line records (see `HELP` for the forms)."""
         game, seat = self.game, str(seat)
-        try:
-            reader = Reader(game, seat, before)
-        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
-            raise InvalidObservation(
-                f"{game.name}: the observations before this line are not a City Killer record"
-            ) from None
+        reader = self.before_line(lambda: Reader(game, seat, before))
         try:
             obs = reader.read(text)
         except InvalidObservation as error:

@@ -29,7 +29,7 @@ from engines.noir import observations as seen
 from engines.noir.grid import LINES, Grid, adjacent, block, collapsed, neighbours, shifted
 from engines.noir.material import HAND, INSPECTOR, KILLER, SEATS
 from engines.noir.observations import END_REASONS  # sleuth.web.taps reads it from here
-from engines.notation import GameNotation, Vocabulary, read_int, tokens
+from engines.notation import Fold, GameNotation, Vocabulary, read_int, tokens
 from engines.observations import Observation, ObservationKind
 from engines.values import Seat, quote
 
@@ -67,7 +67,7 @@ class Owed:
 
 
 @dataclass
-class Record:
+class Record(Fold):
     """The public course of a game and the seat's own cards, folded from its observations."""
 
     game: Noir
@@ -93,10 +93,7 @@ class Record:
 
     @classmethod
     def of(cls, game: Noir, seat: str, observations: Sequence[Observation]) -> Record:
-        record = cls(game, seat)
-        for obs in observations:
-            record.add(obs)
-        return record
+        return cls(game, seat).added(observations)
 
     # --- what the record says now --------------------------------------------------------
     @property
@@ -313,9 +310,7 @@ def _record(game: Noir, seat: str, before: tuple[Observation, ...]) -> Record:
             and last_seat == seat
             and before[: len(folded_before)] == folded_before
         ):
-            for obs in before[len(folded_before) :]:
-                folded.add(obs)
-            record = folded
+            record = folded.added(before[len(folded_before) :])
     if record is None:
         record = Record.of(game, seat, before)
     _LAST_READ.append((game, seat, before, record))
@@ -728,12 +723,7 @@ class Notation(GameNotation["Noir"]):
     ) -> tuple[Observation, ...]:
         """The observations `text` records for `seat`, after `before`."""
         game, seat = self.game, str(seat)
-        try:
-            record = _record(game, seat, tuple(before))
-        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
-            raise InvalidObservation(
-                "noir: the observations before this line are not a Noir record"
-            ) from None
+        record = self.before_line(lambda: _record(game, seat, tuple(before)))
         words = tokens(text.replace("/", " / ").replace("!", " ! ").replace("?", " ? "))
         if not words:
             raise InvalidObservation(

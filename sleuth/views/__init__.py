@@ -72,6 +72,13 @@ def heat(probability: float, hot: float = 0.5, warm: float = 0.2, mild: float = 
     return "mild" if probability > 0 and probability >= mild else "cold"
 
 
+def append_chance(text: Text, probability: float, before: str = " ") -> None:
+    """`probability` after `before` at the end of `text`, as a percentage coloured by its heat
+    (a dot for nothing)."""
+    shown = f"{probability:.0%}" if probability else "·"
+    text.append(before + shown, TERMINAL_STYLE[heat(probability)])
+
+
 REASONS = 3
 """Reasons shown per hint: an explanation can cite a dozen observations (a whole deal, every
 pass), and the first few say why well enough on a screen."""

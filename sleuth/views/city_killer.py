@@ -14,7 +14,7 @@ from engines import Action, InformationSet
 from engines.city_killer import CityKiller, CityKillerState, Verb
 from engines.city_killer.actions import USAGE
 from engines.city_killer.material import MOTIVES, SIDE, district_name
-from sleuth.views import TERMINAL_STYLE, heat
+from sleuth.views import TERMINAL_STYLE, append_chance, heat
 from solver import Deduction
 from solver.games.city_killer import posterior
 
@@ -125,8 +125,7 @@ def render(
                 if resident.token:
                     cell.append("◉", "green")
                 if resident.chance is not None:
-                    p = resident.chance
-                    cell.append(f" {p:.0%}" if p else " ·", TERMINAL_STYLE[heat(p)])
+                    append_chance(cell, resident.chance)
             cells.append(cell)
         table.add_row(*cells)
     table.caption = caption(game, info)

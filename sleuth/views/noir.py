@@ -11,7 +11,7 @@ from rich.text import Text
 from engines import Action, InformationSet
 from engines.noir import Noir
 from engines.noir.material import INSPECTOR
-from sleuth.views import TERMINAL_STYLE, heat
+from sleuth.views import TERMINAL_STYLE, append_chance
 from solver import Deduction
 from solver.games.noir import current_grid, dead_cards, inspector_hand, own_identity
 from solver.search.noir import innocent_cards
@@ -71,8 +71,7 @@ def render(game: Noir, info: InformationSet, chances: Mapping[str, float] | None
             elif card.in_hand:
                 text.append(" (hand)", "cyan")
             if card.chance is not None:
-                p = card.chance
-                text.append(f"\n{p:.0%}" if p else "\n·", TERMINAL_STYLE[heat(p)])
+                append_chance(text, card.chance, "\n")
             texts.append(text)
         table.add_row(*texts)
     table.caption = caption(game, info)

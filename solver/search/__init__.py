@@ -132,6 +132,12 @@ class Search(Protocol):
         threats (the knobs are the game's own, checked first)."""
 
 
+if TYPE_CHECKING:  # mypy checks that every search module provides what `Search` declares
+    from solver.search import alibi, blue_lion, city_killer, noir, serial_killer
+
+    _SEARCHES: tuple[Search, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
+
+
 def search_for(game: str) -> Search:
     """The search module of `game`.
 
@@ -139,12 +145,6 @@ def search_for(game: str) -> Search:
         ConfigError: an unknown game, or one with no solver search yet.
     """
     return cast(Search, engines.game_module(game, "solver.search", required="solver search"))
-
-
-if TYPE_CHECKING:  # mypy checks that every search module provides what `Search` declares
-    from solver.search import alibi, blue_lion, city_killer, noir, serial_killer
-
-    _SEARCHES: tuple[Search, ...] = (alibi, blue_lion, city_killer, noir, serial_killer)
 
 
 def advise(info: InformationSet, seed: int | None = 0, **knobs: object) -> Advice:
