@@ -30,6 +30,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -184,25 +185,26 @@ def arena(games: int, workers: int) -> None:
                   f"[{low:.1%}, {high:.1%}]  ({took:.0f} s)", flush=True)  # fmt: skip
 
 
+PARTS: dict[str, Callable[[int], None]] = {
+    "brute-force": brute_force,
+    "latency": latency,
+    "bots": bot_times,
+    "calibration": calibration,
+}
+"""The parts a count runs (the arena also takes --workers)."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--brute-force", type=int, default=0)
-    parser.add_argument("--latency", type=int, default=0)
-    parser.add_argument("--bots", type=int, default=0)
-    parser.add_argument("--calibration", type=int, default=0)
-    parser.add_argument("--arena", type=int, default=0)
+    for part in (*PARTS, "arena"):
+        parser.add_argument(f"--{part}", type=int, default=0, help="how many (0: skip it)")
     parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    if args.brute_force:
-        brute_force(args.brute_force)
-    if args.latency:
-        latency(args.latency)
-    if args.bots:
-        bot_times(args.bots)
-    if args.calibration:
-        calibration(args.calibration)
-    if args.arena:
-        arena(args.arena, args.workers)
+    args = vars(parser.parse_args())
+    for part, run in PARTS.items():
+        if count := args[part.replace("-", "_")]:
+            run(count)
+    if args["arena"]:
+        arena(args["arena"], args["workers"])
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -495,38 +496,36 @@ def oracle(games: int, workers: int, seed: int, rivals: tuple[str, ...] = ("heur
                 print(race_row(f"{kind} + 3 {rival}", reading, outcomes), flush=True)
 
 
+COUNTS = {"exact": 300, "positions": 60, "advice": 200, "calibration": 750, "games": 400}
+"""Each part's amount of work by default: positions, advice positions, games."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--exact", type=int, default=300)
-    parser.add_argument("--positions", type=int, default=60)
-    parser.add_argument("--advice", type=int, default=200)
-    parser.add_argument("--calibration", type=int, default=750)
-    parser.add_argument("--games", type=int, default=400)
-    parser.add_argument("--workers", type=int, default=2)
+    for name, default in {**COUNTS, "workers": 2}.items():
+        parser.add_argument(f"--{name}", type=int, default=default)
     parser.add_argument("--seed", type=int, default=0, help="the arena's first game seed")
     parser.add_argument("--race-games", type=int, default=200, help="per lineup and reading")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
+    races = args.race_games, args.workers, args.seed
+    parts: dict[str, Callable[[], object]] = {
+        "exact": lambda: exact(args.exact),
+        "latency": lambda: latency(args.positions),
+        "advice": lambda: advice(args.advice),
+        "calibration": lambda: calibration(args.calibration),
+        "arena": lambda: arena(args.games, args.workers, args.seed),
+        "lineups": lambda: lineups(*races),
+        "oracle": lambda: oracle(*races, ("heuristic", "careful")),
+        "tables": lambda: tables(*races),
+    }
     print("timings on a shared, loaded machine")
-    if "exact" not in skip:
-        exact(args.exact)
-    if "latency" not in skip:
-        latency(args.positions)
-    if "advice" not in skip:
-        advice(args.advice)
-    if "calibration" not in skip:
-        calibration(args.calibration)
-    if "arena" not in skip:
-        arena(args.games, args.workers, args.seed)
-    if "lineups" not in skip:
-        lineups(args.race_games, args.workers, args.seed)
-    if "oracle" not in skip:
-        oracle(args.race_games, args.workers, args.seed, ("heuristic", "careful"))
-    if "tables" not in skip:
-        tables(args.race_games, args.workers, args.seed)
+    for name, run in parts.items():
+        if name not in skip:
+            run()
 
 
 if __name__ == "__main__":
