@@ -150,20 +150,33 @@ def test_rivals_are_expected_to_declare_when_their_roll_fades() -> None:
     assert search._rivals_declare(table) == 0.0
 
 
+def quiet_round_three(game: engines.Game) -> SerialKillerState:
+    """Round 3 of `game` after two rounds in which nobody bought anything."""
+    state = game.new_game(0)
+    assert isinstance(state, SerialKillerState)
+    while state.phase == "place":
+        state.apply(state.legal_actions()[0])
+    while state.round < 3:
+        state.apply(next(a for a in state.legal_actions() if type(a).__name__ in ("Pass", "Skip")))
+    return state
+
+
+def broke_table(state: SerialKillerState) -> search.Table:
+    """The seat's table with ferocity 50, the track at 10, and a guess at its last likely
+    roll (10 points: 15 dice); rival 1 has 80 points and has not drawn lately, rival 2 none."""
+    table = search.Table(state.information_set(0))
+    table.view.ferocity, table.view.weapon = 50, 10
+    table.view.points_left[:] = [10, 80, 0]
+    return table
+
+
 def test_a_guess_waits_when_nobody_else_can_end_the_game() -> None:
     """Declared, the seat buys nothing more: a guess at its last likely roll (15 dice
     against 50) is declared only if the rivals can end the game without it (empty the decks
     or all declare). A broke rival can do neither; one with points that has not drawn lately
     will not draw and will not need to declare for many rounds."""
-    state = GAME.new_game(0)
-    assert isinstance(state, SerialKillerState)
-    while state.phase == "place":
-        state.apply(state.legal_actions()[0])
-    while state.round < 3:  # two rounds in which nobody buys anything
-        state.apply(next(a for a in state.legal_actions() if type(a).__name__ in ("Pass", "Skip")))
-    table = search.Table(state.information_set(0))
-    table.view.ferocity, table.view.weapon = 50, 10
-    table.view.points_left[:] = [10, 80, 0]
+    state = quiet_round_three(GAME)
+    table = broke_table(state)
     assert table.right < 1 and not table.drew_lately
     assert table.judged == 0.0 and not search.declare_now(table), "nobody drains or declares"
     table = search.Table(state.information_set(0))
@@ -171,6 +184,15 @@ def test_a_guess_waits_when_nobody_else_can_end_the_game() -> None:
     table.view.points_left[:] = [10, 0, 10]  # the undeclared rival's roll fades as the seat's
     table.view.seq[1] = 1
     assert table.judged > search.JUDGED and search.declare_now(table)
+
+
+def test_under_the_reveal_reading_a_declaration_is_always_judged() -> None:
+    """With `unreachable_outcome` "reveal", the collective loss judges the declarations
+    already made, so a guess need not wait for the rivals to end the game: the table where
+    it waits under the literal reading declares."""
+    game = engines.make("serial-killer", **{**GAME.options, "unreachable_outcome": "reveal"})
+    table = broke_table(quiet_round_three(game))
+    assert table.judged == 1.0 and search.declare_now(table)
 
 
 def test_with_no_winning_plan_the_seat_empties_the_decks() -> None:

@@ -319,8 +319,9 @@ class Table:
         nothing more: every rival declared, or the rivals that still draw emptying the
         decks (their forecast draws against the cards left), or every undeclared rival
         declaring in turn (_rivals_declare). Otherwise the game runs on until nobody can
-        reach ferocity, and all lose."""
-        if self.rivals_declared:
+        reach ferocity, and all lose; under the other reading of that loss
+        (`unreachable_outcome` "reveal") it judges the declarations made, so every one is."""
+        if self.rivals_declared or self.game.options["unreachable_outcome"] == "reveal":
             return 1.0
         left = self.cards_left
         drain = 1.0 if left <= 0 else min(1.0, self.rival_cover / left)

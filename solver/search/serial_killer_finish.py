@@ -79,7 +79,8 @@ class Finish:
     penalty: int  # what a buy costs extra once caught: from the round after F reaches P
     final: bool  # the final round: the declaration comes at this round's end
     declare_chance: float  # that the seat's declaration is judged without the decks emptied
-    # (1 once every rival has declared; else the chance the rivals still succeed in theirs)
+    # (1 once every rival has declared, or when the collective loss reveals the declarations;
+    # else the chance the rivals still succeed in theirs)
     eligible: bool  # the seat may still declare at this round's end (bought nothing)
 
     # --- value of a plan --------------------------------------------------------------------
