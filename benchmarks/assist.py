@@ -30,7 +30,7 @@ import solver
 import solver.deduction
 from engines import Game, InformationSet, Observation, SleuthError
 from sleuth.assist import Session
-from sleuth.assist.transcribe import random_game, typed_lines
+from sleuth.assist.transcribe import typed_lines
 
 CONFIGS: list[tuple[str, dict[str, object]]] = [
     ("blue-lion", {}),
@@ -73,7 +73,7 @@ def type_game(
 ) -> tuple[int, str | None]:
     """Type seat's record of one random game into a new session; (entries, mismatch or None)."""
     game = engines.make(name, **options)
-    info = random_game(game, seed).information_set(game.check_seat(seat))
+    info = game.random_game(seed).information_set(game.check_seat(seat))
     session = Session.new(name, seat, dir=directory, name=f"g{seed}-{seat}", **options)
     try:
         for number, line in enumerate(typed_lines(game, info), start=1):
@@ -131,7 +131,7 @@ def crash(kills: int, seed: int = 0, name: str = "blue-lion", game_seed: int = 3
     is written after them and flushed); every such entry must be there on resume, in order.
     """
     game = engines.make(name)
-    lines = typed_lines(game, random_game(game, game_seed).information_set(game.seats[0]))
+    lines = typed_lines(game, game.random_game(game_seed).information_set(game.seats[0]))
     rng = random.Random(seed)
     result = Crash()
     with tempfile.TemporaryDirectory() as directory:
@@ -234,7 +234,7 @@ def corrupt(games: int, per_game: int = 5, configs=CONFIGS, seed: int = 0) -> li
             game = engines.make(name, **options)
             for g in range(games):
                 seat = game.seats[g % len(game.seats)]
-                info = random_game(game, 1000 + g).information_set(seat)
+                info = game.random_game(1000 + g).information_set(seat)
                 lines = typed_lines(game, info)
                 for k in range(per_game):
                     _corrupt_once(game, info, lines, rng, row, directory, f"{name}-{g}-{k}")
@@ -309,7 +309,7 @@ def latency(
     with tempfile.TemporaryDirectory() as directory:
         for seed in range(repeats):
             seat = game.seats[0]
-            lines = typed_lines(game, random_game(game, seed).information_set(seat))[:entries]
+            lines = typed_lines(game, game.random_game(seed).information_set(seat))[:entries]
             session = Session.new(name, seat, dir=directory, name=f"l{seed}", **options)
             for line in lines:
                 session.add(line)

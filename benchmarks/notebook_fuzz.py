@@ -42,7 +42,6 @@ import engines
 from engines import Seat, SleuthError
 from engines.values import JsonValue
 from sleuth.assist import Session
-from sleuth.assist.transcribe import random_game
 from sleuth.web.app import MAX_TEXT, create_app
 from tests.typed_lines import typed_lines
 
@@ -185,7 +184,7 @@ class Tally:
 def position(game: engines.Game, seat: Seat, rng: random.Random) -> Position:
     """A random beginning of a random game, as `seat` typed it."""
     seed = rng.randrange(2**32)
-    info = random_game(game, seed).information_set(seat)
+    info = game.random_game(seed).information_set(seat)
     lines = tuple(game.observation_text(obs) for obs in info.observations)
     cut = rng.randint(0, len(lines))
     return Position(seed, cut, lines[:cut])

@@ -497,15 +497,17 @@ def oracle(games: int, workers: int, seed: int, rivals: tuple[str, ...] = ("heur
 
 
 COUNTS = {"exact": 300, "positions": 60, "advice": 200, "calibration": 750, "games": 400}
-"""Each part's amount of work by default: positions, advice positions, games."""
+"""The work of each part by default: positions checked against brute force, positions timed,
+advice positions, calibration positions and arena games."""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    for name, default in {**COUNTS, "workers": 2}.items():
+    for name, default in COUNTS.items():
         parser.add_argument(f"--{name}", type=int, default=default)
+    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0, help="the arena's first game seed")
     parser.add_argument("--race-games", type=int, default=200, help="per lineup and reading")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip")

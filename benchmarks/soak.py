@@ -151,11 +151,6 @@ def make_game(name: str, options: dict[str, Any]) -> Game:
         return engines.make(name)
 
 
-def play_to(game: Game, seed: int, steps: int) -> State:
-    """A random legal game from `seed`, stopped after `steps` moves or at its end."""
-    return game.random_game(seed, steps)
-
-
 def check_round_trip(game: Game, state: State) -> str | None:
     """Why the state's JSON or its information sets do not round-trip, or None."""
     text = state.to_json()
@@ -457,10 +452,10 @@ def draw_position(
         options = data.draw(st.sampled_from(options_pool), label="options")
     game = make_game(name, options)
     steps = data.draw(st.integers(0, 150), label="steps")
-    state = play_to(game, seed, steps)
+    state = game.random_game(seed, steps)
     while state.is_over:  # the game was shorter: an earlier moment, so that every try counts
         steps //= 2
-        state = play_to(game, seed, steps)
+        state = game.random_game(seed, steps)
     return game, seed, steps, state
 
 

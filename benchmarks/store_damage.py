@@ -26,7 +26,7 @@ from pathlib import Path
 
 import engines
 from sleuth.assist.store import FILE_NAME, Event, Store
-from sleuth.assist.transcribe import random_game, typed_lines
+from sleuth.assist.transcribe import typed_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = 4096  # SQLite's default page size, which the store uses
@@ -82,7 +82,7 @@ def build_store(directory: Path, sessions: int) -> tuple[int, int]:
         for seed in range(sessions):
             name = f"game-{seed}"
             store.create(name, game.name, game.option_items(), game.seats[0], "odds")
-            info = random_game(game, seed).information_set(game.seats[0])
+            info = game.random_game(seed).information_set(game.seats[0])
             for line in typed_lines(game, info):
                 store.append(name, Event("add", None, line))
                 changes += 1

@@ -41,7 +41,7 @@ from assist import fresh_solver  # benchmarks/assist.py
 
 import engines
 from sleuth.assist import Session
-from sleuth.assist.transcribe import random_game, typed_lines
+from sleuth.assist.transcribe import typed_lines
 from sleuth.web import pages
 from sleuth.web.app import create_app
 from sleuth.web.boards import board
@@ -143,7 +143,7 @@ async def measure(
     seed: int, directory: Path, entries: int | None
 ) -> tuple[list[Times], list[Times], list[Times]]:
     game = engines.make("alibi", players=4)
-    lines = typed_lines(game, random_game(game, seed).information_set(0))[:entries]
+    lines = typed_lines(game, game.random_game(seed).information_set(0))[:entries]
     core = Session.new("alibi", 0, dir=directory / "core", name=f"core-{seed}", players=4)
     Session.new("alibi", 0, dir=directory / "web", name=f"web-{seed}", players=4).close()
     app = create_app(directory / "web")

@@ -99,8 +99,9 @@ StateT = TypeVar("StateT", bound="State")
 class Game(ABC, Generic[StateT]):
     """A configured game: the factory of its states (`StateT`) and the parser of actions.
 
-    Subclasses (`class Noir(Game[NoirState])`) declare `metadata` and `options` and implement
-    `_deal`, `arrange`, `_arrange_from_dict`, `parse_action` and `describe`.
+    Subclasses (`class Noir(Game[NoirState])`) declare `metadata`, `options`,
+    `observation_kinds` and `notation_class`, and implement `seats`, `_deal`,
+    `_arrange_from_dict`, `_parse_action` and `_action_domains` (each kind describes itself).
     """
 
     metadata: ClassVar[Metadata]

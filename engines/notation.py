@@ -95,8 +95,6 @@ def tokens(text: str) -> list[str]:
 
 
 _PARTS = re.compile(r"[\s:,\-]+")
-_MAX_PHRASE = 6
-"""The most words one name may be typed in ("Smothering: Plastic Bag" is four)."""
 _LISTED = 8
 """A vocabulary this short is listed whole when a typed name is nothing like any of them."""
 _NEAR_MISS = 0.8
@@ -344,11 +342,3 @@ def read_int(typed: str, what: str, low: int, high: int) -> int:
             f"{what} must be a number from {low} to {high}, not {quote(typed)}"
         )
     return int(typed)
-
-
-def expect_count(words: Sequence[str], count: int, form: str) -> None:
-    """Refuse a line with the wrong number of words, showing the form it should have."""
-    if len(words) != count:
-        raise InvalidObservation(
-            f"expected {count} words ({form}), got {len(words)}: {quote(' '.join(words))}"
-        )

@@ -255,7 +255,7 @@ class InformationSet:
 
     def to_json(self) -> str:
         """`json.dumps` of the addressees, game, observations, options and seat, keys sorted
-        (the observations' text is each one's kept `_json`)."""
+        (the observations' text is each one's kept `json_text`)."""
         addressees = ""
         if self.addressees is not None:
             addressees = f'"addressees": {json.dumps([thaw(to) for to in self.addressees])}, '

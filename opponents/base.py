@@ -18,8 +18,7 @@ from typing import ClassVar, Protocol
 
 from engines import Action, ConfigError, Game, InformationSet, NotToMove, Seat, SleuthError
 from engines.values import quote
-from solver.search import check_positive_int as check_positive_int  # re-exported for bots
-from solver.search import check_time_budget as check_time_budget
+from solver.search import check_time_budget
 
 
 class WrongInformationSet(SleuthError, ValueError):
@@ -109,7 +108,7 @@ class SearchingBot(SeatedBot):
 
 BotKind = type[SeatedBot] | Mapping[Seat, type[SeatedBot]]
 """One named bot of a game, as its module's `BOTS` lists it: its class, or its class for each
-seat (a two-seat game's heuristics play the killer and the investigator differently)."""
+seat (Noir's and City Killer's heuristics play each seat differently)."""
 
 
 class RandomBot(SeatedBot):

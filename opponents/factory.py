@@ -4,23 +4,17 @@ come from the game's bots module (`opponents.games.<its engine's package>`, an `
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol, cast
 
 import engines
 from engines import ConfigError, Game, InformationSet, Seat
 from engines.values import quote
 from opponents import ismcts
-from opponents.base import Bot, BotKind, RandomBot, check_options, same_seat
+from opponents.base import Bot, BotKind, RandomBot, SeatedBot, check_options, same_seat
 from solver import Hint
 
-
-def _random_bot(game: Game, seat: Seat, rng: random.Random, **options: Any) -> Bot:
-    check_options("random", options, ())
-    return RandomBot(game, seat, rng)
-
-
-GENERIC: dict[str, Callable[..., Bot]] = {"random": _random_bot, "ismcts": ismcts.make}
+GENERIC: dict[str, type[SeatedBot]] = {"random": RandomBot, "ismcts": ismcts.IsmctsBot}
 """The bots that play every game: uniform random, and OpenSpiel's ISMCTS over the solver's
 sampled states."""
 
@@ -76,8 +70,15 @@ def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: 
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise ConfigError(f"a bot's seed is an int or None, got {quote(seed)}")
     rng = random.Random(seed)
-    if name in GENERIC:
-        return GENERIC[name](game, seat, rng, **options)
+    generic = isinstance(name, str) and name in GENERIC
+    made = GENERIC[name] if generic else _game_bot(name, game, seat)
+    check_options(name, options, made.OPTIONS)
+    return made(game, seat, rng, **options)
+
+
+def _game_bot(name: str, game: Game, seat: Seat) -> type[SeatedBot]:
+    """The class of the `name` bot of `game`'s bots module for `seat` (ConfigError if the
+    game has none)."""
     if not isinstance(name, str) or name not in BOT_NAMES:
         raise ConfigError(f"unknown bot {quote(name)}; bots: {', '.join(BOT_NAMES)}")
     module = game_bots(game.name)
@@ -88,9 +89,7 @@ def make(name: str, game: Game, seat: Seat, seed: int | None = None, **options: 
         yet = " yet" if module is None else ""
         raise ConfigError(f"no {name} bot for {game.name}{yet}; its bots: {kinds}")
     kind = module.BOTS[name]
-    made = kind[seat] if isinstance(kind, Mapping) else kind
-    check_options(name, options, made.OPTIONS)
-    return made(game, seat, rng, **options)
+    return kind[seat] if isinstance(kind, Mapping) else kind
 
 
 def notepad(info: InformationSet) -> list[Hint]:

@@ -31,14 +31,14 @@ import numpy as np
 
 from engines import Action, ConfigError, Game, InformationSet, Seat
 from engines.deal import draw_inline
-from opponents.base import SeatedBot, check_options
+from opponents.base import SeatedBot
 from solver.states import has_sampler, sampler
-
-OPTIONS = ("simulations", "uct_c", "rollouts", "rollout_length")
 
 
 class IsmctsBot(SeatedBot):
     """Information-set MCTS over worlds the solver samples."""
+
+    OPTIONS = ("simulations", "uct_c", "rollouts", "rollout_length")
 
     def __init__(
         self,
@@ -243,9 +243,3 @@ def _parameters(game: Game, options: dict[str, Any]) -> dict[str, Any]:
         for key, value in options.items()
         if type(specs[key].default) in (bool, int, float, str)
     }
-
-
-def make(game: Game, seat: Seat, rng: random.Random, **options: Any) -> IsmctsBot:
-    """The ismcts bot (ConfigError on an unknown option or a bad value)."""
-    check_options("ismcts", options, OPTIONS)
-    return IsmctsBot(game, seat, rng, **options)

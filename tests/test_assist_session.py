@@ -16,7 +16,7 @@ import solver
 from engines import InformationSet, InvalidObservation, SleuthError
 from sleuth.assist import LEVELS, Session, SessionError, StaleSession
 from sleuth.assist.terminal import Notebook
-from sleuth.assist.transcribe import random_game, typed_lines
+from sleuth.assist.transcribe import typed_lines
 from sleuth.cli import main
 from solver.hints import certainty
 from tests import benchmark_scripts
@@ -31,7 +31,7 @@ def _events(directory: Path, name: str) -> int:
 
 def _typed(tmp_path: Path, name: str, seed: int, count: int | None = None, **options) -> Session:
     game = engines.make(name, **options)
-    info = random_game(game, seed).information_set(game.seats[0])
+    info = game.random_game(seed).information_set(game.seats[0])
     session = Session.new(name, dir=tmp_path, name=f"{name}-{seed}", **options)
     for line in typed_lines(game, info)[:count]:
         session.add(line)
@@ -119,7 +119,7 @@ def test_bad_positions_levels_and_names_are_session_errors(tmp_path) -> None:
 
 def test_an_unfinished_record_waits_and_shows_its_complete_beginning(tmp_path) -> None:
     game = engines.make("alibi", players=3)
-    lines = typed_lines(game, random_game(game, 1).information_set(0))
+    lines = typed_lines(game, game.random_game(1).information_set(0))
     session = Session.new("alibi", 0, dir=tmp_path, players=3)
     session.add(lines[0])
     reading = session.reading()
@@ -136,7 +136,7 @@ def _contradiction(tmp_path: Path) -> tuple[Session, int]:
     card seat 0 does not: the two answers conflict. (An answer that contradicts the seat's
     own hand is refused when typed: tests/test_table_entry.py.)"""
     game = engines.make("alibi", players=3)
-    lines = typed_lines(game, random_game(game, 1).information_set(0))
+    lines = typed_lines(game, game.random_game(1).information_set(0))
     session = _typed(tmp_path, "alibi", 1, 3, players=3)
     theirs = next(
         c for c in game.deck.ids if c not in session.information_set().observations[1]["cards"]
@@ -206,7 +206,7 @@ def test_the_command_line_notebook_keeps_entries_across_end_of_input(
     tmp_path, monkeypatch, capsys
 ) -> None:
     game = engines.make("blue-lion")
-    lines = typed_lines(game, random_game(game, 3).information_set("lupin"))[:12]
+    lines = typed_lines(game, game.random_game(3).information_set("lupin"))[:12]
     script = iter([*lines, "lay t9", "why 1", "log", "level notepad", "undo"])
 
     def read(prompt: str) -> str:
@@ -229,7 +229,7 @@ def test_the_command_line_notebook_keeps_entries_across_end_of_input(
 
 
 def test_the_terminal_refuses_a_change_typed_before_it_saw_one_made_elsewhere(tmp_path) -> None:
-    lines = typed_lines(engines.make("blue-lion"), random_game(engines.make("blue-lion"), 3)
+    lines = typed_lines(engines.make("blue-lion"), engines.make("blue-lion").random_game(3)
                         .information_set("lupin"))  # fmt: skip
     mine = _typed(tmp_path, "blue-lion", 3, 4)
     console = Console(record=True, width=200)
@@ -303,7 +303,7 @@ def test_a_mistyped_noir_shift_is_named_with_the_entries_it_made_contradict(tmp_
     that later kills are read on. The conflict names it among the entries the contradicting
     ones were read with (found by benchmarks/assist.py: seed 1012, entry 17)."""
     game = engines.make("noir")
-    lines = typed_lines(game, random_game(game, 1012).information_set("killer"))
+    lines = typed_lines(game, game.random_game(1012).information_set("killer"))
     assert lines[16].startswith("killer shift column") and lines[16] != "killer shift column 5 up"
     session = Session.new("noir", "killer", dir=tmp_path, name="shifted")
     for line in lines:
@@ -331,7 +331,7 @@ def test_hints_are_computed_once_per_reading_and_level(tmp_path, monkeypatch) ->
 
     monkeypatch.setattr(session_module, "hints_at", counted)
     game = engines.make("blue-lion")
-    lines = typed_lines(game, random_game(game, 3).information_set(game.seats[0]))
+    lines = typed_lines(game, game.random_game(3).information_set(game.seats[0]))
     session = Session.new("blue-lion", dir=tmp_path, name="kept", entries=lines[:10])
     first = session.hints()
     assert first, "the record should be complete enough for hints"

@@ -10,7 +10,7 @@ import pytest
 import engines
 from engines import InvalidObservation
 from sleuth.assist import Session, setup
-from sleuth.assist.transcribe import random_game, typed_lines
+from sleuth.assist.transcribe import typed_lines
 
 
 def _alibi(lines: list[str]) -> dict[str, str]:
@@ -67,7 +67,7 @@ def test_picks_make_what_the_engine_shows_the_seat(
 ) -> None:
     game = engines.make(name, **options)
     for seed in (5, 6):
-        info = random_game(game, seed).information_set(seat)
+        info = game.random_game(seed).information_set(seat)
         chosen = answers(typed_lines(game, info))
         offered = {pick.name: pick for pick in setup.picks(game, seat, chosen)}
         for key, value in chosen.items():  # every answer is one of the choices offered

@@ -18,7 +18,7 @@ from engines.city_killer import CityKiller, CityKillerState
 from engines.city_killer.material import GROUPS
 from engines.city_killer.pool_file import EXAMPLE
 from sleuth.assist import Session
-from sleuth.assist.transcribe import random_game, typed_lines
+from sleuth.assist.transcribe import typed_lines
 from solver.games.city_killer import allies_fact, killer_fact, posterior
 from solver.search import city_killer as search_city_killer
 from solver.validation import validate
@@ -281,7 +281,7 @@ def test_hints_at_a_record_cut_inside_a_move_stand_without_the_search(tmp_path) 
     stands in for the outcome (its `keep ?` crashed the search's hint), so the hints stand
     and the search names no move there."""
     game = engines.make("city-killer")
-    lines = typed_lines(game, random_game(game, 5).information_set("killer"))
+    lines = typed_lines(game, game.random_game(5).information_set("killer"))
     cut = next(i for i, line in enumerate(lines) if line.startswith("killer: murder "))
     session = Session.new("city-killer", dir=tmp_path, name="cut", seat="killer")
     for line in lines[: cut + 1]:

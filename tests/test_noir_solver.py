@@ -188,7 +188,7 @@ def constraint_key(model: Model) -> frozenset:
     return frozenset(key(c) for c in model.constraints)
 
 
-def random_game(game: Noir, seed: int) -> list[NoirState]:
+def random_states(game: Noir, seed: int) -> list[NoirState]:
     """The states of one game of random moves, start to end."""
     state, rng, states = game.new_game(seed), random.Random(seed), []
     while True:
@@ -208,7 +208,7 @@ def positions() -> list[tuple[InformationSet, NoirState, Counter[str]]]:
         game = engines.make("noir", **options)
         assert isinstance(game, Noir)
         for seed in range(games):
-            states = random_game(game, seed)
+            states = random_states(game, seed)
             for seat in game.seats:
                 truth = weighted_truth(game, states[-1].information_set(seat))
                 for past in states:
@@ -357,7 +357,7 @@ def sample_info(seat: str, options: dict[str, object] | None = None) -> Informat
     game = engines.make("noir", **(options or {"grid": 3, "deck": "separate",
                                                "citizen_arrest": True}))  # fmt: skip
     assert isinstance(game, Noir)
-    states = random_game(game, 4)
+    states = random_states(game, 4)
     return states[len(states) // 2].information_set(seat)
 
 

@@ -26,7 +26,7 @@ from engines import (
     InvalidObservation,
     Observation,
 )
-from engines.blue_lion import BlueLion, BlueLionState
+from engines.blue_lion import BlueLion
 from solver.validation import validate
 
 OPTIONS: list[dict[str, object]] = [
@@ -48,20 +48,10 @@ def make(**options: object) -> BlueLion:
     return game
 
 
-def random_game(game: BlueLion, seed: int) -> BlueLionState:
-    """A finished game of random legal moves."""
-    state = game.new_game(seed=seed)
-    rng = random.Random(seed)
-    while not state.is_over:
-        state.apply(rng.choice(state.legal_actions()))
-    assert isinstance(state, BlueLionState)
-    return state
-
-
 def records(game: BlueLion, games: int, first_seed: int = 0) -> Iterator[InformationSet]:
     """Both seats' information sets of `games` random games."""
     for seed in range(first_seed, first_seed + games):
-        state = random_game(game, seed)
+        state = game.random_game(seed)
         for seat in game.seats:
             yield state.information_set(seat)
 
@@ -385,9 +375,9 @@ def check_prefixes(info: InformationSet) -> None:
 def test_every_prefix_validates_or_waits_for_what_the_game_shows_next() -> None:
     game = make()
     for seed in range(300, 306):
-        check_prefixes(random_game(game, seed).information_set(game.seats[seed % 2]))
+        check_prefixes(game.random_game(seed).information_set(game.seats[seed % 2]))
     for options in OPTIONS[3:7]:
-        check_prefixes(random_game(make(**options), 400).information_set("fujiko"))
+        check_prefixes(make(**options).random_game(400).information_set("fujiko"))
 
 
 def test_what_an_incomplete_record_waits_for() -> None:

@@ -13,7 +13,7 @@ import engines
 from engines import IncompleteInformationSet, InformationSet, InvalidObservation, Observation
 from engines.city_killer import DETECTIVE, KILLER, CityKiller
 from sleuth.assist import Session
-from sleuth.assist.transcribe import random_game, typed_lines
+from sleuth.assist.transcribe import typed_lines
 from solver.validation import validate
 from tests.test_city_killer_engine import random_game as random_config
 
@@ -38,7 +38,7 @@ def test_every_observation_of_both_seats_reads_back_under_random_options() -> No
     for seed in range(24):
         rng = random.Random(seed)
         game = random_config(rng)
-        state = random_game(game, seed)
+        state = game.random_game(seed)
         for seat in game.seats:
             seen: list[Observation] = []
             for obs in state.information_set(seat).observations:
@@ -128,7 +128,7 @@ def test_a_record_stopping_where_another_seat_owes_it_waits() -> None:
 
 
 def test_a_typed_game_in_a_session_is_the_engines_record(tmp_path) -> None:
-    info = random_game(GAME, 3).information_set(DETECTIVE)
+    info = GAME.random_game(3).information_set(DETECTIVE)
     session = Session.new("city-killer", DETECTIVE, dir=tmp_path)
     try:
         for line in typed_lines(GAME, info):

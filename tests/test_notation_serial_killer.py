@@ -6,7 +6,6 @@ import pytest
 
 import engines
 from engines import InvalidObservation
-from tests.test_serial_killer_engine import random_walk
 
 
 @pytest.mark.parametrize(
@@ -15,7 +14,7 @@ from tests.test_serial_killer_engine import random_walk
 def test_every_observation_reads_back(options: dict[str, object]) -> None:
     game = engines.make("serial-killer", **options)
     for seed in range(2):
-        *_, state = random_walk(game, seed)
+        state = game.random_game(seed)
         for seat in game.seats:
             observations = state.information_set(seat).observations
             for i, obs in enumerate(observations):

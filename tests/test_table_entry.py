@@ -27,7 +27,7 @@ from sleuth import views
 from sleuth.assist import Session, setup
 from sleuth.assist.session import Conflict, rank_repairs
 from sleuth.assist.terminal import Notebook
-from sleuth.assist.transcribe import random_game, typed_lines
+from sleuth.assist.transcribe import typed_lines
 from sleuth.cli import main
 from sleuth.play import _did_you_mean
 
@@ -124,7 +124,7 @@ def test_finding_seats_are_accepted_as_typed(tmp_path: Path) -> None:
 # --- 3. lines the seat's own hand contradicts ---------------------------------------------
 def _alibi_session(tmp_path: Path, seed: int = 1) -> tuple[Session, list[str]]:
     game = engines.make("alibi", players=4)
-    lines = typed_lines(game, random_game(game, seed).information_set(0))
+    lines = typed_lines(game, game.random_game(seed).information_set(0))
     session = Session.new("alibi", seat=0, players=4, dir=tmp_path, name=f"a{seed}")
     for line in lines[:3]:  # the seating, the deal, the hand sizes
         session.add(line)
@@ -219,7 +219,7 @@ def test_finding_a_session_conflict_puts_the_seats_own_entries_last(tmp_path: Pa
 def _blue_lion_before_a_lay(tmp_path: Path) -> tuple[Session, str]:
     """A Blue Lion session typed up to the first lay that names a side."""
     game = engines.make("blue-lion")
-    lines = typed_lines(game, random_game(game, 3).information_set("lupin"))
+    lines = typed_lines(game, game.random_game(3).information_set("lupin"))
     at = next(i for i, line in enumerate(lines) if re.fullmatch(r"lay t\d (left|right)", line))
     session = Session.new("blue-lion", seat="lupin", dir=tmp_path, name="bl")
     for line in lines[:at]:
@@ -378,7 +378,7 @@ def test_finding_a_serial_killer_profile_card_the_seat_has_seen_is_refused() -> 
     """The profile is the cards left at the bottom of the decks: a card the seat drew or saw
     in play is not one of them."""
     game = engines.make("serial-killer", players=4)
-    state = random_game(game, 0)
+    state = game.random_game(0)
     info = state.information_set(0)
     lines = typed_lines(game, info)
     before = info.observations[:-1]
@@ -392,7 +392,7 @@ def test_finding_a_serial_killer_profile_card_the_seat_has_seen_is_refused() -> 
 
 def test_finding_a_city_killer_end_that_contradicts_the_killers_own_secrets_is_refused() -> None:
     game = engines.make("city-killer")
-    info = random_game(game, 0).information_set("killer")
+    info = game.random_game(0).information_set("killer")
     lines = typed_lines(game, info)
     before = info.observations[:-1]
     assert lines[-1].startswith("end ")
@@ -407,7 +407,7 @@ def test_finding_a_city_killer_end_that_contradicts_the_killers_own_secrets_is_r
 def test_finding_a_noir_arrest_of_a_card_the_inspector_held_cannot_have_caught() -> None:
     """The inspector's own cards are not the killer: an arrest of one 'caught' is refused."""
     game = engines.make("noir")
-    records = (random_game(game, seed).information_set("inspector") for seed in range(50))
+    records = (game.random_game(seed).information_set("inspector") for seed in range(50))
     info = next(info for info in records if any(o.kind == "arrest" for o in info.observations))
     at = next(i for i, o in enumerate(info.observations) if o.kind == "arrest")
     before = info.observations[:at]
@@ -422,7 +422,7 @@ def test_finding_a_seen_answer_below_what_was_passed_between_them_is_refused() -
     seen those cards, so a 'seen' answer below their count contradicts the seat's own
     passes."""
     game = engines.make("alibi", players=4)
-    info = random_game(game, 1).information_set(0)
+    info = game.random_game(1).information_set(0)
     record = info.observations
     passes = [i for i, o in enumerate(record) if o.kind == "pass" and o.get("cards")]
     at = next(i for i, o in enumerate(record) if o.kind == "answer" and i > passes[0])
@@ -441,7 +441,7 @@ def test_finding_a_seen_answer_below_what_was_passed_between_them_is_refused() -
 
 def test_finding_a_serial_killer_card_is_typed_by_its_trait_in_words() -> None:
     game = engines.make("serial-killer", players=4)
-    info = random_game(game, 0).information_set(0)
+    info = game.random_game(0).information_set(0)
     lines = typed_lines(game, info)
     at = next(i for i, line in enumerate(lines) if line.startswith("drew "))
     before: tuple[Observation, ...] = ()

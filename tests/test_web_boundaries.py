@@ -19,7 +19,7 @@ import pytest
 
 import engines
 from sleuth.assist import Session
-from sleuth.assist.transcribe import random_game, typed_lines
+from sleuth.assist.transcribe import typed_lines
 from tests import benchmark_scripts
 
 pytest.importorskip("starlette", reason="the web extra is not installed")
@@ -33,7 +33,7 @@ LINE = "this is no entry"
 
 def blue_lion_lines() -> list[str]:
     game = engines.make("blue-lion")
-    return typed_lines(game, random_game(game, 3).information_set(game.seats[0]))
+    return typed_lines(game, game.random_game(3).information_set(game.seats[0]))
 
 
 @pytest.fixture

@@ -104,7 +104,6 @@ class End(GameOver, kind="end"):
         return "end " + " ".join(_member(seat, SEATS) for seat in self.winners)
 
 
-BlueLionObservation = Toss | Reveal | First | Act | Score | End
 KINDS = kinds_by_name(Toss, First, Act, Reveal, Score, End)
 
 

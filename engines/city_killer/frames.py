@@ -4,8 +4,8 @@ the fields each kind carries.
 
 A frame is never changed in place: a state's clone shares its frames, so a decision that goes
 on with less to do (a resident moved, a resident asked, an intimidation made) puts a
-successor in its place. Each class keeps the `kind` the state's JSON and the bots' dispatch
-(solver.search.city_killer.Decisions) name it by, and `what` the decision is in words.
+successor in its place. Each class keeps the `kind` the state's JSON names it by, and `what` the
+decision is in words.
 """
 
 from __future__ import annotations

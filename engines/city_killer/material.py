@@ -144,7 +144,6 @@ def _pool() -> tuple[Resident, ...]:
 
 
 POOL: tuple[Resident, ...] = _pool()
-BY_NAME: dict[str, Resident] = {r.name: r for r in POOL}
 
 
 def pool(size: int) -> tuple[Resident, ...]:
@@ -198,7 +197,6 @@ DETECTIVE_SYMBOLS = ("curfew", "cordon", "raid", "profile", "confession")
 KILLER_PHASE_CARDS = ("strike", "graffiti", "abduction", "bomb", "message", "destroy-evidence",
                       "stubborn-witnesses")  # fmt: skip
 """Killer cards played on his own turn; the others are reactions."""
-DETECTIVE_TURN_CARDS = tuple(c for c in DETECTIVE_CARDS if c != "sixth-sense")
 
 
 def deck(counts: Sequence[tuple[str, int]]) -> list[str]:

@@ -259,24 +259,6 @@ class End(GameOver, kind="end"):
         return f"end {word}"
 
 
-NoirObservation = (
-    Layout
-    | IdentityTold
-    | Hand
-    | ChoseIdentity
-    | Killed
-    | Canvas
-    | Shifted
-    | Collapsed
-    | Disguised
-    | DisguiseFailed
-    | DrawMade
-    | Drew
-    | Exonerated
-    | Arrested
-    | CitizenArrested
-    | End
-)
 GridShown = Layout | Shifted | Collapsed
 """The observations that show the whole grid (`rows`): the setup, a shift, a collapse."""
 AnyArrest = Arrested | CitizenArrested

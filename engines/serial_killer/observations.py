@@ -399,27 +399,6 @@ class GameEnd(GameOver, kind="end"):
         )
 
 
-SerialKillerObservation = (
-    Start
-    | Placed
-    | Roll
-    | Relocated
-    | Passed
-    | PickEnded
-    | Skipped
-    | Buy
-    | Draw
-    | SeeDraw
-    | LabPlace
-    | SeeDiscard
-    | Pollution
-    | SeeHand
-    | SeeLab
-    | Declaration
-    | Attempt
-    | RoundEnd
-    | GameEnd
-)
 KINDS = kinds_by_name(
     Start,
     Placed,

@@ -14,6 +14,7 @@ from opponents.games.serial_killer_notepad import notepad_candidates
 from solver import Hint
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, roll_chance
+from solver.search import Turn
 from solver.search import serial_killer as search
 
 SAFE_ROLL = 0.9
@@ -192,7 +193,7 @@ class SolverBot(SearchingBot):
         super().__init__(game, seat, rng, time_budget)
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        return search.advise(search.Turn(info, legal, self.rng, {}), self.time_budget).move
+        return search.advise(Turn(info, legal, self.rng, {}), self.time_budget).move
 
 
 BOTS: dict[str, BotKind] = {

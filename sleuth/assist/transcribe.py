@@ -6,27 +6,14 @@ docs), and as the reference of what the notation must read back.
 
 from __future__ import annotations
 
-import random
-
 import opponents
-from engines import Game, IncompleteInformationSet, InformationSet, Seat, State
+from engines import Game, IncompleteInformationSet, InformationSet, Seat
 from solver.validation import validate
 
 
 def typed_lines(game: Game, info: InformationSet) -> list[str]:
     """One line per observation of `info`, in its typed notation."""
     return [game.observation_text(obs) for obs in info.observations]
-
-
-def random_game(game: Game, seed: int, max_moves: int = 100_000) -> State:
-    """A whole game of random legal moves (the recorded games tests and benchmarks type in)."""
-    state = game.new_game(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(max_moves):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
 
 
 def seat_positions(game: Game, seat: Seat, seed: int, bot_seed: int) -> list[InformationSet]:

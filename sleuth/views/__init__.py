@@ -8,7 +8,7 @@ own way: the terminal by `TERMINAL_STYLE`, the web page by a CSS class of that n
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from rich.console import RenderableType
@@ -72,11 +72,18 @@ def heat(probability: float, hot: float = 0.5, warm: float = 0.2, mild: float = 
     return "mild" if probability > 0 and probability >= mild else "cold"
 
 
-def append_chance(text: Text, probability: float, before: str = " ") -> None:
+def heat_class(chance: float | None) -> str:
+    """The heat of a chance as the web page's CSS class: "" where there is no chance."""
+    return "" if chance is None else heat(chance)
+
+
+def append_chance(
+    text: Text, probability: float, before: str = " ", styles: Mapping[Heat, str] = TERMINAL_STYLE
+) -> None:
     """`probability` after `before` at the end of `text`, as a percentage coloured by its heat
-    (a dot for nothing)."""
+    in `styles` (a dot for nothing)."""
     shown = f"{probability:.0%}" if probability else "·"
-    text.append(before + shown, TERMINAL_STYLE[heat(probability)])
+    text.append(before + shown, styles[heat(probability)])
 
 
 REASONS = 3

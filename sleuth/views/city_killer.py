@@ -14,7 +14,7 @@ from engines import Action, InformationSet
 from engines.city_killer import CityKiller, CityKillerState, Verb
 from engines.city_killer.actions import USAGE
 from engines.city_killer.material import MOTIVES, SIDE, district_name
-from sleuth.views import TERMINAL_STYLE, append_chance, heat
+from sleuth.views import TERMINAL_STYLE, Heat, append_chance, heat
 from solver import Deduction
 from solver.games.city_killer import posterior
 
@@ -97,6 +97,10 @@ def odds(info: InformationSet) -> tuple[dict[str, float], list[tuple[str, float]
     return chances, motives
 
 
+CITY_STYLE: dict[Heat, str] = {**TERMINAL_STYLE, "cold": "dim"}
+"""The terminal's colours of a chance of being the killer: a chance of none is dimmed."""
+
+
 def render(
     game: CityKiller, info: InformationSet, chances: Mapping[str, float] | None = None
 ) -> Table:
@@ -125,7 +129,7 @@ def render(
                 if resident.token:
                     cell.append("◉", "green")
                 if resident.chance is not None:
-                    append_chance(cell, resident.chance)
+                    append_chance(cell, resident.chance, styles=CITY_STYLE)
             cells.append(cell)
         table.add_row(*cells)
     table.caption = caption(game, info)
@@ -154,7 +158,7 @@ def heat_map(game: CityKiller, info: InformationSet, deduction: Deduction) -> Gr
     chances, motive_odds = odds(info)
     motives = Text("motive: ")
     for motive, p in motive_odds:
-        motives.append(f"{motive} {p:.0%}  ", TERMINAL_STYLE[heat(p)])
+        motives.append(f"{motive} {p:.0%}  ", CITY_STYLE[heat(p)])
     return Group(render(game, info, chances), motives)
 
 

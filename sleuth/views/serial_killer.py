@@ -13,7 +13,7 @@ from rich.text import Text
 from engines import Action, InformationSet
 from engines.serial_killer import COLOURS, WEAPON_MAX, Declare, SerialKiller, replay
 from engines.serial_killer.actions import USAGE
-from sleuth.views import Heat, heat
+from sleuth.views import TERMINAL_STYLE, Heat, heat
 from solver import Deduction
 from solver.games.serial_killer.model import PROFILE
 from solver.hints import percent
@@ -86,12 +86,7 @@ def trait_heat(probability: float) -> Heat:
     return heat(probability, hot=1.0, warm=0.25)
 
 
-PROFILE_STYLE: dict[Heat, str] = {
-    "hot": "bold white on red",
-    "warm": "bold",
-    "mild": "",
-    "cold": "dim",
-}
+PROFILE_STYLE: dict[Heat, str] = {**TERMINAL_STYLE, "warm": "bold", "mild": "", "cold": "dim"}
 """The terminal's colour of a trait's heat, the profile's own: warm bold, mild plain, cold
 (ruled out) dim."""
 

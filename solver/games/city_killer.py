@@ -454,10 +454,6 @@ def _words(v: JsonValue) -> bool:
     return isinstance(v, tuple) and all(isinstance(x, str) for x in v)
 
 
-def _any(v: JsonValue) -> bool:
-    return True
-
-
 class _Checker:
     """Checks each observation's kind, fields and values (residents of this game, motives,
     groups, attributes), and who may see it."""

@@ -99,12 +99,9 @@ class Decisions:
 
     def decide(self, info: InformationSet, legal: list[Action]) -> Action:
         state = self.game.seat_view(info)
-        handler = self._handler(state.frames[-1])
-        if handler is None:
-            return self._routine(state, legal)
-        return handler(info, state, legal)
+        return self._handler(state.frames[-1])(info, state, legal)
 
-    def _handler(self, frame: Frame) -> Handler | None:
+    def _handler(self, frame: Frame) -> Handler:
         match frame:
             case PlacePawn():
                 return self._on_start
@@ -134,16 +131,17 @@ class Decisions:
                 return self._on_react
             case CrowdWindow():
                 return self._on_crowd
-        return None
+        return self._routinely
 
-    def _on_start(
+    def _routinely(
         self, info: InformationSet, state: CityKillerState, legal: list[Action]
     ) -> Action:
+        """The routine choice (`_routine`): every decision a bot does not override."""
         return self._routine(state, legal)
 
-    _on_detective = _on_interrogation = _on_testimony = _on_hand = _on_accuse = _on_start
-    _on_allies = _on_killer = _on_answer = _on_keep = _on_pick = _on_profile = _on_start
-    _on_react = _on_crowd = _on_start
+    _on_start = _on_detective = _on_interrogation = _on_testimony = _on_hand = _routinely
+    _on_accuse = _on_allies = _on_killer = _on_answer = _on_keep = _on_pick = _routinely
+    _on_profile = _on_react = _on_crowd = _routinely
 
     def _routine(self, state: CityKillerState, legal: list[Action]) -> Action:
         """Pass a window, keep the first token, end a group move, move residents at random."""

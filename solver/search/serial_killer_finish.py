@@ -237,7 +237,9 @@ class Finish:
     def after(self, action: Action, cost: int) -> Finish | None:
         """The finish once `action` is bought at `cost` (None: it does nothing for it)."""
         pool = list(self.pool)
-        face = _face(action)
+        face = act.face_of(action)
+        if face is None:
+            return None  # no buy
         pool[face - 1] -= 1
         base = replace(self, points=self.points - cost, pool=tuple(pool), eligible=False)
         if isinstance(action, act.Weapon):
@@ -289,20 +291,6 @@ def _subsets(looks: tuple[Look, ...]) -> Iterator[tuple[Look, ...]]:
     """Every set of `looks`, each in their order."""
     for size in range(len(looks) + 1):
         yield from combinations(looks, size)
-
-
-def _face(action: Action) -> int:
-    if isinstance(action, act.Weapon):
-        return 1
-    if isinstance(action, act.Move):
-        return 2
-    if isinstance(action, act.Investigate):
-        return action.face
-    if isinstance(action, act.Briefing):
-        return 4
-    if isinstance(action, act.Lab):
-        return 6
-    return 5
 
 
 def found_at(

@@ -7,7 +7,7 @@ from typing import Any
 
 import solver
 from engines import InformationSet
-from sleuth.views import city_killer, heat
+from sleuth.views import city_killer, heat_class
 
 AT_START = False
 """The city needs the setup's observation."""
@@ -25,7 +25,7 @@ def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) ->
                 "residents": [
                     {
                         "resident": resident,
-                        "heat": _heat(resident.chance),
+                        "heat": heat_class(resident.chance),
                         "percent": _percent(resident.chance),
                     }
                     for resident in district.residents
@@ -40,13 +40,9 @@ def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) ->
         "template": "boards/city_killer.html",
         "odds": chances is not None,
         "rows": rows,
-        "motives": [(motive, _heat(p), f"{p:.0%}") for motive, p in motives],
+        "motives": [(motive, heat_class(p), f"{p:.0%}") for motive, p in motives],
         "caption": city_killer.caption(game, info),
     }
-
-
-def _heat(chance: float | None) -> str:
-    return "" if chance is None else heat(chance)
 
 
 def _percent(chance: float | None) -> str | None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import solver
 from engines import InformationSet
-from sleuth.views import heat, noir
+from sleuth.views import heat_class, noir
 
 AT_START = True
 """The grid, once laid out, is a picker."""
@@ -18,7 +18,7 @@ def draw(game: Any, info: InformationSet, deduction: solver.Deduction | None) ->
         [
             {
                 "card": card,
-                "heat": "" if card.chance is None else heat(card.chance),
+                "heat": heat_class(card.chance),
                 "percent": None if card.chance is None else f"{card.chance:.0%}",
             }
             for card in row

@@ -5,7 +5,7 @@ Hidden: the box and every card's location at every epoch (so the deal and each p
 histories exactly with a dynamic program over cards where that is within reach, and `chain`
 estimates probabilities with a Metropolis chain over histories where it is not; `witnesses`
 keeps the histories CP-SAT found between refreshes of one game, so that the next refresh needs
-fewer solves to decide what is possible; `hints` builds the hints from a deduction and finds the
+fewer solves to decide what is possible; `hinting` builds the hints from a deduction and finds the
 most informative next question.
 """
 

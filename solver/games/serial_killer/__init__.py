@@ -4,7 +4,7 @@ Hidden: per genre, the bijection from deck tokens to traits, and which token eac
 player's overflow discard put in the lab. `model` states them for CP-SAT (certainty,
 explanations); `counting` counts the worlds exactly genre by genre (the genres are
 independent given the public record); `race` reads the opponents' progress from who saw
-what; `hints` builds the hints from it all.
+what; `hinting` builds the hints from it all.
 """
 
 from __future__ import annotations

@@ -89,11 +89,6 @@ class GenrePlan:
     def drawn_by(self, seat: int) -> list[Token]:
         return [token for token, who in self.drawn if who == seat]
 
-    def lab_token(self, position: int) -> Token | int:
-        """The token at lab `position`: known (own discard), or the position itself when it
-        is another player's discard (a choice)."""
-        return self.own_discards.get(position, position)
-
     def locations(self, players: int) -> tuple[str, ...]:
         """Where a card of this genre can be now (the values of its `at:` variable)."""
         labs = [f"lab:{d.position}" for d in self.discards]
