@@ -11,7 +11,7 @@ import difflib
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
 from engines.errors import InvalidObservation
 from engines.observations import Observation
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 _SEPARATORS = re.compile(r"[\s,;]+")
 G = TypeVar("G", bound="Game[Any]")
 R = TypeVar("R")
+F = TypeVar("F", bound="Fold")
 
 
 class GameNotation(Generic[G]):
@@ -33,6 +34,22 @@ class GameNotation(Generic[G]):
 
     def __init__(self, game: G) -> None:
         self.game = game
+        self._last: tuple[Seat | None, tuple[Observation, ...], Fold] | None = None
+
+    def resumed(
+        self, before: tuple[Observation, ...], start: Callable[[], F], seat: Seat | None = None
+    ) -> F:
+        """`start()` with `before` folded in, carrying on from the last line's fold (of the
+        same seat) when `before` extends what it folded: the next line usually comes after
+        the last (a session re-reading its entries, a person typing on). The readers never
+        change a fold, so the one kept stays as it was."""
+        last, self._last = self._last, None
+        if last is not None and last[0] == seat and before[: len(last[1])] == last[1]:
+            fold = cast(F, last[2]).added(before[len(last[1]) :])
+        else:
+            fold = start().added(before)
+        self._last = (seat, before, fold)
+        return fold
 
     def forms(self) -> list[tuple[str, str]]:
         return list(self.FORMS)

@@ -25,7 +25,7 @@ from engines.alibi.material import TYPES, Deck, hand_sizes
 from engines.alibi.questions import SCOPES, Subject, SubjectKind, subject_kind
 from engines.alibi.state import set_points
 from engines.errors import InvalidObservation
-from engines.notation import AmbiguousName, GameNotation, Vocabulary, parts_of, read_int
+from engines.notation import AmbiguousName, Fold, GameNotation, Vocabulary, parts_of, read_int
 from engines.observations import Observation
 from engines.values import Seat, is_int, quote
 
@@ -54,7 +54,7 @@ def words_of(text: str) -> list[str]:
 
 # --- what the seat knows before a line ------------------------------------------------------
 @dataclass
-class Table:
+class Table(Fold):
     """The public course of the game and the seat's own hand, folded from the earlier
     observations: what the notation derives the left-out fields from."""
 
@@ -182,7 +182,7 @@ class Table:
         return [points + self.revealed.get(s, 0) for s, points in enumerate(self.scores)]
 
     # --- folding one observation ----------------------------------------------------------
-    def read(self, obs: Observation) -> None:
+    def add(self, obs: Observation) -> None:
         self.kinds += 1
         match obs:
             case seen.Seating(dealer=dealer):
@@ -294,13 +294,6 @@ def _all(value: object, kind: type) -> bool:
     )
 
 
-def table_of(game: Alibi, seat: int, before: tuple[Observation, ...]) -> Table:
-    table = Table(game, seat)
-    for obs in before:
-        table.read(obs)
-    return table
-
-
 HELP: tuple[tuple[str, str], ...] = (
     ("dealer 1", "the seating: who dealt (the start player follows; 'dealer 1 start 0' checks it)"),
     (
@@ -391,7 +384,7 @@ class Notation(GameNotation["Alibi"]):
         if not words:
             raise InvalidObservation(f"{quote(text)} has no words; type 'help' for the forms")
         self.check_before(before)
-        table = table_of(self.game, seat, before)
+        table = Table(self.game, seat).added(before)
         first = words[0]
         if first in ("me", "i") or first.isdigit():
             if len(words) < 2:
@@ -775,12 +768,12 @@ class Notation(GameNotation["Alibi"]):
         found = []
         for seat in table.must_choose():
             found.append(self._chooses(seat, gave if seat == table.me else [], table))
-            table.read(found[-1])
+            table.add(found[-1])
         for giver in range(table.players):
             if table.pass_count(giver) > 0:
                 typed = gave if giver == table.me else got if giver == right else []
                 found.append(self._passes(giver, typed, table))
-                table.read(found[-1])
+                table.add(found[-1])
         found.append(self._hands([], table))
         return tuple(found)
 

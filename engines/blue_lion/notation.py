@@ -29,7 +29,15 @@ from engines.blue_lion.actions import ENDS, BlueLionAction, parse
 from engines.blue_lion.material import ICONS, PAIRS, PATTERNS, SEATS, TILES
 from engines.blue_lion.state import BlueLionState
 from engines.errors import IllegalAction, InvalidAction, InvalidObservation
-from engines.notation import AmbiguousName, GameNotation, Vocabulary, read_int, respell, tokens
+from engines.notation import (
+    AmbiguousName,
+    Fold,
+    GameNotation,
+    Vocabulary,
+    read_int,
+    respell,
+    tokens,
+)
 from engines.observations import Observation
 from engines.values import Seat, quote
 
@@ -85,12 +93,12 @@ HELP: tuple[tuple[str, str], ...] = (
 
 
 # --- the record so far ------------------------------------------------------------------------
-class Record:
+class Record(Fold):
     """The public game the observations so far describe, replayed by the rules.
 
     Backs nobody has seen are stand-ins: each flip is replayed with the face its reveal
     recorded, so scores and the end come out exactly as the game shows them, whatever the
-    hidden backs are. Read one observation at a time (`read`), so a growing record is
+    hidden backs are. Read one observation at a time (`add`), so a growing record is
     replayed once.
     """
 
@@ -111,7 +119,7 @@ class Record:
         """The tile whose reveal the record owes, if any."""
         return None if self.flipping is None else self.flipping[1].flipped_tile
 
-    def read(self, obs: Observation) -> None:
+    def add(self, obs: Observation) -> None:
         """Take in the next observation of the record.
 
         Raises:
@@ -254,21 +262,9 @@ class Notation(GameNotation["BlueLion"]):
 
     FORMS = HELP
 
-    def __init__(self, game: BlueLion) -> None:
-        super().__init__(game)
-        self._last: tuple[tuple[Observation, ...], Record] | None = None
-
     def record(self, before: tuple[Observation, ...]) -> Record:
         """The record `before` describes; a record that grows is replayed once."""
-        last, self._last = self._last, None
-        if last is not None and before[: len(last[0])] == last[0]:
-            record = last[1]
-        else:
-            record = Record(self.game)
-        for obs in before[record.count :]:
-            record.read(obs)
-        self._last = (before, record)
-        return record
+        return self.resumed(before, lambda: Record(self.game))
 
     def words(self) -> list[str]:
         """Every word of the notation, for Tab completion."""

@@ -294,29 +294,6 @@ class Line:
             raise self.bad(f"the {self.seat} does not see {what}")
 
 
-_LAST_READ: list[tuple[Noir, str, tuple[Observation, ...], Record]] = []
-"""The record folded for the last line read: the next line usually comes after it (a session
-re-reading its entries, a person typing on), so only the observations since are folded."""
-
-
-def _record(game: Noir, seat: str, before: tuple[Observation, ...]) -> Record:
-    """`Record.of(game, seat, before)`, folding on from the last line's record if it can (the
-    readers never change a record, so it is kept as it is)."""
-    record = None
-    if _LAST_READ:
-        last_game, last_seat, folded_before, folded = _LAST_READ.pop()
-        if (
-            last_game is game
-            and last_seat == seat
-            and before[: len(folded_before)] == folded_before
-        ):
-            record = folded.added(before[len(folded_before) :])
-    if record is None:
-        record = Record.of(game, seat, before)
-    _LAST_READ.append((game, seat, before, record))
-    return record
-
-
 _KIND_WORDS = Vocabulary("kind", seen.KINDS)
 
 
@@ -723,7 +700,9 @@ class Notation(GameNotation["Noir"]):
     ) -> tuple[Observation, ...]:
         """The observations `text` records for `seat`, after `before`."""
         game, seat = self.game, str(seat)
-        record = self.before_line(lambda: _record(game, seat, tuple(before)))
+        record = self.before_line(
+            lambda: self.resumed(tuple(before), lambda: Record(game, seat), seat)
+        )
         words = tokens(text.replace("/", " / ").replace("!", " ! ").replace("?", " ? "))
         if not words:
             raise InvalidObservation(

@@ -28,7 +28,7 @@ import solver
 from engines import Game, InformationSet, Observation, Seat, SleuthError, State
 from engines.alibi import TYPES
 from engines.alibi.game import Alibi
-from engines.alibi.notation import Table, table_of
+from engines.alibi.notation import Table
 from engines.city_killer import CityKiller
 from engines.city_killer.frames import AnswerQuestion, Frame, KillerTurn
 from engines.city_killer.observations import Act, Answered
@@ -155,7 +155,7 @@ def _alibi(game: Game, seat: Seat, before: tuple[Observation, ...]) -> Built:
     """The chips of the phase the record is in, with a set laid (while the turns and the
     passes go on) and a question out of the expected order (in the turns) besides."""
     assert isinstance(game, Alibi) and isinstance(seat, int)
-    table: Table = table_of(game, seat, before)
+    table = Table(game, seat).added(before)
     phase = table.phase() if table.dealer is not None else "setup"
     tree = _AlibiTree(game, seat, table)
     prompt = tree.phase_chips(phase)
