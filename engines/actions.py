@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, dataclass_transform
 
 from engines.errors import InvalidAction
-from engines.values import JsonValue, is_int, quote
+from engines.values import is_int, quote
 
 
 @dataclass_transform(frozen_default=True)
@@ -87,11 +87,6 @@ def cards_domain(item: Domain, sizes: Collection[int] | None = None, what: str =
 
 BOOL = Domain(lambda value: isinstance(value, bool), "True or False")
 POSITIVE = Domain(lambda value: is_int(value) and value > 0, "a whole number from 1")
-
-
-def positive_int(value: JsonValue) -> bool:
-    """An option check: a whole number above zero (True is not 1 here)."""
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 Refusal = Callable[[str], InvalidAction]

@@ -53,6 +53,11 @@ from engines.values import (
 )
 
 
+def positive_int(value: JsonValue) -> bool:
+    """An option check: a whole number above zero (True is not 1 here)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
 @dataclass(frozen=True)
 class Option:
     """A declared configuration switch of a game: its default and the values it allows."""
@@ -66,8 +71,7 @@ class Option:
 
     def validate(self, game: str, value: JsonValue) -> JsonValue:
         # Typed membership: `1 in (False, True)` is true in Python, but 1 is not a switch.
-        allowed = self.allowed or ()
-        if any(value == ok and type(value) is type(ok) for ok in allowed):
+        if one_of(value, self.allowed or ()):
             return value
         if self.check is not None and self.check(value):
             return value

@@ -68,9 +68,8 @@ class Setup:
 
     def to_json_value(self) -> dict[str, JsonValue]:
         """The arguments and, under "rng", the generator's state."""
-        version, words, gauss = self.rng
         deal = {} if self.deal is None else {"deal": [thaw(o) for o in self.deal]}
-        return {**self.to_dict(), "rng": [version, list(words), gauss], **deal}
+        return {**self.to_dict(), "rng": rng_state_to_json(self.rng), **deal}
 
 
 STATE_KEYS = ("game", "version", "options", "setup", "actions", "state", "rng", "log")
@@ -103,7 +102,12 @@ def first_difference(given: JsonValue, expected: JsonValue, path: str) -> str | 
 
 
 def rng_to_json(rng: random.Random) -> list[JsonValue]:
-    version, words, gauss = rng.getstate()
+    return rng_state_to_json(rng.getstate())
+
+
+def rng_state_to_json(state: tuple[Any, ...]) -> list[JsonValue]:
+    """A generator's state (`random.Random.getstate`) as JSON: [version, words, gauss]."""
+    version, words, gauss = state
     return [version, list(words), gauss]
 
 

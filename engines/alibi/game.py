@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from engines.actions import Action, Domain, cards_domain, choice_domain, positive_int
+from engines.actions import Action, Domain, cards_domain, choice_domain
 from engines.alibi import actions as act
 from engines.alibi import observations as seen
 from engines.alibi.material import SCALES, TYPES, Deck, hand_sizes, load_deck
@@ -17,7 +17,7 @@ from engines.alibi.questions import SCOPES, is_subject, listed_subjects, parse_s
 from engines.alibi.state import AlibiState
 from engines.deal import Dealer, SeenBy
 from engines.errors import ConfigError, IllegalAction, InvalidAction, InvalidState
-from engines.game import Game, Metadata, Option
+from engines.game import Game, Metadata, Option, positive_int
 from engines.observations import InformationSet, Observation
 from engines.state import Setup
 from engines.values import JsonReader, JsonValue, Seat

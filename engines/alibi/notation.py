@@ -17,8 +17,9 @@ that quotes it and says what is allowed.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from engines.alibi import observations as seen
 from engines.alibi.material import TYPES, Deck, hand_sizes
@@ -393,7 +394,7 @@ class Notation(GameNotation["Alibi"]):
                 )
             actor = self.seat(first, table, "the player")
             verb = _PAST.get(words[1]) or self.verbs.read(words[1])
-            return (getattr(self, f"_{verb}")(actor, words[2:], table),)
+            return (self._BY_VERB[verb](self, actor, words[2:], table),)
         if not first.isalpha():
             raise InvalidObservation(
                 f"{quote(text)} does not start with a player or one of: {', '.join(KEYWORDS)}"
@@ -402,7 +403,7 @@ class Notation(GameNotation["Alibi"]):
         keyword = _KEYWORD_ALIASES.get(keyword, keyword)
         if keyword == "pass":
             return self.passing_step(words[1:], table)
-        return (getattr(self, f"_{keyword}")(words[1:], table),)
+        return (self._BY_KEYWORD[keyword](self, words[1:], table),)
 
     def seat(self, word: str, table: Table, what: str) -> int:
         if word in ("me", "i"):
@@ -826,6 +827,25 @@ class Notation(GameNotation["Alibi"]):
             )
         reason = "accusation" if table.accuser is not None else "round limit"
         return seen.End(reason, expected, tuple(table.scores), tuple(table.totals()))
+
+    _BY_VERB: ClassVar[dict[str, Callable[..., Observation]]] = {
+        "asks": _asks,
+        "lays": _lays,
+        "accuses": _accuses,
+        "chooses": _chooses,
+        "passes": _passes,
+        "writes": _writes,
+        "reveals": _reveals,
+    }
+    """The reader of a line a player's verb begins (VERBS), given the player."""
+    _BY_KEYWORD: ClassVar[dict[str, Callable[..., Observation]]] = {
+        "dealer": _dealer,
+        "deal": _deal,
+        "hands": _hands,
+        "box": _box,
+        "end": _end,
+    }
+    """The reader of a line a keyword begins (KEYWORDS but pass)."""
 
 
 def _no_turns(phase: str) -> str:

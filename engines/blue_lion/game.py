@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from itertools import permutations
 
-from engines.actions import BOOL, Action, Domain, choice_domain, positive_int
+from engines.actions import BOOL, Action, Domain, choice_domain
 from engines.blue_lion import actions as act
 from engines.blue_lion import observations as seen
 from engines.blue_lion.material import ICONS, PAIRS, SEATS, TILES
@@ -14,7 +14,7 @@ from engines.blue_lion.notation import Notation
 from engines.blue_lion.state import BlueLionState, listed
 from engines.deal import Dealer
 from engines.errors import IncompleteInformationSet, InvalidState
-from engines.game import Game, Metadata, Option
+from engines.game import Game, Metadata, Option, positive_int
 from engines.observations import InformationSet
 from engines.state import Setup
 from engines.values import JsonReader, JsonValue, Seat, one_of, quote

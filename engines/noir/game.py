@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from engines.actions import POSITIVE, Action, Domain, choice_domain, positive_int
+from engines.actions import POSITIVE, Action, Domain, choice_domain
 from engines.deal import Dealer, SeenBy
 from engines.errors import ConfigError, IllegalAction, InvalidState
-from engines.game import Game, Metadata, Option
+from engines.game import Game, Metadata, Option, positive_int
 from engines.noir import actions as act
 from engines.noir import observations as seen
 from engines.noir.grid import LINES, Grid

@@ -695,6 +695,10 @@ class Notation(GameNotation["Noir"]):
 
     FORMS = HELP
 
+    def __init__(self, game: Noir) -> None:
+        super().__init__(game)
+        self.suspects = Vocabulary("suspect", game.suspects)
+
     def parse(
         self, text: str, seat: Seat, before: tuple[Observation, ...]
     ) -> tuple[Observation, ...]:
@@ -719,7 +723,7 @@ class Notation(GameNotation["Noir"]):
         except InvalidObservation as error:
             raise InvalidObservation(f"noir: {quote(text)}: {error}") from None
         rest = words if words[0] in ("!", "?") else words[1:]
-        line = Line(text, seat, said, kind, rest, record, Vocabulary("suspect", game.suspects))
+        line = Line(text, seat, said, kind, rest, record, self.suspects)
         try:
             _check_private(line)
             _check_order(line)
