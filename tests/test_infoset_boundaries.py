@@ -180,7 +180,7 @@ def test_finding_5_alibi_end_winners_must_have_the_best_total() -> None:
 def test_finding_9_a_state_before_the_killer_chooses_is_reachable(steps: int) -> None:
     options = {"identity_choice": "choose", "initial_placement": "detective", "residents": 6}
     game = engines.make("city-killer", pool=20, ally_prior="strategic", **options)
-    state = soak.play_to(game, 1, steps)
+    state = game.random_game(1, steps)
     assert soak.unreachable_because(state) is None
     tally = soak.Tally()
     soak.check_accepted(tally, state, random.Random(1), "a legal state")

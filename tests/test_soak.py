@@ -74,7 +74,7 @@ def test_a_record_waiting_on_another_seats_choice_is_reachable() -> None:
     an unreachable state (soak seed 31, 10,000 JSON mutations)."""
     from solver.validation import validate
 
-    state = soak.play_to(engines.make("city-killer"), 0, 11)
+    state = engines.make("city-killer").random_game(0, 11)
     assert state.to_move == "killer"
     with pytest.raises(engines.IncompleteInformationSet, match="the record stops before"):
         validate(state.information_set("detective"))
