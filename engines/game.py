@@ -466,10 +466,12 @@ class Game(ABC, Generic[StateT]):
         actions: JsonValue,
         read: JsonReader,
         draws: Sequence[JsonValue] | None = None,
+        watch: Callable[[State, Action], None] | None = None,
     ) -> State:
         """The state `setup` starts, after each of `actions` (notation) applied by the rules;
         with `draws`, play's chance outcomes are those (explicit chance) instead of the RNG's,
-        and a last action whose draws they do not complete leaves a chance node."""
+        and a last action whose draws they do not complete leaves a chance node. `watch` sees
+        the state before each action, with the action."""
         if setup is None:
             raise InvalidState(
                 f"{read.what}: setup cannot be null; only a state played from a start can be "
@@ -487,7 +489,10 @@ class Game(ABC, Generic[StateT]):
             state._given = [freeze(read.plain(o, f"draws[{i}]")) for i, o in enumerate(draws)]
         for i, notation in enumerate(read.array(actions, "actions")):
             try:
-                state.apply(self.parse_action(read.text(notation, f"actions[{i}]")))
+                action = self.parse_action(read.text(notation, f"actions[{i}]"))
+                if watch is not None:
+                    watch(state, action)
+                state.apply(action)
             except (InvalidAction, IllegalAction) as error:
                 raise InvalidState(
                     f"{read.what}: actions[{i}] {quote(notation)} cannot be replayed: {error}"
@@ -515,6 +520,31 @@ class Game(ABC, Generic[StateT]):
             raise InvalidState(f"{read.what}: setup.deal does not deal the setup it is stored with")
         state._setup = state._setup.dealt([outcome for outcome, _ in dealer.drawn])
         state._chance = list(dealer.drawn)
+
+    def decisions(self, state: State) -> list[tuple[Seat, InformationSet, Action]]:
+        """Every move made so far in `state` (a game of this one), replayed from its setup:
+        the seat that made it, what that seat knew then, and the move (what a review reads).
+
+        Raises:
+            InvalidState: `state` is a view made from an information set (it has no setup),
+                or not a state of this game.
+        """
+        theirs = (state.game.name, state.game.option_items())
+        if theirs != (self.name, self.option_items()):
+            raise InvalidState(
+                f"{self.name}: that is a state of {state.game!r}, not of this game ({self!r})"
+            )
+        read = JsonReader(InvalidState, f"{self.name} state")
+        data = json.loads(state.to_json())
+        found: list[tuple[Seat, InformationSet, Action]] = []
+
+        def watch(before: State, action: Action) -> None:
+            seat = before.to_move
+            assert seat is not None  # an action replayed is a seat's move
+            found.append((seat, before.information_set(seat), action))
+
+        self._replay(data["setup"], data["actions"], read, data.get("draws"), watch)
+        return found
 
     def legal_actions_for(self, info: InformationSet) -> list[Action]:
         """The legal actions of the seat to move, from what that seat knows alone.

@@ -1,0 +1,298 @@
+"""A game looked back at for one seat, as a chess engine's analysis does: each decision the
+seat made beside the `solver` bot's move there, both valued in the game's own terms, the loss
+graded, and when each hidden fact became certain.
+
+review = solver.review(record, seat)
+review.decisions; review.accuracy; review.largest(3); review.known; review.lines()
+
+The record is a played game (a `State`, `sleuth play --save`, an arena game) or the seat's
+moves with what it knew before each (`Move` values). Each decision is the solver's advice at
+that position with the bot's seed (`solver.advise`), so the same record gives the same review
+on any machine. A move the search did not score is valued by the game's search module
+(`value_of`) where it can; otherwise the decision is listed unvalued rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple, cast
+
+from engines import Action, ConfigError, InformationSet, Seat, SleuthError, State
+from engines.values import quote
+from solver.deduction import deduce
+from solver.model import Fact
+from solver.search import Advice, Candidate, Memory, Turn, check_knobs, search_for
+from solver.search.grading import CHANCE, Grading, Judged, by_candidates
+
+GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
+"""A decision's grade, best first (`Grading.grade`)."""
+
+
+class Move(NamedTuple):
+    """One decision of a record: what the seat knew, and what it did."""
+
+    info: InformationSet
+    action: Action
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One move of the seat beside the solver's, with their values and the grade."""
+
+    number: int
+    """The move's number in the whole game (1 for the first move anyone made)."""
+    entry: int
+    """How many entries (observations) of the seat's record came before it."""
+    move: Action
+    best: Action
+    value: float | None
+    """The move's value in the unit of the game's grading; None when it could not be valued."""
+    best_value: float
+    grade: str | None
+    """One of GRADES; None for a forced move (one legal move) or an unvalued one."""
+    text: str
+    """The search's words for the move made ("" when it did not score it)."""
+    best_text: str
+    alternatives: tuple[Candidate, ...]
+    """The moves the search scored, best first (at most ALTERNATIVES)."""
+    open_facts: int
+    """Facts of the seat's model still open (neither certain nor impossible) before the move."""
+    unit: str
+    forced: bool = False
+    """One legal move: nothing to grade."""
+    routine: bool = False
+    """A step the solver does not weigh (it has one way of taking it): nothing to grade."""
+
+    @property
+    def loss(self) -> float | None:
+        return None if self.value is None else max(self.best_value - self.value, 0.0)
+
+
+@dataclass(frozen=True)
+class Known:
+    """A hidden fact the seat came to be certain of during the game."""
+
+    fact: Fact
+    number: int
+    """The first move of the seat from which the fact was certain."""
+    acted: bool
+    """Whether every graded decision from then on was best or good (the seat played as if it
+    knew)."""
+
+
+@dataclass(frozen=True)
+class Review:
+    """A game looked back at for one seat."""
+
+    game: str
+    seat: Seat
+    grading: Grading
+    decisions: tuple[Decision, ...]
+    known: tuple[Known, ...] = field(default=())
+
+    @property
+    def graded(self) -> list[Decision]:
+        return [d for d in self.decisions if d.grade is not None]
+
+    @property
+    def accuracy(self) -> float | None:
+        """The share of graded decisions that were best or good (None: none was graded)."""
+        graded = self.graded
+        if not graded:
+            return None
+        return sum(d.grade in ("best", "good") for d in graded) / len(graded)
+
+    @property
+    def average_loss(self) -> float | None:
+        graded = self.graded
+        if not graded:
+            return None
+        return sum(d.loss or 0.0 for d in graded) / len(graded)
+
+    def largest(self, count: int = 3) -> list[Decision]:
+        """The `count` decisions that lost most, largest first (losses above zero only)."""
+        lost = [d for d in self.graded if (d.loss or 0.0) > 1e-9]
+        return sorted(lost, key=lambda d: -(d.loss or 0.0))[:count]
+
+    def counts(self) -> dict[str, int]:
+        """How many decisions got each grade, in GRADES order."""
+        return {g: sum(d.grade == g for d in self.decisions) for g in GRADES}
+
+    @property
+    def curve(self) -> list[tuple[int, int]]:
+        """(move number, facts still open) at each decision: what remained unknown."""
+        return [(d.number, d.open_facts) for d in self.decisions]
+
+
+ALTERNATIVES = 4
+"""The scored moves a decision keeps for a person to compare (the best first)."""
+
+
+def review(
+    record: State | Sequence[Move],
+    seat: Seat,
+    seed: int | None = 0,
+    **knobs: object,
+) -> Review:
+    """`seat`'s decisions in `record` beside the solver's, graded (see the module).
+
+    Args:
+        record: a played game (a `State`: its moves are replayed from its setup) or the
+            seat's moves, each with what the seat knew before it.
+        seat: whose decisions to review.
+        seed: the solver's seed at every decision (as `solver.advise`).
+        **knobs: the solver bot's strength knobs (see `opponents.make`).
+
+    Raises:
+        ConfigError: a seat not of the game, a bad knob or seed, or a record of no moves of
+            that seat's game.
+        InvalidState: a state that cannot be replayed (a view made from an information set).
+    """
+    moves = _moves(record, seat)
+    if not moves:
+        raise ConfigError(f"the record holds no move of seat {quote(seat)} to review")
+    game_name = moves[0][1].info.game
+    module = search_for(game_name)
+    checked = check_knobs(game_name, module.KNOBS, knobs)
+    grading = cast(Grading, getattr(module, "GRADING", CHANCE))
+    judge = cast(Judge, getattr(module, "judge", None) or _by_candidates(grading))
+    memory: Memory = {}
+    decisions: list[Decision] = []
+    certain_at: dict[Fact, int] = {}
+    for number, (info, action) in moves:
+        legal = info.make_game().legal_actions_for(info)
+        open_facts, certain = _facts(info)
+        for fact in certain:
+            certain_at.setdefault(fact, number)
+        turn = Turn(info, legal, random.Random(seed), memory)
+        advice: Advice = module.advise(turn, **checked)
+        where = Where(number, len(info.observations), open_facts)
+        decisions.append(_decision(where, action, turn, advice, judge, grading))
+    first = decisions[0].number
+    known = [
+        Known(fact, number, _acted(decisions, number))
+        for fact, number in sorted(certain_at.items(), key=lambda item: item[1])
+        if number > first  # certain from the start: nothing was learned
+    ]
+    return Review(game_name, seat, grading, tuple(decisions), tuple(known))
+
+
+Judge = Callable[[Turn, Advice, Action], Judged | None]
+
+
+def _by_candidates(grading: Grading) -> Judge:
+    return lambda turn, advice, action: by_candidates(advice, action, grading)
+
+
+class Where(NamedTuple):
+    """Where a decision sits in the game."""
+
+    number: int
+    entry: int
+    open_facts: int
+
+
+def _moves(record: State | Sequence[Move], seat: Seat) -> list[tuple[int, Move]]:
+    """The seat's moves in `record`, each with its number in the whole game."""
+    if isinstance(record, State):
+        seat = record.game.check_seat(seat)
+        made = record.game.decisions(record)
+        return [
+            (k + 1, Move(info, action)) for k, (s, info, action) in enumerate(made) if s == seat
+        ]
+    found = []
+    for k, move in enumerate(record):
+        if not isinstance(move, Move) or not isinstance(move.info, InformationSet):
+            raise ConfigError(
+                f"a record is a State or a sequence of Move(info, action), got {quote(move)}"
+            )
+        if move.info.seat != seat:
+            raise ConfigError(
+                f"move {k + 1} of the record is seat {quote(move.info.seat)}'s, not {quote(seat)}'s"
+            )
+        found.append((k + 1, move))
+    return found
+
+
+def _facts(info: InformationSet) -> tuple[int, list[Fact]]:
+    """How many facts of the seat's model are still open, and which are certain."""
+    try:
+        d = deduce(info)
+    except SleuthError:
+        return 0, []
+    certain = d.certain()
+    impossible = sum(not d.possible(fact) for fact in d.facts)
+    return len(d.facts) - len(certain) - impossible, certain
+
+
+def _decision(
+    where: Where, action: Action, turn: Turn, advice: Advice, judge: Judge, grading: Grading
+) -> Decision:
+    """One decision valued and graded against the advice (`judge`)."""
+    ranked = sorted(advice.candidates, key=lambda c: -c.value)
+    alternatives = tuple(ranked[:ALTERNATIVES])
+    top = ranked[0]
+    number, entry, open_facts = where
+    if len(turn.legal) == 1:
+        return Decision(number, entry, action, advice.move, None, top.value, None, "", top.text,
+                        alternatives, open_facts, grading.unit, forced=True)  # fmt: skip
+    judged = judge(turn, advice, action)
+    if judged is None:
+        routine = len(advice.candidates) < 2
+        return Decision(number, entry, action, advice.move, None, top.value, None, "", top.text,
+                        alternatives, open_facts, grading.unit, routine=routine)  # fmt: skip
+    grade = "best" if action == advice.move else judged.grading.grade(judged.loss)
+    return Decision(number, entry, action, judged.best.action, judged.made.value,
+                    judged.best.value, grade, judged.made.text, judged.best.text, alternatives,
+                    open_facts, judged.grading.unit)  # fmt: skip
+
+
+def _acted(decisions: Iterable[Decision], number: int) -> bool:
+    return all(d.grade in (None, "best", "good") for d in decisions if d.number >= number)
+
+
+def lines(found: Review) -> list[str]:
+    """The review for a terminal: each decision with its grade, then the summary."""
+    out = [f"Review of seat {found.seat} ({found.game}); values in {found.grading.unit}"]
+    for d in found.decisions:
+        if d.forced or d.routine:
+            continue
+        if d.grade is None:
+            out.append(f"  {d.number:>4} {d.move}  (not valued; the solver plays {d.best})")
+            continue
+        mark = "" if d.grade == "best" else f"; the solver plays {d.best}: {d.best_text}"
+        out.append(
+            f"  {d.number:>4} {d.move}  {d.grade}  {_value(d.value)} {d.unit} "
+            f"(loss {_value(d.loss)}){mark}"
+        )
+    out += summary(found)
+    return out
+
+
+def summary(found: Review) -> list[str]:
+    """The review in a few lines: accuracy, the grades, the largest losses, what was learned."""
+    graded = found.graded
+    if found.accuracy is None:
+        out = ["No decision could be graded."]
+    else:
+        out = [f"Accuracy {found.accuracy:.0%} over {len(graded)} graded decisions "
+               f"(average loss {_value(found.average_loss)} {found.grading.unit})"]  # fmt: skip
+    counts = ", ".join(f"{n} {g}" for g, n in found.counts().items() if n)
+    if counts:
+        out.append(f"Grades: {counts}")
+    for d in found.largest():
+        out.append(f"Lost {_value(d.loss)} at move {d.number}: {d.move} where the solver plays "
+                   f"{d.best} ({d.best_text})")  # fmt: skip
+    unvalued = sum(d.grade is None and not (d.forced or d.routine) for d in found.decisions)
+    if unvalued:
+        out.append(f"{unvalued} decisions could not be valued")
+    return out
+
+
+def _value(value: float | None) -> str:
+    if value is None or math.isnan(value):
+        return "-"
+    return f"{value:+.3f}" if abs(value) < 10 else f"{value:+.1f}"
