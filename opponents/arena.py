@@ -40,6 +40,9 @@ class GameRecord:
     """Seconds each of the entry's decisions took."""
     length: int
     summaries: tuple[Mapping[str, object], ...]
+    state: str | None = None
+    """The final state's JSON, when the arena keeps it (`keep_states`): what `sleuth review`
+    reads."""
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -212,8 +215,10 @@ def play_one(
     index: int,
     seed: int,
     rotate: bool,
+    keep_state: bool = False,
 ) -> GameRecord:
-    """One game; lineup entry k sits in seat (k + index) mod n when rotating."""
+    """One game; lineup entry k sits in seat (k + index) mod n when rotating; with
+    `keep_state`, the record holds the final state's JSON."""
     game = engines.make(game_name, **game_options)
     seats = game.seats
     shift = index % len(seats) if rotate else 0
@@ -241,6 +246,7 @@ def play_one(
         tuple(tuple(times[seat]) for seat in seat_of),
         steps,
         tuple(state.summary(seat) for seat in seat_of),
+        state.to_json() if keep_state else None,
     )
 
 
@@ -257,6 +263,7 @@ def arena(
     rotate: bool = True,
     progress: Callable[[int], None] | None = None,
     backend: str = "process",
+    keep_states: bool = False,
 ) -> ArenaResult:
     """Play `games` games between the bots of `lineup` (one entry per seat, in seat order).
 
@@ -272,6 +279,8 @@ def arena(
         progress: called with the number of games finished so far.
         backend: "process" or "ray". Each game's seeds depend on its index alone, so both
             give the same records, decision times aside.
+        keep_states: keep each game's final state as JSON in its record (`GameRecord.state`),
+            for `sleuth arena --save` and reviews.
 
     Returns:
         The records in game order, whatever order the workers finished in.
@@ -286,7 +295,7 @@ def arena(
         make(name, game, game.seats[k], seed=seed, **options)
     names = [_entry(entry)[0] for entry in lineup]
     args = [
-        (game.name, dict(game.options), list(lineup), i, seed + i, bool(rotate))
+        (game.name, dict(game.options), list(lineup), i, seed + i, bool(rotate), keep_states)
         for i in range(games)
     ]
     records: list[GameRecord] = []

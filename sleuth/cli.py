@@ -1,4 +1,4 @@
-"""The `sleuth` command line: games, demo, play, arena."""
+"""The `sleuth` command line: games, rules, demo, play, assist, serve, arena, review."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from sleuth.assist.command import assist
 from sleuth.commands import demo, run_arena, show_games
 from sleuth.options import read_value
 from sleuth.play import play
+from sleuth.review import review_command
 from sleuth.web.serve import serve
 
 DEFAULT_DEMO_GAME = "blue-lion"
@@ -100,6 +101,20 @@ def build_parser() -> argparse.ArgumentParser:
     _serve_arguments(serve)
     arena = commands.add_parser("arena", help="a tournament between bots, with a results table")
     _arena_arguments(arena, game_help)
+    review = commands.add_parser(
+        "review",
+        help="look back at a game: each decision beside the solver's, graded",
+        description="Each decision of one seat beside the solver bot's move there, both valued "
+        "in the game's own terms, the loss graded (best, good, inaccuracy, mistake, blunder), "
+        "when each hidden fact became certain, and a summary.",
+    )
+    review.add_argument(
+        "record",
+        help="a saved game (sleuth play --save FILE, sleuth arena --save DIR), an exported "
+        "information set (sleuth assist --export), or a notebook session's name",
+    )
+    review.add_argument("--seat", default=None, help="whose decisions (default: the record's)")
+    review.add_argument("--dir", default=None, help="where sessions are kept (default: user data)")
     return parser
 
 
@@ -124,6 +139,12 @@ def _play_arguments(play: argparse.ArgumentParser, game_help: str) -> None:
     play.add_argument("--as", dest="seat", default=None, help="your seat (default: the first)")
     play.add_argument("--bot", default="solver", choices=opponents.BOT_NAMES, help="opponent")
     play.add_argument("--seed", type=int, default=None, help="the game's seed (default random)")
+    play.add_argument(
+        "--save",
+        metavar="FILE",
+        default=None,
+        help="write the game's record as JSON to FILE when it ends, for `sleuth review FILE`",
+    )
     _add_game_options(play)
 
 
@@ -196,6 +217,12 @@ def _arena_arguments(arena: argparse.ArgumentParser, game_help: str) -> None:
         help="a safety ceiling on a solver-bot move's seconds (default none, so a seed "
         "reproduces the tournament; a ceiling may change that)",
     )
+    arena.add_argument(
+        "--save",
+        metavar="DIR",
+        default=None,
+        help="write each game's record as JSON in DIR, for `sleuth review FILE`",
+    )
     _add_game_options(arena)
 
 
@@ -212,11 +239,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "play":
             game = _game(args)
             seat = game.seat_from_text(args.seat) if args.seat else game.seats[0]
-            return play(console, game, seat, args.bot, args.seed)
+            return play(console, game, seat, args.bot, args.seed, args.save)
         elif args.command == "assist":
             return assist(console, args)
         elif args.command == "serve":
             return serve(args.host, args.port, args.dir)
+        elif args.command == "review":
+            return review_command(console, args.record, args.seat, args.dir)
         elif args.command == "arena":
             if args.games < 1 or args.workers < 1:
                 raise ConfigError("--games and --workers must be at least 1")
@@ -232,6 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 not args.no_rotate,
                 args.time_budget,
                 args.backend,
+                args.save,
             )
     except SleuthError as error:
         print(f"sleuth: error: {error}", file=sys.stderr)

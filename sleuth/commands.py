@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -128,6 +129,7 @@ def run_arena(
     rotate: bool,
     time_budget: float | None,
     backend: str = "process",
+    save: str | None = None,
 ) -> None:
     lineup = [
         (name, {"time_budget": time_budget})
@@ -147,7 +149,11 @@ def run_arena(
             rotate=rotate,
             progress=lambda done: progress.update(task, completed=done),
             backend=backend,
+            keep_states=save is not None,
         )
+    if save is not None:
+        written = save_games(result, Path(save))
+        console.print(f"saved {written} games in {save} (look back at one: sleuth review FILE)")
     console.print(views.arena_table(result))
     console.print(views.seat_table(result))
     for line in views.summary_lines(result):
@@ -155,3 +161,21 @@ def run_arena(
     if result.rotated:
         rows = "a bot's figures per role" if result.roles else "a bot's rows cover every seat"
         console.print(f"seats rotated every game; {rows}", style="dim")
+
+
+def save_games(result: opponents.ArenaResult, directory: Path) -> int:
+    """Each game's final state as JSON in `directory` (made if missing), named by the game
+    and its index: what `sleuth review` reads. Returns how many were written.
+
+    Raises:
+        ConfigError: the directory cannot be made or written to.
+    """
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for record in result.records:
+            if record.state is not None:
+                path = directory / f"{result.game}-{record.index:04d}.json"
+                path.write_text(record.state, encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"cannot save the games in {directory}: {error.strerror}") from None
+    return sum(record.state is not None for record in result.records)

@@ -13,6 +13,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rich.columns import Columns
 from rich.console import Console
@@ -35,7 +36,9 @@ from engines.notation import Vocabulary, respell
 from sleuth import recap, rules, views
 from sleuth.commands import safe_hints, seat_name
 from sleuth.reader import Reader
+from sleuth.review import show as show_review
 from sleuth.views.advice import advice_table, numbered_hints
+from solver.review import review as solver_review
 
 LONG_LIST = 40
 """Above this many legal moves, play shows what to type instead of numbering every move."""
@@ -64,11 +67,16 @@ def _help(legal: Sequence[Action]) -> str:
     return "\n".join(lines)
 
 
-def play(console: Console, game: Game, seat: Seat, bot: str, seed: int | None) -> int:
-    """Games against `bot` until the person stops; each `again` deals a new game."""
+def play(
+    console: Console, game: Game, seat: Seat, bot: str, seed: int | None, save: str | None = None
+) -> int:
+    """Games against `bot` until the person stops; each `again` deals a new game. With
+    `save`, each finished game's record is written there (the last one kept), for
+    `sleuth review`."""
     reader = Reader(console)
     while True:
-        table = Table(console, game, seat, bot, seed if seed is not None else _fresh_seed(), reader)
+        fresh = seed if seed is not None else _fresh_seed()
+        table = Table(console, game, seat, bot, fresh, reader, save)
         if table.run() != "again":
             return 0
         seed = None
@@ -96,6 +104,7 @@ class Table:
     bot: str
     seed: int
     reader: Reader
+    save: str | None = None
     state: State = field(init=False)
     bots: dict[Seat, opponents.Bot] = field(init=False)
     actions: list[Action] = field(default_factory=list)
@@ -365,11 +374,33 @@ class Table:
         self.console.print(f"[bold]{verdict}[/bold]")
         for line in recap.recap(self.game, self.state, self.decisions, self.seat):
             self.console.print(Text(line))
+        if self.save is not None:
+            self._save(self.save)
+        self.console.print("type `review` to see each of your decisions beside the solver's")
+
+    def _save(self, path: str) -> None:
+        """The game's record as JSON at `path` (a failure is said, never fatal)."""
+        try:
+            Path(path).write_text(self.state.to_json(), encoding="utf-8")
+        except OSError as error:
+            self.console.print(f"could not save the game in {path}: {error.strerror}")
+            return
+        self.console.print(f"saved the game in {path} (sleuth review {path})")
+
+    def _review(self) -> None:
+        """Each of the person's decisions beside the solver's, graded."""
+        try:
+            with self.console.status("reviewing: the solver weighs every decision again"):
+                found = solver_review(self.state, self.seat, seed=self.seed)
+        except SleuthError as error:
+            self.console.print(f"no review: {error}")
+            return
+        show_review(self.console, found)
 
     def _after_the_end(self) -> str:
-        self.reader.complete_with(["again", "log", "undo", "quit"])
+        self.reader.complete_with(["again", "review", "log", "undo", "quit"])
         while True:
-            text = self.reader.read("game over: `again`, `undo`, `log` or `quit`> ")
+            text = self.reader.read("game over: `again`, `review`, `undo`, `log` or `quit`> ")
             command = "quit" if text is None else text.strip().lower()
             if command in ("quit", "exit", "q", ""):
                 self.console.print("bye")
@@ -380,9 +411,11 @@ class Table:
                 return "undo"
             if command == "log":
                 self._log()
+            elif command == "review":
+                self._review()
             elif command != "undo":
                 self.console.print(
-                    "the game is over: type `again` for another, `undo`, `log`, or `quit`"
+                    "the game is over: type `again` for another, `review`, `undo`, `log`, or `quit`"
                 )
 
     # --- listing moves ---------------------------------------------------------------------

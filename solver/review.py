@@ -132,7 +132,7 @@ ALTERNATIVES = 4
 
 
 def review(
-    record: State | Sequence[Move],
+    record: State | InformationSet | Sequence[Move],
     seat: Seat,
     seed: int | None = 0,
     **knobs: object,
@@ -140,8 +140,9 @@ def review(
     """`seat`'s decisions in `record` beside the solver's, graded (see the module).
 
     Args:
-        record: a played game (a `State`: its moves are replayed from its setup) or the
-            seat's moves, each with what the seat knew before it.
+        record: a played game (a `State`: its moves are replayed from its setup), the seat's
+            own record (an `InformationSet`, a notebook session's: its moves are read back
+            from it, `Game.moves_in`), or the seat's moves, each with what it knew before.
         seat: whose decisions to review.
         seed: the solver's seed at every decision (as `solver.advise`).
         **knobs: the solver bot's strength knobs (see `opponents.make`).
@@ -195,8 +196,17 @@ class Where(NamedTuple):
     open_facts: int
 
 
-def _moves(record: State | Sequence[Move], seat: Seat) -> list[tuple[int, Move]]:
-    """The seat's moves in `record`, each with its number in the whole game."""
+def _moves(record: State | InformationSet | Sequence[Move], seat: Seat) -> list[tuple[int, Move]]:
+    """The seat's moves in `record`, each with its number among them (a record of one seat
+    does not show the others' moves) or in the whole game (a State)."""
+    if isinstance(record, InformationSet):
+        if record.seat != seat:
+            raise ConfigError(
+                f"the record is seat {quote(record.seat)}'s notebook; it cannot review "
+                f"seat {quote(seat)}"
+            )
+        read = record.make_game().moves_in(record)
+        return [(k + 1, Move(info, action)) for k, (info, action) in enumerate(read)]
     if isinstance(record, State):
         seat = record.game.check_seat(seat)
         made = record.game.decisions(record)

@@ -37,10 +37,16 @@ from solver.deduction import deduce
 from solver.games.blue_lion import Pairs, outcomes, points_gained, position
 from solver.hints import Hint, percent
 from solver.search import Advice, Candidate, Turn
+from solver.search.grading import Grading
 
 WIN = 100.0
 MAX_NODES = 25_000
 """The default node budget a move (measured in benchmarks/blue_lion.py)."""
+GRADING = Grading(
+    "points", 0.5, 1.5, 4.0, "the expected score difference (a game won or lost: 100)"
+)
+"""A review grades a Blue Lion move by the points it gives up against the search's best (a
+won or lost game counts about 100)."""
 KNOBS: dict[str, object] = {"time_budget": None, "max_depth": 3, "max_nodes": MAX_NODES}
 SHOWN = 4
 """Candidates whose threats are worked out (the advised move and the runners-up shown)."""

@@ -23,6 +23,8 @@ class Grading:
     good: float
     inaccuracy: float
     mistake: float
+    meaning: str = ""
+    """What the unit measures, for a person reading the review once."""
 
     def grade(self, loss: float) -> str:
         """The grade of a decision that lost `loss` (in `unit`) against the solver's move:
@@ -36,7 +38,7 @@ class Grading:
         return "mistake" if loss <= self.mistake else "blunder"
 
 
-CHANCE = Grading("chance of winning", 0.02, 0.05, 0.15)
+CHANCE = Grading("win chance", 0.02, 0.05, 0.15, "the chance of winning")
 """For values that are chances: 2 points of the winning chance are good, 15 a mistake."""
 
 
