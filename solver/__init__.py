@@ -7,6 +7,7 @@ solver.answer(info, d)           # the hidden answer once certain, and the plan 
 solver.changes(d, d_before)      # what an entry taught: facts settled, odds moved
 solver.advise(info, seed=0)      # the solver bot's move, its value, runners-up, threats
 solver.sample_state(info, rng)   # a whole consistent State drawn from the posterior
+solver.review(record, seat)      # each decision beside the solver's, valued and graded
 solver.forget()                  # drop what earlier refreshes remembered (a new game)
 """
 
@@ -17,6 +18,7 @@ from solver.hints import Answer, Hint, answer, hints
 from solver.model import Fact
 from solver.sampling import Estimate
 from solver.search import Advice, Candidate, advise
+from solver.review import Review, review
 from solver.states import sample_state
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "Inconsistent",
     "NotCertain",
     "NotCounted",
+    "Review",
     "SolverTimeout",
     "advise",
     "answer",
@@ -37,5 +40,6 @@ __all__ = [
     "deduce",
     "forget",
     "hints",
+    "review",
     "sample_state",
 ]

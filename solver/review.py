@@ -60,7 +60,8 @@ class Decision:
     """The moves the search scored, best first (at most ALTERNATIVES)."""
     open_facts: int
     """Facts of the seat's model still open (neither certain nor impossible) before the move."""
-    unit: str
+    grading: Grading
+    """The unit of both values and the thresholds of the grade."""
     forced: bool = False
     """One legal move: nothing to grade."""
     routine: bool = False
@@ -69,6 +70,17 @@ class Decision:
     @property
     def loss(self) -> float | None:
         return None if self.value is None else max(self.best_value - self.value, 0.0)
+
+    @property
+    def unit(self) -> str:
+        return self.grading.unit
+
+    @property
+    def relative_loss(self) -> float | None:
+        """The loss in mistakes: 1 is a loss at the grading's mistake threshold, so decisions
+        valued in different units can be averaged."""
+        loss = self.loss
+        return None if loss is None else loss / self.grading.mistake
 
 
 @dataclass(frozen=True)
@@ -107,10 +119,19 @@ class Review:
 
     @property
     def average_loss(self) -> float | None:
-        graded = self.graded
+        """The mean loss of the graded decisions valued in the game's own unit (`grading`)."""
+        graded = [d for d in self.graded if d.unit == self.grading.unit]
         if not graded:
             return None
         return sum(d.loss or 0.0 for d in graded) / len(graded)
+
+    @property
+    def relative_loss(self) -> float | None:
+        """The mean loss of every graded decision, in mistakes (`Decision.relative_loss`)."""
+        graded = self.graded
+        if not graded:
+            return None
+        return sum(d.relative_loss or 0.0 for d in graded) / len(graded)
 
     def largest(self, count: int = 3) -> list[Decision]:
         """The `count` decisions that lost most, largest first (losses above zero only)."""
@@ -248,16 +269,16 @@ def _decision(
     number, entry, open_facts = where
     if len(turn.legal) == 1:
         return Decision(number, entry, action, advice.move, None, top.value, None, "", top.text,
-                        alternatives, open_facts, grading.unit, forced=True)  # fmt: skip
+                        alternatives, open_facts, grading, forced=True)  # fmt: skip
     judged = judge(turn, advice, action)
     if judged is None:
         routine = len(advice.candidates) < 2
         return Decision(number, entry, action, advice.move, None, top.value, None, "", top.text,
-                        alternatives, open_facts, grading.unit, routine=routine)  # fmt: skip
+                        alternatives, open_facts, grading, routine=routine)  # fmt: skip
     grade = "best" if action == advice.move else judged.grading.grade(judged.loss)
     return Decision(number, entry, action, judged.best.action, judged.made.value,
                     judged.best.value, grade, judged.made.text, judged.best.text, alternatives,
-                    open_facts, judged.grading.unit)  # fmt: skip
+                    open_facts, judged.grading)  # fmt: skip
 
 
 def _acted(decisions: Iterable[Decision], number: int) -> bool:

@@ -48,6 +48,7 @@ from solver.games.serial_killer.race import own_candidates, progress, roll_chanc
 from solver.hints import Hint, percent
 from solver.search import Advice, Candidate, Turn
 from solver.search import serial_killer_finish as endgame
+from solver.search.grading import CHANCE, Grading, Judged, by_candidates
 
 KNOBS: dict[str, object] = {"time_budget": None}
 GROWTH = 8
@@ -106,6 +107,8 @@ JUDGED = 0.5
 """With rivals in play, a guess is declared only when it is at least this likely to be
 judged without the seat (the rivals empty the decks or all declare): declared, it buys
 nothing more, so a game nobody else can end runs on until nobody can reach ferocity."""
+TIE = 1e-6
+"""Random noise that breaks ties between placements worth the same."""
 FADE = 0.5
 LAST_GUESS = 0.25
 """With rivals still in play, a guess is declared once next round's roll would be less
@@ -615,8 +618,8 @@ def advise(turn: Turn, time_budget: float | None = None) -> Advice:
     if isinstance(first, act.Place):
         ranked = _placements(table, legal, rng)
     elif isinstance(first, act.Discard):
-        choice = rng.choice(legal)
-        ranked = [(1.0 if a == choice else 0.0, a, "an overflow discard") for a in legal]
+        choice = rng.choice(legal)  # every discard is worth the same: the chosen one first
+        ranked = [(0.0, a, "an overflow discard") for a in sorted(legal, key=lambda a: a != choice)]
     elif table.view.phase == "declare":
         ranked = _declaration(table, legal, rng)
     else:
@@ -664,7 +667,7 @@ def _placements(
         genre = view.deck_at.get(action.district)
         unknown = len(table.candidates[genre]) if genre is not None else 0
         crowded = any(d == action.district for j, d in enumerate(view.pawn) if j != table.me)
-        value = unknown - (1 if crowded else 0) + rng.random() / 2
+        value = unknown - (1 if crowded else 0) + rng.random() * TIE
         ranked.append((value, action, f"{unknown} unknown traits of its deck"))
     return ranked
 
@@ -814,3 +817,51 @@ def _odds(table: Table) -> str:
         f"a declaration now is right {percent(table.right)}; {table.dice(view.points_left[me])} "
         f"dice out-roll ferocity {view.ferocity} {percent(roll)}"
     )
+
+
+NATS = Grading(
+    "nats", 0.05, 0.15, 0.5, "the gain in log J (J: the chance of winning) less the points' price"
+)
+"""While the game goes on, a buy is scored by how far it moves log J against its price."""
+GRADING = CHANCE
+"""Once the seat plans its finish (or declares), moves are scored by J itself."""
+
+
+def judge(turn: Turn, advice: Advice, action: Action) -> Judged | None:
+    """A decision valued for a review: in J once the seat plans its finish or declares, else
+    in nats of J. A declaration of another profile than the advice's is worth the same when
+    every trait of it is still a candidate (they are all equally likely), and nothing when one
+    was crossed off."""
+    table = Table(turn.info)
+    late = table.view.phase == "declare" or table.finishing
+    grading = CHANCE if late else NATS
+    if isinstance(action, act.Declare) and all(c.action != action for c in advice.candidates):
+        declared = next((c for c in advice.candidates if isinstance(c.action, act.Declare)), None)
+        if declared is None:
+            return None
+        best = max(advice.candidates, key=lambda c: c.value)
+        possible = all(t in cards for t, cards in zip(action.profile, table.candidates.values(),
+                                                      strict=True))  # fmt: skip
+        value = declared.value if possible else 0.0
+        why = declared.text if possible else "a trait already crossed off: it cannot be right"
+        return Judged(Candidate(action, value, why), best, grading)
+    judged = by_candidates(advice, action, grading)
+    if judged is None and table.finishing and act.face_of(action) is not None:
+        return _unplanned(table, advice, action)
+    return judged
+
+
+def _unplanned(table: Table, advice: Advice, action: Action) -> Judged | None:
+    """A buy the finish planner left out (it serves no plan, or it looks at what is still
+    changing): valued by the best plan left after it, as the planner values the others."""
+    if len(advice.candidates) < 2:
+        return None
+    view = table.view
+    cost = view.cost(table.me, action)
+    if isinstance(action, act.Lab):
+        value = endgame.value_of(table.finish(action.positions), action, cost)
+    else:
+        value = endgame.value_of(table.finish(), action, cost)
+    best = max(advice.candidates, key=lambda c: c.value)
+    made = Candidate(action, value, f"the plan after it wins {percent(value)}")
+    return Judged(made, best, CHANCE)
