@@ -383,9 +383,11 @@ class Table:
         try:
             Path(path).write_text(self.state.to_json(), encoding="utf-8")
         except OSError as error:
-            self.console.print(f"could not save the game in {path}: {error.strerror}")
+            self.console.print(
+                f"could not save the game in {path}: {error.strerror}", soft_wrap=True
+            )
             return
-        self.console.print(f"saved the game in {path} (sleuth review {path})")
+        self.console.print(f"saved the game in {path} (sleuth review {path})", soft_wrap=True)
 
     def _review(self) -> None:
         """Each of the person's decisions beside the solver's, graded."""
