@@ -30,11 +30,13 @@ from engines.deal import Dealer, Dealing, Rolling, replay_deal
 from engines.errors import (
     ConfigError,
     IllegalAction,
+    IncompleteInformationSet,
     InvalidAction,
     InvalidInformationSet,
     InvalidObservation,
     InvalidState,
     NotToMove,
+    SleuthError,
 )
 from engines.notation import TypedNotation
 from engines.observations import InformationSet, Kinds, Observation, ObservationKind, typed
@@ -98,6 +100,7 @@ class Metadata:
 
 
 StateT = TypeVar("StateT", bound="State")
+ObservationT = TypeVar("ObservationT", bound=Observation)
 
 
 class Game(ABC, Generic[StateT]):
@@ -546,6 +549,90 @@ class Game(ABC, Generic[StateT]):
         self._replay(data["setup"], data["actions"], read, data.get("draws"), watch)
         return found
 
+    def moves_in(self, info: InformationSet) -> list[tuple[InformationSet, Action]]:
+        """The seat's own moves read back from its record `info` alone, each with the record
+        before it: what `decisions` gives for that seat, for a review whose record is only
+        what the seat saw (the notebook of `sleuth assist`), with no State to replay.
+
+        Each move is read from the observation that begins it (the hook `_move_at`), then
+        checked on a view of the record before it: the seat is to move there and the move is
+        legal, so a record of moves its seat could not have made is refused rather than
+        misread (the rest of the record is the solver's validation's to check). Two moves
+        that would leave the same record would read as one; each game's reader says why its
+        moves do not (every move is shown to its seat in full).
+
+        Raises:
+            InvalidInformationSet: `info` is no information set of this game (another game,
+                other options, no seat of it); or an observation records a move of the seat
+                that is not one: unreadable, made out of turn, or illegal there (the message
+                names the observation). IncompleteInformationSet (a kind of it) when the
+                record stops inside one of the seat's moves, before what the move chose.
+        """
+        self._check_record(info)
+        moves: list[tuple[InformationSet, Action]] = []
+        for index in range(len(info.observations)):
+            action = self._read_move(info, index)
+            if action is not None:
+                before = record_before(info, index)
+                self._check_move(before, action)
+                moves.append((before, action))
+        return moves
+
+    def _check_record(self, info: object) -> None:
+        """Refuse a record that is not an information set of this game and one of its seats."""
+        if not isinstance(info, InformationSet):
+            raise InvalidInformationSet(
+                f"{self.name}: moves are read from an InformationSet, not "
+                f"{type(info).__name__} {quote(info)}"
+            )
+        if info.game != self.name:
+            raise InvalidInformationSet(
+                f"{self.name}: that is a record of {quote(info.game)}, not of {self.name}"
+            )
+        if dict(info.options) != dict(self.option_items()):
+            raise InvalidInformationSet(
+                f"{self.name}: the record's options {quote(dict(info.options))} are not this "
+                f"game's ({self!r})"
+            )
+        if not one_of(info.seat, self.seats):
+            raise InvalidInformationSet(
+                f"{self.name}: the record's seat {quote(info.seat)} is no seat of this game; "
+                f"the seats are {', '.join(map(repr, self.seats))}"
+            )
+
+    def _read_move(self, info: InformationSet, index: int) -> Action | None:
+        """`_move_at`, its refusal of a move's text said as a refusal of the record."""
+        try:
+            return self._move_at(info, index)
+        except InvalidAction as error:
+            raise InvalidInformationSet(
+                f"{self.name}: observation {index} ({info.observations[index].kind}) records "
+                f"no move of this game: {error}"
+            ) from None
+
+    def _move_at(self, info: InformationSet, index: int) -> Action | None:
+        """Hook: the move of `info.seat` whose first observation is `info.observations[index]`,
+        or None when that observation begins none of its moves. By default found by trial
+        (`matched_move`); a game whose observations name each move reads it instead, which
+        is exact where a view stands in for what the seat cannot see, and linear."""
+        return matched_move(self, info, index)
+
+    def _check_move(self, before: InformationSet, action: Action) -> None:
+        """Refuse a move read from a record that its seat cannot have made after `before`."""
+        index, seat = len(before.observations), before.seat
+        where = f"{self.name}: observation {index} records {action} by seat {seat!r}"
+        try:
+            self.check_action(action)
+            view = self.seat_view(before)
+        except SleuthError as error:
+            raise InvalidInformationSet(f"{where}, but {error}") from None
+        if not one_of(view.to_move, (seat,)):
+            mover = "nobody (the game is over)" if view.to_move is None else repr(view.to_move)
+            raise InvalidInformationSet(f"{where}, but the record before it has {mover} to move")
+        reason = view._illegal_reason(action)
+        if reason is not None:
+            raise InvalidInformationSet(f"{where}, which the rules forbid there: {reason}")
+
     def legal_actions_for(self, info: InformationSet) -> list[Action]:
         """The legal actions of the seat to move, from what that seat knows alone.
 
@@ -818,3 +905,79 @@ class Game(ABC, Generic[StateT]):
         if not info.observations:
             return np.zeros(self.observation_shape, dtype=np.float32)
         return np.asarray(self._encode(info), dtype=np.float32).reshape(self.observation_shape)
+
+
+# --- a seat's moves read from its record (Game.moves_in) ----------------------------------------
+def record_before(info: InformationSet, index: int) -> InformationSet:
+    """`info` cut before its observation `index` (its addressees too, when known): what the
+    seat knew when it made the move that observation begins."""
+    addressees = None if info.addressees is None else info.addressees[:index]
+    return InformationSet(info.game, info.options, info.seat, info.observations[:index], addressees)
+
+
+def next_observation(
+    info: InformationSet, index: int, kind: type[ObservationT], what: str
+) -> ObservationT:
+    """The observation after `index`, where a move of the seat's shows it `what` it chose
+    (the move's public record does not say).
+
+    Raises:
+        IncompleteInformationSet: the record stops before it.
+        InvalidInformationSet: the observation there is of another kind.
+    """
+    game, observations = info.game, info.observations
+    begun = f"{game}: observation {index} ({observations[index].kind}) begins a move of seat "
+    if index + 1 == len(observations):
+        raise IncompleteInformationSet(
+            f"{begun}{info.seat!r}, and the record stops before {what}", waiting_for=what
+        )
+    found = observations[index + 1]
+    if not isinstance(found, kind):
+        raise InvalidInformationSet(
+            f"{begun}{info.seat!r}, so observation {index + 1} is {what}, not {quote(found)}"
+        )
+    return found
+
+
+def matched_move(game: Game, info: InformationSet, index: int) -> Action | None:
+    """The move of `info.seat` that observation `index` begins, found by trial (the default
+    `Game._move_at`): where the seat is to move on a view of the record before `index`, the
+    legal action that, applied to a clone of that view, shows the seat observations agreeing
+    longest with the record's next ones (the first listed, at a tie; none when no action's
+    first observation is the record's). Longest, not all: a view guesses what the seat
+    cannot see, so a move may show it a face that differs (a blind flip in Blue Lion), while
+    a choice the seat alone sees may show only after its public record. A record before
+    `index` that no view can be made of (one cut inside a move) begins no move.
+
+    Exact where views apply every legal move (Blue Lion's, City Killer's); views that stand
+    in for hidden cards cannot always (Noir's, Serial Killer's, Alibi's), and every game of
+    this version reads its moves instead, which is linear."""
+    seat, rest = info.seat, info.observations[index:]
+    if index == 0:
+        return None  # a seat sees its deal before it moves
+    try:
+        view = game.seat_view(record_before(info, index))
+    except SleuthError:
+        return None  # the view's refusal of a record cut inside a move
+    if not one_of(view.to_move, (seat,)):
+        return None
+    best, agreed = None, 0
+    for action in view.legal_actions():
+        trial = view.clone()  # a view may be kept for the next record (City Killer's)
+        done = len(trial.information_set(seat).observations)
+        trial.apply_trusted(action)
+        shown = trial.information_set(seat).observations[done:]
+        same = _agreeing(shown, rest)
+        if same > agreed:
+            best, agreed = action, same
+    return best
+
+
+def _agreeing(shown: Sequence[Observation], recorded: Sequence[Observation]) -> int:
+    """How many observations `shown` and `recorded` begin with alike."""
+    count = 0
+    for ours, theirs in zip(shown, recorded, strict=False):
+        if ours != theirs:
+            break
+        count += 1
+    return count

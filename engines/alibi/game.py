@@ -13,14 +13,26 @@ from engines.alibi import actions as act
 from engines.alibi import observations as seen
 from engines.alibi.material import SCALES, TYPES, Deck, hand_sizes, load_deck
 from engines.alibi.notation import Notation
-from engines.alibi.questions import SCOPES, is_subject, listed_subjects, parse_subject
+from engines.alibi.questions import (
+    SCOPES,
+    Subject,
+    is_subject,
+    listed_subjects,
+    parse_subject,
+)
 from engines.alibi.state import AlibiState
 from engines.deal import Dealer, SeenBy
-from engines.errors import ConfigError, IllegalAction, InvalidAction, InvalidState
+from engines.errors import (
+    ConfigError,
+    IllegalAction,
+    InvalidAction,
+    InvalidInformationSet,
+    InvalidState,
+)
 from engines.game import Game, Metadata, Option, positive_int
 from engines.observations import InformationSet, Observation
 from engines.state import Setup
-from engines.values import JsonReader, JsonValue, Seat
+from engines.values import JsonReader, JsonValue, Seat, quote
 
 
 def _seat_number(value: JsonValue) -> bool:
@@ -448,6 +460,46 @@ class Alibi(Game[AlibiState]):
             ]
         else:
             view.current = order[view.played]
+
+    def _move_at(self, info: InformationSet, index: int) -> Action | None:
+        """Each move is shown first by an observation naming its seat and what it did; a
+        seat sees its own pass and written solution with their cards (others without)."""
+        obs, me = info.observations[index], info.seat
+        match obs:
+            case seen.Laid(seat=seat, group=group) if seat == me:
+                return act.Lay(group)
+            case seen.Answered(asker=asker, target=target, scope=scope) if asker == me:
+                return act.Ask(target, scope, self._subject_asked(obs, index))
+            case seen.Accused(seat=seat, cards=cards) if seat == me:
+                return act.Accuse(self._one_per_type(cards, index))
+            case seen.PassChosenCards(seat=seat, cards=cards) if seat == me:
+                return act.Pass(cards)
+            case seen.SolutionWrittenCards(seat=seat, cards=cards) if seat == me:
+                return act.Solution(self._one_per_type(cards, index))
+            case seen.PassChosen(seat=seat) | seen.SolutionWritten(seat=seat) if seat == me:
+                raise InvalidInformationSet(
+                    f"alibi: observation {index} ({obs.kind}) is seat {me}'s own, so it shows "
+                    "the cards, and it does not: the record is not that seat's"
+                )
+        return None
+
+    def _one_per_type(self, cards: Sequence[str], index: int) -> tuple[str, str, str, str]:
+        """The four cards of an accusation or a solution, in type order."""
+        found = act.one_per_type(list(cards), self.deck)
+        if found is None:
+            raise InvalidInformationSet(
+                f"alibi: observation {index} names {quote(cards)}, not one card of each type"
+            )
+        return found
+
+    def _subject_asked(self, obs: seen.Answered, index: int) -> Subject:
+        """The subject an answer records (as `str(Subject)` wrote it)."""
+        try:
+            return parse_subject(str(obs.subject), self.deck)
+        except ValueError as error:
+            raise InvalidInformationSet(
+                f"alibi: observation {index} (answer) asks of no subject: {error}"
+            ) from None
 
     # --- notation and words --------------------------------------------------------------
     def _parse_action(self, text: str) -> act.AlibiAction:

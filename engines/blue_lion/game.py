@@ -224,6 +224,14 @@ class BlueLion(Game[BlueLionState]):
     def seat_view(self, info: InformationSet) -> BlueLionState:
         return self.public_state(info)
 
+    def _move_at(self, info: InformationSet, index: int) -> Action | None:
+        """Each move is recorded first, whole, as its seat's `act` (Blue Lion hides no choice:
+        the faces a flip shows follow it)."""
+        obs = info.observations[index]
+        if isinstance(obs, seen.Act) and obs.seat == info.seat:
+            return self.parse_action(obs.action)
+        return None
+
     def _parse_action(self, text: str) -> act.BlueLionAction:
         return act.parse(text)
 

@@ -46,7 +46,7 @@ from engines.city_killer.pool_file import read_pool
 from engines.city_killer.state import UNKNOWN, CityKillerState
 from engines.deal import Dealer, SeenBy
 from engines.errors import ConfigError, InvalidAction, InvalidState
-from engines.game import Game, Metadata, Option
+from engines.game import Game, Metadata, Option, next_observation
 from engines.observations import InformationSet, Observation, ObservationKind
 from engines.state import Setup
 from engines.values import JsonReader, JsonValue, Seat, is_int
@@ -609,6 +609,28 @@ class CityKiller(Game[CityKillerState]):
         state.row.reverse()  # the first card dealt lies rightmost
         state._emit(seen.Row(tuple(state.row)))
         state.begin()
+
+    # --- a seat's moves read from its record (Game.moves_in) --------------------------------
+    def _move_at(self, info: InformationSet, index: int) -> Action | None:
+        """Each move is recorded first as its seat's `act`, in the action notation, but the
+        killer's private choices (his identity, his allies, the card he keeps), which read
+        "... ?" there: what he chose, he alone sees in the observation after it."""
+        obs = info.observations[index]
+        if not isinstance(obs, seen.Act) or obs.seat != info.seat:
+            return None
+        verb = str(obs.move).partition(" ")[0]
+        if obs.move != f"{verb} {UNKNOWN}":
+            return self.parse_action(obs.move)
+        if verb == "identity":
+            chosen = next_observation(info, index, seen.Identity, "the identity he chose")
+            return act.Named(verb, chosen.name)
+        if verb == "allies":
+            allies = next_observation(info, index, seen.Allies, "the allies he kept")
+            return act.Grouped(verb, allies.group)
+        if verb == "keep":
+            kept = next_observation(info, index, seen.Kept, "the card he kept")
+            return act.Keep(kept.card)
+        return self.parse_action(obs.move)  # no other move hides its choice: refused
 
     # --- views ------------------------------------------------------------------------------
     def awaits_outcome(self, info: InformationSet) -> bool:

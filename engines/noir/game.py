@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from engines.actions import POSITIVE, Action, Domain, choice_domain
 from engines.deal import Dealer, SeenBy
 from engines.errors import ConfigError, IllegalAction, InvalidState
-from engines.game import Game, Metadata, Option, positive_int
+from engines.game import Game, Metadata, Option, next_observation, positive_int
 from engines.noir import actions as act
 from engines.noir import observations as seen
 from engines.noir.grid import LINES, Grid
@@ -302,6 +302,19 @@ class Noir(Game[NoirState]):
             case seen.CitizenArrested(suspect=suspect, agent=agent):
                 return act.CitizenArrest(suspect, agent)
         return None
+
+    def _move_at(self, info: InformationSet, index: int) -> act.NoirAction | None:
+        """Each move is shown first by a public observation naming its seat and what it did
+        (`seen.ActionSeen`), but the inspector's choice of identity: which one, he alone sees
+        in the observation after it."""
+        obs = info.observations[index]
+        if not isinstance(obs, seen.ActionSeen) or obs.seat != info.seat:
+            return None
+        identity = None
+        if isinstance(obs, seen.ChoseIdentity):
+            told = next_observation(info, index, seen.IdentityTold, "the identity he chose")
+            identity = told.suspect
+        return self._action_of(obs, identity)
 
     def public_state(self, info: InformationSet) -> NoirState:
         """The position `info` describes as far as it is public, plus the seat's own cards:

@@ -4,14 +4,14 @@ information set, notation and the words for observations."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
 from engines.actions import Action, Domain, choice_domain
 from engines.deal import Dealer
 from engines.errors import ConfigError, IllegalAction, InvalidAction, InvalidState
-from engines.game import Game, Metadata, Option
+from engines.game import Game, Metadata, Option, next_observation
 from engines.observations import InformationSet, Observation
 from engines.serial_killer import actions as act
 from engines.serial_killer import observations as seen
@@ -452,6 +452,10 @@ class SerialKiller(Game[SerialKillerState]):
         first = read.choice(setup["first_player"], "setup.first_player", self.seats)
         return self._arranged(lambda: self.arrange(rng, cards, districts, first), read)
 
+    def _move_at(self, info: InformationSet, index: int) -> Action | None:
+        """Read from the observations that show the seat its own moves (`own_move`)."""
+        return own_move(self, info, index)
+
     # --- the view from an information set ---------------------------------------------------
     def seat_view(self, info: InformationSet) -> SerialKillerState:
         """The public course of the game replayed with the recorded chance outcomes, hidden
@@ -651,6 +655,38 @@ def action_of(state: SerialKillerState, obs: Observation) -> Action | None:
     placeholder: a discard's card (`Discard("?")`) and a declared profile (all "?"); None
     for an observation of no action."""
     match obs:
+        case seen.Attempt():
+            return act.Declare(tuple("?" for _ in state.game.parts.genres))
+        case seen.LabPlace():
+            return act.Discard("?")
+        case seen.Buy():
+            return _bought(state, obs)
+    return _said(obs)
+
+
+def own_move(game: SerialKiller, info: InformationSet, index: int) -> Action | None:
+    """The move of `info.seat` that observation `index` begins (`Game.moves_in`), or None.
+    Each move is shown first by an observation naming its seat; what others do not see
+    of its own moves, the seat sees first (its declared profile) or next (the card it put
+    in the lab), and which lab positions a view paid for follows from those rotated."""
+    obs = info.observations[index]
+    if not isinstance(obs, seen.Seated) or obs.seat != info.seat:
+        return None
+    match obs:
+        case seen.Declaration(profile=profile):
+            return act.Declare(tuple(profile))
+        case seen.LabPlace():
+            put = next_observation(info, index, seen.SeeDiscard, "the card it put in the lab")
+            return act.Discard(put.card)
+        case seen.Buy():
+            return _buy_shown(game, obs, _rotated(info.observations[:index]))
+    return _said(obs)
+
+
+def _said(obs: Observation) -> Action | None:
+    """The action an observation of it says in full (a pass, an ended pick, a skipped
+    declaration, a placement), or None."""
+    match obs:
         case seen.Passed():
             return act.Pass()
         case seen.PickEnded():
@@ -659,28 +695,36 @@ def action_of(state: SerialKillerState, obs: Observation) -> Action | None:
             return act.Skip()
         case seen.Placed(district=district):
             return act.Place(district)
-        case seen.Attempt():
-            return act.Declare(tuple("?" for _ in state.game.parts.genres))
-        case seen.LabPlace():
-            return act.Discard("?")
-        case seen.Buy():
-            return _bought(state, obs)
     return None
+
+
+def _rotated(observations: Sequence[Observation]) -> set[int]:
+    """The lab positions the pollution die has rotated in `observations` (as `rotated`)."""
+    return {
+        obs.position
+        for obs in observations
+        if isinstance(obs, seen.Pollution) and isinstance(obs.position, int)
+    }
 
 
 def _bought(view: SerialKillerState, obs: seen.Buy) -> Action:
     """The buy a `buy` observation records (its shape is its action's: the validation
     checks it)."""
+    return _buy_shown(view.game, obs, {p for p, turned in enumerate(view.rotated, 1) if turned})
+
+
+def _buy_shown(game: SerialKiller, obs: seen.Buy, rotated: set[int]) -> Action:
+    """The buy `obs` records, `rotated` the lab positions turned before it (a lab view
+    shows the unrotated ones and those paid for)."""
     match obs:
         case seen.BuyWeapon():
             return act.Weapon()
         case seen.BuyMove(district=district):
             return act.Move(district)
         case seen.BuyBriefing(targets=targets):
-            if view.game.options["briefing_scope"] == "all":
+            if game.options["briefing_scope"] == "all":
                 return act.Briefing(None)
             return act.Briefing(targets[0])
         case seen.BuyLab(positions=positions):
-            rotated = {p for p, turned in enumerate(view.rotated, 1) if turned}
             return act.Lab(tuple(p for p in positions if p in rotated))
     return act.First() if obs.action == "first" else act.Investigate(obs.face)
