@@ -48,7 +48,7 @@ SURVIVAL = 0.5
 """What surviving the killer's reply is worth to the inspector beyond an arrest next turn: his
 chance of winning later, roughly; it weighs the risk of being killed against the chance of
 an arrest."""
-GRADING = Grading("value", 0.03, 0.08, 0.2, "the search's value, about the chance of winning")
+GRADING = Grading("win value", 0.03, 0.08, 0.2, "the search's value, about the chance of winning")
 """A review grades a Noir move by the value it gives up: an arrest or a kill next turn
 against the risk of being taken on the opponent's reply."""
 KNOBS: dict[str, object] = {"time_budget": None}
