@@ -57,3 +57,12 @@ def test_assist_transcript_lines_are_the_engines_record(tmp_path) -> None:
     for line in lines:
         session.add(line)
     assert session.information_set() == info
+
+
+def test_review_session_example_reviews_what_was_typed(capfd, monkeypatch) -> None:
+    """The session typed line by line is reviewed from its record alone."""
+    monkeypatch.setattr("sys.argv", ["review_session.py", "--seed", "11"])
+    load("review_session").main()
+    out = capfd.readouterr().out
+    assert "typed 24 lines into the session noir-table" in out
+    assert "Review of Inspector in noir" in out and "Accuracy" in out
