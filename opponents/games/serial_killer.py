@@ -112,13 +112,10 @@ class HeuristicBot(SeatedBot):
         die when ready but the track is short; a move to an open deck; a lab view (half the
         time); a weapon die; else pass. Only what keeps the declaration's roll safe."""
         ready = self._ready(view, unknown, me)
+        stop = next((a for a in legal if isinstance(a, act.Pass | act.End)), act.Pass())
         if ready and view.weapon >= WEAPON_MAX and not view.bought[me]:
-            return act.Pass()  # stay eligible to declare this round
-        buys = [
-            a
-            for a in legal
-            if not isinstance(a, act.Pass | act.Declare) and _affordable(view, me, a)
-        ]
+            return stop  # stay eligible to declare this round
+        buys = [a for a in legal if act.face_of(a) is not None and _affordable(view, me, a)]
         learn = _draw_here(view, buys, unknown, me) or _largest_briefing(view, buys)
         if learn is not None:
             return learn
@@ -130,7 +127,7 @@ class HeuristicBot(SeatedBot):
             return look
         if weapon is not None and view.weapon < WEAPON_MAX:
             return weapon
-        return act.Pass()
+        return stop  # a pass, or the end of a pick of several dice
 
     def _free_lab_view(self, view: SerialKillerState, buys: list[Action]) -> act.Lab | None:
         """Half the time (a coin drawn only when it applies), a lab view paying for no
