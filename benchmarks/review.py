@@ -28,7 +28,8 @@ import solver
 from solver.review import review
 
 GAMES = ("blue-lion", "noir", "city-killer", "serial-killer", "alibi")
-KINDS = ("random", "heuristic", "solver")
+KINDS = ("random", "heuristic", "careful", "solver")
+"""The bot kinds whose play is reviewed, weakest first (`careful`: where the game has it)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,8 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name in args.only.split(","):
         for kind in KINDS:
+            if kind == "careful" and name != "serial-killer":
+                continue  # only Serial Killer has a careful bot
             jobs = [(name, kind, i, args.seed + i) for i in range(args.games)]
             with ProcessPoolExecutor(max_workers=args.workers) as pool:
                 found = list(pool.map(play_and_review, jobs))
