@@ -42,7 +42,7 @@ from starlette.templating import Jinja2Templates
 from engines import SleuthError
 from sleuth.assist import DEFAULT_LEVEL, Session, SessionError, StaleSession
 from sleuth.assist.store import DamagedStore, check_name
-from sleuth.web import pages
+from sleuth.web import pages, review_page
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 16 * 1024
@@ -126,6 +126,7 @@ def create_app(directory: Path | str | None = None, token: str | None = None) ->
             Route("/new", web.new_session, methods=["POST"]),
             Route("/s/{name}", web.session_view, methods=["GET"]),
             Route("/s/{name}/version", web.version, methods=["GET"]),
+            Route("/s/{name}/review", web.review, methods=["GET"]),
             Route("/s/{name}/{op}", web.change, methods=["POST"]),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
@@ -271,6 +272,17 @@ class _Web:
         session changes elsewhere (another tab, the terminal)."""
         version = await self.run(self.notebooks.version, request.path_params["name"])
         return JSONResponse({"version": version})
+
+    async def review(self, request: Request) -> Response:
+        """A session's review: each decision of its seat beside the solver's. On the worker
+        thread like every session operation (a long game's takes seconds); no session of that
+        name is the usual not-found page, a review refused (a SleuthError) a message on it."""
+        name = request.path_params["name"]
+
+        def build() -> dict:
+            return review_page.review_page(self.notebooks.get(name))
+
+        return self.page(request, "review.html", await self.run(build))
 
     async def change(self, request: Request) -> Response:
         """A change to a session, then its page; a refused one shows the page again with
