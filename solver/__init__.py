@@ -16,9 +16,9 @@ from solver.deduction import Deduction, deduce, forget
 from solver.errors import Inconsistent, NotCertain, NotCounted, SolverTimeout
 from solver.hints import Answer, Hint, answer, hints
 from solver.model import Fact
+from solver.review import Review, review
 from solver.sampling import Estimate
 from solver.search import Advice, Candidate, advise
-from solver.review import Review, review
 from solver.states import sample_state
 
 __all__ = [

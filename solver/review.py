@@ -14,6 +14,8 @@ on any machine. A move the search did not score is valued by the game's search m
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
@@ -179,8 +181,7 @@ def review(
     game_name = moves[0][1].info.game
     module = search_for(game_name)
     checked = check_knobs(game_name, module.KNOBS, knobs)
-    grading = cast(Grading, getattr(module, "GRADING", CHANCE))
-    judge = cast(Judge, getattr(module, "judge", None) or _by_candidates(grading))
+    grading, judge = _judging(module)
     memory: Memory = {}
     decisions: list[Decision] = []
     certain_at: dict[Fact, int] = {}
@@ -203,6 +204,19 @@ def review(
 
 
 Judge = Callable[[Turn, Advice, Action], Judged | None]
+
+
+def _judging(search: object) -> tuple[Grading, Judge]:
+    """A game's grading and judge: from its search's companion module `<search>_review`
+    where it has one (the valuation of every move can be long), else from the search module
+    itself; a search that names neither is graded by its candidates as chances."""
+    name = getattr(search, "__name__", "")
+    source = search
+    if importlib.util.find_spec(f"{name}_review") is not None:
+        source = importlib.import_module(f"{name}_review")
+    grading = cast(Grading, getattr(source, "GRADING", CHANCE))
+    judge = cast(Judge | None, getattr(source, "judge", None))
+    return grading, judge or _by_candidates(grading)
 
 
 def _by_candidates(grading: Grading) -> Judge:

@@ -236,12 +236,18 @@ class Detective(Solver):
         worth a little less than asking here, as it may cost the phase's movement."""
         best: tuple[float, Action] = (0.0, act.Verb("end"))
         for step in steps:
-            reach = {step.district, *state.near(step.district)}
-            value = max(self._district_gain(state, post, d) for d in reach)
-            value *= 0.8 if step.district in reach and state.at(step.district) else 0.6
+            value = self._step_value(state, post, step)
             if value > best[0]:
                 best = (value, step)
         return best
+
+    def _step_value(self, state: CityKillerState, post: Posterior, step: act.Placed) -> float:
+        """One step's worth (`_best_step`): the best questioning in its district or next to it,
+        0.8 of it when the step lands among residents, 0.6 otherwise (the review values every
+        step, the search only the best)."""
+        reach = {step.district, *state.near(step.district)}
+        value = max(self._district_gain(state, post, d) for d in reach)
+        return value * (0.8 if step.district in reach and state.at(step.district) else 0.6)
 
     def _card_options(
         self, state: CityKillerState, post: Posterior, legal: list[Action]
@@ -583,3 +589,4 @@ def _detective_threats(info: InformationSet, state: CityKillerState, post: Poste
         found.append(f"his best question: ask {name} whether the killer is "
                      f"{question_words(attr, value)}")  # fmt: skip
     return found
+
