@@ -134,3 +134,22 @@ def test_finding_6_the_real_command_prints_no_traceback(
     assert done.returncode == DAMAGED_STORE_EXIT
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert bench.still_on_disk(directory, damaged)
+
+
+def test_the_header_is_read_only_while_this_process_has_no_store_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading the file's header opens and closes a descriptor of it, which drops every POSIX
+    lock this process holds on the file (SQLite's too): another process could then delete the
+    write-ahead log an open store still uses (`sleuth serve` beside a terminal's session)."""
+    import sleuth.assist.store as store
+
+    reads: list[Path] = []
+    monkeypatch.setattr(store, "check_file", reads.append)
+    first = Store(tmp_path)
+    second = Store(tmp_path)  # the first is open: its locks must stay
+    assert len(reads) == 1
+    second.close()
+    first.close()
+    Store(tmp_path).close()  # none open: the header is read again
+    assert len(reads) == 2

@@ -22,6 +22,7 @@ import re
 import shlex
 import shutil
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,6 +35,11 @@ from engines.errors import SleuthError
 from engines.values import JsonValue, Seat, freeze, quote
 
 FILE_NAME = "sessions.sqlite3"
+OPEN: Counter[Path] = Counter()
+"""How many stores this process has open on each sessions file. The file's header is read
+(`check_file`) only while none is: closing any descriptor of a file drops every POSIX lock
+the process holds on it, SQLite's included, and another process would then take this one's
+connections for gone and delete the write-ahead log they still use."""
 MARKER_NAME = FILE_NAME + ".marker"
 SQLITE_MAGIC = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database
 SQLITE_HEADER_BYTES = 100
@@ -134,7 +140,9 @@ class Store:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise SessionError(f"cannot open the sessions in {self.directory}: {error}") from None
-        check_file(self.path)
+        self._key = self.path.resolve()
+        if not OPEN[self._key]:
+            check_file(self.path)
         self._db = self._connect()
         try:
             with self._guard():
@@ -147,9 +155,14 @@ class Store:
         except SessionError:
             self._db.close()
             raise
+        OPEN[self._key] += 1
+        self._open = True
 
     def close(self) -> None:
         self._db.close()
+        if self._open:
+            OPEN[self._key] -= 1
+            self._open = False
 
     def create(
         self,
