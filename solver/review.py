@@ -289,10 +289,12 @@ def _decision(
         routine = len(advice.candidates) < 2
         return Decision(number, entry, action, advice.move, None, top.value, None, "", top.text,
                         alternatives, open_facts, grading, routine=routine)  # fmt: skip
-    grade = "best" if action == advice.move else judged.grading.grade(judged.loss)
-    return Decision(number, entry, action, judged.best.action, judged.made.value,
-                    judged.best.value, grade, judged.made.text, judged.best.text, alternatives,
-                    open_facts, judged.grading)  # fmt: skip
+    made, best = judged.made, judged.best
+    if action == advice.move:  # the solver's own move, whatever a tie or a margin ranked above
+        best = made
+    grade = judged.grading.grade(max(best.value - made.value, 0.0))
+    return Decision(number, entry, action, best.action, made.value, best.value, grade, made.text,
+                    best.text, alternatives, open_facts, judged.grading)  # fmt: skip
 
 
 def _acted(decisions: Iterable[Decision], number: int) -> bool:
