@@ -589,4 +589,3 @@ def _detective_threats(info: InformationSet, state: CityKillerState, post: Poste
         found.append(f"his best question: ask {name} whether the killer is "
                      f"{question_words(attr, value)}")  # fmt: skip
     return found
-
