@@ -2,14 +2,16 @@
 seat made beside the `solver` bot's move there, both valued in the game's own terms, the loss
 graded, and when each hidden fact became certain.
 
-review = solver.review(record, seat)
-review.decisions; review.accuracy; review.largest(3); review.known; review.lines()
+found = solver.review(record, seat)
+found.decisions; found.accuracy; found.largest(3); found.known; solver.review.lines(found)
 
-The record is a played game (a `State`, `sleuth play --save`, an arena game) or the seat's
-moves with what it knew before each (`Move` values). Each decision is the solver's advice at
-that position with the bot's seed (`solver.advise`), so the same record gives the same review
-on any machine. A move the search did not score is valued by the game's search module
-(`value_of`) where it can; otherwise the decision is listed unvalued rather than guessed at.
+The record is a played game (a `State`: `sleuth play --save`, an arena game), the seat's own
+record (an `InformationSet`, a notebook session's) or the seat's moves with what it knew
+before each (`Move` values). Each decision is the solver's advice at that position with the
+bot's seed (`solver.advise`), so the same record gives the same review on any machine. The
+game's search states how its values are graded (`GRADING`) and values the moves its advice
+did not score (`judge`), itself or in a companion module `<search>_review`
+(solver/search/grading.py); a decision it cannot value is listed unvalued, never guessed at.
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ class Decision:
     """One move of the seat beside the solver's, with their values and the grade."""
 
     number: int
-    """The move's number in the whole game (1 for the first move anyone made)."""
+    """The move's number: in the whole game for a played game (1 for the first move anyone
+    made), among the seat's own moves for a record of one seat (it shows no other's)."""
     entry: int
     """How many entries (observations) of the seat's record came before it."""
     move: Action
@@ -136,9 +139,10 @@ class Review:
         return sum(d.relative_loss or 0.0 for d in graded) / len(graded)
 
     def largest(self, count: int = 3) -> list[Decision]:
-        """The `count` decisions that lost most, largest first (losses above zero only)."""
+        """The `count` decisions that lost most (in mistakes, so that units compare), largest
+        first; losses above zero only."""
         lost = [d for d in self.graded if (d.loss or 0.0) > 1e-9]
-        return sorted(lost, key=lambda d: -(d.loss or 0.0))[:count]
+        return sorted(lost, key=lambda d: -(d.relative_loss or 0.0))[:count]
 
     def counts(self) -> dict[str, int]:
         """How many decisions got each grade, in GRADES order."""
@@ -325,14 +329,16 @@ def summary(found: Review) -> list[str]:
     if found.accuracy is None:
         out = ["No decision could be graded."]
     else:
-        out = [f"Accuracy {found.accuracy:.0%} over {len(graded)} graded decisions "
-               f"(average loss {_value(found.average_loss)} {found.grading.unit})"]  # fmt: skip
+        out = [f"Accuracy {found.accuracy:.0%} over {len(graded)} graded decisions; average "
+               f"loss {found.relative_loss:.2f} mistakes"]  # fmt: skip
+        if found.average_loss is not None:
+            out[0] += f" (in {found.grading.unit}: {found.average_loss:.3g})"
     counts = ", ".join(f"{n} {g}" for g, n in found.counts().items() if n)
     if counts:
         out.append(f"Grades: {counts}")
     for d in found.largest():
-        out.append(f"Lost {_value(d.loss)} at move {d.number}: {d.move} where the solver plays "
-                   f"{d.best} ({d.best_text})")  # fmt: skip
+        out.append(f"Lost {d.loss or 0.0:.3g} {d.unit} at move {d.number}: {d.move} where the "
+                   f"solver plays {d.best} ({d.best_text})")  # fmt: skip
     unvalued = sum(d.grade is None and not (d.forced or d.routine) for d in found.decisions)
     if unvalued:
         out.append(f"{unvalued} decisions could not be valued")

@@ -48,9 +48,16 @@ SURVIVAL = 0.5
 """What surviving the killer's reply is worth to the inspector beyond an arrest next turn: his
 chance of winning later, roughly; it weighs the risk of being killed against the chance of
 an arrest."""
-GRADING = Grading("win value", 0.03, 0.08, 0.2, "the search's value, about the chance of winning")
-"""A review grades a Noir move by the value it gives up: an arrest or a kill next turn
-against the risk of being taken on the opponent's reply."""
+GRADING = Grading(
+    "value",
+    0.03,
+    0.08,
+    0.2,
+    "the search's: the chance of a win next turn against the risk on "
+    "the reply, or the bits by which an exoneration narrows the killer down",
+)
+"""A review grades a Noir move by the search's value it gives up (one scale for every move of
+a turn, as the search ranks them)."""
 KNOBS: dict[str, object] = {"time_budget": None}
 AGENTS = 3
 TIE = 1e-9
