@@ -835,13 +835,14 @@ def judge(turn: Turn, advice: Advice, action: Action) -> Judged | None:
     table = Table(turn.info)
     late = table.view.phase == "declare" or table.finishing
     grading = CHANCE if late else NATS
+    if table.view.phase == "declare" and not table.finishing:
+        return _declaring(table, advice, action)
     if isinstance(action, act.Declare) and all(c.action != action for c in advice.candidates):
         declared = next((c for c in advice.candidates if isinstance(c.action, act.Declare)), None)
         if declared is None:
             return None
         best = max(advice.candidates, key=lambda c: c.value)
-        possible = all(t in cards for t, cards in zip(action.profile, table.candidates.values(),
-                                                      strict=True))  # fmt: skip
+        possible = _possible(table, action.profile)
         value = declared.value if possible else 0.0
         why = declared.text if possible else "a trait already crossed off: it cannot be right"
         return Judged(Candidate(action, value, why), best, grading)
@@ -849,6 +850,29 @@ def judge(turn: Turn, advice: Advice, action: Action) -> Judged | None:
     if judged is None and table.finishing and act.face_of(action) is not None:
         return _unplanned(table, advice, action)
     return judged
+
+
+def _possible(table: Table, profile: tuple[str, ...]) -> bool:
+    """Whether every trait of `profile` is still one of the seat's candidates."""
+    candidates = table.candidates.values()
+    return all(trait in cards for trait, cards in zip(profile, candidates, strict=True))
+
+
+def _declaring(table: Table, advice: Advice, action: Action) -> Judged | None:
+    """A declaration step while the rivals play on, where the search decides by rule
+    (`declare_now`), not by a value of waiting: the solver's own choice (or another profile of
+    candidates when it declares) is graded best; the other choice is left unvalued, as nothing
+    here prices what waiting keeps."""
+    chosen = advice.chosen
+    same = action == advice.move or (
+        isinstance(action, act.Declare)
+        and isinstance(advice.move, act.Declare)
+        and _possible(table, action.profile)
+    )
+    if not same:
+        return None
+    made = Candidate(action, chosen.value, chosen.text)
+    return Judged(made, made, CHANCE)
 
 
 def _unplanned(table: Table, advice: Advice, action: Action) -> Judged | None:
