@@ -267,13 +267,16 @@ def _moves(record: State | InformationSet | Sequence[Move], seat: Seat) -> list[
 
 
 def _facts(info: InformationSet) -> tuple[int, list[Fact]]:
-    """How many facts of the seat's model are still open, and which are certain."""
+    """How many facts of the seat's model are still open, and which are certain. Only the
+    facts the deduction settled are told certain or impossible (one left unsettled, at a work
+    ceiling, counts as open): deciding the rest would cost a solve each."""
     try:
         d = deduce(info)
-    except SleuthError:
+    except SleuthError:  # a record the deduction cannot read: nothing told
         return 0, []
-    certain = d.certain()
-    impossible = sum(not d.possible(fact) for fact in d.facts)
+    settled = [fact for fact in d.facts if d.settled(fact)]
+    certain = [fact for fact in settled if d.is_certain(fact)]
+    impossible = sum(not d.possible(fact) for fact in settled)
     return len(d.facts) - len(certain) - impossible, certain
 
 
