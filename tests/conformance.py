@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import strategies as st
 
+import opponents
 from engines import Action, Game, IllegalAction, InformationSet, Seat, State
 
 
@@ -59,6 +60,19 @@ def play_checked(
         previous = state.clone()
         state.apply(rng.choice(state.legal_actions()))
     check_step(previous, state)
+    return state
+
+
+def bots_game(game: Game, kinds: dict[int, str], seed: int) -> State:
+    """A whole game of bots: kinds[k] in the k-th seat, `heuristic` where unnamed, the k-th
+    seeded seed * 10 + k (what a review looks back at)."""
+    bots = {
+        seat: opponents.make(kinds.get(k, "heuristic"), game, seat, seed=seed * 10 + k)
+        for k, seat in enumerate(game.seats)
+    }
+    state = game.new_game(seed=seed)
+    while (mover := state.to_move) is not None:
+        state.apply(bots[mover].act(state.information_set(mover)))
     return state
 
 

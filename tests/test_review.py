@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 import engines
-import opponents
 import solver
 from engines import ConfigError, InvalidState, State
 from engines.values import Seat
 from sleuth.cli import main
 from solver.review import GRADES, Move, Review, lines, review
 from solver.search.grading import Grading
+from tests.conformance import bots_game
 
 SMALL: dict[str, dict[str, object]] = {
     "blue-lion": {"target": 4},
@@ -34,15 +34,7 @@ GAMES = tuple(SMALL)
 def played(name: str, kinds: dict[int, str], seed: int) -> State:
     """A whole game of `name` (its SMALL configuration) with bot kind kinds[k] in seat k
     (heuristic where unnamed)."""
-    game = engines.make(name, **SMALL[name])  # type: ignore[arg-type]
-    bots = {
-        seat: opponents.make(kinds.get(k, "heuristic"), game, seat, seed=seed * 10 + k)
-        for k, seat in enumerate(game.seats)
-    }
-    state = game.new_game(seed=seed)
-    while (mover := state.to_move) is not None:
-        state.apply(bots[mover].act(state.information_set(mover)))
-    return state
+    return bots_game(engines.make(name, **SMALL[name]), kinds, seed)  # type: ignore[arg-type]
 
 
 def test_a_grading_grades_by_its_thresholds() -> None:

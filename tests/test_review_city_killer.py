@@ -10,7 +10,6 @@ from collections import Counter
 import pytest
 
 import engines
-import opponents
 import solver
 from engines import Action, InformationSet, Seat, State
 from engines.city_killer import DETECTIVE, KILLER
@@ -21,19 +20,13 @@ from solver.review import review
 from solver.search import Advice, Turn
 from solver.search import city_killer as search
 from solver.search import city_killer_review as valuing
+from tests.conformance import bots_game
 
 
 def played(kinds: dict[Seat, str], seed: int) -> State:
     """A whole game with bot kind kinds[seat] in each seat (heuristic where unnamed)."""
     game = engines.make("city-killer")
-    bots = {
-        seat: opponents.make(kinds.get(seat, "heuristic"), game, seat, seed=seed * 10 + k)
-        for k, seat in enumerate(game.seats)
-    }
-    state = game.new_game(seed=seed)
-    while (mover := state.to_move) is not None:
-        state.apply(bots[mover].act(state.information_set(mover)))
-    return state
+    return bots_game(game, {game.seats.index(s): kind for s, kind in kinds.items()}, seed)
 
 
 def advised(info: InformationSet) -> tuple[Turn, Advice]:
