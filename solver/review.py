@@ -95,6 +95,9 @@ class Known:
     fact: Fact
     number: int
     """The first move of the seat from which the fact was certain."""
+    entry: int
+    """How many entries of the record came before that move (the fact was certain after
+    them)."""
     acted: bool
     """Whether every graded decision from then on was best or good (the seat played as if it
     knew)."""
@@ -188,20 +191,20 @@ def review(
     grading, judge = _judging(module)
     memory: Memory = {}
     decisions: list[Decision] = []
-    certain_at: dict[Fact, int] = {}
+    certain_at: dict[Fact, tuple[int, int]] = {}  # fact -> (move number, entry)
     for number, (info, action) in moves:
         legal = info.make_game().legal_actions_for(info)
         open_facts, certain = _facts(info)
         for fact in certain:
-            certain_at.setdefault(fact, number)
+            certain_at.setdefault(fact, (number, len(info.observations)))
         turn = Turn(info, legal, random.Random(seed), memory)
         advice: Advice = module.advise(turn, **checked)
         where = Where(number, len(info.observations), open_facts)
         decisions.append(_decision(where, action, turn, advice, judge, grading))
     first = decisions[0].number
     known = [
-        Known(fact, number, _acted(decisions, number))
-        for fact, number in sorted(certain_at.items(), key=lambda item: item[1])
+        Known(fact, number, entry, _acted(decisions, number))
+        for fact, (number, entry) in sorted(certain_at.items(), key=lambda item: item[1])
         if number > first  # certain from the start: nothing was learned
     ]
     return Review(game_name, seat, grading, tuple(decisions), tuple(known))
