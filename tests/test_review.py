@@ -4,16 +4,18 @@ games) and the errors a caller can cause."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import math
+import random
 from pathlib import Path
 
 import pytest
 
 import engines
 import solver
-from engines import ConfigError, InvalidState, State
+from engines import ConfigError, InformationSet, InvalidState, SleuthError, State
 from engines.values import Seat
 from sleuth.cli import main
 from solver.review import GRADES, Move, Review, lines, review
@@ -223,3 +225,21 @@ def test_play_saves_the_game_and_reviews_it_at_the_end(
     assert data["game"] == "noir" and data["actions"]
     state = engines.make("noir", grid=3).state_from_json(path.read_text(encoding="utf-8"))
     assert state.is_over and not math.isnan(review(state, "killer").accuracy or 0.0)
+
+
+def test_records_cut_anywhere_are_reviewed_or_refused_with_a_sleuth_error() -> None:
+    """A state, a seat's record and that record cut at a random entry, in every small game:
+    a review or a SleuthError, nothing else (the seed changes each run and is printed)."""
+    seed = random.SystemRandom().randrange(1 << 20)
+    print(f"replay with seed {seed}")
+    rng = random.Random(seed)
+    for name, options in {**SMALL, "alibi": {"players": 3, "deck": "small"}}.items():
+        game = engines.make(name, **options)  # type: ignore[arg-type]
+        state = game.random_game(seed=rng.randrange(1 << 20), moves=rng.randrange(4, 40))
+        for seat in game.seats:
+            info = state.information_set(seat)
+            cut = rng.randrange(len(info.observations) + 1)
+            short = InformationSet(info.game, info.options, seat, info.observations[:cut])
+            for record in (state, info, short):
+                with contextlib.suppress(SleuthError):
+                    review(record, seat)
