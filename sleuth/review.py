@@ -71,9 +71,9 @@ def default_seat(record: State | InformationSet) -> Seat:
 def show(console: Console, found: Review) -> None:
     """The review, a line per decision with its grade, then the summary."""
     unit = found.grading
-    title = f"Review of {_seat(found.seat)} in {found.game}: values in {unit.unit}"
-    title += f" ({unit.meaning})" if unit.meaning else ""
-    console.print(Text(title, style="bold"))
+    console.print(Text(f"Review of {_seat(found.seat)} in {found.game}", style="bold"))
+    meaning = f": {unit.meaning}" if unit.meaning else ""
+    console.print(Text(f"values in {unit.unit}{meaning}", style="dim"), soft_wrap=True)
     for decision in found.decisions:
         line = _line(decision)
         if line is not None:

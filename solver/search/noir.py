@@ -49,12 +49,12 @@ SURVIVAL = 0.5
 chance of winning later, roughly; it weighs the risk of being killed against the chance of
 an arrest."""
 GRADING = Grading(
-    "value",
+    "search value",
     0.03,
     0.08,
     0.2,
-    "the search's: the chance of a win next turn against the risk on "
-    "the reply, or the bits by which an exoneration narrows the killer down",
+    "the chance of a win next turn against the risk on the "
+    "reply, or the bits by which an exoneration narrows the killer down",
 )
 """A review grades a Noir move by the search's value it gives up (one scale for every move of
 a turn, as the search ranks them)."""
