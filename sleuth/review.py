@@ -16,6 +16,7 @@ from rich.text import Text
 import engines
 from engines import ConfigError, InformationSet, Seat, SleuthError, State
 from engines.values import quote
+from sleuth import recap
 from sleuth.assist.session import Session
 from solver.review import Decision, Review, review, summary
 
@@ -71,7 +72,7 @@ def default_seat(record: State | InformationSet) -> Seat:
 def show(console: Console, found: Review) -> None:
     """The review, a line per decision with its grade, then the summary."""
     unit = found.grading
-    console.print(Text(f"Review of {_seat(found.seat)} in {found.game}", style="bold"))
+    console.print(Text(f"Review of {recap.name(found.seat)} in {found.game}", style="bold"))
     meaning = f": {unit.meaning}" if unit.meaning else ""
     console.print(Text(f"values in {unit.unit}{meaning}", style="dim"), soft_wrap=True)
     for decision in found.decisions:
@@ -101,10 +102,6 @@ def _line(d: Decision) -> Text | None:
         why = f"  -{d.loss:.3g} {d.unit}; the solver plays {d.best}: {d.best_text}"
         head.append(why, style="dim")
     return head
-
-
-def _seat(seat: Seat) -> str:
-    return seat.capitalize() if isinstance(seat, str) else f"player {seat}"
 
 
 def review_command(console: Console, where: str, seat: str | None, dir: str | None) -> int:
