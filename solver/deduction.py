@@ -297,6 +297,13 @@ def _known_world(knowledge: Knowledge, model: Model, compiled: Compiled) -> Worl
     return None
 
 
+def _near_world(knowledge: Knowledge, model: Model) -> World | None:
+    """A world the game expects near a consistent one, for the first solve to start from."""
+    if isinstance(knowledge, WitnessingKnowledge):
+        return knowledge.near_world(model)
+    return None
+
+
 def _in_time(deadline: float | None, info: InformationSet, task: str) -> None:
     """Stop between the steps of a deduction once a caller's deadline passed (each step
     that can take long checks it within too: CP-SAT's solves, a game's counting and chain)."""
@@ -350,7 +357,8 @@ def _first_witness(
     """
     witness = _known_world(knowledge, model, compiled)
     if witness is None:  # a caller's budget bounds this first solve too
-        witness, _ = compiled.solve(finding=True, deadline=deadline)
+        near = _near_world(knowledge, model)
+        witness, _ = compiled.solve(finding=True, deadline=deadline, near=near)
     compiled.witness = witness  # a consistent world, for world_set to start from
     compiled.deadline = deadline  # and the budget it should keep
     if witness is None:

@@ -404,6 +404,41 @@ def test_records_carried_to_the_next_position_are_exactly_those_that_fit() -> No
     assert checked >= 3
 
 
+def test_a_new_round_starts_its_first_solve_from_the_round_before() -> None:
+    """At a new round no kept record fits, so `near_world` hands CP-SAT the last record of the
+    round before (its variables up to that round): the first solve from it finds a consistent
+    history, the true one itself when that is the hint, and leaves no hint behind."""
+    from solver.cpsat import Compiled
+    from solver.games.alibi import CPSAT_PARAMETERS, near_world
+    from solver.games.alibi import chain as chains
+    from solver.games.alibi.model import paths_of, world_from
+    from solver.games.alibi.witnesses import fits
+
+    rounds = 0
+    for seed in (4, 5):
+        chains.forget()
+        for (before, state), (after, now_state) in pairwise(one_seat_game(seed)):
+            pos, now = parse(before), parse(after)
+            _, start = history_of(state)
+            chains.remember(HistoryChain(pos, build(before), start, steps=1_000))
+            if now.epoch == pos.epoch:
+                continue
+            model = build(after)
+            near = near_world(model)
+            assert near is not None and set(near) <= {v.name for v in model.variables}
+            assert {f"at:{card}@{pos.epoch}" for card in pos.ids} <= set(near)
+            assert not any(name.endswith(f"@{now.epoch}") for name in near)
+            compiled = Compiled(model, CPSAT_PARAMETERS)
+            world = compiled.solve(finding=True, near=near)[0]
+            assert world is not None and fits(now, paths_of(now, world))
+            assert not compiled.cp.proto.solution_hint.vars
+            truth = world_from(now, history_of(now_state)[1], model)
+            assert compiled.solve(finding=True, near=truth)[0] == truth
+            rounds += 1
+    chains.forget()
+    assert rounds >= 4
+
+
 def test_satisfiable_answers_as_solve_and_worlds_give_every_variable_a_value() -> None:
     """`Compiled.satisfiable` (no world read) says what `solve` says, with the same core, and
     the world `solve` reads off the solution vector gives each model variable one of its

@@ -64,10 +64,14 @@ class CountingKnowledge(Protocol):
 @runtime_checkable
 class WitnessingKnowledge(Protocol):
     """A knowledge module that may already know a consistent world of a model (Alibi's kept
-    chain), which saves `deduce` its first solve."""
+    chain), which saves `deduce` its first solve, or one near it, which speeds that solve."""
 
     def known_world(self, model: Model, compiled: Compiled) -> World | None:
         """A world known to satisfy every constraint of `model`, or None."""
+
+    def near_world(self, model: Model) -> World | None:
+        """When no world is known: one likely to be close to a consistent world of `model`
+        (values of some or all variables), for CP-SAT's first search to start from; or None."""
 
 
 @runtime_checkable

