@@ -11,6 +11,7 @@ load.
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping
@@ -18,6 +19,7 @@ from typing import ClassVar, Protocol
 
 from engines import Action, ConfigError, Game, InformationSet, NotToMove, Seat, SleuthError
 from engines.values import quote
+from opponents.policy import Guess, Policy, enumerate_policy
 from solver.search import check_time_budget
 
 
@@ -55,6 +57,34 @@ class SeatedBot(ABC):
                 or its seat is not the one to move.
         """
         return self._choose(info, self.legal_actions(info))
+
+    def policy(self, info: InformationSet) -> Policy:
+        """The probability of each legal action this bot plays at `info` (actions left out:
+        probability 0), the same on every call.
+
+        Raises:
+            WrongInformationSet: as `act`.
+            UnenumerableBot: a bot without a policy of its own whose choices cannot be
+                enumerated (see `opponents.policy`).
+        """
+        return self._policy(info, self.legal_actions(info))
+
+    def _policy(self, info: InformationSet, legal: list[Action]) -> Policy:
+        """Hook: the distribution of `_choose`'s action over its random choices, enumerated
+        on a copy of the bot (`opponents.policy.enumerate_policy`): exact for a bot that
+        draws only with `rng.choice` and `coin`. A bot that searches overrides it."""
+        bot = copy.copy(self)
+
+        def move(rng: random.Random) -> Action | Guess:
+            bot.rng = rng
+            return bot._decide(info, legal)
+
+        return enumerate_policy(move)
+
+    def _decide(self, info: InformationSet, legal: list[Action]) -> Action | Guess:
+        """Hook for `_policy`: `_choose`'s move, or a `Guess` it would draw last (a bot that
+        makes one has `_choose` draw it: `decided(self._decide(...), self.rng)`)."""
+        return self._choose(info, legal)
 
     def legal_actions(self, info: InformationSet) -> list[Action]:
         """The seat's legal actions, after checking that `info` is the seat's, its turn."""

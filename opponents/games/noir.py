@@ -18,6 +18,7 @@ from engines.noir import observations as seen
 from engines.noir.grid import adjacent, block, neighbours
 from engines.noir.material import INSPECTOR, KILLER
 from opponents.base import BotKind, SearchingBot, SeatedBot
+from opponents.policy import coin
 from solver import Hint
 from solver.games.noir import (
     INSPECTOR_VAR,
@@ -241,7 +242,7 @@ class HeuristicKiller(SeatedBot):
         close = bool(arrests) and me is not None and adjacent_or_same(grid, arrests[-1], me)
         if disguise and close and isinstance(info.observations[-1], seen.Arrested):
             return disguise[0]
-        if disguise and (not kills or self.rng.random() < 0.1):
+        if disguise and (not kills or coin(self.rng, 0.1)):
             return disguise[0]
         if kills:
             near = [a for a in kills if arrests and a.suspect in block(grid, arrests[-1])]

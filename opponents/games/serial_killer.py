@@ -10,7 +10,8 @@ from engines.serial_killer import WEAPON_MAX, SerialKiller, SerialKillerState, r
 from engines.serial_killer import actions as act
 from opponents.base import BotKind, SearchingBot, SeatedBot
 from opponents.games.serial_killer_careful import CarefulBot
-from opponents.games.serial_killer_notepad import notepad_candidates
+from opponents.games.serial_killer_notepad import guess, notepad_candidates
+from opponents.policy import Guess, coin
 from solver import Hint
 from solver.games.serial_killer.position import parse
 from solver.games.serial_killer.race import own_candidates, roll_chance
@@ -55,10 +56,6 @@ def _view(info: InformationSet, game: SerialKiller) -> SerialKillerState:
     return replay(game, info.observations, info.seat)
 
 
-def _profile(candidates: dict[str, list[str]], rng: random.Random) -> tuple[str, ...]:
-    return tuple(rng.choice(cards) for cards in candidates.values())
-
-
 def _affordable(view: SerialKillerState, seat: int, action: Action) -> bool:
     """Whether buying keeps a good chance of out-rolling next round's ferocity."""
     after = view.dice_for(seat) - view.cost(seat, action) // view.game.options["points_per_die"]
@@ -73,13 +70,18 @@ class HeuristicBot(SeatedBot):
     game: SerialKiller
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
+        made = self._decide(info, legal)
+        return made.draw(self.rng) if isinstance(made, Guess) else made
+
+    def _decide(self, info: InformationSet, legal: list[Action]) -> Action | Guess:
         view = _view(info, self.game)
         me = self.seat
         assert isinstance(me, int)
         candidates = notepad_candidates(view, me)
         unknown = {g: len(c) for g, c in candidates.items()}
         if isinstance(legal[0], act.Place):
-            best = max(view.deck_district, key=lambda g: (unknown[g], self.rng.random()))
+            most = max(unknown[g] for g in view.deck_district)
+            best = self.rng.choice([g for g in view.deck_district if unknown[g] == most])
             return act.Place(view.deck_district[best])
         if isinstance(legal[0], act.Discard):
             return self.rng.choice(legal)
@@ -88,7 +90,7 @@ class HeuristicBot(SeatedBot):
         ):
             ready = self._ready(view, unknown, me)
             if ready or not any(isinstance(a, act.Skip) for a in legal):
-                return act.Declare(_profile(candidates, self.rng))
+                return guess(candidates)
             return act.Skip()
         return self._buy(view, legal, unknown, me)
 
@@ -133,7 +135,7 @@ class HeuristicBot(SeatedBot):
         """Half the time (a coin drawn only when it applies), a lab view paying for no
         turned card, when the lab holds cards."""
         labs = [a for a in buys if isinstance(a, act.Lab) and not a.positions]
-        if labs and len(view.lab_genres) > 0 and self.rng.random() < 0.5:
+        if labs and len(view.lab_genres) > 0 and coin(self.rng, 0.5):
             return labs[0]
         return None
 

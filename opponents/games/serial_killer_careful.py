@@ -17,7 +17,8 @@ from engines.serial_killer import WEAPON_MAX, SerialKiller, SerialKillerState, r
 from engines.serial_killer import actions as act
 from engines.serial_killer.observations import Draw, SeeHand, SeeLab
 from opponents.base import SeatedBot
-from opponents.games.serial_killer_notepad import notepad_candidates
+from opponents.games.serial_killer_notepad import guess, notepad_candidates
+from opponents.policy import Guess
 from solver.games.serial_killer.race import roll_chance
 
 KEEP = 0.85
@@ -217,6 +218,10 @@ class CarefulBot(SeatedBot):
     game: SerialKiller
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
+        made = self._decide(info, legal)
+        return made.draw(self.rng) if isinstance(made, Guess) else made
+
+    def _decide(self, info: InformationSet, legal: list[Action]) -> Action | Guess:
         assert isinstance(self.seat, int)
         notes = Notes(replay(self.game, info.observations, self.seat), self.seat, info.observations)
         first = legal[0]
@@ -231,16 +236,12 @@ class CarefulBot(SeatedBot):
     def _place(self, notes: Notes) -> Action:
         view = notes.view
         taken = {d for d in view.pawn if d is not None}
-        best = max(
-            view.deck_district.items(),
-            key=lambda item: (item[1] not in taken, self.rng.random()),
-        )
-        return act.Place(best[1])
+        free = [d for d in view.deck_district.values() if d not in taken]
+        return act.Place(self.rng.choice(free or list(view.deck_district.values())))
 
-    def _declaration(self, notes: Notes, legal: list[Action]) -> Action:
-        profile = act.Declare(tuple(self.rng.choice(c) for c in notes.candidates.values()))
+    def _declaration(self, notes: Notes, legal: list[Action]) -> Action | Guess:
         if not any(isinstance(a, act.Skip) for a in legal) or self._declare_now(notes):
-            return profile
+            return guess(notes.candidates)
         return act.Skip()
 
     def _declare_now(self, notes: Notes) -> bool:
