@@ -20,6 +20,7 @@ from typing import ClassVar, Protocol
 from engines import Action, ConfigError, Game, InformationSet, NotToMove, Seat, SleuthError
 from engines.values import quote
 from opponents.policy import Guess, Policy, enumerate_policy
+from opponents.solver_policy import solver_policy
 from solver.search import check_time_budget
 
 
@@ -127,13 +128,23 @@ class SearchingBot(SeatedBot):
     """A bot whose move is a search bounded by work, with `time_budget` (seconds, None: off)
     as its safety ceiling, checked when it is made (ConfigError if not a positive number)."""
 
-    OPTIONS = ("time_budget",)
+    OPTIONS: ClassVar[tuple[str, ...]] = ("time_budget",)
 
     def __init__(
         self, game: Game, seat: Seat, rng: random.Random, time_budget: float | None = None
     ) -> None:
         super().__init__(game, seat, rng)
         self.time_budget = check_time_budget(time_budget)
+        self.knobs: dict[str, object] = {"time_budget": self.time_budget}
+        """The search's knobs, as `solver.advise` takes them."""
+        self._policy_state = rng.getstate()  # the policy's seed: the bot's, not drawn from it
+
+    def _policy(self, info: InformationSet, legal: list[Action]) -> Policy:
+        """A softmax over the solver's valuation of every legal move (`solver_policy`), its
+        search seeded by the bot's seed, the same on every call."""
+        rng = random.Random()
+        rng.setstate(self._policy_state)
+        return solver_policy(info, legal, rng, self.knobs)
 
 
 BotKind = type[SeatedBot] | Mapping[Seat, type[SeatedBot]]

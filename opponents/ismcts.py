@@ -32,6 +32,7 @@ import numpy as np
 from engines import Action, ConfigError, Game, InformationSet, Seat
 from engines.deal import draw_inline
 from opponents.base import SeatedBot
+from opponents.policy import Policy, UnenumerableBot
 from solver.states import has_sampler, sampler
 
 
@@ -79,6 +80,12 @@ class IsmctsBot(SeatedBot):
         self.search.set_resampler(self._resample)
         self._sampler: tuple[InformationSet, Callable[[random.Random], Any]] | None = None
         self._root: Any = None
+
+    def _policy(self, info: InformationSet, legal: list[Action]) -> Policy:
+        raise UnenumerableBot(
+            "the ismcts bot gives no policy: its move is a search over sampled worlds whose "
+            "distribution it does not compute; the random, heuristic, careful and solver bots do"
+        )
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         draws = self._draws(info)

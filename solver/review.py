@@ -188,7 +188,7 @@ def review(
     game_name = moves[0][1].info.game
     module = search_for(game_name)
     checked = check_knobs(game_name, module.KNOBS, knobs)
-    grading, judge = _judging(module)
+    grading, judge = judging(module)
     memory: Memory = {}
     decisions: list[Decision] = []
     certain_at: dict[Fact, tuple[int, int]] = {}  # fact -> (move number, entry)
@@ -213,7 +213,7 @@ def review(
 Judge = Callable[[Turn, Advice, Action], Judged | None]
 
 
-def _judging(search: object) -> tuple[Grading, Judge]:
+def judging(search: object) -> tuple[Grading, Judge]:
     """A game's grading and judge: from its search's companion module `<search>_review`
     where it has one (the valuation of every move can be long), else from the search module
     itself; a search that names neither is graded by its candidates as chances."""

@@ -3,6 +3,7 @@ the rule-based bots play, enumerated over their random choices."""
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 
@@ -104,3 +105,52 @@ def test_a_rule_bot_moves_as_often_as_its_policy_says(name: str) -> None:
         if tested == 3:
             break
     assert tested >= 1, f"no position of {name} where the heuristic has a real choice"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_solver_policy_is_a_softmax_peaked_on_its_own_move(name: str) -> None:
+    """The solver bot's policy gives every listed legal move a chance, its own move the
+    largest, the same on every call and to every bot of its seed, without touching the RNG
+    its moves draw from; the odds of two moves are e to the difference of their losses (in
+    mistakes, as the review values them) over the temperature."""
+    game = engines.make(name)
+    infos = [i for i in decisions(game, "heuristic", seed=31, limit=40)[5:]
+             if len(game.legal_actions_for(i)) > 1][:2]  # fmt: skip
+    assert infos
+    for info in infos:
+        bot = opponents.make("solver", game, info.seat, seed=3)
+        found = bot.policy(info)
+        assert set(game.legal_actions_for(info)) <= set(found)
+        assert sum(found.values()) == pytest.approx(1.0) and min(found.values()) > 0
+        own = opponents.make("solver", game, info.seat, seed=3).act(info)
+        assert found[own] == max(found.values())
+        assert bot.act(info) == own and bot.policy(info) == found
+        assert opponents.make("solver", game, info.seat, seed=3).policy(info) == found
+        _check_odds(info, found, own)
+
+
+def _check_odds(info: InformationSet, found: dict[Action, float], own: Action) -> None:
+    """p(a) / p(own) == exp(-loss(a) / TEMPERATURE), the loss valued again on the bot's seed
+    (3) as the review values it."""
+    from opponents.solver_policy import TEMPERATURE, UNVALUED
+    from solver.review import judging
+    from solver.search import Turn, check_knobs, search_for
+
+    module = search_for(info.game)
+    _, judge = judging(module)
+    turn = Turn(info, info.make_game().legal_actions_for(info), random.Random(3), {})
+    advice = module.advise(turn, **check_knobs(info.game, module.KNOBS, {}))
+    for action in list(found)[:5]:
+        if action == own:
+            continue
+        judged = judge(turn, advice, action)
+        loss = UNVALUED if judged is None else judged.loss / judged.grading.mistake
+        assert found[action] / found[own] == pytest.approx(math.exp(-loss / TEMPERATURE))
+
+
+def test_the_ismcts_bot_says_it_gives_no_policy() -> None:
+    game = engines.make("noir", grid=3)
+    state = game.new_game(seed=1)
+    bot = opponents.make("ismcts", game, state.to_move, seed=0)
+    with pytest.raises(UnenumerableBot, match="ismcts bot gives no policy"):
+        bot.policy(state.information_set(state.to_move))

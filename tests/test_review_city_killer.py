@@ -37,9 +37,9 @@ def advised(info: InformationSet) -> tuple[Turn, Advice]:
 
 
 def test_the_review_reads_the_judge_and_grading_of_the_searchs_companion() -> None:
-    from solver.review import _judging
+    from solver.review import judging
 
-    grading, judge = _judging(search)
+    grading, judge = judging(search)
     assert judge is valuing.judge and grading is valuing.BITS
 
 

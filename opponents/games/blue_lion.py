@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from engines import Action, InformationSet, Seat
 from engines.blue_lion import ICONS, TILES, BlueLion, BlueLionState
 from engines.blue_lion.material import ICON_NAMES
-from opponents.base import BotKind, SeatedBot
+from opponents.base import BotKind, SearchingBot, SeatedBot
 from solver import Hint
 from solver.games.blue_lion import back_fact, events
 from solver.search import check_knobs
@@ -128,7 +128,7 @@ def notepad(info: InformationSet) -> list[Hint]:
     return known + out
 
 
-class SolverBot(SeatedBot):
+class SolverBot(SearchingBot):
     """Expectiminimax over the exact posterior of the backs (`solver.search.blue_lion`, the
     search `solver.advise` reads its advice from), deepened while work allows.
 
@@ -150,10 +150,9 @@ class SolverBot(SeatedBot):
         max_depth: int = 3,
         max_nodes: int = MAX_NODES,
     ) -> None:
-        super().__init__(game, seat, rng)
+        super().__init__(game, seat, rng, time_budget)
         knobs = {"time_budget": time_budget, "max_depth": max_depth, "max_nodes": max_nodes}
         self.knobs = check_knobs(game.name, KNOBS, knobs)
-        self.time_budget = self.knobs["time_budget"]
         self.max_depth, self.max_nodes = max_depth, max_nodes
         self.last_depth = 0
         """The deepest search the last move completed."""

@@ -145,7 +145,7 @@ class Table:
 def judge(turn: Turn, advice: Advice, action: Action) -> Judged | None:
     """`action` and the solver's move valued in one unit (see the module); None when the
     deduction ran out of time, or for a move of no known kind."""
-    table = Table(turn)
+    table = _table(turn)
     try:
         match action:
             case act.Ask() | act.Accuse():
@@ -159,6 +159,20 @@ def judge(turn: Turn, advice: Advice, action: Action) -> Judged | None:
     except SolverTimeout:
         return None
     return None
+
+
+def _table(turn: Turn) -> Table:
+    """The turn's table, made at its first move judged and kept in its memory for the next
+    ones (a policy judges every legal move of one turn: its samples are drawn once)."""
+    kept = turn.memory.get(TABLE)
+    if isinstance(kept, Table) and kept.info == turn.info:
+        return kept
+    table = turn.memory[TABLE] = Table(turn)
+    return table
+
+
+TABLE = "review table"
+"""The memory key of a turn's `Table`."""
 
 
 # --- questions and accusations ----------------------------------------------------------------
