@@ -98,7 +98,10 @@ def test_the_judge_values_questions_on_its_own_samples_and_leaves_the_memory() -
     assert judged.made.value == pytest.approx(best.gain, abs=1e-12)
     assert judged.best.action == advice.move
     assert judged.best.value == pytest.approx(question_bits(wide, advice.move), abs=1e-12)
-    assert memory == kept  # the solver's memory (its samples for the pass) is untouched
+    # the solver's memory (its samples for the pass) is untouched; the judge keeps its own
+    # samples beside it for the turn's other moves
+    assert {k: v for k, v in memory.items() if k != valuing.TABLE} == kept
+    assert valuing.judge(Turn(info, legal, rng, memory), advice, best.ask) == judged
 
 
 def test_asking_when_the_box_is_certain_loses_the_chance_waiting_gives_up() -> None:
