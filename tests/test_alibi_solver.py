@@ -439,6 +439,43 @@ def test_a_new_round_starts_its_first_solve_from_the_round_before() -> None:
     assert rounds >= 4
 
 
+def test_deciding_what_is_possible_tries_the_search_order_on_every_solve(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A guided solve that finds nothing within its work does not turn the rest of a
+    `possible_literals` query unguided (most of its solves find worlds), and the literals
+    found are the same either way; a core search still gives the order up after one failure."""
+    from solver import cpsat
+    from solver.games.alibi import CPSAT_PARAMETERS
+
+    info, _ = next((i, s) for i, s in positions(6, seed=40, rounds=3) if parse(i).epoch >= 2)
+    model = build(info)
+    guided: list[float | None] = []
+    solver_for = cpsat.Compiled._solver
+
+    def counting(self, deadline, task, finding=False, work=None, cap=None):  # type: ignore[no-untyped-def]
+        guided.append(cap)
+        return solver_for(self, deadline, task, finding, work, cap)
+
+    monkeypatch.setattr(cpsat.Compiled, "_solver", counting)
+    monkeypatch.setattr(cpsat, "GUIDED_WORK", 1e-9)  # every guided solve runs out at once
+    compiled = cpsat.Compiled(model, CPSAT_PARAMETERS)
+    world = compiled.solve()[0]
+    assert world is not None
+    guided.clear()
+    possible, undecided = compiled.possible_literals([world])
+    tries = sum(cap == 1e-9 for cap in guided)
+    solves = len(guided) - tries
+    assert not undecided and solves >= 2 and tries >= solves  # the order tried each time
+    fresh = cpsat.Compiled(
+        model, {k: v for k, v in CPSAT_PARAMETERS.items() if k != "search_branching"}
+    )
+    assert fresh.possible_literals([world])[0] == possible
+    guided.clear()
+    core = compiled.shrink_core([compiled.literal[next(iter(compiled.impossible))]])
+    assert core.done and sum(cap == 1e-9 for cap in guided) == 1
+
+
 def test_satisfiable_answers_as_solve_and_worlds_give_every_variable_a_value() -> None:
     """`Compiled.satisfiable` (no world read) says what `solve` says, with the same core, and
     the world `solve` reads off the solution vector gives each model variable one of its
