@@ -83,8 +83,7 @@ class SeatedBot(ABC):
         return enumerate_policy(move)
 
     def _decide(self, info: InformationSet, legal: list[Action]) -> Action | Guess:
-        """Hook for `_policy`: `_choose`'s move, or a `Guess` it would draw last (a bot that
-        makes one has `_choose` draw it: `decided(self._decide(...), self.rng)`)."""
+        """Hook for `_policy`: the move `_choose` makes (a `GuessingBot`'s may be a `Guess`)."""
         return self._choose(info, legal)
 
     def legal_actions(self, info: InformationSet) -> list[Action]:
@@ -122,6 +121,19 @@ class SeatedBot(ABC):
 def same_seat(given: object, seat: Seat) -> bool:
     """Equal seats of the same type: `True == 1` in Python, but True is no seat."""
     return type(given) is type(seat) and given == seat
+
+
+class GuessingBot(SeatedBot):
+    """A bot whose move may be a `Guess` it draws last (`_decide`), so that its policy counts
+    the guess's outcomes at once."""
+
+    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
+        made = self._decide(info, legal)
+        return made.draw(self.rng) if isinstance(made, Guess) else made
+
+    @abstractmethod
+    def _decide(self, info: InformationSet, legal: list[Action]) -> Action | Guess:
+        """Hook: the move, or the `Guess` to draw it from."""
 
 
 class SearchingBot(SeatedBot):

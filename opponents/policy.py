@@ -29,8 +29,9 @@ Policy = dict[Action, float]
 T = TypeVar("T")
 
 MAX_BRANCHES = 20_000
-"""Runs of a bot's move `enumerate_policy` makes at most: a Serial Killer guess at the profile
-draws a card per genre, 2-3 candidates each late in a game, a few thousand branches."""
+"""Runs of a bot's move `enumerate_policy` makes at most. The bots' moves branch a few to a
+few hundred ways (an Alibi heuristic's question: a group and a player); a `Guess` is one run
+however many outcomes it has."""
 
 
 class UnenumerableBot(SleuthError, RuntimeError):

@@ -8,7 +8,7 @@ import random
 from engines import Action, ConfigError, InformationSet, Seat
 from engines.serial_killer import WEAPON_MAX, SerialKiller, SerialKillerState, replay
 from engines.serial_killer import actions as act
-from opponents.base import BotKind, SearchingBot, SeatedBot
+from opponents.base import BotKind, GuessingBot, SearchingBot
 from opponents.games.serial_killer_careful import CarefulBot
 from opponents.games.serial_killer_notepad import guess, notepad_candidates
 from opponents.policy import Guess, coin
@@ -62,16 +62,12 @@ def _affordable(view: SerialKillerState, seat: int, action: Action) -> bool:
     return roll_chance(after, view.ferocity + 3) >= SAFE_ROLL
 
 
-class HeuristicBot(SeatedBot):
+class HeuristicBot(GuessingBot):
     """Plays like a careful person with a notepad: draws where it has most unknowns, briefs
     when it can, keeps its points above ferocity, and declares once the weapon track allows
     and its profile is certain or the decks are nearly out."""
 
     game: SerialKiller
-
-    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        made = self._decide(info, legal)
-        return made.draw(self.rng) if isinstance(made, Guess) else made
 
     def _decide(self, info: InformationSet, legal: list[Action]) -> Action | Guess:
         view = _view(info, self.game)

@@ -16,7 +16,7 @@ from engines import Action, InformationSet, Observation
 from engines.serial_killer import WEAPON_MAX, SerialKiller, SerialKillerState, replay
 from engines.serial_killer import actions as act
 from engines.serial_killer.observations import Draw, SeeHand, SeeLab
-from opponents.base import SeatedBot
+from opponents.base import GuessingBot
 from opponents.games.serial_killer_notepad import guess, notepad_candidates
 from opponents.policy import Guess
 from solver.games.serial_killer.race import roll_chance
@@ -184,7 +184,7 @@ class Notes:
         return genre is not None and self.view.deck_size(genre) > 1
 
 
-class CarefulBot(SeatedBot):
+class CarefulBot(GuessingBot):
     """A sensible person's play, rule by rule (each pick takes the first rule that applies):
 
     1. Place the pawn on a deck no other pawn stands on (crowded districts feed ferocity).
@@ -216,10 +216,6 @@ class CarefulBot(SeatedBot):
     """
 
     game: SerialKiller
-
-    def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        made = self._decide(info, legal)
-        return made.draw(self.rng) if isinstance(made, Guess) else made
 
     def _decide(self, info: InformationSet, legal: list[Action]) -> Action | Guess:
         assert isinstance(self.seat, int)
