@@ -182,19 +182,19 @@ class Compiled:
         self,
         deadline: float | None,
         task: str,
-        finding: bool = False,
+        ordered: bool = False,
         work: _Work | None = None,
         cap: float | None = None,
     ) -> cp_model.CpSolver:
         """A solver for one query, within `work` (the query's deterministic time left) and
-        `cap`. A game's search order (`search_branching`) is used only when `finding` a world:
-        it finds one fast, but a proof that there is none can run away under it (a 6-player
+        `cap`. A game's search order (`search_branching`) is used only when `ordered`: it
+        finds a world fast, but a proof that there is none can run away under it (a 6-player
         possibility query took over 60 s with it, 12 s without)."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = 0
         for name, value in self.parameters.items():
-            if finding or name != "search_branching":
+            if ordered or name != "search_branching":
                 setattr(solver.parameters, name, value)
         limit = self.solve_seconds
         if deadline is not None:
@@ -316,7 +316,6 @@ class Compiled:
         any_of: Sequence[BoolVar] | None = None,
         deadline: float | None = None,
         task: str = "checking that the observations are consistent",
-        finding: bool = False,
         work: _Work | None = None,
         guided: bool = False,
         many: bool = False,
@@ -328,9 +327,9 @@ class Compiled:
         Returns the world (or None) and, when infeasible, a core: enabled sources sufficient
         for the infeasibility (not yet minimal).
 
-        `finding` (a first world, expected to exist) and `guided` (a world that may well
-        exist) follow the game's search order for `GUIDED_WORK` first, then search on their
-        own: the answer is the same, found sooner when there is a world. The order's search
+        `guided` (a world that may well exist, a first one above all) follows the game's
+        search order for `GUIDED_WORK` first, then searches on its own: the answer is the
+        same, found sooner when there is a world. The order's search
         is heavy-tailed: late in a 4-player Alibi game a first world it finds in 0.02-0.1 s
         at most positions took up to 1.9 s at a few, and within `GUIDED_WORK` then on its own
         at most 0.2 s (87 first solves of new rounds, 10 games).
@@ -346,7 +345,7 @@ class Compiled:
                 instant) passed, or `work` ran out.
         """
         with self._lock, self._query(sources, any_of), self._hinting(near):
-            solver, status = self._search(any_of, deadline, task, finding, work, guided, many)
+            solver, status = self._search(any_of, deadline, task, work, guided, many)
             if status in _FEASIBLE:
                 return self._world(solver), []
             return None, self._core(solver)
@@ -363,7 +362,7 @@ class Compiled:
         """`solve` for a caller that needs no world: whether there is one, else a core.
         Reading a world off a large model's solution costs milliseconds a solve."""
         with self._lock, self._query(sources, any_of):
-            solver, status = self._search(any_of, deadline, task, False, work, guided, False)
+            solver, status = self._search(any_of, deadline, task, work, guided, False)
             return (True, []) if status in _FEASIBLE else (False, self._core(solver))
 
     def _search(
@@ -371,13 +370,12 @@ class Compiled:
         any_of: Sequence[BoolVar] | None,
         deadline: float | None,
         task: str,
-        finding: bool,
         work: _Work | None,
         guided: bool,
         many: bool,
     ) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus]:
         """One query's search, the model set up by the caller (`solve`'s arguments)."""
-        if (guided or finding) and self._guided and not (work and work.unguided):
+        if guided and self._guided and not (work and work.unguided):
             for preferred in [any_of, None] if many else [None]:
                 solver = self._solver(deadline, task, True, work, GUIDED_WORK)
                 with self._preferring(preferred):
@@ -567,7 +565,7 @@ class _Work:
     on their own at once. A query whose solves mostly find worlds (`possible_literals`) tries
     the order on each: late in a 6-player Alibi game, giving it up after one failure left
     dozens of solves unguided at 1-5 s each (seat 0's refreshes of rounds 9-12, two games:
-    55.7 s and 99.3 s in all; trying it on each solve, 41.2 s and 70.7 s)."""
+    55.7 s and 99.3 s in all; trying it on each solve, 41.9 s and 71.2 s)."""
 
     def __init__(self, total: float, gives_up: bool = True) -> None:
         self.left = total

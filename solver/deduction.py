@@ -358,7 +358,7 @@ def _first_witness(
     witness = _known_world(knowledge, model, compiled)
     if witness is None:  # a caller's budget bounds this first solve too
         near = _near_world(knowledge, model)
-        witness, _ = compiled.solve(finding=True, deadline=deadline, near=near)
+        witness, _ = compiled.solve(deadline=deadline, guided=True, near=near)
     compiled.witness = witness  # a consistent world, for world_set to start from
     compiled.deadline = deadline  # and the budget it should keep
     if witness is None:

@@ -429,11 +429,11 @@ def test_a_new_round_starts_its_first_solve_from_the_round_before() -> None:
             assert {f"at:{card}@{pos.epoch}" for card in pos.ids} <= set(near)
             assert not any(name.endswith(f"@{now.epoch}") for name in near)
             compiled = Compiled(model, CPSAT_PARAMETERS)
-            world = compiled.solve(finding=True, near=near)[0]
+            world = compiled.solve(guided=True, near=near)[0]
             assert world is not None and fits(now, paths_of(now, world))
             assert not compiled.cp.proto.solution_hint.vars
             truth = world_from(now, history_of(now_state)[1], model)
-            assert compiled.solve(finding=True, near=truth)[0] == truth
+            assert compiled.solve(guided=True, near=truth)[0] == truth
             rounds += 1
     chains.forget()
     assert rounds >= 4
@@ -453,9 +453,9 @@ def test_deciding_what_is_possible_tries_the_search_order_on_every_solve(
     guided: list[float | None] = []
     solver_for = cpsat.Compiled._solver
 
-    def counting(self, deadline, task, finding=False, work=None, cap=None):  # type: ignore[no-untyped-def]
+    def counting(self, deadline, task, ordered=False, work=None, cap=None):  # type: ignore[no-untyped-def]
         guided.append(cap)
-        return solver_for(self, deadline, task, finding, work, cap)
+        return solver_for(self, deadline, task, ordered, work, cap)
 
     monkeypatch.setattr(cpsat.Compiled, "_solver", counting)
     monkeypatch.setattr(cpsat, "GUIDED_WORK", 1e-9)  # every guided solve runs out at once

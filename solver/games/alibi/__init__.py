@@ -72,7 +72,7 @@ CPSAT_PARAMETERS = {
 """The model is a plain clause-and-cardinality problem that CP-SAT's SAT core solves at once;
 presolve, probing and LP relaxations cost several times the search on every query. The first
 solve of a position follows the model's `branching` (each card's whole trajectory in turn)
-before its own search (`Compiled.solve(finding=True)`)."""
+for `GUIDED_WORK`, then searches on its own (`Compiled.solve(guided=True)`)."""
 
 
 def history_of(state: AlibiState) -> tuple[Position, list[Trajectory]]:
