@@ -16,6 +16,7 @@ from solver.cpsat import Compiled, CoreSearch
 from solver.errors import Inconsistent, NotCertain, NotCounted, SolverTimeout
 from solver.games import CountingKnowledge, RememberingKnowledge, WitnessingKnowledge, knowledge_for
 from solver.model import Fact, Model, Value, World
+from solver.opponent_models import COUNTING, check_model, modelled_worlds
 from solver.sampling import (
     CountedWorldSet,
     EnumeratedWorlds,
@@ -200,8 +201,15 @@ def deduce(
     enumeration_limit: int = ENUMERATION_LIMIT,
     about: Callable[[Fact], bool] | None = None,
     deadline: float | None = None,
+    model: str = COUNTING,
 ) -> Deduction:
     """Everything `info` implies about the hidden worlds.
+
+    `model` says how the odds read the other seats' choices: "counting" (every consistent
+    world as likely as its deal), "random", or a bot's name (`solver.opponent_models`): each
+    world is then weighed by that model's chance of every move the others made there. Certain
+    and possible facts are the same under every model; the odds are exact where the game
+    lists its whole states, else importance-weighted estimates with a margin.
 
     With `about`, only the facts it accepts are decided up front (certain or not); other
     facts are still answered exactly, with a CP-SAT solve each when asked. A bot that needs
@@ -217,18 +225,24 @@ def deduce(
     costs nothing.
 
     Raises:
+        ConfigError: `model` is not a model of the game (the message lists them).
         InvalidInformationSet: `info` is not an information set its game could produce.
         Inconsistent: the observations contradict each other; `.conflict` is a minimal set.
         SolverTimeout: CP-SAT reached a time limit (solver.cpsat; a safety ceiling), or
             `deadline` passed before a first consistent world was found.
     """
+    if model != COUNTING:
+        check_model(info.game, model)
     validate(info)
-    key = (info, enumeration_limit)
+    key = (info, enumeration_limit, model)
     with _RECENT_LOCK:
         remembered = _RECENT.get(key)
     if remembered is not None:  # it decides every fact, so it serves any `about` too
         return remembered
-    found = _deduce(info, enumeration_limit, about, deadline)
+    if model == COUNTING:
+        found = _deduce(info, enumeration_limit, about, deadline)
+    else:
+        found = _modelled(deduce(info, enumeration_limit, about, deadline), model)
     if about is None and deadline is None:
         with _RECENT_LOCK:
             _RECENT[key] = found
@@ -237,7 +251,14 @@ def deduce(
     return found
 
 
-_RECENT: OrderedDict[tuple[InformationSet, int], Deduction] = OrderedDict()  # oldest first
+def _modelled(counted: Deduction, model: str) -> Deduction:
+    """`counted` with its odds weighed by `model`: the same certain and possible facts."""
+    exact = counted.probability if counted.exact else None
+    worlds = modelled_worlds(counted.info, model, exact)
+    return Deduction(counted.model, counted._compile, worlds, counted._possible, counted._decided)
+
+
+_RECENT: OrderedDict[tuple[InformationSet, int, str], Deduction] = OrderedDict()  # oldest first
 _RECENT_LOCK = threading.Lock()
 RECENT_KEPT = 4
 """Full deductions remembered (`_RECENT`, a module cache guarded by `_RECENT_LOCK`). A

@@ -21,6 +21,17 @@ from engines.serial_killer import Investigate, Move, SerialKiller, SerialKillerS
 def worlds(info: InformationSet) -> Iterator[tuple[dict[str, str], dict[str, str]]]:
     """Each consistent world as (profile by genre, place by card: deck, profile, hand:j,
     lab:p), once per deck order and discard choice (each as likely as the others)."""
+    for profile, place, _, _ in histories(info):
+        yield profile, place
+
+
+History = tuple[dict[str, str], dict[str, str], dict[str, list[str]], dict[int, str]]
+"""A consistent world (profile, place) with how it came about: each deck's order at the
+start (top first) and the card each discard by another seat put in the lab, by position."""
+
+
+def histories(info: InformationSet) -> Iterator[History]:
+    """`worlds`, each with its deck orders and the others' discards."""
     game = info.make_game()
     assert isinstance(game, SerialKiller)
     me = info.seat
@@ -30,7 +41,9 @@ def worlds(info: InformationSet) -> Iterator[tuple[dict[str, str], dict[str, str
     for decks in product(*(permutations(genres[g].cards) for g in order)):
         start = {g: list(cards) for g, cards in zip(order, decks, strict=True)}
         hands: dict[int, list[str]] = {seat: [] for seat in range(game.players)}
-        yield from _simulate(info, me, 1, start, hands, [])
+        drawn = {g: list(cards) for g, cards in start.items()}  # the simulation draws from it
+        for profile, place, discards in _simulate(info, me, 1, drawn, hands, []):
+            yield profile, place, start, discards
 
 
 def _simulate(
@@ -40,7 +53,9 @@ def _simulate(
     decks: dict[str, list[str]],
     hands: dict[int, list[str]],
     lab: list[str],
-) -> Iterator[tuple[dict[str, str], dict[str, str]]]:
+    discards: dict[int, str] | None = None,
+) -> Iterator[tuple[dict[str, str], dict[str, str], dict[int, str]]]:
+    discards = {} if discards is None else discards
     observations = info.observations
     while index < len(observations):
         obs = observations[index]
@@ -67,6 +82,7 @@ def _simulate(
                     {g: list(d) for g, d in decks.items()},
                     branch,
                     [*lab, card],
+                    {**discards, len(lab) + 1: card},
                 )
             return
         elif kind == "see_hand":
@@ -88,7 +104,7 @@ def _simulate(
     for seat, hand in hands.items():
         place.update(dict.fromkeys(hand, f"hand:{seat}"))
     place.update({card: f"lab:{p}" for p, card in enumerate(lab, 1)})
-    yield profile, place
+    yield profile, place, discards
 
 
 def fact_counts(info: InformationSet) -> tuple[int, Counter[tuple[str, str, str]]]:

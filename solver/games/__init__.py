@@ -84,6 +84,16 @@ class SeeingKnowledge(Protocol):
 
 
 @runtime_checkable
+class PublicKnowledge(Protocol):
+    """A knowledge module whose model is, for some seats, not that seat's own posterior but
+    what another seat can know from the public record (City Killer's killer sees how exposed
+    he is): odds read under an opponent model do not apply there."""
+
+    def own_posterior(self, info: InformationSet) -> bool:
+        """Whether the model of `info` is the seat's own posterior."""
+
+
+@runtime_checkable
 class RememberingKnowledge(Protocol):
     """A knowledge module that remembers work between refreshes of a game (Alibi's chains,
     histories and explanations), so that what it shows can depend on what the process
@@ -109,3 +119,4 @@ if TYPE_CHECKING:  # mypy checks that every knowledge module provides what `Know
     _COUNTING: tuple[CountingKnowledge, ...] = (serial_killer,)
     _WITNESSING: tuple[WitnessingKnowledge, ...] = (alibi,)
     _REMEMBERING: tuple[RememberingKnowledge, ...] = (alibi,)
+    _PUBLIC: tuple[PublicKnowledge, ...] = (city_killer,)

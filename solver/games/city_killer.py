@@ -412,6 +412,11 @@ def facts(names: tuple[str, ...], figurant: bool) -> tuple[Fact, ...]:
     )
 
 
+def own_posterior(info: InformationSet) -> bool:
+    """The detective's model is his own posterior; the killer's is the detective's view."""
+    return info.seat != SEATS[0]
+
+
 def world_of(state: State) -> World:
     """The truth; what the game has not decided yet is '', no value of its variable: the
     killer's identity (and with it the figurant) until he chooses it, the allies until he

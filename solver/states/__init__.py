@@ -18,12 +18,13 @@ providing what `StateSampler` declares.
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 import engines
-from engines import ConfigError, InformationSet, State
+from engines import Action, ConfigError, InformationSet, State
 from solver.deduction import Deduction, deduce
 
 
@@ -44,6 +45,27 @@ class DirectSampler(Protocol):
     def sampler(self, info: InformationSet) -> Callable[[random.Random], State]:
         """Draws from the same posterior as `sample`, for an information set the engine
         gave (not validated); what every draw shares is made once."""
+
+
+@runtime_checkable
+class ListingSampler(Protocol):
+    """A sampler module that lists every consistent whole state when they are few (Blue
+    Lion), so that odds weighed by an opponent model can be exact."""
+
+    def states(self, info: InformationSet) -> list[State] | None:
+        """Every whole state that replays `info`, each as likely as the others under the
+        game's prior; None when they are too many to list."""
+
+
+@runtime_checkable
+class VeilingSampler(Protocol):
+    """A sampler module whose states hold other seats' choices that the seat never saw and
+    that are no part of a world (Serial Killer's declared profiles before the end): it draws
+    them uniformly, and an opponent model weighs such a move by its whole kind."""
+
+    def veiled(self, reader: InformationSet, action: Action) -> Hashable | None:
+        """The kind of `action` (another seat's move) when its content is veiled from the
+        seat of `reader` and drawn by the sampler, else None."""
 
 
 if TYPE_CHECKING:  # mypy checks that every sampler module provides what `StateSampler` declares
@@ -87,6 +109,22 @@ def sampler(info: InformationSet) -> Callable[[random.Random], State]:
         return module.sampler(info)
     deduction = deduce(info)
     return lambda rng: module.sample(info, deduction, rng)
+
+
+def listed_states(info: InformationSet) -> list[State] | None:
+    """Every whole state consistent with `info`, when its game lists them and they are few
+    (each as likely as another under the prior); None otherwise."""
+    module = _sampler(info.game)
+    return module.states(info) if isinstance(module, ListingSampler) else None
+
+
+def veil(reader: InformationSet) -> Callable[[Action], Hashable | None]:
+    """For another seat's move in a state drawn for `reader`: the kind of a move whose
+    content `reader`'s seat never saw and no world holds (`VeilingSampler`), else None."""
+    module = _sampler(reader.game)
+    if isinstance(module, VeilingSampler):
+        return functools.partial(module.veiled, reader)
+    return lambda action: None
 
 
 def _required(game: str) -> StateSampler:

@@ -4,14 +4,19 @@ world of the Deduction, with the recorded dice given as chance outcomes."""
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 
-from engines import InformationSet, InvalidState, Observation, State
+from engines import Action, InformationSet, InvalidState, Observation, State
 from engines.serial_killer import Declare, Discard, SerialKiller, SerialKillerState
 from engines.serial_killer import observations as seen
 from engines.serial_killer.game import action_of
-from solver.deduction import Deduction
-from solver.games.serial_killer.counting import delta_var, tok_var
+from solver.deduction import Deduction, deduce
+from solver.games.serial_killer.counting import CountedWorlds, delta_var, tok_var
 from solver.model import World
+
+LISTED = 2_000
+"""The most consistent states `states` lists (small test-scale games; a full-size game's
+worlds are far more)."""
 
 
 def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
@@ -19,10 +24,36 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
     tokens others discarded; the dice in each roll's counts in a uniform order; the profile
     another player declared as the end revealed it, else uniform (nothing public depends on
     it before the end). The chance outcomes are given, so play on draws chance nodes."""
+    (world,) = d.sample(1, seed=rng.randrange(2**32))
+    return _state_of(info, world, rng)
+
+
+def veiled(reader: InformationSet, action: Action) -> Hashable | None:
+    """Another player's declared profile is veiled until the end shows it (`_profile` draws
+    it uniformly): an opponent model weighs the move by its chance of declaring at all."""
+    if isinstance(action, Declare) and not any(
+        isinstance(obs, seen.GameEnd) for obs in reader.observations
+    ):
+        return "declaration"
+    return None
+
+
+def states(info: InformationSet) -> list[State] | None:
+    """A state for every consistent world (deck orders and others' discards), when there are
+    at most LISTED: what no seat sees (each roll's dice order, a declared profile before the
+    end) drawn once, with a fixed seed."""
+    worlds = deduce(info).worlds
+    assert isinstance(worlds, CountedWorlds)
+    listed = worlds.listed(LISTED)
+    if listed is None:
+        return None
+    return [_state_of(info, world, random.Random(0)) for world in listed]
+
+
+def _state_of(info: InformationSet, world: World, rng: random.Random) -> State:
     game = info.make_game()
     assert isinstance(game, SerialKiller) and isinstance(info.seat, int)
     observations, me = info.observations, info.seat
-    (world,) = d.sample(1, seed=rng.randrange(2**32))
     decks = {
         g.id: [_card_of(world, f"{g.id}#{k}") for k in range(len(g.cards))]
         for g in game.parts.genres

@@ -124,6 +124,19 @@ def count_bijections(cards: tuple[str, ...], allowed: list[set[str]]) -> Bijecti
     return Bijections(backward[0], per_token, backward, cards, allowed)
 
 
+def bijections(b: Bijections) -> Iterator[list[str]]:
+    """Every bijection counted (trait per token depth), in a fixed order."""
+
+    def extend(chosen: list[str]) -> Iterator[list[str]]:
+        if len(chosen) == len(b.cards):
+            yield list(chosen)
+            return
+        for card in sorted(b.allowed[len(chosen)] - set(chosen)):
+            yield from extend([*chosen, card])
+
+    return extend([])
+
+
 def sample_bijection(b: Bijections, rng: random.Random) -> list[str]:
     """A bijection drawn uniformly among those counted (trait per token depth)."""
     bit = {card: 1 << i for i, card in enumerate(b.cards)}
@@ -186,7 +199,15 @@ class GenreWorlds:
     def sample(self, rng: random.Random) -> World:
         weights = [b.total for _, b in self.choices]
         delta, b = rng.choices(self.choices, weights)[0]
-        traits = sample_bijection(b, rng)
+        return self._world(delta, sample_bijection(b, rng))
+
+    def worlds(self) -> Iterator[World]:
+        """Every consistent world of the genre, once each."""
+        for delta, b in self.choices:
+            for traits in bijections(b):
+                yield self._world(delta, traits)
+
+    def _world(self, delta: dict[int, Token], traits: list[str]) -> World:
         world: dict[str, Value] = {delta_var(p): token_name(t) for p, t in delta.items()}
         for depth, card in enumerate(traits):
             token = (self.plan.genre, depth)
@@ -270,6 +291,15 @@ class CountedWorlds:
             for genre in self.genres.values():
                 world.update(genre.sample(rng))
             worlds.append(world)
+        return worlds
+
+    def listed(self, limit: int) -> list[World] | None:
+        """Every consistent world (the product of the genres'), or None past `limit`."""
+        if self.total() > limit:
+            return None
+        worlds: list[World] = [{}]
+        for genre in self.genres.values():
+            worlds = [{**world, **part} for world in worlds for part in genre.worlds()]
         return worlds
 
     def witnessed(self) -> list[tuple[str, Value]]:
