@@ -1,6 +1,8 @@
 """Noir calibration: do identities given probability p come true about p of the time?
 
     nice python benchmarks/noir_calibration.py [--games 2000] [--seed 0] [--grid 5] [--bots random]
+                                               [--model counting] [--decks shared,separate]
+                                               [--revealed]
 
 For each deck option, plays `--games` games between bots of one kind (both seats), stops at
 random moments (the end of an action), and records, for each seat, the solver's probability of
@@ -10,6 +12,11 @@ expected calibration error (ECE), per deck option and seat, and a table for the 
 disguise revealed (separate decks, the killer's view: a card the inspector was proved to hold).
 Where a posterior is uniform, a bin holds all of a moment's candidates and matches trivially;
 the revealed cards are where a prior without multiplicity went wrong.
+
+`--model` reads the odds under an opponent model (`solver.deduce(info, model=...)`): the
+bots' own name weighs each world by their chance of the moves they made there. `--revealed`
+reads only the moments after a revealing failed disguise (separate decks, the killer's view),
+the check the counting gets wrong, so that a slow model can be measured on many games.
 
 Moments are chosen from the past only (`moments`), so the selection does not bias calibration.
 The prior counts deals and does not weight the bots' choices (rules/noir.md), so bots whose
@@ -85,12 +92,12 @@ def held_cards(info: InformationSet) -> set[str]:
     return {info.observations[i]["drawn"] for i in revealing(info)}
 
 
-def records_at(state: NoirState, seat: str, group: str) -> list[Record]:
+def records_at(state: NoirState, seat: str, group: str, model: str = "counting") -> list[Record]:
     info = state.information_set(seat)
     truth = knowledge.world_of(state)["inspector" if seat == "killer" else "killer"]
     if truth == knowledge.UNCHOSEN:
         return []
-    chances = knowledge.posterior(solver.deduce(info))
+    chances = knowledge.posterior(solver.deduce(info, model=model))
     separate = dict(info.options)["deck"] == "separate"
     held = held_cards(info) if separate and seat == "killer" else set()
     return [Record(group, p, name == truth, name in held) for name, p in chances.items()]
@@ -145,22 +152,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--grid", type=int, default=5, choices=(3, 4, 5))
     parser.add_argument("--bots", default="random", choices=("random", "heuristic"))
+    parser.add_argument("--model", default="counting", choices=("counting", "random", "heuristic"))
+    parser.add_argument("--decks", default="shared,separate", help="deck options to play")
+    parser.add_argument("--revealed", action="store_true", help="only the revealed cards' moments")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")
     rng = random.Random(args.seed)
     records: list[Record] = []
     began = time.perf_counter()
-    for deck in ("shared", "separate"):
+    for deck in args.decks.split(","):
         game = engines.make("noir", grid=args.grid, deck=deck)
         for _ in range(args.games):
             states = play(game, args.bots, rng.randrange(2**31))
             for seat in map(str, game.seats):
                 for k in moments(states, seat, rng):
-                    records += records_at(states[k], seat, f"{deck} deck, {seat}'s view")
+                    group = f"{deck} deck, {seat}'s view"
+                    if args.revealed and not held_cards(states[k].information_set(seat)):
+                        continue
+                    records += records_at(states[k], seat, group, args.model)
     elapsed = time.perf_counter() - began
     print(f"{args.games} games per deck option, {args.grid}x{args.grid}, {args.bots} bots, "
-          f"seed {args.seed}: {elapsed:.0f} s")  # fmt: skip
+          f"model {args.model}, seed {args.seed}: {elapsed:.0f} s")  # fmt: skip
     print_table("All predictions", records)
     for group in sorted({r.group for r in records}):
         print_table(group, [r for r in records if r.group == group])

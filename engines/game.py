@@ -470,11 +470,13 @@ class Game(ABC, Generic[StateT]):
         read: JsonReader,
         draws: Sequence[JsonValue] | None = None,
         watch: Callable[[State, Action], None] | None = None,
+        trusted: bool = False,
     ) -> State:
         """The state `setup` starts, after each of `actions` (notation) applied by the rules;
         with `draws`, play's chance outcomes are those (explicit chance) instead of the RNG's,
         and a last action whose draws they do not complete leaves a chance node. `watch` sees
-        the state before each action, with the action."""
+        the state before each action, with the action. `trusted`: the actions are a state's
+        own (each was legal when it was applied), so they are not checked again."""
         if setup is None:
             raise InvalidState(
                 f"{read.what}: setup cannot be null; only a state played from a start can be "
@@ -495,7 +497,10 @@ class Game(ABC, Generic[StateT]):
                 action = self.parse_action(read.text(notation, f"actions[{i}]"))
                 if watch is not None:
                     watch(state, action)
-                state.apply(action)
+                if trusted:
+                    state.apply_trusted(action)
+                else:
+                    state.apply(action)
             except (InvalidAction, IllegalAction) as error:
                 raise InvalidState(
                     f"{read.what}: actions[{i}] {quote(notation)} cannot be replayed: {error}"
@@ -546,7 +551,7 @@ class Game(ABC, Generic[StateT]):
             assert seat is not None  # an action replayed is a seat's move
             found.append((seat, before.information_set(seat), action))
 
-        self._replay(data["setup"], data["actions"], read, data.get("draws"), watch)
+        self._replay(data["setup"], data["actions"], read, data.get("draws"), watch, trusted=True)
         return found
 
     def moves_in(self, info: InformationSet) -> list[tuple[InformationSet, Action]]:

@@ -52,8 +52,10 @@ class Deduction:
         worlds: WorldSet | None,
         possible_literals: set[tuple[str, Value]],
         decided: frozenset[str] | None = None,
+        opponent_model: str = COUNTING,
     ) -> None:
         self.model = model
+        self.opponent_model = opponent_model  # how the odds read the others' choices
         self.info = model.info
         self._compile = compiled  # the CP-SAT model, or how to build it when first asked
         self._worlds = worlds
@@ -255,7 +257,9 @@ def _modelled(counted: Deduction, model: str) -> Deduction:
     """`counted` with its odds weighed by `model`: the same certain and possible facts."""
     exact = counted.probability if counted.exact else None
     worlds = modelled_worlds(counted.info, model, exact)
-    return Deduction(counted.model, counted._compile, worlds, counted._possible, counted._decided)
+    return Deduction(
+        counted.model, counted._compile, worlds, counted._possible, counted._decided, model
+    )
 
 
 _RECENT: OrderedDict[tuple[InformationSet, int, str], Deduction] = OrderedDict()  # oldest first

@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from engines import InformationSet, game_module
+from engines import ConfigError, InformationSet, game_module
 from solver.deduction import deduce
 from solver.games import knowledge_for
 from solver.model import Fact
+from solver.opponent_models import COUNTING
 from solver.validation import validate
 from solver.wording import percent as percent
 from solver.wording import plural as plural
@@ -102,6 +103,8 @@ def hints(
     move).
 
     Raises:
+        ConfigError: `deduction` reads the odds under an opponent model (`deduce(info,
+            model=...)`): the games' hints are written for the counting odds so far.
         InvalidInformationSet: `info` is not an information set its game could produce.
         Inconsistent: the observations contradict each other.
         SolverTimeout: CP-SAT reached a time limit (a safety ceiling).
@@ -111,6 +114,11 @@ def hints(
     else:
         found = deduction
         validate(info)
+    if found.opponent_model != COUNTING:
+        raise ConfigError(
+            f"{info.game}: hints read the counting odds so far, and this deduction weighs the "
+            "worlds by an opponent model; pass solver.deduce(info) (model 'counting')"
+        )
     knowledge = knowledge_for(info.game)
     found_hints = knowledge.hints(info, found)
     game_search = game_module(info.game, "solver.search")

@@ -205,3 +205,12 @@ def test_the_city_killer_killer_reads_no_model() -> None:
     with pytest.raises(ConfigError, match="use model 'counting'"):
         solver.deduce(info, model="random")
     solver.deduce(info, model="counting")
+
+
+def test_hints_refuse_odds_read_under_a_model() -> None:
+    game = engines.make("serial-killer", players=4)
+    info = game.random_game(seed=3, moves=30).information_set(0)
+    modelled = solver.deduce(info, model="random")
+    assert modelled.opponent_model == "random" and solver.deduce(info).opponent_model == "counting"
+    with pytest.raises(ConfigError, match=r"pass solver\.deduce"):
+        solver.hints(info, modelled)

@@ -950,12 +950,19 @@ def public_inspector_candidates(info: InformationSet) -> list[str]:
 
 
 def posterior(deduction: Deduction) -> dict[str, float]:
-    """Each possible identity of the opponent and its probability, likeliest first."""
+    """Each possible identity of the opponent and its probability, likeliest first (its
+    counted weight, or its chance under an opponent model: `solver.deduce(model=...)`)."""
     worlds = deduction.worlds
-    assert isinstance(worlds, WeightedWorlds)  # this module's `world_set` made it
-    total = worlds.total()
-    ranked = sorted(worlds.weights.items(), key=lambda x: (-x[1], x[0]))
-    return {name: n / total for name, n in ranked}
+    if isinstance(worlds, WeightedWorlds):  # this module's `world_set` made it
+        total = worlds.total()
+        chances = {name: n / total for name, n in worlds.weights.items()}
+    else:
+        chances = {
+            str(fact.args[0]): p
+            for fact in deduction.facts
+            if fact.kind in ("KillerIs", "InspectorIs") and (p := deduction.probability(fact))
+        }
+    return dict(sorted(chances.items(), key=lambda x: (-x[1], x[0])))
 
 
 def entropy(probabilities: Iterable[float]) -> float:

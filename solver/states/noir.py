@@ -24,7 +24,6 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
     if identity == UNCHOSEN:  # the inspector has not chosen: any of his cards will do
         identity = ""
     hidden = hidden_for(info, identity)
-    base = game.reconstruct(info, hidden)
     seen_cards = _names_seen(info) | ({identity} if identity else set())
     for _ in range(TRIES):
         shuffled = dict(hidden)
@@ -38,7 +37,7 @@ def sample(info: InformationSet, d: Deduction, rng: random.Random) -> State:
             continue
         if state.information_set(info.seat) == info:
             return state
-    return base
+    return game.reconstruct(info, hidden)
 
 
 def _names_seen(info: InformationSet) -> set[str]:
