@@ -227,7 +227,8 @@ def deduce(
     costs nothing.
 
     Raises:
-        ConfigError: `model` is not a model of the game (the message lists them).
+        ConfigError: `model` is not a model of the game (the message lists them), or no
+            model applies to this position (`solver.opponent_models.modelled_worlds`).
         InvalidInformationSet: `info` is not an information set its game could produce.
         Inconsistent: the observations contradict each other; `.conflict` is a minimal set.
         SolverTimeout: CP-SAT reached a time limit (solver.cpsat; a safety ceiling), or
@@ -255,8 +256,7 @@ def deduce(
 
 def _modelled(counted: Deduction, model: str) -> Deduction:
     """`counted` with its odds weighed by `model`: the same certain and possible facts."""
-    exact = counted.probability if counted.exact else None
-    worlds = modelled_worlds(counted.info, model, exact)
+    worlds = modelled_worlds(counted.info, model, counted)
     return Deduction(
         counted.model, counted._compile, worlds, counted._possible, counted._decided, model
     )

@@ -11,13 +11,16 @@ model as the likelihood of the others' moves: the prior over deals is the counti
 choice the counting treats as free (a discard nobody saw) is weighed by the model too.
 
 How the weighted odds are computed:
-- **exact** where the game lists every consistent whole state (`states.ListingSampler`, Blue
-  Lion when its worlds are few): every state weighed;
-- **importance-weighted** elsewhere: `samples` whole states drawn from the counting posterior
-  (`solver.states.sampler`), each weighed, the odds a weighted mean, with the effective sample
-  size and a 95% margin on every estimate (`solver.sampling.Estimate`). When the model's
-  weights vary much between worlds (few states carry the weight) the effective size falls and
-  the margin says so; Alibi's chain records are correlated, so there the margin is a floor.
+- **exact** where the game lists every consistent whole state (`states.ListingSampler`: Blue
+  Lion, and Serial Killer's small positions): every state weighed;
+- **estimated** where the counting odds are exact but the states too many: whole states drawn
+  from the counting posterior (`solver.states.sampler`), BATCH at a time up to MODEL_SAMPLES,
+  each weighed; an estimate is the counting's exact odds plus the sample's estimate of what
+  the weights change, with its standard error and the effective sample size (Kish). Where the
+  model weighs every drawn state alike, the counting's odds come back unchanged;
+- **refused** where the counting odds are themselves an estimate (Alibi past exact counting):
+  weights over a chain's correlated records collapse onto a few of them (an effective size of
+  1-5 in 300 in 4-player games), so the model belongs inside the chain, which is not built.
 
 A model weighs; it never rules a world out: a move the model gives no chance (one outside the
 moves it lists, such as an Alibi question of cards its list leaves out) counts as `FLOOR`.
@@ -30,6 +33,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from engines import Action, ConfigError, InformationSet, Seat, State
 from engines.values import quote
@@ -37,11 +41,20 @@ from solver.errors import NotCounted
 from solver.model import Fact, World
 from solver.sampling import Estimate
 
+if TYPE_CHECKING:
+    from solver.deduction import Deduction
+
 COUNTING = "counting"
 RANDOM = "random"
 MODEL_SAMPLES = 300
-"""Whole states drawn and weighed when the game does not list them all: the work bound of a
-modelled deduction (about 3-12 ms a state with the random model in mid-game positions)."""
+"""The most whole states drawn and weighed when the game does not list them all: the work
+bound of a modelled deduction (about 3-12 ms a state with the random model in mid-game
+positions)."""
+BATCH = 50
+"""States drawn between checks of the estimates' errors."""
+TARGET_ERROR = 0.01
+"""Drawing stops once every open fact's standard error is at most this (a 95% margin of about
+two points), or at MODEL_SAMPLES."""
 FLOOR = 1e-6
 """The chance a model gives a move it leaves out, so that no world is ruled out by a model."""
 SEED = 0
@@ -112,17 +125,15 @@ class OpponentModel:
 
 class ModelledWorlds:
     """The consistent worlds weighed by a model: each a whole state's world with the log of its
-    weight. `exact` when they are every consistent state. Otherwise a sample drawn from the
-    counting posterior; when that posterior is exact (`counted`: its probability of a fact),
-    each estimate is the counting's odds plus the sample's estimate of what the weights change
-    (a control variate: where the model weighs every drawn world alike, the counting's exact
-    odds come back unchanged); else the weighted mean of the sample."""
+    weight. Either every consistent state (`counted` None: exact), or a sample drawn from the
+    counting posterior whose exact odds are `counted`: each estimate is then the counting's odds
+    plus the sample's estimate of what the weights change (a control variate: where the model
+    weighs every drawn world alike, the counting's exact odds come back unchanged)."""
 
     def __init__(
         self,
         worlds: Sequence[World],
         log_weights: Sequence[float],
-        exact: bool,
         counted: Callable[[Fact], float] | None = None,
     ) -> None:
         if not worlds or len(worlds) != len(log_weights):
@@ -132,8 +143,8 @@ class ModelledWorlds:
         mean = math.fsum(weights) / len(weights)
         self.worlds = list(worlds)
         self.ratios = [w / mean for w in weights]  # each world's weight against the average
-        self.exact = exact
-        self._counted = None if exact else counted
+        self.exact = counted is None
+        self._counted = counted
 
     @cached_property
     def effective_size(self) -> float:
@@ -141,38 +152,24 @@ class ModelledWorlds:
         n = len(self.ratios)
         return n * n / math.fsum(r * r for r in self.ratios)
 
-    def _hits(self, fact: Fact) -> list[float]:
-        return [1.0 if fact.holds_in(world) else 0.0 for world in self.worlds]
-
     def probability(self, fact: Fact) -> float:
         return self.estimate(fact).value
 
     def estimate(self, fact: Fact) -> Estimate:
-        """The weighted odds of `fact` with their standard error (exact when every state was
-        weighed)."""
-        hits, ratios, n = self._hits(fact), self.ratios, len(self.ratios)
-        if self.exact:
-            return Estimate(math.fsum(r * h for r, h in zip(ratios, hits, strict=True)) / n)
-        if self._counted is not None:
-            counted = self._counted(fact)
-            shift = math.fsum((r - 1.0) * h for r, h in zip(ratios, hits, strict=True)) / n
-            value = min(max(counted + shift, 0.0), 1.0)
-            # linearised: each draw's part in the weighted mean less its part in the plain one
-            parts = [r * (h - value) - (h - counted) for r, h in zip(ratios, hits, strict=True)]
-            mean = math.fsum(parts) / n
-            spread = math.fsum((x - mean) ** 2 for x in parts) / max(n - 1, 1)
-            error = math.sqrt(spread / n)
-            return Estimate(value, error, exact=False, effective_size=self.effective_size)
-        value = math.fsum(r * h for r, h in zip(ratios, hits, strict=True)) / n
-        size = self.effective_size
-        if value <= 0.0 or value >= 1.0:  # possible and not certain, but never drawn so
-            floor = 0.5 / (size + 1)
-            shown = min(max(value, floor), 1 - floor)
-            return Estimate(shown, floor, exact=False, reached=False, effective_size=size)
-        pairs = zip(ratios, hits, strict=True)
-        spread = math.fsum((r / n) ** 2 * (h - value) ** 2 for r, h in pairs)
-        error = max(math.sqrt(spread), math.sqrt(value * (1 - value) / n))
-        return Estimate(value, error, exact=False, effective_size=size)
+        """The weighted odds of `fact`: exact when every state was weighed, else with the
+        estimate's standard error (its linearisation over the draws)."""
+        n = len(self.ratios)
+        drawn = zip(self.ratios, self.worlds, strict=True)
+        pairs = [(r, 1.0 if fact.holds_in(world) else 0.0) for r, world in drawn]
+        if self._counted is None:
+            return Estimate(math.fsum(r * h for r, h in pairs) / n)
+        counted = self._counted(fact)
+        value = min(max(counted + math.fsum((r - 1.0) * h for r, h in pairs) / n, 0.0), 1.0)
+        # each draw's part in the weighted mean less its part in the plain one
+        parts = [r * (h - value) - (h - counted) for r, h in pairs]
+        mean = math.fsum(parts) / n
+        error = math.sqrt(math.fsum((x - mean) ** 2 for x in parts) / max(n - 1, 1) / n)
+        return Estimate(value, error, exact=False, effective_size=self.effective_size)
 
     def total(self) -> int:
         raise NotCounted("a modelled world set weighs worlds: it has probabilities, not counts")
@@ -188,12 +185,13 @@ class ModelledWorlds:
 def modelled_worlds(
     info: InformationSet,
     model: str,
-    counted: Callable[[Fact], float] | None = None,
+    counted: Deduction,
     samples: int = MODEL_SAMPLES,
 ) -> ModelledWorlds:
     """The consistent worlds of `info` weighed by `model`: every state where the game lists
-    them, else `samples` drawn from the counting posterior (whose exact odds, `counted`, the
-    estimates start from when given)."""
+    them, else states drawn from the counting posterior (`counted`, the counting deduction of
+    `info`; its odds start the estimates when exact), BATCH at a time, until every fact open
+    there is known within TARGET_ERROR, or `samples` were drawn."""
     from solver.games import PublicKnowledge, knowledge_for
     from solver.states import listed_states, sampler
 
@@ -205,22 +203,41 @@ def modelled_worlds(
             "applies to them; use model 'counting'"
         )
     weigh = OpponentModel(model, info)
-    states = listed_states(info)
-    exact = states is not None
-    if states is None:
-        draw = sampler(info)
-        rng = random.Random(SEED)
-        states = [draw(rng) for _ in range(samples)]
-    worlds = [knowledge.world_of(state) for state in states]
-    weights = [weigh.log_likelihood(state) for state in states]
-    return ModelledWorlds(worlds, weights, exact, counted)
+    listed = listed_states(info)
+    if listed is not None:
+        worlds = [knowledge.world_of(state) for state in listed]
+        return ModelledWorlds(worlds, [weigh.log_likelihood(s) for s in listed])
+    if not counted.exact:
+        raise ConfigError(
+            f"{info.game}: this position's counting odds are an estimate (a chain's records), "
+            "and odds under a model start from exact ones; use model 'counting' here"
+        )
+    draw, rng = sampler(info), random.Random(SEED)
+    open_facts = _open(counted)
+    worlds, weights = [], []
+    while True:
+        for _ in range(min(BATCH, samples - len(worlds))):
+            state = draw(rng)
+            worlds.append(knowledge.world_of(state))
+            weights.append(weigh.log_likelihood(state))
+        found = ModelledWorlds(worlds, weights, counted.probability)
+        errors = [found.estimate(f).error for f in open_facts]
+        if len(worlds) >= samples or max(errors, default=0.0) <= TARGET_ERROR:
+            return found
+
+
+def _open(deduction: Deduction) -> list[Fact]:
+    """The facts of `deduction` that are possible and not certain."""
+    return [f for f in deduction.facts if deduction.possible(f) and not deduction.is_certain(f)]
 
 
 __all__ = [
+    "BATCH",
     "COUNTING",
     "FLOOR",
     "MODEL_SAMPLES",
     "RANDOM",
+    "TARGET_ERROR",
     "ModelledWorlds",
     "OpponentModel",
     "check_model",

@@ -112,7 +112,7 @@ def test_estimates_under_a_model_fall_within_their_margins() -> None:
         values = rng.choices(list(q), weights=list(q.values()), k=300)
         worlds = [{"x": v} for v in values]
         logs = [math.log(likelihood[v]) for v in values]
-        modelled = ModelledWorlds(worlds, logs, exact=False, counted=lambda f: q["a"])
+        modelled = ModelledWorlds(worlds, logs, counted=lambda f: q["a"])
         estimate = modelled.estimate(fact)
         assert not estimate.exact and 100 < (estimate.effective_size or 0) < 300
         covered += abs(estimate.value - truth) <= estimate.margin
@@ -121,7 +121,7 @@ def test_estimates_under_a_model_fall_within_their_margins() -> None:
 
 def test_a_modelled_world_set_listing_every_state_is_exact() -> None:
     worlds = [{"x": "a"}, {"x": "b"}, {"x": "a"}]
-    modelled = ModelledWorlds(worlds, [math.log(0.5), math.log(1.0), math.log(0.25)], True)
+    modelled = ModelledWorlds(worlds, [math.log(0.5), math.log(1.0), math.log(0.25)])
     fact = Fact("Is", ("a",), "x", frozenset({"a"}), "x is a")
     assert modelled.estimate(fact) == Estimate(0.75 / 1.75)
     with pytest.raises(solver.NotCounted):
@@ -214,3 +214,13 @@ def test_hints_refuse_odds_read_under_a_model() -> None:
     assert modelled.opponent_model == "random" and solver.deduce(info).opponent_model == "counting"
     with pytest.raises(ConfigError, match=r"pass solver\.deduce"):
         solver.hints(info, modelled)
+
+
+def test_a_position_past_exact_counting_reads_no_model() -> None:
+    """Alibi's late odds are a chain's estimate: odds under a model start from exact ones."""
+    game = engines.make("alibi", players=4)
+    state = game.random_game(seed=2, moves=60)
+    info = state.information_set(0)
+    assert not solver.deduce(info).exact
+    with pytest.raises(ConfigError, match="start from exact ones"):
+        solver.deduce(info, model="random")
