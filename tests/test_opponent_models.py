@@ -224,3 +224,20 @@ def test_a_position_past_exact_counting_reads_no_model() -> None:
     assert not solver.deduce(info).exact
     with pytest.raises(ConfigError, match="start from exact ones"):
         solver.deduce(info, model="random")
+
+
+def test_the_noir_solver_reads_its_odds_under_a_model() -> None:
+    """The solver bot's `model` option: its move is the advice under that model, legal."""
+    game = engines.make("noir")
+    state = game.random_game(seed=4, moves=12)
+    seat = state.to_move
+    info = state.information_set(seat)
+    bot = opponents.make("solver", game, seat, seed=3, model="random")
+    move = bot.act(info)
+    assert move in state.legal_actions()
+    assert solver.advise(info, seed=3, model="random").move == move
+    with pytest.raises(ConfigError, match="unknown opponent model"):
+        opponents.make("solver", game, seat, seed=3, model="psychic")
+    lupin = engines.make("blue-lion").new_game(seed=1).information_set("lupin")
+    with pytest.raises(ConfigError, match="has no option 'model'"):
+        solver.advise(lupin, model="random")

@@ -9,6 +9,7 @@ tells him about us; leaves are valued by the chance of winning on the move after
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 
 from engines import Action, InformationSet, Seat
@@ -37,7 +38,8 @@ from solver.games.noir import (
     own_identity,
 )
 from solver.model import Clause, Constraint, Fact
-from solver.search.noir import choose, innocent_cards
+from solver.search import check_knobs
+from solver.search.noir import KNOBS, choose, innocent_cards
 
 
 # --- the notepad ------------------------------------------------------------------------------
@@ -258,16 +260,32 @@ class SolverBot(SearchingBot):
     Its work is bounded by the game, not the clock: every legal action is scored, once, so a
     seed gives the same move on any machine. `time_budget` (seconds, off by default) is only a
     safety ceiling, and then the one source of non-determinism: past it, the actions not yet
-    scored (shifts come last) are skipped.
+    scored (shifts come last) are skipped. `model` reads the odds under a model of the
+    opponent ("random" or a bot's name: `solver.deduce(info, model=...)`), about a second
+    a move; "counting" (the default) reads every consistent world as its deal.
     """
 
     game: Noir
+    OPTIONS = tuple(KNOBS)
 
     scored: int = 0
     """Actions the last move scored (its work; fewer than legal only past the ceiling)."""
 
+    def __init__(
+        self,
+        game: Noir,
+        seat: Seat,
+        rng: random.Random,
+        time_budget: float | None = None,
+        model: str = "counting",
+    ) -> None:
+        super().__init__(game, seat, rng, time_budget)
+        self.knobs = check_knobs(game.name, KNOBS, {"time_budget": time_budget, "model": model})
+        self.model = model
+        """How its odds read the opponent's choices (`solver.deduce(info, model=...)`)."""
+
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        move, scored = choose(info, legal, self.rng, self.time_budget)
+        move, scored = choose(info, legal, self.rng, self.time_budget, self.model)
         self.scored = len(scored) if len(legal) > 1 else 0
         return move
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 import engines
 from engines import Action, ConfigError, InformationSet
 from engines.values import quote
+from solver.opponent_models import check_model
 from solver.validation import validate
 
 
@@ -189,9 +190,12 @@ def check_knobs(
             )
     checked = {**allowed, **knobs}
     for key, value in checked.items():
-        checked[key] = (
-            check_time_budget(value) if key == "time_budget" else check_positive_int(key, value)
-        )
+        if key == "time_budget":
+            checked[key] = check_time_budget(value)
+        elif key == "model":
+            checked[key] = check_model(game, value)
+        else:
+            checked[key] = check_positive_int(key, value)
     return checked
 
 

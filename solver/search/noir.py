@@ -58,7 +58,9 @@ GRADING = Grading(
 )
 """A review grades a Noir move by the search's value it gives up (one scale for every move of
 a turn, as the search ranks them)."""
-KNOBS: dict[str, object] = {"time_budget": None}
+KNOBS: dict[str, object] = {"time_budget": None, "model": "counting"}
+"""`model`: how the odds read the opponent's choices (`solver.deduce(info, model=...)`):
+"counting", "random" or a bot's name; a model costs about a second a move."""
 AGENTS = 3
 TIE = 1e-9
 """Values this close are a tie, which `choose` breaks at random."""
@@ -99,10 +101,15 @@ def choose(
     legal: Sequence[Action],
     rng: random.Random,
     time_budget: float | None = None,
+    model: str = "counting",
 ) -> tuple[Action, list[tuple[Action, Scored]]]:
-    """The solver's move, and every action it scored with its value and risk."""
+    """The solver's move, and every action it scored with its value and risk, its odds read
+    under `model`."""
     deadline = math.inf if time_budget is None else time.perf_counter() + time_budget
-    scorer = _inspector(info, legal) if info.seat == INSPECTOR else _killer(info, info.make_game())
+    if info.seat == INSPECTOR:
+        scorer = _inspector(info, legal, model)
+    else:
+        scorer = _killer(info, info.make_game(), model)
     if len(legal) == 1:
         return legal[0], [(legal[0], scorer(legal[0]))]
     best, best_value = legal[0], -math.inf
@@ -118,11 +125,11 @@ def choose(
     return best, scored
 
 
-def advise(turn: Turn, time_budget: float | None = None) -> Advice:
+def advise(turn: Turn, time_budget: float | None = None, model: str = "counting") -> Advice:
     """The solver's move, its value in words, and every candidate's risk of losing on the
     opponent's next move, best first."""
     info, legal, rng = turn.info, turn.legal, turn.rng
-    move, scored = choose(info, legal, rng, time_budget)
+    move, scored = choose(info, legal, rng, time_budget, model)
     ranked = sorted(scored, key=lambda item: (item[0] != move, -item[1].value))
     who, you = ("killer", "inspector") if info.seat == INSPECTOR else ("inspector", "killer")
     loss = "kill" if info.seat == INSPECTOR else "arrest"
@@ -155,9 +162,9 @@ class Reply:
     arrest: float
 
 
-def _inspector(info: InformationSet, legal: Sequence[Action]) -> Scorer:
+def _inspector(info: InformationSet, legal: Sequence[Action], model: str) -> Scorer:
     """The inspector's scorer: his choice of identity, or his moves once he has one."""
-    chances = posterior(deduce(info))
+    chances = posterior(deduce(info, model=model))
     grid, dead = current_grid(info.observations), dead_cards(info)
     me = own_identity(info)
     reach = set(public_inspector_candidates(info))
@@ -447,13 +454,11 @@ class KillerView:
     kills_left: int
 
 
-def _killer_view(info: InformationSet, game: object) -> KillerView:
+def _killer_view(info: InformationSet, game: object, model: str = "counting") -> KillerView:
     me = own_identity(info)
     assert me is not None
-    chances = (
-        posterior(deduce(info)) if any(isinstance(o, seen.ChoseIdentity) for o in info.observations)
-        else {}
-    )  # fmt: skip
+    chose = any(isinstance(o, seen.ChoseIdentity) for o in info.observations)
+    chances = posterior(deduce(info, model=model)) if chose else {}
     dead = dead_cards(info)
     return KillerView(
         grid=current_grid(info.observations),
@@ -467,8 +472,8 @@ def _killer_view(info: InformationSet, game: object) -> KillerView:
     )
 
 
-def _killer(info: InformationSet, game: object) -> Scorer:
-    return _killer_scorer(_killer_view(info, game))
+def _killer(info: InformationSet, game: object, model: str) -> Scorer:
+    return _killer_scorer(_killer_view(info, game, model))
 
 
 def _killer_scorer(view: KillerView) -> Scorer:
