@@ -82,8 +82,9 @@ def check_model(game: str, model: object) -> str:
 
 
 class OpponentModel:
-    """The model's chance of each move of every seat but one, one bot per seat, its policies
-    remembered by information set (worlds that agree on what a seat knew share them)."""
+    """The model's chance of each move of every seat but the reader's, one bot per seat, its
+    policies remembered by information set (worlds that agree on what a seat knew share
+    them)."""
 
     def __init__(self, name: str, reader: InformationSet) -> None:
         from opponents import make  # opponents build on the solver
@@ -95,6 +96,8 @@ class OpponentModel:
         self._veil = veil(reader)
         self._bots: dict[Seat, SeatedBot] = {}
         for seat in game.seats:
+            if seat == self.me:
+                continue
             bot = make(name, game, seat, seed=SEED)
             assert isinstance(bot, SeatedBot)  # every bot `make` builds gives its policy
             self._bots[seat] = bot
