@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import engines
 import opponents
 import solver
-from engines import Seat, State
+from engines import IncompleteInformationSet, Seat, State
 
 OPTIONS: dict[str, dict[str, object]] = {"serial-killer": {"players": 4}, "alibi": {"players": 4}}
 SEATS: dict[str, Seat] = {"city-killer": "detective"}
@@ -97,7 +97,10 @@ def measure(name: str, games: int, bots: str, model: str, seed: int) -> None:
             info = state.information_set(seat)
             solver.forget()
             began = time.process_time()
-            counted = solver.deduce(info)
+            try:
+                counted = solver.deduce(info)
+            except IncompleteInformationSet:  # mid-exchange (a question not yet answered)
+                continue
             times["counting"].append(time.process_time() - began)
             began = time.process_time()
             modelled = solver.deduce(info, model=model)
