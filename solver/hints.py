@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+import engines
 from engines import ConfigError, InformationSet, game_module
 from solver.deduction import deduce
 from solver.games import knowledge_for
@@ -88,38 +89,47 @@ def ranked(found: list[Hint]) -> list[Hint]:
     return sorted(found, key=lambda h: (SECTIONS.get(h.kind, SECTIONS["certain"]), -h.score))
 
 
+def _model_hints(game: str) -> bool:
+    """Whether `game`'s hints read the odds of any deduction, modelled or counted."""
+    return bool(getattr(knowledge_for(game), "MODEL_HINTS", False))
+
+
 def hints(
     info: InformationSet,
     deduction: Deduction | None = None,
     limit: int | None = None,
     plans: bool = True,
     search: bool = True,
+    model: str = COUNTING,
 ) -> list[Hint]:
     """Ranked hints for the seat of `info`: the answer once certain, what to do, the odds,
     what is certain and why. With `plans`, a certain answer's hint also says the plan
     towards winning with it (the move that wins, or the way to it). With `search`, the
     game's search adds the move its bot makes there (seed 0, as `solver.advise`); without
     it, the hints are what the seat knows (what `sleuth demo` shows beside another seed's
-    move).
+    move). `model` reads the odds under a model of the other players (`deduce(info,
+    model=...)`; a given `deduction` carries its own), for the games whose hints read any
+    deduction's odds (MODEL_HINTS: Noir so far).
 
     Raises:
-        ConfigError: `deduction` reads the odds under an opponent model (`deduce(info,
-            model=...)`): the games' hints are written for the counting odds so far.
+        ConfigError: an unknown model; or odds under a model for a game whose hints read
+            the counting odds only (the message names the games that read a model).
         InvalidInformationSet: `info` is not an information set its game could produce.
         Inconsistent: the observations contradict each other.
         SolverTimeout: CP-SAT reached a time limit (a safety ceiling).
     """
     if deduction is None:
-        found = deduce(info)  # validates
+        found = deduce(info, model=model)  # validates
     else:
         found = deduction
         validate(info)
-    if found.opponent_model != COUNTING:
-        raise ConfigError(
-            f"{info.game}: hints read the counting odds so far, and this deduction weighs the "
-            "worlds by an opponent model; pass solver.deduce(info) (model 'counting')"
-        )
     knowledge = knowledge_for(info.game)
+    if found.opponent_model != COUNTING and not getattr(knowledge, "MODEL_HINTS", False):
+        reading = [name for name in engines.names() if _model_hints(name)]
+        raise ConfigError(
+            f"{info.game}: its hints read the counting odds only, and these weigh the worlds "
+            f"by an opponent model; games whose hints read a model: {', '.join(reading)}"
+        )
     found_hints = knowledge.hints(info, found)
     game_search = game_module(info.game, "solver.search")
     searched = getattr(game_search, "hints", None)  # a search may add the move its bot makes

@@ -207,13 +207,29 @@ def test_the_city_killer_killer_reads_no_model() -> None:
     solver.deduce(info, model="counting")
 
 
-def test_hints_refuse_odds_read_under_a_model() -> None:
+def test_hints_read_a_model_where_the_game_writes_them_for_one() -> None:
+    """Noir's hints read the modelled odds; Serial Killer's read the counting only, and say
+    which games read a model."""
+    noir = engines.make("noir")
+    moved = False
+    for seed in range(6):
+        state = noir.random_game(seed=seed, moves=20)
+        if state.is_over:
+            continue
+        info = state.information_set(noir.seats[seed % 2])
+        counted = [h.text for h in solver.hints(info, search=False)]
+        modelled = [h.text for h in solver.hints(info, search=False, model="random")]
+        assert modelled
+        moved |= counted != modelled
+    assert moved
     game = engines.make("serial-killer", players=4)
     info = game.random_game(seed=3, moves=30).information_set(0)
-    modelled = solver.deduce(info, model="random")
-    assert modelled.opponent_model == "random" and solver.deduce(info).opponent_model == "counting"
-    with pytest.raises(ConfigError, match=r"pass solver\.deduce"):
-        solver.hints(info, modelled)
+    modelled_deduction = solver.deduce(info, model="random")
+    assert modelled_deduction.opponent_model == "random"
+    with pytest.raises(ConfigError, match="games whose hints read a model: noir"):
+        solver.hints(info, modelled_deduction)
+    with pytest.raises(ConfigError, match="unknown opponent model"):
+        solver.hints(info, model="oracle")
 
 
 def test_a_position_past_exact_counting_reads_no_model() -> None:

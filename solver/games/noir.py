@@ -73,6 +73,9 @@ from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, membe
 from solver.sampling import EnumeratedWorlds
 from solver.validation import Checker
 
+MODEL_HINTS = True
+"""The hints read any deduction's odds, counted or weighed by an opponent model
+(`solver.hints(info, model=...)`): `posterior` reads either."""
 ANSWER_KINDS = frozenset({"KillerIs", "InspectorIs"})
 """The facts that make up the hidden answer (whose odds moving is news)."""
 
