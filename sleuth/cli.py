@@ -145,6 +145,12 @@ def _play_arguments(play: argparse.ArgumentParser, game_help: str) -> None:
         default=None,
         help="write the game's record as JSON to FILE when it ends, for `sleuth review FILE`",
     )
+    play.add_argument(
+        "--model",
+        default="counting",
+        help="read the hints' odds under a model of the other players: counting (default: "
+        "every consistent deal alike), random, or a bot's name (noir so far; slower)",
+    )
     _add_game_options(play)
 
 
@@ -239,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "play":
             game = _game(args)
             seat = game.seat_from_text(args.seat) if args.seat else game.seats[0]
-            return play(console, game, seat, args.bot, args.seed, args.save)
+            return play(console, game, seat, args.bot, args.seed, args.save, args.model)
         elif args.command == "assist":
             return assist(console, args)
         elif args.command == "serve":

@@ -55,11 +55,11 @@ def seat_name(seat: Seat) -> str:
     return seat.capitalize() if isinstance(seat, str) else f"Player {seat}"
 
 
-def safe_hints(info: InformationSet, limit: int) -> list[solver.Hint]:
+def safe_hints(info: InformationSet, limit: int, model: str = "counting") -> list[solver.Hint]:
     """What the seat knows (the hints without the search's own move, which another seed's bot
-    may not play), or none for a game without a knowledge model yet."""
+    may not play), its odds read under `model`; none for a game without a knowledge model."""
     try:
-        return solver.hints(info, limit=limit, search=False)
+        return solver.hints(info, limit=limit, search=False, model=model)
     except ConfigError:
         return []
 

@@ -20,10 +20,12 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
+import engines
 import opponents
 import solver
 from engines import (
     Action,
+    ConfigError,
     Game,
     IllegalAction,
     InformationSet,
@@ -38,6 +40,8 @@ from sleuth.commands import safe_hints, seat_name
 from sleuth.reader import Reader
 from sleuth.review import show as show_review
 from sleuth.views.advice import advice_table, numbered_hints
+from solver.hints import reads_models
+from solver.opponent_models import COUNTING, check_model
 from solver.review import review as solver_review
 
 LONG_LIST = 40
@@ -68,15 +72,32 @@ def _help(legal: Sequence[Action]) -> str:
 
 
 def play(
-    console: Console, game: Game, seat: Seat, bot: str, seed: int | None, save: str | None = None
+    console: Console,
+    game: Game,
+    seat: Seat,
+    bot: str,
+    seed: int | None,
+    save: str | None = None,
+    model: str = COUNTING,
 ) -> int:
     """Games against `bot` until the person stops; each `again` deals a new game. With
     `save`, each finished game's record is written there (the last one kept), for
-    `sleuth review`."""
+    `sleuth review`. `model` reads the hints' odds under a model of the other players.
+
+    Raises:
+        ConfigError: an unknown model, or a model for a game whose hints read none.
+    """
+    check_model(game.name, model)
+    if model != COUNTING and not reads_models(game.name):
+        reading = [name for name in engines.names() if reads_models(name)]
+        raise ConfigError(
+            f"{game.name}: its hints read the counting odds only; games whose hints read a "
+            f"model: {', '.join(reading)}"
+        )
     reader = Reader(console)
     while True:
         fresh = seed if seed is not None else _fresh_seed()
-        table = Table(console, game, seat, bot, fresh, reader, save)
+        table = Table(console, game, seat, bot, fresh, reader, save, model)
         if table.run() != "again":
             return 0
         seed = None
@@ -105,6 +126,7 @@ class Table:
     seed: int
     reader: Reader
     save: str | None = None
+    model: str = COUNTING  # how the hints' odds read the other players' choices
     state: State = field(init=False)
     bots: dict[Seat, opponents.Bot] = field(init=False)
     actions: list[Action] = field(default_factory=list)
@@ -275,14 +297,15 @@ class Table:
 
     # --- commands --------------------------------------------------------------------------
     def _advice(self, info: InformationSet) -> solver.Advice | None:
+        knobs = {} if self.model == COUNTING else {"model": self.model}
         try:
-            return solver.advise(info, seed=self.seed)
+            return solver.advise(info, seed=self.seed, **knobs)
         except SleuthError as error:
             self.console.print(Text(f"no advice here: {error}", style="yellow"))
             return None
 
     def _hint(self, info: InformationSet) -> None:
-        self.shown_hints = safe_hints(info, HINTS)  # first: the full deduction serves both
+        self.shown_hints = safe_hints(info, HINTS, self.model)  # first: it serves both
         advice = self._advice(info)
         if advice is not None:
             self.console.print(advice_table(advice, RUNNERS_UP))

@@ -89,8 +89,9 @@ def ranked(found: list[Hint]) -> list[Hint]:
     return sorted(found, key=lambda h: (SECTIONS.get(h.kind, SECTIONS["certain"]), -h.score))
 
 
-def _model_hints(game: str) -> bool:
-    """Whether `game`'s hints read the odds of any deduction, modelled or counted."""
+def reads_models(game: str) -> bool:
+    """Whether `game`'s hints read the odds of any deduction, counted or weighed by an
+    opponent model (its knowledge module's MODEL_HINTS)."""
     return bool(getattr(knowledge_for(game), "MODEL_HINTS", False))
 
 
@@ -124,8 +125,8 @@ def hints(
         found = deduction
         validate(info)
     knowledge = knowledge_for(info.game)
-    if found.opponent_model != COUNTING and not getattr(knowledge, "MODEL_HINTS", False):
-        reading = [name for name in engines.names() if _model_hints(name)]
+    if found.opponent_model != COUNTING and not reads_models(info.game):
+        reading = [name for name in engines.names() if reads_models(name)]
         raise ConfigError(
             f"{info.game}: its hints read the counting odds only, and these weigh the worlds "
             f"by an opponent model; games whose hints read a model: {', '.join(reading)}"

@@ -128,3 +128,16 @@ def test_a_long_card_list_is_said_shortly() -> None:
     assert mixed.words(deck) == (
         f"of {deck.group_names[deck.groups[0]]} (all 3), {deck.by_id[places[0]].name}"
     )
+
+
+def test_play_reads_the_hints_odds_under_a_model_where_the_game_can(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["play", "noir", "--as", "killer", "--seed", "3", "--bot", "random", "--model", "random"]
+    out = _run(monkeypatch, capsys, argv, "hint", "quit")
+    assert "What the solver would play:" in out
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "blue-lion", "--model", "random"]) == 2
+    assert "games whose hints read a model: noir" in capsys.readouterr().err
+    assert main(["play", "noir", "--model", "oracle"]) == 2
+    assert "unknown opponent model 'oracle'" in capsys.readouterr().err
