@@ -163,6 +163,12 @@ def _assist_arguments(assist: argparse.ArgumentParser, game_help: str) -> None:
     assist.add_argument(
         "--level", default=None, help="hint level: notepad, certain, odds (default) or advice"
     )
+    assist.add_argument(
+        "--model",
+        default=None,
+        help="read the odds under a model of the other players: counting (default), random or "
+        "a bot's name (noir so far; slower)",
+    )
     assist.add_argument("--dir", default=None, help="where sessions are kept (default: user data)")
     assist.add_argument(
         "--no-board", action="store_true", help="do not draw the board after each entry (`view`)"

@@ -257,3 +257,44 @@ def test_the_noir_solver_reads_its_odds_under_a_model() -> None:
     lupin = engines.make("blue-lion").new_game(seed=1).information_set("lupin")
     with pytest.raises(ConfigError, match="has no option 'model'"):
         solver.advise(lupin, model="random")
+
+
+def _noir_session(tmp_path, model: str = "counting"):  # type: ignore[no-untyped-def]
+    from sleuth.assist import Session
+    from sleuth.assist.transcribe import typed_lines
+
+    game = engines.make("noir")
+    state = game.random_game(seed=2, moves=20)
+    session = Session.new("noir", "killer", dir=tmp_path, name="n", model=model)
+    for line in typed_lines(game, state.information_set("killer")):
+        session.add(line)
+    return session
+
+
+def test_the_notebook_reads_its_odds_under_the_sessions_model(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A Noir session's model changes its odds, is kept with the session, and is refused by
+    name for a game whose notebook reads the counting odds only."""
+    from rich.console import Console
+
+    from sleuth.assist import Session, SessionError
+    from sleuth.assist.terminal import Notebook
+
+    session = _noir_session(tmp_path)
+    counted = [h.text for h in session.hints()]
+    session.model = "random"
+    assert session.deduction().opponent_model == "random"  # type: ignore[union-attr]
+    assert [h.text for h in session.hints()] != counted
+    assert Session.open("n", tmp_path).model == "random"
+    console = Console(record=True, width=200)
+    Notebook(console, Session.open("n", tmp_path), lambda prompt: "", board=False).command(
+        "model counting"
+    )
+    assert "odds read under: counting" in console.export_text()
+    assert Session.open("n", tmp_path).model == "counting"
+    with pytest.raises(SessionError, match="models: counting, random, heuristic, solver"):
+        session.model = "psychic"
+    alibi = Session.new("alibi", dir=tmp_path, name="a", players=4)
+    with pytest.raises(SessionError, match="games whose odds read a model: noir"):
+        alibi.model = "random"
+    with pytest.raises(SessionError, match="games whose odds read a model: noir"):
+        Session.new("alibi", dir=tmp_path, name="b", model="random", players=4)

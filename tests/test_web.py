@@ -354,6 +354,14 @@ def test_each_games_session_page_fits_a_phone(phone, tmp_path, name, options, co
         if name == "alibi":  # the plain notepad instead of the box odds
             assert "H in hand" in page.inner_text("#board .caption")
         assert Session.open("shot", tmp_path).level == "notepad"
+        if name == "noir":  # the odds read under a model of the other player
+            _submit(page, ".models button:text-is('random')")
+            assert "read as random players, estimated" in page.inner_text("#hints h2")
+            assert page.locator(".models button.on").inner_text() == "random"
+            _no_horizontal_scroll(page)
+            assert Session.open("shot", tmp_path).model == "random"
+        else:
+            assert page.locator(".models").count() == 0
     finally:
         assert "Traceback" not in server.stop()
 

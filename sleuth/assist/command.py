@@ -16,6 +16,7 @@ from sleuth.assist.salvage import Salvage, salvage
 from sleuth.assist.session import Session
 from sleuth.assist.store import DamagedStore, Store
 from sleuth.assist.terminal import run
+from solver.opponent_models import COUNTING
 
 DAMAGED_STORE_EXIT = 3  # the sessions file is damaged (2 is a bad argument, as everywhere)
 
@@ -44,6 +45,8 @@ def _assist(console: Console, args: argparse.Namespace) -> int:
         session = Session.open(args.resume, args.dir)
         if args.level:
             session.level = args.level
+        if args.model:
+            session.model = args.model
         return run(console, session, not args.no_board, args.hints)
     if args.game is None:
         raise ConfigError("name a game for a new session, or use --resume NAME or --list")
@@ -58,6 +61,7 @@ def _assist(console: Console, args: argparse.Namespace) -> int:
         dir=args.dir,
         name=args.name,
         level=args.level or DEFAULT_LEVEL,
+        model=args.model or COUNTING,
         # what the options already say is entered for the person (Alibi's `-o dealer=2`
         # types "dealer 2"), so the notebook does not ask for it a second time
         entries=setup.entries(game, seat, {}),

@@ -45,7 +45,8 @@ from sleuth.assist.levels import DEFAULT_LEVEL, check_level, hints_at
 from sleuth.assist.log import apply_event, fold
 from sleuth.assist.store import Event, SessionError, SessionRecord, Store
 from solver.diagnosis import diagnose
-from solver.hints import certainty
+from solver.hints import certainty, reads_models
+from solver.opponent_models import COUNTING, model_names
 from solver.validation import validate
 
 
@@ -131,6 +132,8 @@ class Session:
 
     def _load(self, record: SessionRecord, events: Sequence[Event]) -> None:
         self._level = check_level(record.level)
+        stored = self._store.setting(record.name, MODEL_SETTING)
+        self._model = stored if stored in model_names(self.game.name) else COUNTING
         self._version = len(events)
         self._history = fold(events)
         self._entries = self._read(self._history[-1], [])
@@ -152,6 +155,7 @@ class Session:
         dir: Path | str | None = None,
         name: str | None = None,
         level: str = DEFAULT_LEVEL,
+        model: str = COUNTING,
         entries: Sequence[str] = (),
         **options: JsonValue,
     ) -> Session:
@@ -160,7 +164,8 @@ class Session:
 
         `seat` defaults to the game's first seat, and may be given as typed ("0", "Killer");
         `options` configure the game (players=4,
-        ...); `name` defaults to the game's name and a number.
+        ...); `name` defaults to the game's name and a number; `model` reads the odds under a
+        model of the other players (`Session.model`).
 
         Raises:
             ConfigError: an unknown game, option or seat.
@@ -171,10 +176,13 @@ class Session:
         made = engines.make(game, **options)
         chosen = made.seats[0] if seat is None else _seat_of(made, seat)
         check_level(level)
+        check_session_model(made, model)
         _check_entries(made, chosen, entries)
         store = Store(dir)
         name = name if name is not None else _free_name(store, made.name)
         store.create(name, made.name, made.option_items(), chosen, level)
+        if model != COUNTING:
+            store.set_setting(name, MODEL_SETTING, model)
         record, events = store.load(name)
         session = cls(store, record, events)
         for text in entries:
@@ -317,6 +325,18 @@ class Session:
         self._store.set_level(self.name, check_level(level))
         self._level = level
 
+    @property
+    def model(self) -> str:
+        """How the odds read the other players' choices: "counting" (every consistent deal
+        alike), "random" or a bot's name (`solver.deduce(info, model=...)`)."""
+        return self._model
+
+    @model.setter
+    def model(self, model: str) -> None:
+        self._store.set_setting(self.name, MODEL_SETTING, check_session_model(self.game, model))
+        self._model = model
+        self._reading = self._earlier = self._hints_for = self._changes_for = None
+
     def reading(self) -> Reading:
         """What the record says now (computed once per change)."""
         if self._reading is None:
@@ -375,7 +395,7 @@ class Session:
                 return kept.deduction
             try:
                 validate(prior)
-                return solver.deduce(prior)
+                return solver.deduce(prior, model=self._model)
             except IncompleteInformationSet:
                 continue
             except (InvalidInformationSet, solver.Inconsistent):
@@ -423,7 +443,7 @@ class Session:
         except InvalidInformationSet as error:  # only a record stored by an older version
             return self._prefix_reading("invalid", len(self._entries) - 1, str(error))
         try:
-            return Reading("ok", info, len(self._entries), solver.deduce(info))
+            return Reading("ok", info, len(self._entries), solver.deduce(info, model=self._model))
         except solver.Inconsistent:
             found = diagnose(info, [entry.sources for entry in self._entries])
             assert found is not None, "deduce and diagnose disagree about consistency"
@@ -450,11 +470,35 @@ class Session:
             prefix = self._info(self._entries[:count])
             try:
                 validate(prefix)
-                deduction = solver.deduce(prefix)
+                deduction = solver.deduce(prefix, model=self._model)
             except (InvalidInformationSet, solver.Inconsistent):
                 continue
             return Reading(status, prefix, count, deduction, waiting_for)
         return Reading(status, None, 0, None, waiting_for)
+
+
+MODEL_SETTING = "model"
+"""The session setting that names its opponent model (`Store.setting`)."""
+
+
+def check_session_model(game: Game, model: object) -> str:
+    """`model`, once it is a model the game's notebook can read its odds under.
+
+    Raises:
+        SessionError: an unknown model, or a model for a game whose hints read none (the
+            message names the models, or the games that read one).
+    """
+    allowed = model_names(game.name)
+    if model not in allowed:
+        raise SessionError(f"unknown opponent model {model!r}; models: {', '.join(allowed)}")
+    assert isinstance(model, str)
+    if model != COUNTING and not reads_models(game.name):
+        reading = [name for name in engines.names() if reads_models(name)]
+        raise SessionError(
+            f"{game.name}: the notebook reads the counting odds only; games whose odds read a "
+            f"model: {', '.join(reading)}"
+        )
+    return model
 
 
 def _check_entries(game: Game, seat: Seat, texts: Sequence[str]) -> None:

@@ -57,6 +57,12 @@ CREATE TABLE IF NOT EXISTS sessions (
     level TEXT NOT NULL,
     created TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS settings (
+    session TEXT NOT NULL REFERENCES sessions(name),
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (session, key)
+);
 CREATE TABLE IF NOT EXISTS events (
     session TEXT NOT NULL REFERENCES sessions(name),
     seq INTEGER NOT NULL,
@@ -213,6 +219,20 @@ class Store:
     def set_level(self, name: str, level: str) -> None:
         with self._transaction():
             self._db.execute("UPDATE sessions SET level = ? WHERE name = ?", (level, name))
+
+    def setting(self, name: str, key: str) -> str | None:
+        """A session's setting beside its header (the opponent model), or None when unset.
+        Settings live in their own table, so a store an older sleuth wrote gains it on
+        opening, and a salvaged store keeps the defaults."""
+        with self._guard():
+            row = self._db.execute(
+                "SELECT value FROM settings WHERE session = ? AND key = ?", (name, key)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_setting(self, name: str, key: str, value: str) -> None:
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?, ?)", (name, key, value))
 
     def load(self, name: str) -> tuple[SessionRecord, list[Event]]:
         """The session's header and its events in order.

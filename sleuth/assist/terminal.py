@@ -35,16 +35,17 @@ COMMANDS = (
     ("hints", "every hint, not only the first few"),
     ("why N", "the entries that force certain hint N"),
     ("level L", f"how much help: {', '.join(LEVELS)}"),
+    ("model M", "how the odds read the others' moves: counting, random or a bot's name"),
     ("view", "the board after each change: on or off (`view` alone shows it now)"),
     ("export", "the information set as JSON"),
     ("help", "this list and the notation"),
     ("quit", "leave (everything is already saved)"),
 )
-_READING_WORDS = ("help", "log", "hints", "level", "view", "export")
+_READING_WORDS = ("help", "log", "hints", "level", "model", "view", "export")
 """Commands that neither change an entry nor point at what was listed (`why N` does), so a
 change made elsewhere meanwhile does not void them."""
-_WORDS = ("add", "log", "edit", "insert", "delete", "undo", "hints", "why", "level", "view",
-          "export", "help", "quit")  # fmt: skip
+_WORDS = ("add", "log", "edit", "insert", "delete", "undo", "hints", "why", "level", "model",
+          "view", "export", "help", "quit")  # fmt: skip
 
 
 class Notebook:
@@ -69,7 +70,9 @@ class Notebook:
         s = self.session
         self.console.print(
             f"Session [bold]{s.name}[/bold]: {s.game.metadata.title}, you are "
-            f"{_seat_name(s.seat)}; hint level {s.level}. Type `help` for the notation."
+            f"{_seat_name(s.seat)}; hint level {s.level}"
+            + ("" if s.model == "counting" else f"; odds read under {_model_words(s.model)}")
+            + ". Type `help` for the notation."
         )
         if s.entries:
             self.show_log()
@@ -125,6 +128,12 @@ class Notebook:
             s.level = rest
             self.console.print(f"hint level: {s.level}")
             self.refresh()
+        elif word == "model":
+            if rest:
+                s.model = rest
+            self.console.print(f"odds read under: {_model_words(s.model)}")
+            if rest:
+                self.refresh()
         elif word == "view":
             self.view(rest.lower())
         elif word == "export":
@@ -334,3 +343,10 @@ def run(
     """The notebook on the terminal for `session`, until `quit` or end of input."""
     reader = line_reader(console, session.game.notation_words())
     return Notebook(console, session, reader, board, hint_count).run()
+
+
+def _model_words(model: str) -> str:
+    """The opponent model as the screen says it."""
+    if model == "counting":
+        return "counting (every consistent deal alike)"
+    return f"{model} (the others' moves weighed as a {model} player's; the odds are estimates)"

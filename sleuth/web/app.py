@@ -57,7 +57,7 @@ NOT_OURS = (
     "this change did not come from a page of this notebook (or its page is from before the "
     "server restarted), so it was not made: make it again from this page"
 )
-OPS = ("add", "edit", "insert", "delete", "undo", "level")
+OPS = ("add", "edit", "insert", "delete", "undo", "level", "model")
 
 T = TypeVar("T")
 
@@ -387,6 +387,9 @@ def _make_change(session: Session, op: str, fields: dict[str, str]) -> None:
     """Make change `op` of the session page's forms, or raise the SleuthError refusing it."""
     if op == "level":
         session.level = fields.get("level", "")
+        return
+    if op == "model":
+        session.model = fields.get("model", "")
         return
     if fields.get("version", "") != str(session.version):
         raise StaleSession(

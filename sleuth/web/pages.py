@@ -15,6 +15,8 @@ from engines.values import JsonValue
 from sleuth.assist import DEFAULT_LEVEL, LEVELS, Session, SessionRecord, setup
 from sleuth.web import taps
 from sleuth.web.boards import board, start_board
+from solver.hints import reads_models
+from solver.opponent_models import model_names
 
 SHOWN_HINTS = 12
 """Hints listed at first; a link lists them all."""
@@ -46,6 +48,8 @@ def session_page(session: Session, all_hints: bool = False, why: int | None = No
         "version": session.version,
         "level": session.level,
         "levels": LEVELS,
+        "model": session.model,
+        "models": model_names(game.name) if reads_models(game.name) else (),
         "status": reading.status,
         "waiting_for": reading.waiting_for,
         "usable_entries": reading.entries,
