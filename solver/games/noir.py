@@ -1057,7 +1057,8 @@ def _identity_hints(deduction: Deduction, fact_of, who: str) -> list[Hint]:
         return []  # the answer (`answer`) says it
     listed = ", ".join(f"{name} {percent(p)}" for name, p in chances.items())
     best, p = next(iter(chances.items()))
-    text = f"The {who} is one of {len(chances)}: {listed}"
+    how = "" if deduction.exact else f" (estimated, read as {deduction.opponent_model} players)"
+    text = f"The {who} is one of {len(chances)}{how}: {listed}"
     return [Hint(text, fact_of(best), p, (), "likely", 1.0 + p)]
 
 
