@@ -20,12 +20,10 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
-import engines
 import opponents
 import solver
 from engines import (
     Action,
-    ConfigError,
     Game,
     IllegalAction,
     InformationSet,
@@ -40,8 +38,8 @@ from sleuth.commands import safe_hints, seat_name
 from sleuth.reader import Reader
 from sleuth.review import show as show_review
 from sleuth.views.advice import advice_table, numbered_hints
-from solver.hints import reads_models
-from solver.opponent_models import COUNTING, check_model
+from solver.hints import check_hint_model
+from solver.opponent_models import COUNTING
 from solver.review import review as solver_review
 
 LONG_LIST = 40
@@ -87,13 +85,7 @@ def play(
     Raises:
         ConfigError: an unknown model, or a model for a game whose hints read none.
     """
-    check_model(game.name, model)
-    if model != COUNTING and not reads_models(game.name):
-        reading = [name for name in engines.names() if reads_models(name)]
-        raise ConfigError(
-            f"{game.name}: its hints read the counting odds only; games whose hints read a "
-            f"model: {', '.join(reading)}"
-        )
+    check_hint_model(game.name, model)
     reader = Reader(console)
     while True:
         fresh = seed if seed is not None else _fresh_seed()

@@ -18,7 +18,7 @@ from engines import ConfigError, InformationSet, game_module
 from solver.deduction import deduce
 from solver.games import knowledge_for
 from solver.model import Fact
-from solver.opponent_models import COUNTING
+from solver.opponent_models import COUNTING, check_model
 from solver.validation import validate
 from solver.wording import percent as percent
 from solver.wording import plural as plural
@@ -95,6 +95,28 @@ def reads_models(game: str) -> bool:
     return bool(getattr(knowledge_for(game), "MODEL_HINTS", False))
 
 
+def model_readers() -> list[str]:
+    """The games whose hints read an opponent model's odds (`reads_models`)."""
+    return [name for name in engines.names() if reads_models(name)]
+
+
+def check_hint_model(game: str, model: object) -> str:
+    """`model`, once the hints of `game` can read their odds under it.
+
+    Raises:
+        ConfigError: an unknown model (the message lists them), or a model for a game whose
+            hints read the counting odds only (the message names the games that read one).
+    """
+    check_model(game, model)
+    assert isinstance(model, str)  # check_model refuses anything else
+    if model != COUNTING and not reads_models(game):
+        raise ConfigError(
+            f"{game}: its hints read the counting odds only, and these weigh the worlds by an "
+            f"opponent model; games whose hints read a model: {', '.join(model_readers())}"
+        )
+    return model
+
+
 def hints(
     info: InformationSet,
     deduction: Deduction | None = None,
@@ -124,13 +146,8 @@ def hints(
     else:
         found = deduction
         validate(info)
+    check_hint_model(info.game, found.opponent_model)
     knowledge = knowledge_for(info.game)
-    if found.opponent_model != COUNTING and not reads_models(info.game):
-        reading = [name for name in engines.names() if reads_models(name)]
-        raise ConfigError(
-            f"{info.game}: its hints read the counting odds only, and these weigh the worlds "
-            f"by an opponent model; games whose hints read a model: {', '.join(reading)}"
-        )
     found_hints = knowledge.hints(info, found)
     game_search = game_module(info.game, "solver.search")
     searched = getattr(game_search, "hints", None)  # a search may add the move its bot makes

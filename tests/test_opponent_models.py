@@ -166,17 +166,23 @@ def test_a_modelled_deduction_is_the_same_on_every_call() -> None:
     ]
 
 
+def _noir_positions() -> list[InformationSet]:
+    """Noir after 20 random moves of seeds 0-5 (the games still running), seats alternating."""
+    game = engines.make("noir")
+    found = []
+    for seed in range(6):
+        state = game.random_game(seed=seed, moves=20)
+        if not state.is_over:
+            found.append(state.information_set(game.seats[seed % 2]))
+    return found
+
+
 def test_noir_odds_move_with_what_the_random_inspector_chose() -> None:
     """Noir's random players have more or fewer moves depending on their hidden cards, so a
     random model weighs Noir's worlds unequally at some positions, with an effective sample
     size and a margin on each estimate."""
-    game = engines.make("noir")
     moved = False
-    for seed in range(6):
-        state = game.random_game(seed=seed, moves=20)
-        if state.is_over:
-            continue
-        info = state.information_set(game.seats[seed % 2])
+    for info in _noir_positions():
         d = solver.deduce(info, model="random")
         size = d.worlds.effective_size  # type: ignore[attr-defined]
         assert 1 <= size <= 300
@@ -210,13 +216,8 @@ def test_the_city_killer_killer_reads_no_model() -> None:
 def test_hints_read_a_model_where_the_game_writes_them_for_one() -> None:
     """Noir's hints read the modelled odds; Serial Killer's read the counting only, and say
     which games read a model."""
-    noir = engines.make("noir")
     moved = False
-    for seed in range(6):
-        state = noir.random_game(seed=seed, moves=20)
-        if state.is_over:
-            continue
-        info = state.information_set(noir.seats[seed % 2])
+    for info in _noir_positions():
         counted = [h.text for h in solver.hints(info, search=False)]
         modelled = [h.text for h in solver.hints(info, search=False, model="random")]
         assert modelled

@@ -45,7 +45,7 @@ from sleuth.assist.levels import DEFAULT_LEVEL, check_level, hints_at
 from sleuth.assist.log import apply_event, fold
 from sleuth.assist.store import Event, SessionError, SessionRecord, Store
 from solver.diagnosis import diagnose
-from solver.hints import certainty, reads_models
+from solver.hints import certainty, model_readers, reads_models
 from solver.opponent_models import COUNTING, model_names
 from solver.validation import validate
 
@@ -493,10 +493,9 @@ def check_session_model(game: Game, model: object) -> str:
         raise SessionError(f"unknown opponent model {model!r}; models: {', '.join(allowed)}")
     assert isinstance(model, str)
     if model != COUNTING and not reads_models(game.name):
-        reading = [name for name in engines.names() if reads_models(name)]
         raise SessionError(
             f"{game.name}: the notebook reads the counting odds only; games whose odds read a "
-            f"model: {', '.join(reading)}"
+            f"model: {', '.join(model_readers())}"
         )
     return model
 
