@@ -83,9 +83,10 @@ def play(
     `sleuth review`. `model` reads the hints' odds under a model of the other players.
 
     Raises:
-        ConfigError: an unknown model, or a model for a game whose hints read none.
+        ConfigError: an unknown model, or a model for a game whose hints read none (or for
+            a seat whose odds are another seat's view).
     """
-    check_hint_model(game.name, model)
+    check_hint_model(game.name, model, seat)
     reader = Reader(console)
     while True:
         fresh = seed if seed is not None else _fresh_seed()

@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import engines
-from engines import ConfigError, InformationSet, game_module
+from engines import ConfigError, InformationSet, Seat, game_module
 from solver.deduction import deduce
 from solver.games import knowledge_for
 from solver.model import Fact
-from solver.opponent_models import COUNTING, check_model
+from solver.opponent_models import COUNTING, check_model, check_reader
 from solver.validation import validate
 from solver.wording import percent as percent
 from solver.wording import plural as plural
@@ -100,12 +100,13 @@ def model_readers() -> list[str]:
     return [name for name in engines.names() if reads_models(name)]
 
 
-def check_hint_model(game: str, model: object) -> str:
-    """`model`, once the hints of `game` can read their odds under it.
+def check_hint_model(game: str, model: object, seat: Seat | None = None) -> str:
+    """`model`, once the hints of `game` (for `seat`, if given) can read their odds under it.
 
     Raises:
-        ConfigError: an unknown model (the message lists them), or a model for a game whose
-            hints read the counting odds only (the message names the games that read one).
+        ConfigError: an unknown model (the message lists them); a model for a game whose hints
+            read the counting odds only (the message names the games that read one), or for a
+            seat whose odds are another seat's view (City Killer's killer).
     """
     check_model(game, model)
     assert isinstance(model, str)  # check_model refuses anything else
@@ -114,6 +115,8 @@ def check_hint_model(game: str, model: object) -> str:
             f"{game}: its hints read the counting odds only, and these weigh the worlds by an "
             f"opponent model; games whose hints read a model: {', '.join(model_readers())}"
         )
+    if model != COUNTING and seat is not None:
+        check_reader(game, seat)
     return model
 
 
@@ -146,7 +149,7 @@ def hints(
     else:
         found = deduction
         validate(info)
-    check_hint_model(info.game, found.opponent_model)
+    check_hint_model(info.game, found.opponent_model, info.seat)
     knowledge = knowledge_for(info.game)
     found_hints = knowledge.hints(info, found)
     game_search = game_module(info.game, "solver.search")

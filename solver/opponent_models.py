@@ -35,6 +35,8 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from engines import Action, ConfigError, InformationSet, Seat, State
 from engines.values import quote
 from solver.errors import NotCounted
@@ -58,6 +60,9 @@ two points), or at MODEL_SAMPLES."""
 FLOOR = 1e-6
 """The chance a model gives a move it leaves out, so that no world is ruled out by a model."""
 SEED = 0
+FITTING_ROUNDS = 200
+"""The most rounds of fitting a table of odds to its estimated margins (`ModelledWorlds.joint`);
+a few dozen suffice on City Killer's tables."""
 """The seed of the states drawn: a modelled deduction is the same on every call."""
 
 
@@ -79,6 +84,24 @@ def check_model(game: str, model: object) -> str:
             f"{game}: unknown opponent model {quote(model)}; models: {', '.join(allowed)}"
         )
     return model
+
+
+def check_reader(game: str, seat: Seat) -> None:
+    """Refuse a model for a seat whose odds are not its own posterior.
+
+    Raises:
+        ConfigError: the seat's odds are what another seat can know from the public record
+            (City Killer's killer reads the detective's view), which no model applies to.
+    """
+    from solver.games import PublicKnowledge, knowledge_for
+
+    knowledge = knowledge_for(game)
+    if isinstance(knowledge, PublicKnowledge) and not knowledge.own_posterior(seat):
+        raise ConfigError(
+            f"{game}: the odds of seat {quote(seat)} are not its own posterior (they are what "
+            "the other seat can know from the public record), so no opponent model applies "
+            "to them; use model 'counting'"
+        )
 
 
 class OpponentModel:
@@ -174,6 +197,42 @@ class ModelledWorlds:
         error = math.sqrt(math.fsum((x - mean) ** 2 for x in parts) / max(n - 1, 1) / n)
         return Estimate(value, error, exact=False, effective_size=self.effective_size)
 
+    def joint(self, counted: np.ndarray, axes: Sequence[Sequence[Fact]]) -> np.ndarray:
+        """A whole table of odds read under the weights, for hints that read a table rather
+        than single facts (City Killer's killer x motive x allies x figurant).
+
+        `counted` is the counting's table (normalised); `axes[a][i]` is the fact that axis a
+        takes its i-th value. Exact where every state was weighed (each cell's weighted
+        share). Else the counted table fitted to the estimated odds of every value of every
+        axis (iterative proportional fitting: the table nearest the counting's whose margins
+        are the estimates), so that each value's odds in the table are `probability`'s, where
+        an estimate cell by cell would scatter a few hundred draws over thousands of cells.
+        No cell the counting allows falls below FLOOR of its counted odds (a model never rules
+        a world out)."""
+        if self.exact:
+            table = np.zeros_like(counted, dtype=float)
+            for ratio, world in zip(self.ratios, self.worlds, strict=True):
+                index = [next((i for i, f in enumerate(axis) if f.holds_in(world)), None)
+                         for axis in axes]  # fmt: skip
+                if None not in index:
+                    table[tuple(index)] += ratio
+            return table / table.sum()
+        table = counted.astype(float)
+        targets = []
+        for a, axis in enumerate(axes):
+            others = tuple(b for b in range(counted.ndim) if b != a)
+            floor = counted.sum(axis=others) * FLOOR
+            target = np.maximum([self.probability(f) for f in axis], floor)
+            targets.append((others, target / target.sum()))
+        for _ in range(FITTING_ROUNDS):
+            for others, target in targets:
+                margin = table.sum(axis=others)
+                scale = np.divide(target, margin, out=np.zeros_like(margin), where=margin > 0)
+                table *= np.expand_dims(scale, others)
+            if all(np.abs(table.sum(axis=o) - t).max() < 1e-12 for o, t in targets):
+                break
+        return table / table.sum()
+
     def total(self) -> int:
         raise NotCounted("a modelled world set weighs worlds: it has probabilities, not counts")
 
@@ -195,16 +254,11 @@ def modelled_worlds(
     them, else states drawn from the counting posterior (`counted`, the counting deduction of
     `info`; its odds start the estimates when exact), BATCH at a time, until every fact open
     there is known within TARGET_ERROR, or `samples` were drawn."""
-    from solver.games import PublicKnowledge, knowledge_for
+    from solver.games import knowledge_for
     from solver.states import listed_states, sampler
 
+    check_reader(info.game, info.seat)
     knowledge = knowledge_for(info.game)
-    if isinstance(knowledge, PublicKnowledge) and not knowledge.own_posterior(info):
-        raise ConfigError(
-            f"{info.game}: the odds of seat {quote(info.seat)} are not its own posterior (they "
-            "are what the other seat can know from the public record), so no opponent model "
-            "applies to them; use model 'counting'"
-        )
     weigh = OpponentModel(model, info)
     listed = listed_states(info)
     if listed is not None:
@@ -244,6 +298,7 @@ __all__ = [
     "ModelledWorlds",
     "OpponentModel",
     "check_model",
+    "check_reader",
     "model_names",
     "modelled_worlds",
 ]

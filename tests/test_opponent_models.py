@@ -214,8 +214,8 @@ def test_the_city_killer_killer_reads_no_model() -> None:
 
 
 def test_hints_read_a_model_where_the_game_writes_them_for_one() -> None:
-    """Noir's hints read the modelled odds; Serial Killer's read the counting only, and say
-    which games read a model."""
+    """Noir's hints read the modelled odds; Alibi's read the counting only, and say which
+    games read a model."""
     moved = False
     for info in _noir_positions():
         counted = [h.text for h in solver.hints(info, search=False)]
@@ -223,11 +223,11 @@ def test_hints_read_a_model_where_the_game_writes_them_for_one() -> None:
         assert modelled
         moved |= counted != modelled
     assert moved
-    game = engines.make("serial-killer", players=4)
-    info = game.random_game(seed=3, moves=30).information_set(0)
+    game = engines.make("alibi", players=4)
+    info = game.random_game(seed=3, moves=6).information_set(0)
     modelled_deduction = solver.deduce(info, model="random")
     assert modelled_deduction.opponent_model == "random"
-    with pytest.raises(ConfigError, match="games whose hints read a model: noir"):
+    with pytest.raises(ConfigError, match="games whose hints read a model: .*noir"):
         solver.hints(info, modelled_deduction)
     with pytest.raises(ConfigError, match="unknown opponent model"):
         solver.hints(info, model="oracle")
@@ -255,9 +255,9 @@ def test_the_noir_solver_reads_its_odds_under_a_model() -> None:
     assert solver.advise(info, seed=3, model="random").move == move
     with pytest.raises(ConfigError, match="unknown opponent model"):
         opponents.make("solver", game, seat, seed=3, model="psychic")
-    lupin = engines.make("blue-lion").new_game(seed=1).information_set("lupin")
+    alibi = engines.make("alibi", players=4).random_game(seed=1, moves=6)
     with pytest.raises(ConfigError, match="has no option 'model'"):
-        solver.advise(lupin, model="random")
+        solver.advise(alibi.information_set(alibi.to_move), model="random")
 
 
 def _noir_session(tmp_path, model: str = "counting"):  # type: ignore[no-untyped-def]
@@ -295,7 +295,7 @@ def test_the_notebook_reads_its_odds_under_the_sessions_model(tmp_path) -> None:
     with pytest.raises(SessionError, match="models: counting, random, heuristic, solver"):
         session.model = "psychic"
     alibi = Session.new("alibi", dir=tmp_path, name="a", players=4)
-    with pytest.raises(SessionError, match="games whose odds read a model: noir"):
+    with pytest.raises(SessionError, match="games whose odds read a model: .*noir"):
         alibi.model = "random"
-    with pytest.raises(SessionError, match="games whose odds read a model: noir"):
+    with pytest.raises(SessionError, match="games whose odds read a model: .*noir"):
         Session.new("alibi", dir=tmp_path, name="b", model="random", players=4)

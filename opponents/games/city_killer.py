@@ -19,7 +19,9 @@ between candidates, and the one source of non-determinism when set.
 
 from __future__ import annotations
 
-from engines import Action, InformationSet
+import random
+
+from engines import Action, InformationSet, Seat
 from engines.city_killer import DETECTIVE, KILLER, CityKiller, CityKillerState
 from engines.city_killer import actions as act
 from engines.city_killer.material import MOTIVES, District, distance
@@ -27,7 +29,9 @@ from engines.city_killer.observations import CitySetup
 from opponents.base import BotKind, SearchingBot, SeatedBot
 from solver import Hint
 from solver.games.city_killer import record
-from solver.search.city_killer import Decisions, choose
+from solver.opponent_models import COUNTING, check_reader
+from solver.search import check_knobs
+from solver.search.city_killer import KNOBS, Decisions, choose
 
 LOOKS_ORDER = (
     ("sex", "male"),
@@ -159,12 +163,31 @@ class HeuristicKiller(CityKillerBot):
 
 # --- the solver bots -----------------------------------------------------------------------------
 class SolverBot(SearchingBot):
-    """The solver's move (solver.search.city_killer), which `solver.advise` explains."""
+    """The solver's move (solver.search.city_killer), which `solver.advise` explains. `model`
+    reads the detective's odds under a model of the killer ("random" or a bot's name:
+    `solver.deduce(info, model=...)`), seconds a move; "counting" (the default) reads every
+    consistent world as the record weighs it. The killer's seat takes no model."""
 
     game: CityKiller
+    OPTIONS = tuple(KNOBS)
+
+    def __init__(
+        self,
+        game: CityKiller,
+        seat: Seat,
+        rng: random.Random,
+        time_budget: float | None = None,
+        model: str = COUNTING,
+    ) -> None:
+        super().__init__(game, seat, rng, time_budget)
+        check_knobs(game.name, KNOBS, {"time_budget": time_budget, "model": model})
+        if model != COUNTING:
+            check_reader(game.name, seat)
+        self.model = model
+        """How the detective's odds read the killer's choices."""
 
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
-        return choose(info, legal, self.rng, self.time_budget, self.game)[0]
+        return choose(info, legal, self.rng, self.time_budget, self.game, self.model)[0]
 
 
 BOTS: dict[str, BotKind] = {

@@ -32,6 +32,7 @@ from pathlib import Path
 import engines
 import solver
 from engines import (
+    ConfigError,
     Game,
     IncompleteInformationSet,
     InformationSet,
@@ -46,7 +47,7 @@ from sleuth.assist.log import apply_event, fold
 from sleuth.assist.store import Event, SessionError, SessionRecord, Store
 from solver.diagnosis import diagnose
 from solver.hints import certainty, model_readers, reads_models
-from solver.opponent_models import COUNTING, model_names
+from solver.opponent_models import COUNTING, RANDOM, check_reader, model_names
 from solver.validation import validate
 
 
@@ -176,7 +177,7 @@ class Session:
         made = engines.make(game, **options)
         chosen = made.seats[0] if seat is None else _seat_of(made, seat)
         check_level(level)
-        check_session_model(made, model)
+        check_session_model(made, model, chosen)
         _check_entries(made, chosen, entries)
         store = Store(dir)
         name = name if name is not None else _free_name(store, made.name)
@@ -333,9 +334,21 @@ class Session:
 
     @model.setter
     def model(self, model: str) -> None:
-        self._store.set_setting(self.name, MODEL_SETTING, check_session_model(self.game, model))
+        self._store.set_setting(
+            self.name, MODEL_SETTING, check_session_model(self.game, model, self.seat)
+        )
         self._model = model
         self._reading = self._earlier = self._hints_for = self._changes_for = None
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        """The models this session's odds can be read under: none to choose from where the
+        game's hints read the counting odds only, or the seat's odds are another's view."""
+        try:
+            check_session_model(self.game, RANDOM, self.seat)
+        except SessionError:
+            return ()
+        return model_names(self.game.name)
 
     def reading(self) -> Reading:
         """What the record says now (computed once per change)."""
@@ -481,12 +494,13 @@ MODEL_SETTING = "model"
 """The session setting that names its opponent model (`Store.setting`)."""
 
 
-def check_session_model(game: Game, model: object) -> str:
-    """`model`, once it is a model the game's notebook can read its odds under.
+def check_session_model(game: Game, model: object, seat: Seat) -> str:
+    """`model`, once it is a model the game's notebook can read its odds under for `seat`.
 
     Raises:
-        SessionError: an unknown model, or a model for a game whose hints read none (the
-            message names the models, or the games that read one).
+        SessionError: an unknown model; a model for a game whose hints read none (the
+            message names the models, or the games that read one), or for a seat whose odds
+            are another seat's view (City Killer's killer).
     """
     allowed = model_names(game.name)
     if model not in allowed:
@@ -497,6 +511,11 @@ def check_session_model(game: Game, model: object) -> str:
             f"{game.name}: the notebook reads the counting odds only; games whose odds read a "
             f"model: {', '.join(model_readers())}"
         )
+    if model != COUNTING:
+        try:
+            check_reader(game.name, seat)
+        except ConfigError as error:
+            raise SessionError(str(error)) from None
     return model
 
 

@@ -15,8 +15,6 @@ from engines.values import JsonValue
 from sleuth.assist import DEFAULT_LEVEL, LEVELS, Session, SessionRecord, setup
 from sleuth.web import taps
 from sleuth.web.boards import board, start_board
-from solver.hints import reads_models
-from solver.opponent_models import model_names
 
 SHOWN_HINTS = 12
 """Hints listed at first; a link lists them all."""
@@ -49,7 +47,7 @@ def session_page(session: Session, all_hints: bool = False, why: int | None = No
         "level": session.level,
         "levels": LEVELS,
         "model": session.model,
-        "models": model_names(game.name) if reads_models(game.name) else (),
+        "models": session.models,
         "status": reading.status,
         "waiting_for": reading.waiting_for,
         "usable_entries": reading.entries,

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 import engines
-from engines import InformationSet, State
+from engines import InformationSet, Seat, State
 
 if TYPE_CHECKING:
     from solver.cpsat import Compiled
@@ -89,8 +89,8 @@ class PublicKnowledge(Protocol):
     what another seat can know from the public record (City Killer's killer sees how exposed
     he is): odds read under an opponent model do not apply there."""
 
-    def own_posterior(self, info: InformationSet) -> bool:
-        """Whether the model of `info` is the seat's own posterior."""
+    def own_posterior(self, seat: Seat) -> bool:
+        """Whether the model of `seat`'s information sets is its own posterior."""
 
 
 @runtime_checkable

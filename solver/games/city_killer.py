@@ -41,9 +41,10 @@ from engines.city_killer.material import CENTRAL, GROUPS, MOTIVES, SEATS, Reside
 from engines.errors import ConfigError, IncompleteInformationSet, InvalidInformationSet
 from engines.observations import InformationSet, Observation
 from engines.state import State
-from engines.values import JsonValue, quote
+from engines.values import JsonValue, Seat, quote
 from solver.hints import Answer, Hint, percent
 from solver.model import Clause, Constraint, Fact, Lit, Model, Var, World, member
+from solver.opponent_models import ModelledWorlds
 from solver.sampling import EnumeratedWorlds
 
 if TYPE_CHECKING:
@@ -54,6 +55,10 @@ K, M, G, F = "K", "M", "G", "F"
 VARS = (K, M, G, F)
 NONE = "none"
 ANSWER_KINDS = frozenset({"killer", "motive"})
+MODEL_HINTS = True
+"""The detective's hints read any deduction's odds, counted or weighed by an opponent model of
+the killer (`solver.hints(info, model=...)`): `posterior_of` reads either. The killer's read
+the detective's counted view, which no model applies to (`own_posterior`)."""
 """The facts that make up the hidden answer (whose odds moving is news)."""
 CPSAT_PARAMETERS = {"cp_model_presolve": False, "symmetry_level": 0}
 """These models are a few dozen clauses over 70 literals: presolve and symmetry detection cost
@@ -361,6 +366,10 @@ def figurant_fact(name: str) -> Fact:
     return Fact("figurant", (name,), F, frozenset({name}), f"{name} is the figurant")
 
 
+AXIS_FACTS = (killer_fact, motive_fact, allies_fact, figurant_fact)
+"""The fact of each value of the posterior's axes (K, M, G, F), in `value_axes`' order."""
+
+
 def build(info: InformationSet) -> Model:
     rec = record(info)
     names = rec.residents
@@ -412,9 +421,9 @@ def facts(names: tuple[str, ...], figurant: bool) -> tuple[Fact, ...]:
     )
 
 
-def own_posterior(info: InformationSet) -> bool:
+def own_posterior(seat: Seat) -> bool:
     """The detective's model is his own posterior; the killer's is the detective's view."""
-    return info.seat != SEATS[0]
+    return seat != SEATS[0]
 
 
 def world_of(state: State) -> World:
@@ -707,7 +716,7 @@ def scene_now(state: CityKillerState, name: str) -> frozenset[str]:
 
 
 def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
-    post = _posterior_of(info, deduction)
+    post = posterior_of(info, deduction)
     found = _suspect_hints(info, deduction, post)
     if info.seat == "detective":
         found += _detective_moves(info, post)
@@ -716,11 +725,20 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     return found
 
 
-def _posterior_of(info: InformationSet, deduction: Deduction) -> Posterior:
+def posterior_of(info: InformationSet, deduction: Deduction) -> Posterior:
+    """The posterior a deduction holds: the counted tensor, or that tensor read under an
+    opponent model (`solver.deduce(info, model=...)`: each cell weighed as its states are)."""
     worlds = deduction.worlds
     if isinstance(worlds, TensorWorlds):
         return Posterior(worlds.tensor.residents, worlds.tensor.people, worlds.p)
-    return posterior(info)
+    counted = posterior(info)
+    if isinstance(worlds, ModelledWorlds):
+        axes = [
+            [fact_of(value) for value in values]
+            for fact_of, values in zip(AXIS_FACTS, value_axes(counted.residents), strict=True)
+        ]
+        return Posterior(counted.residents, counted.people, worlds.joint(counted.p, axes))
+    return counted
 
 
 def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
@@ -728,7 +746,7 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
     motive (the likeliest, while it is open). The killer knows who he is: nothing to tell."""
     if info.seat != "detective":
         return None
-    post = _posterior_of(info, deduction)
+    post = posterior_of(info, deduction)
     open_k = [name for p, name in zip(post.killer, post.residents, strict=True) if p > 0]
     if len(open_k) != 1:
         return None
@@ -758,6 +776,7 @@ def _suspect_hints(info: InformationSet, deduction: Deduction, post: Posterior) 
     open_m = [(float(p), m) for p, m in motives if p > 0]
     detective = info.seat == "detective"  # the killer reads the detective's odds of him
     whose = "" if detective else "The detective's "
+    how = "" if deduction.exact else f"; estimated, read as {deduction.opponent_model} killers"
     for heading, left, fact_of, shown, score in (
         (f"{whose}suspects".capitalize(), open_k, killer_fact, 5, 1.5),
         (f"{whose}motives".capitalize(), open_m, motive_fact, 4, 1.4),
@@ -769,7 +788,7 @@ def _suspect_hints(info: InformationSet, deduction: Deduction, post: Posterior) 
             found.append(Hint(f"{said}: {fact.text}", fact, 1.0, because, "certain", 3.0))
             continue
         listed = ", ".join(f"{n} {percent(p)}" for p, n in left[:shown])
-        text = f"{heading} ({len(left)} possible): {listed}"
+        text = f"{heading} ({len(left)} possible{how}): {listed}"
         found.append(Hint(text, fact, left[0][0], (), "likely", score + left[0][0]))
     ruled = [n for p, n in killers if p == 0 and n not in _dead(info)]
     rec = record(info)

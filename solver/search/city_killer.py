@@ -46,6 +46,7 @@ from engines.city_killer.frames import (
     Reaction,
 )
 from engines.city_killer.material import MOTIVES, District, distance
+from solver.deduction import deduce
 from solver.games.city_killer import (
     Posterior,
     after_answer,
@@ -55,6 +56,7 @@ from solver.games.city_killer import (
     legal_matrix,
     narrowing,
     posterior,
+    posterior_of,
     question_words,
     scene_now,
     secrets,
@@ -62,9 +64,13 @@ from solver.games.city_killer import (
     watch_gain,
 )
 from solver.hints import Hint, percent
+from solver.opponent_models import COUNTING, check_reader
 from solver.search import Advice, Candidate, Turn
 
-KNOBS: dict[str, object] = {"time_budget": None}
+KNOBS: dict[str, object] = {"time_budget": None, "model": COUNTING}
+"""`model`: how the detective's odds read the killer's choices (`solver.deduce(info,
+model=...)`): "counting", "random" or a bot's name; a model costs seconds a move. The killer
+reads the detective's counted view, which no model applies to."""
 KEEP_ORDER = (
     "bribe",
     "crowd",
@@ -159,13 +165,19 @@ class Solver(Decisions):
     """The solver's decisions for one seat; `scored` holds the candidates of the last one."""
 
     def __init__(
-        self, game: CityKiller, rng: random.Random, time_budget: float | None = None
+        self,
+        game: CityKiller,
+        rng: random.Random,
+        time_budget: float | None = None,
+        model: str = COUNTING,
     ) -> None:
-        self.game, self.rng, self.time_budget = game, rng, time_budget
+        self.game, self.rng, self.time_budget, self.model = game, rng, time_budget, model
         self.scored: list[Scored] = []
 
     def _posterior(self, info: InformationSet) -> Posterior:
-        return posterior(info)
+        if self.model == COUNTING:
+            return posterior(info)
+        return posterior_of(info, deduce(info, model=self.model))
 
     def _score(self, options: Sequence[tuple[float, Action]], post: Posterior) -> None:
         """The options with their values (bits about (K, M)) told in words: how far each
@@ -492,25 +504,29 @@ def choose(
     rng: random.Random,
     time_budget: float | None = None,
     game: CityKiller | None = None,
+    model: str = COUNTING,
 ) -> tuple[Action, list[Scored]]:
     """The solver's move at `info` (the seat's information set, `legal` its moves), and the
     candidates it scored, best first (none for a routine decision). `game` is the game of
-    `info` when the caller holds one (a bot: its views are extended move by move)."""
+    `info` when the caller holds one (a bot: its views are extended move by move); `model`
+    reads the detective's odds under a model of the killer (refused for the killer's seat)."""
     if game is None:
         made = CityKiller.of(info)
         game = made
-    seat = (Killer if info.seat == KILLER else Detective)(game, rng, time_budget)
+    if model != COUNTING:
+        check_reader(game.name, info.seat)
+    seat = (Killer if info.seat == KILLER else Detective)(game, rng, time_budget, model)
     move = seat.decide(info, list(legal))
     ranked = sorted(seat.scored, key=lambda c: (c[1] != move, -c[0]))
     return move, [c for i, c in enumerate(ranked) if c[1] not in [r[1] for r in ranked[:i]]]
 
 
-def advise(turn: Turn, time_budget: float | None = None) -> Advice:
+def advise(turn: Turn, time_budget: float | None = None, model: str = COUNTING) -> Advice:
     """The solver's move, the runners-up with their values, and the opponent's threats on his
     next move."""
     info, legal, rng = turn.info, turn.legal, turn.rng
     game = CityKiller.of(info)
-    move, scored = choose(info, legal, rng, time_budget, game)
+    move, scored = choose(info, legal, rng, time_budget, game, model)
     if not scored:
         scored = [(0.0, move, "the routine choice here")]
     threats = tuple(_threats(info, game.seat_view(info)))
