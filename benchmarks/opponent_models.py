@@ -8,10 +8,11 @@ For each game, plays `--games` games between `--bots` bots, reads one seat at tw
 each (drawn before the game is seen, so the choice does not bias calibration) with
 `solver.deduce(info)` and `solver.deduce(info, model=...)`, and scores every fact that is
 possible and not certain against the truth: the expected calibration error (10 bins; overall,
-per fact kind), the Brier score and the mean log-likelihood of what came true (higher is
-better), the effective sample size of the weighted states, and the time of a deduction under
-each. When the players are the model (`--bots random --model random`), the model's odds should
-be calibrated; against other players the scores say which reading to trust.
+per fact kind, and for the facts whose argument the record names against the rest), the Brier
+score and the mean log-likelihood of what came true (higher is better), the effective sample
+size of the weighted states, and the time of a deduction under each. When the players are the
+model (`--bots random --model random`), the model's odds should be calibrated; against other
+players the scores say which reading to trust.
 """
 
 from __future__ import annotations
@@ -48,6 +49,14 @@ class Record:
     counted: float
     modelled: float
     true: bool
+    named: bool  # the record names the fact's argument (past its setup)
+
+
+def named_in(info: engines.InformationSet, fact: solver.Fact) -> bool:
+    """Whether an observation past the setup (the first, which lists the whole cast) names one
+    of the fact's arguments: odds the record speaks to, against those it is silent on."""
+    said = " ".join(obs.json_text for obs in info.observations[1:])
+    return any(f'"{arg}"' in said for arg in fact.args if isinstance(arg, str))
 
 
 def play(game: engines.Game, bots: str, seed: int) -> list[State]:
@@ -114,6 +123,7 @@ def measure(name: str, games: int, bots: str, model: str, seed: int) -> None:
                             counted.probability(fact),
                             modelled.probability(fact),
                             fact.holds(state),
+                            named_in(info, fact),
                         )
                     )
     if not records:
@@ -127,6 +137,16 @@ def measure(name: str, games: int, bots: str, model: str, seed: int) -> None:
         of = [r for r in records if r.kind == kind]
         print(f"    {kind} ({len(of)}): counting ECE {ece([(r.counted, r.true) for r in of]):.4f}, "
               f"{model} ECE {ece([(r.modelled, r.true) for r in of]):.4f}")  # fmt: skip
+    for named, label in ((True, "named by the record"), (False, "not named")):
+        of = [r for r in records if r.named == named]
+        if of:
+            counted, modelled = (
+                ece([(r.counted, r.true) for r in of]),
+                ece([(r.modelled, r.true) for r in of]),
+            )
+            print(
+                f"    {label} ({len(of)}): counting ECE {counted:.4f}, {model} ECE {modelled:.4f}"
+            )
     print(f"  effective sample size: median {statistics.median(sizes):.0f}, least {min(sizes):.0f}")
     counting, modelled = statistics.median(times["counting"]), statistics.median(times[model])
     print(f"  deduction CPU: counting median {counting * 1e3:.0f} ms; {model} median "
