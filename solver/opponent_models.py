@@ -60,10 +60,10 @@ two points), or at MODEL_SAMPLES."""
 FLOOR = 1e-6
 """The chance a model gives a move it leaves out, so that no world is ruled out by a model."""
 SEED = 0
+"""The seed of the states drawn: a modelled deduction is the same on every call."""
 FITTING_ROUNDS = 200
 """The most rounds of fitting a table of odds to its estimated margins (`ModelledWorlds.joint`);
 a few dozen suffice on City Killer's tables."""
-"""The seed of the states drawn: a modelled deduction is the same on every call."""
 
 
 def model_names(game: str) -> tuple[str, ...]:
@@ -196,6 +196,20 @@ class ModelledWorlds:
         mean = math.fsum(parts) / n
         error = math.sqrt(math.fsum((x - mean) ** 2 for x in parts) / max(n - 1, 1) / n)
         return Estimate(value, error, exact=False, effective_size=self.effective_size)
+
+    def means(self, rows: Sequence[Sequence[float]], counted: Sequence[float]) -> list[float]:
+        """The weighted mean of each column of `rows` (one row per world, in `worlds`' order):
+        over every world where all were weighed; else the counting's exact means (`counted`)
+        plus the draws' estimate of what the weights change, as `estimate` reads a fact (its
+        holding, 0 or 1, being the column)."""
+        n, columns = len(self.ratios), list(zip(*rows, strict=True))
+        if self.exact:
+            return [math.fsum(r * x for r, x in zip(self.ratios, c, strict=True)) / n
+                    for c in columns]  # fmt: skip
+        return [
+            mean + math.fsum((r - 1.0) * x for r, x in zip(self.ratios, c, strict=True)) / n
+            for mean, c in zip(counted, columns, strict=True)
+        ]
 
     def joint(self, counted: np.ndarray, axes: Sequence[Sequence[Fact]]) -> np.ndarray:
         """A whole table of odds read under the weights, for hints that read a table rather

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -242,3 +243,15 @@ def test_samples_are_consistent_and_uniform() -> None:
     expected = len(draws) / len(truth)
     chi_square = sum((c - expected) ** 2 / expected for c in counts.values())
     assert len(truth) == 16 and chi_square < 37.7  # 99.9% quantile, 15 degrees of freedom
+
+
+def test_a_pattern_made_twice_at_once_reads_as_one_outcome_never_over_100_percent() -> None:
+    """A swap that makes the same pattern on two tiles scores it twice in one outcome: the
+    hint says "x2" at that outcome's chance (it read 200% before)."""
+    game = engines.make("blue-lion")
+    texts = [h.text for s in game.seats
+             for h in solver.hints(game.random_game(seed=2, moves=6).information_set(s),
+                                   search=False)]  # fmt: skip
+    assert any("x2 100%" in text for text in texts), texts
+    for text in texts:
+        assert all(int(p) <= 100 for p in re.findall(r"(\d+)%", text)), text

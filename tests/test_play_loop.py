@@ -137,7 +137,10 @@ def test_play_reads_the_hints_odds_under_a_model_where_the_game_can(
     out = _run(monkeypatch, capsys, argv, "hint", "quit")
     assert "What the solver would play:" in out
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
-    assert main(["play", "blue-lion", "--model", "random"]) == 2
-    assert "games whose hints read a model: noir" in capsys.readouterr().err
+    assert main(["play", "alibi", "--model", "random"]) == 2
+    assert "games whose hints read a model: blue-lion, city-killer, noir" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "city-killer", "--as", "killer", "--model", "random"]) == 2
+    assert "use model 'counting'" in capsys.readouterr().err
     assert main(["play", "noir", "--model", "oracle"]) == 2
     assert "unknown opponent model 'oracle'" in capsys.readouterr().err

@@ -136,6 +136,10 @@ class SolverBot(SearchingBot):
     up to `max_depth` while the next depth fits in `max_nodes` positions in all. `time_budget`
     (seconds, off by default) is only a safety ceiling: when set, the search also stops before
     a depth it would not finish in time, which makes the move depend on the machine's speed.
+    `model` weighs the worlds by a model of the opponent ("random" or a bot's name:
+    `solver.deduce(info, model=...)`); "counting" (the default) weighs every consistent world
+    alike. Both seats see the whole record, so no model tells the worlds apart and a model
+    only adds its cost.
     """
 
     game: BlueLion
@@ -149,9 +153,15 @@ class SolverBot(SearchingBot):
         time_budget: float | None = None,
         max_depth: int = 3,
         max_nodes: int = MAX_NODES,
+        model: str = "counting",
     ) -> None:
         super().__init__(game, seat, rng, time_budget)
-        knobs = {"time_budget": time_budget, "max_depth": max_depth, "max_nodes": max_nodes}
+        knobs = {
+            "time_budget": time_budget,
+            "max_depth": max_depth,
+            "max_nodes": max_nodes,
+            "model": model,
+        }
         self.knobs = check_knobs(game.name, KNOBS, knobs)
         self.max_depth, self.max_nodes = max_depth, max_nodes
         self.last_depth = 0

@@ -7,15 +7,18 @@ consecutive events of a tile show different faces of its pair. Each observation 
 event's face. Explanations may switch an observation off; its event is then still a flip, just
 unseen. With every observation on, the faces are fixed, so worlds correspond one to one to
 pair assignments. The toss is fair and independent, so every consistent assignment is equally
-likely and probabilities are ratios of counts.
+likely and probabilities are ratios of counts; under an opponent model (`solver.deduce(info,
+model=...)`) each assignment weighs the model's chance of the opponent's moves there.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import pairwise, permutations
+from typing import overload
 
 from engines import (
     Action,
@@ -34,8 +37,16 @@ from engines.values import quote
 from solver.deduction import Deduction
 from solver.hints import Answer, Hint, percent
 from solver.model import Clause, Count, Fact, Lit, Model, Var, World, member
+from solver.opponent_models import ModelledWorlds
 from solver.sampling import EnumeratedWorlds
 from solver.validation import Checker
+
+MODEL_HINTS = True
+"""The hints read any deduction's odds, counted or weighed by an opponent model
+(`solver.hints(info, model=...)`): `position` weighs each world as the deduction does. Every
+seat sees the whole record here, so a model weighs every world alike and its odds are the
+counting's; a model asked for (`sleuth play --model`, the notebook) is read all the same,
+not refused."""
 
 PAIR_NAME: dict[frozenset[str], str] = {
     pair: "".join(icon for icon in ICONS if icon in pair) for pair in PAIRS
@@ -154,15 +165,45 @@ def pairs_of(world: World) -> Pairs:
     return {tile: NAME_PAIR[str(world[variable(tile)])] for tile in TILES}
 
 
-def position(info: InformationSet, deduction: Deduction) -> tuple[BlueLionState, list[Pairs]]:
-    """The public position `info` describes and every consistent world, as engine pairs.
+class Worlds(Sequence[Pairs]):
+    """Consistent worlds as engine pairs, each with its weight: a blind flip's outcome is as
+    likely as the weight of the worlds that lead to it, out of theirs all. Counting weighs
+    every world 1, so that chances are the ratios of counts they always were."""
+
+    def __init__(self, pairs: Sequence[Pairs], weights: Sequence[float]) -> None:
+        assert len(pairs) == len(weights), "one weight per world"
+        self.pairs, self.weights = list(pairs), list(weights)
+        self.total = math.fsum(self.weights)
+
+    @overload
+    def __getitem__(self, index: int) -> Pairs: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Pairs]: ...
+    def __getitem__(self, index: int | slice) -> Pairs | list[Pairs]:
+        return self.pairs[index]
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def __iter__(self) -> Iterator[Pairs]:
+        return iter(self.pairs)
+
+
+def position(info: InformationSet, deduction: Deduction) -> tuple[BlueLionState, Worlds]:
+    """The public position `info` describes and every consistent world, as engine pairs
+    weighed as the deduction weighs them (counted, or by its opponent model).
 
     The returned state carries the first world's backs; search must re-bind them through
     `outcomes`, never read them.
     """
     listed = deduction.worlds
-    assert isinstance(listed, EnumeratedWorlds), "Blue Lion's worlds are always listed"
-    worlds = [pairs_of(world) for world in listed.worlds]
+    if isinstance(listed, ModelledWorlds):
+        assert listed.exact, "Blue Lion lists every state (720 pairings at most)"
+        weights = listed.ratios
+    else:
+        assert isinstance(listed, EnumeratedWorlds), "Blue Lion's worlds are always listed"
+        weights = [1.0] * len(listed.worlds)
+    worlds = Worlds([pairs_of(world) for world in listed.worlds], weights)
     return _replay(info, worlds[0]), worlds
 
 
@@ -315,26 +356,30 @@ def _same_so_far(info: InformationSet, state: BlueLionState, start: int, upto: i
 
 
 def outcomes(
-    state: BlueLionState, worlds: Sequence[Pairs], action: Action
-) -> list[tuple[float, BlueLionState, list[Pairs]]]:
+    state: BlueLionState, worlds: Worlds, action: Action
+) -> list[tuple[float, BlueLionState, Worlds]]:
     """What `action` may lead to: (probability, next state, worlds still consistent).
 
     A blind flip is a chance node: its outcomes follow the worlds, grouped by the flipped
-    tile's pair (every world is equally likely). Other actions have one outcome.
+    tile's pair, each as likely as its worlds' share of the weight. Other actions have one
+    outcome.
     """
     tile = getattr(action, "flipped_tile", None)
     if tile is None:
         child = state.clone()
         child.apply_trusted(action)
-        return [(1.0, child, list(worlds))]
-    groups: dict[frozenset[str], list[Pairs]] = defaultdict(list)
-    for world in worlds:
-        groups[world[tile]].append(world)
+        return [(1.0, child, worlds)]
+    groups: dict[frozenset[str], tuple[list[Pairs], list[float]]] = defaultdict(lambda: ([], []))
+    for world, weight in zip(worlds.pairs, worlds.weights, strict=True):
+        pairs, weights = groups[world[tile]]
+        pairs.append(world)
+        weights.append(weight)
     result = []
-    for group in groups.values():
-        child = state.with_pairs(group[0])
+    for pairs, weights in groups.values():
+        group = Worlds(pairs, weights)
+        child = state.with_pairs(pairs[0])
         child.apply_trusted(action)
-        result.append((len(group) / len(worlds), child, group))
+        result.append((group.total / worlds.total, child, group))
     return result
 
 
@@ -393,7 +438,13 @@ def _back_hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
     return found
 
 
-def _move_hints(state: BlueLionState, worlds: Sequence[Pairs], seat: object) -> list[Hint]:
+def _scoring(score: seen.Score) -> str:
+    """A pattern scored, in words: "Pair (Lupin +1)"."""
+    pattern = PATTERNS[score.faces]
+    return f"{pattern.name} ({score.seat.capitalize()} +{pattern.points})"
+
+
+def _move_hints(state: BlueLionState, worlds: Worlds, seat: object) -> list[Hint]:
     """The moves that may score, for the player to move: the best to play, the worst to avoid.
 
     Each is valued by its immediate expected net points under the posterior; the solver bot
@@ -408,10 +459,13 @@ def _move_hints(state: BlueLionState, worlds: Sequence[Pairs], seat: object) -> 
         for chance, child, _ in outcomes(state, worlds, action):
             gained = points_gained(state.scores, child)
             expected += chance * sum(v if s == mover else -v for s, v in gained.items())
-            for obs, _to in child.recorded(state.observation_count):
-                if isinstance(obs, seen.Score):
-                    pattern = PATTERNS[obs.faces]
-                    effects[f"{pattern.name} ({obs.seat.capitalize()} +{pattern.points})"] += chance
+            scored = Counter(
+                _scoring(obs)
+                for obs, _to in child.recorded(state.observation_count)
+                if isinstance(obs, seen.Score)
+            )
+            for what, times in scored.items():  # a pattern made twice at once is one outcome
+                effects[what if times == 1 else f"{what} x{times}"] += chance
         if effects:
             made = ", ".join(f"{what} {percent(p)}" for what, p in effects.items())
             valued.append((expected, action, made))

@@ -3,7 +3,8 @@ work allows, and the advice read off it (the value of every move, what the oppon
 after it).
 
 Max nodes are the mover's decisions, min nodes the opponent's, and every blind flip is a
-chance node whose outcomes follow the Deduction (every consistent world equally likely).
+chance node whose outcomes follow the Deduction (every consistent world equally likely, or
+weighed by an opponent model: the `model` knob, `solver.deduce(info, model=...)`).
 Leaves are valued by the score difference, a finished game by +-100 (more for a quicker win or
 a later loss). Depth counts main actions; returning set-aside tiles is searched but not
 counted.
@@ -34,8 +35,9 @@ from engines import Action, InformationSet, Seat
 from engines.blue_lion import PATTERNS, SEATS, TILES, BlueLion, BlueLionState, Return
 from engines.blue_lion import observations as seen
 from solver.deduction import deduce
-from solver.games.blue_lion import Pairs, outcomes, points_gained, position
+from solver.games.blue_lion import Worlds, outcomes, points_gained, position
 from solver.hints import Hint, percent
+from solver.opponent_models import COUNTING
 from solver.search import Advice, Candidate, Turn
 from solver.search.grading import Grading
 
@@ -47,14 +49,25 @@ GRADING = Grading(
 )
 """A review grades a Blue Lion move by the points it gives up against the search's best (a
 won or lost game counts about 100)."""
-KNOBS: dict[str, object] = {"time_budget": None, "max_depth": 3, "max_nodes": MAX_NODES}
+KNOBS: dict[str, object] = {
+    "time_budget": None,
+    "max_depth": 3,
+    "max_nodes": MAX_NODES,
+    "model": COUNTING,
+}
+"""`model`: how the odds of the backs read the opponent's choices (`solver.deduce(info,
+model=...)`): "counting", "random" or a bot's name. Both seats see the whole record, so every
+model weighs the worlds alike and the search plays as under counting, at the cost of the
+model's policy at each of the opponent's past moves."""
+_WORK = {key: value for key, value in KNOBS.items() if key != "model"}
+"""The knobs that bound a `Search`'s work, at their defaults (the model weighs its worlds)."""
 SHOWN = 4
 """Candidates whose threats are worked out (the advised move and the runners-up shown)."""
 MARGIN = 0.05
 """Points of expected lead: moves worth this much less than the best count as near-ties, among
-which progress (a score, a back shown, a new position) is preferred to a repetition. Values
-are multiples of 1/(worlds grouped by a flip) at most a few apart, so this admits exact ties
-and rounding, not a real loss."""
+which progress (a score, a back shown, a new position) is preferred to a repetition. Counted
+values are multiples of 1/(worlds grouped by a flip) at most a few apart, so this admits exact
+ties and rounding, not a real loss."""
 
 Known = frozenset[tuple[str, str]]
 """The faces seen so far: (tile, icon) pairs. Knowledge only grows."""
@@ -136,7 +149,7 @@ class Search:
     def run(
         self,
         state: BlueLionState,
-        worlds: Sequence[Pairs],
+        worlds: Worlds,
         visits: Mapping[Key, int] | None = None,
         known: Known = frozenset(),
     ) -> Action:
@@ -168,7 +181,7 @@ class Search:
         return choice
 
     def _root(
-        self, state: BlueLionState, worlds: Sequence[Pairs], actions: Sequence[Action], depth: int
+        self, state: BlueLionState, worlds: Worlds, actions: Sequence[Action], depth: int
     ) -> tuple[Action, list[tuple[float, Action]]]:
         values = [(self._expect(state, worlds, a, depth), a) for a in actions]
         return self.pick(values), values
@@ -187,7 +200,7 @@ class Search:
     def _change(
         self,
         state: BlueLionState,
-        worlds: Sequence[Pairs],
+        worlds: Worlds,
         action: Action,
         visits: Mapping[Key, int],
         known: Known,
@@ -207,16 +220,14 @@ class Search:
         times = visits.get(key(child, after), 0)
         return (REPEAT, times) if times else (NEW, 0)
 
-    def _expect(
-        self, state: BlueLionState, worlds: Sequence[Pairs], action: Action, depth: int
-    ) -> float:
+    def _expect(self, state: BlueLionState, worlds: Worlds, action: Action, depth: int) -> float:
         remaining = depth if isinstance(action, Return) else depth - 1
         return sum(
             chance * self._value(child, child_worlds, remaining)
             for chance, child, child_worlds in outcomes(state, worlds, action)
         )
 
-    def _value(self, state: BlueLionState, worlds: Sequence[Pairs], depth: int) -> float:
+    def _value(self, state: BlueLionState, worlds: Worlds, depth: int) -> float:
         self.nodes += 1
         if state.is_over:  # sooner wins and later losses are better: the remaining depth counts
             if len(state.winners) != 1:
@@ -239,10 +250,14 @@ class Search:
 
 def choose(
     info: InformationSet, rng: random.Random, **knobs: object
-) -> tuple[Action, Search, BlueLionState, list[Pairs]]:
-    """The solver's move at `info`, and the search that chose it (its values and work)."""
+) -> tuple[Action, Search, BlueLionState, Worlds]:
+    """The solver's move at `info`, and the search that chose it (its values and work), with
+    the position and its worlds. `knobs` are those of KNOBS: `model` weighs the worlds, the
+    others bound the search."""
+    model = knobs.pop("model", COUNTING)
+    assert isinstance(model, str)  # check_knobs checked it
     search = Search(info.seat, rng, **knobs)  # type: ignore[arg-type]
-    state, worlds = position(info, deduce(info))
+    state, worlds = position(info, deduce(info, model=model))
     visits, known = history(info, worlds[0])
     return search.run(state, worlds, visits, known), search, state, worlds
 
@@ -316,7 +331,7 @@ def hints(info: InformationSet) -> list[Hint]:
     before = state.scores[other]
     theirs: list[Action] = []
     while not state.is_over and state.to_move == other:
-        move = Search(other, random.Random(0), **KNOBS).run(state, worlds)  # type: ignore[arg-type]
+        move = Search(other, random.Random(0), **_WORK).run(state, worlds)  # type: ignore[arg-type]
         theirs.append(move)
         state = outcomes(state, worlds, move)[0][1]
     name = other.capitalize()
@@ -326,7 +341,7 @@ def hints(info: InformationSet) -> list[Hint]:
     if state.is_over:
         return [Hint(f"{text}, which ends the game", None, None, (), "suggestion", ADVICE_SCORE)]
     visits, known = history(info, worlds[0])
-    search = Search(seat, random.Random(0), **KNOBS)  # type: ignore[arg-type]
+    search = Search(seat, random.Random(0), **_WORK)  # type: ignore[arg-type]
     reply = search.run(state, worlds, visits, known)
     lead = state.scores[seat] - state.scores[other]
     value = next((v for v, a in search.values if a == reply), float(lead))
@@ -388,9 +403,7 @@ def value_text(value: float, lead: int, depth: int) -> str:
     return f"{'gains' if gain > 0 else 'loses ground'} {gain:+.2f}: {expected} (now {lead:+d})"
 
 
-def _threats(
-    state: BlueLionState, worlds: Sequence[Pairs], action: Action, seat: str
-) -> tuple[str, ...]:
+def _threats(state: BlueLionState, worlds: Worlds, action: Action, seat: str) -> tuple[str, ...]:
     """What the opponent's next main action can score after `action` (and, if the turn goes
     on with returns, after the returns that leave him least): each scoring reply with its
     chance and the points, the strongest first."""
@@ -403,9 +416,7 @@ def _threats(
     return tuple(f"{text} {percent(p)}" for points, p, text in ranked if points > 0 and p > 0)
 
 
-def _replies(
-    state: BlueLionState, worlds: Sequence[Pairs], seat: str
-) -> dict[str, tuple[float, float]]:
+def _replies(state: BlueLionState, worlds: Worlds, seat: str) -> dict[str, tuple[float, float]]:
     """The opponent's scoring replies at `state`: text -> (points, chance). While the turn is
     still ours (returns to make), the returns leaving the fewest points to him are assumed."""
     if state.is_over:

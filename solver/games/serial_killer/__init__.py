@@ -22,6 +22,7 @@ from solver.model import Model, Value, World
 __all__ = [
     "ANSWER_KINDS",
     "CPSAT_PARAMETERS",
+    "MODEL_HINTS",
     "answer",
     "build",
     "counted",
@@ -32,6 +33,9 @@ __all__ = [
     "world_set",
 ]
 
+MODEL_HINTS = True
+"""The hints read any deduction's odds, counted or weighed by an opponent model
+(`solver.hints(info, model=...)`): `hinting.chance_in` and `hinting.standings` read either."""
 ANSWER_KINDS = frozenset({PROFILE})
 """The facts that make up the hidden answer (whose odds moving is news)."""
 CPSAT_PARAMETERS = {

@@ -1,6 +1,12 @@
 """Serial Killer's hints: the profile's candidates, the chance a declaration now is right,
 the exact odds of out-rolling ferocity, what each die in the pool is worth, the race, and
-when to declare."""
+when to declare.
+
+They read any deduction: its counted worlds (exact), or its worlds weighed by an opponent
+model (`solver.deduce(info, model=...)`), through `chance_in` for where a card lies and
+`standings` for the race. The chance a declaration now is right stays the counting's
+(`declaration_chance`).
+"""
 
 from __future__ import annotations
 
@@ -11,12 +17,27 @@ from engines import InformationSet, Observation
 from engines.serial_killer import COLOURS, WEAPON_MAX, SerialKillerState
 from engines.serial_killer import actions as act
 from engines.serial_killer.observations import Draw
-from solver.games.serial_killer.counting import CountedWorlds, at_var
-from solver.games.serial_killer.model import PROFILE
+from solver.games.serial_killer.counting import CountedWorlds, at_var, delta_var
+from solver.games.serial_killer.model import PROFILE, place
 from solver.games.serial_killer.pace import Pace, pace_of
-from solver.games.serial_killer.position import Position, parse, public_view
-from solver.games.serial_killer.race import own_candidates, progress, roll_chance
+from solver.games.serial_killer.position import (
+    GenrePlan,
+    Position,
+    Token,
+    parse,
+    public_view,
+    token_name,
+)
+from solver.games.serial_killer.race import (
+    Progress,
+    own_candidates,
+    progress,
+    roll_chance,
+    seen_tokens,
+)
 from solver.hints import Answer, Hint, percent
+from solver.model import Fact, World
+from solver.opponent_models import ModelledWorlds
 
 if TYPE_CHECKING:
     from solver.deduction import Deduction
@@ -27,9 +48,13 @@ def view_of(info: InformationSet) -> SerialKillerState:
     return public_view(info)
 
 
-def worlds_of(deduction: Deduction) -> CountedWorlds:
+Worlds = CountedWorlds | ModelledWorlds
+"""A Serial Killer deduction's worlds: counted (exact), or weighed by an opponent model."""
+
+
+def worlds_of(deduction: Deduction) -> Worlds:
     worlds = deduction.worlds
-    assert isinstance(worlds, CountedWorlds)
+    assert isinstance(worlds, CountedWorlds | ModelledWorlds)
     return worlds
 
 
@@ -79,9 +104,12 @@ def answer(info: InformationSet, deduction: Deduction) -> Answer | None:
 
 
 def profile_hints(position: Position, deduction: Deduction) -> list[Hint]:
-    """Per genre: the profile's candidates with their chances (certain when one is left)."""
+    """Per genre: the profile's candidates with their chances (certain when one is left),
+    said to be estimated when they are (odds under an opponent model from drawn worlds)."""
     found = []
     parts = position.game.parts
+    model = deduction.opponent_model
+    estimated = "" if deduction.exact else f" (estimated, read as {model} players)"
     for genre, cards in own_candidates(position).items():
         facts = [f for f in deduction.facts if f.kind == PROFILE and f.args[0] == genre]
         if len(cards) == 1:
@@ -103,7 +131,8 @@ def profile_hints(position: Position, deduction: Deduction) -> list[Hint]:
             Hint(
                 f"{name} ({genre}), {len(cards)} candidates"
                 + (f" equally likely ({percent(chances[0][0])} each): " if even else ": ")
-                + listed,
+                + listed
+                + estimated,
                 chances[0][1],
                 chances[0][0],
                 (),
@@ -143,7 +172,13 @@ def seen_because(position: Position, genre: str, info: InformationSet) -> list[O
 
 
 def declaration_chance(position: Position) -> float:
-    """The chance that declaring one candidate per genre now is right: prod 1/|Cand_g|."""
+    """The chance that declaring one candidate per genre now is right: prod 1/|Cand_g|.
+
+    That is the counting's chance: to it a genre's candidates are alike (no observation names
+    a trait the seat never saw, so swapping two gives another world as likely). Under an
+    opponent model it stays so: the model could tell candidates apart only through a bot
+    whose moves hang on which trait it holds, and the profile hints show the model's odds of
+    each candidate."""
     return 1 / prod(len(c) for c in own_candidates(position).values())
 
 
@@ -183,7 +218,7 @@ def when_to_declare(position: Position, view: SerialKillerState) -> str:
     return "Keep narrowing before you declare"
 
 
-def dice_hints(position: Position, worlds: CountedWorlds, view: SerialKillerState) -> list[Hint]:
+def dice_hints(position: Position, worlds: Worlds, view: SerialKillerState) -> list[Hint]:
     """What each buy narrows (expected new traits seen, in bits of the profile) per point,
     and how much ferocity buying the die saves."""
     me = position.seat
@@ -219,15 +254,15 @@ def ruled_out(candidates: float) -> str:
 
 def information(
     position: Position,
-    worlds: CountedWorlds,
+    worlds: Worlds,
     view: SerialKillerState,
     action: object,
     candidates: dict[str, list[str]],
 ) -> tuple[float, float] | None:
     """Expected bits a buy removes from the profile's uncertainty (sum of log2 |Cand_g|),
     and the candidates it is expected to rule out: a draw always shows a new trait of its
-    genre; a briefing or a lab view shows each unseen card there with the chance the counted
-    worlds give it."""
+    genre; a briefing or a lab view shows each unseen card there with the chance `worlds`
+    give it (`chance_in`)."""
     me = position.seat
     if isinstance(action, act.Investigate):
         genre = view.deck_at[view.pawn[me] or 0]
@@ -247,24 +282,89 @@ def information(
         k = len(cards)
         if k == 1:
             continue
-        expected = 0.0
-        for card in cards:
-            inside, total = worlds.genre_count(at_var(card), frozenset(places))
-            expected += inside / total if total else 0.0
+        expected = sum(chance_in(worlds, card, frozenset(places)) for card in cards)
         bits += log2(k) - log2(max(k - expected, 1))
         ruled += min(expected, k - 1)
     return bits, ruled
 
 
+def chance_in(worlds: Worlds, card: str, places: frozenset[str]) -> float:
+    """The chance `card` lies in one of `places` (an `at:` variable's values): the counted
+    worlds' exact ratio, or the weighed worlds' odds of the fact that says so."""
+    if isinstance(worlds, CountedWorlds):
+        inside, total = worlds.genre_count(at_var(card), places)
+        return inside / total if total else 0.0
+    return worlds.probability(in_places(card, places))
+
+
+def in_places(card: str, places: frozenset[str]) -> Fact:
+    """The fact that `card` lies in one of `places`, over its `at:` variable as the model's
+    `At` facts are."""
+    where = sorted(places)
+    text = f"{card} is " + " or ".join(place(p) for p in where)
+    return Fact("At", (card, *where), at_var(card), places, text)
+
+
+def standings(position: Position, worlds: Worlds) -> list[Progress]:
+    """Every player's place in the race (`race.progress`) under `worlds`' odds: the counted
+    worlds' exact expectations over the others' discard choices, or under an opponent model
+    the same expectations over the weighed worlds (whose discards the model weighs too)."""
+    if isinstance(worlds, CountedWorlds):
+        return [progress(position, worlds, seat) for seat in range(position.players)]
+    counted = CountedWorlds(position)
+    return [
+        weighed_progress(position, worlds, progress(position, counted, seat))
+        for seat in range(position.players)
+    ]
+
+
+def weighed_progress(position: Position, worlds: ModelledWorlds, counted: Progress) -> Progress:
+    """`counted` (a player's progress under the counting odds) read over the weighed worlds:
+    per world, the traits of each genre the player has not seen and the chance a guess at
+    them is right."""
+    seat = counted.seat
+    if seat == position.seat:
+        return counted  # the seat's own candidates are what it saw: the same in every world
+    genres = list(position.plans)
+    rows = []
+    for world in worlds.worlds:
+        left = [
+            plan.size - len(seen_tokens(position, plan, seat, discarded(plan, world)))
+            for plan in position.plans.values()
+        ]
+        rows.append([*left, *(k == 1 for k in left), prod(1 / k for k in left)])
+    start = [
+        *(counted.candidates[g] for g in genres),
+        *(counted.certain[g] for g in genres),
+        counted.chance,
+    ]
+    means = worlds.means(rows, start)
+    n = len(genres)
+    return Progress(
+        seat,
+        dict(zip(genres, means[:n], strict=True)),
+        dict(zip(genres, means[n : 2 * n], strict=True)),
+        means[-1],
+    )
+
+
+def discarded(plan: GenrePlan, world: World) -> dict[int, Token]:
+    """The token each other player's discard of the genre put in the lab, in `world`."""
+    found = {}
+    for d in plan.discards:
+        name = world[delta_var(d.position)]
+        found[d.position] = next(t for t in d.domain if token_name(t) == name)
+    return found
+
+
 def race_hints(
-    position: Position, worlds: CountedWorlds, view: SerialKillerState, pace: Pace
+    position: Position, worlds: Worlds, view: SerialKillerState, pace: Pace
 ) -> list[Hint]:
     """The race table: every player's points, cards drawn lately (their pace), and, until
     they declare, the traits they have left to rule out, the chance their declaration now
     would be right and the chance their roll reaches ferocity; closest first."""
     rows = []
-    for seat in range(position.players):
-        mine = progress(position, worlds, seat)
+    for seat, mine in enumerate(standings(position, worlds)):
         left = sum(mine.candidates.values()) - len(mine.candidates)
         roll = roll_chance(view.dice_for(seat), view.ferocity)
         name = "you" if seat == position.seat else COLOURS[seat]
