@@ -110,6 +110,25 @@ def test_chain_error_bars_cover_exact_probabilities_at_about_the_stated_rate() -
     assert np.median(margins) < 0.1 and unreached <= len(covered) // 50
 
 
+def test_a_rerun_is_an_independent_chain_of_the_same_position() -> None:
+    """`HistoryChain.rerun`: records of its own (not the first chain's), the same for a seed,
+    every box the first chain's run starts held reached again, and estimates that agree with
+    the exact counts as the first chain's do."""
+    ((info, state),) = positions(1, seed=703, rounds=3)
+    pos, model = parse(info), build(info)
+    counted = count_histories(pos, model, max_states=10**6, seconds=120)
+    assert counted is not None
+    first = HistoryChain(pos, model, history_of(state)[1], seed=0)
+    first.restart(list(first.records[-1]), 2_000)  # a second run, as `explore` makes
+    again = first.rerun(seed=5)
+    assert again.records != first.records and again.starts == 2
+    assert first.rerun(seed=5).records == again.records
+    for fact in model.facts:
+        if 0 < counted.count(fact) < counted.total():
+            found = again.estimate(fact)
+            assert abs(found.value - counted.probability(fact)) <= max(3 * found.margin, 0.05)
+
+
 def test_a_card_the_chain_never_boxed_is_labelled_not_reached() -> None:
     """A run that never leaves one region (seed 325's game, chain seed 1, no restarts): cards
     that can be in the box but are in no record get a labelled floor, not 0%."""

@@ -15,6 +15,8 @@ import solver
 from engines import Action, InformationSet, State
 from engines.alibi import actions as act
 from solver.deduction import deduce
+from solver.games import alibi as knowledge
+from solver.games.alibi.chain import STEPS, HistoryChain
 from solver.games.alibi.hinting import Samples, best_questions
 from solver.games.alibi.model import IN_BOX
 from solver.games.alibi.position import parse
@@ -102,6 +104,44 @@ def test_the_judge_values_questions_on_its_own_samples_and_leaves_the_memory() -
     # samples beside it for the turn's other moves
     assert {k: v for k, v in memory.items() if k != valuing.TABLE} == kept
     assert valuing.judge(Turn(info, legal, rng, memory), advice, best.ask) == judged
+
+
+def test_where_the_posterior_is_a_chain_the_judge_values_on_a_chain_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The advice chose its question on the chain's records, so valuing on them would flatter
+    it: the judge's samples come from `HistoryChain.rerun` (VALUATION_STEPS, a seed from the
+    turn's RNG after the advice), and a question's bits are `best_questions`' on those."""
+    monkeypatch.setattr(knowledge, "count_histories", lambda pos, model, **_: None)
+    solver.forget()
+    info = asking_position()
+    legal = GAME.legal_actions_for(info)
+    rng, memory = random.Random(0), {}
+    advice = search.advise(Turn(info, legal, rng, memory))
+    assert isinstance(advice.move, act.Ask)
+    after_advice = rng.getstate()
+    d = deduce(info, about=lambda fact: fact.kind == IN_BOX)
+    chain = d.worlds
+    assert isinstance(chain, HistoryChain)
+    reruns: list[tuple[int, int]] = []
+    rerun = HistoryChain.rerun
+
+    def counted(self: HistoryChain, seed: int, steps: int = STEPS) -> HistoryChain:
+        reruns.append((seed, steps))
+        return rerun(self, seed, steps)
+
+    monkeypatch.setattr(HistoryChain, "rerun", counted)
+    again = random.Random()
+    again.setstate(after_advice)
+    seed = again.randrange(1 << 30)
+    own = rerun(chain, seed, valuing.VALUATION_STEPS)
+    wide = Samples(parse(info), d, WIDE, random.Random(again.randrange(1 << 30)), own)
+    best = best_questions(info, d, top=3, drawn=wide)[0]
+    judged = valuing.judge(Turn(info, legal, rng, memory), advice, best.ask)
+    assert reruns == [(seed, valuing.VALUATION_STEPS)]
+    assert judged is not None and judged.made.value == pytest.approx(best.gain, abs=1e-12)
+    assert judged.best.value == pytest.approx(question_bits(wide, advice.move), abs=1e-12)
+    solver.forget()
 
 
 def test_asking_when_the_box_is_certain_loses_the_chance_waiting_gives_up() -> None:

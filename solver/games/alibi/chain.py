@@ -222,6 +222,26 @@ class HistoryChain:
         self._run(steps)
         self.starts += 1
 
+    def rerun(self, seed: int, steps: int = STEPS) -> HistoryChain:
+        """Another chain on the same position, independent of this one's draws: a full run
+        from this one's first record, with `seed`, then a restart from the first record of
+        each later run whose box no earlier start held (so it reaches the same regions of
+        histories without CP-SAT). Nothing is carried in or remembered: a judge
+        values moves on it that were chosen on this chain's records, which would flatter
+        them (the best of many estimates on one sample is biased up on that sample)."""
+        starts: list[tuple[Trajectory, ...]] = []
+        held: set[tuple[int, ...]] = set()
+        for first in self._starts:
+            record = self.records[first]
+            boxed = tuple(c for c, path in enumerate(record) if path[0] == self.pos.box)
+            if boxed not in held and len(starts) <= MAX_RESTARTS:
+                held.add(boxed)
+                starts.append(record)
+        chain = HistoryChain(self.pos, self.model, list(starts[0]), seed=seed, steps=steps)
+        for start in starts[1:]:
+            chain.restart(list(start), RESTART_STEPS * steps // STEPS)
+        return chain
+
     # --- the chain -------------------------------------------------------------------------
     def _propose(self) -> dict[int, Trajectory] | None:
         """The changed trajectories of a random move, or None when the move does not apply."""

@@ -52,9 +52,17 @@ class Question:
 class Samples:
     """Posterior samples as arrays: where each card is now, who has seen it, the box."""
 
-    def __init__(self, pos: Position, deduction: Deduction, n: int, rng: random.Random) -> None:
+    def __init__(
+        self,
+        pos: Position,
+        deduction: Deduction,
+        n: int,
+        rng: random.Random,
+        worlds: CountedHistories | HistoryChain | None = None,
+    ) -> None:
+        """`n` samples of the deduction's worlds (or of `worlds`, another set of them)."""
         self.pos = pos
-        sampler = deduction.worlds
+        sampler = deduction.worlds if worlds is None else worlds
         assert isinstance(sampler, CountedHistories | HistoryChain), "Alibi's own world sets"
         paths = (
             sampler.sample_many(n, rng)  # the counter walks all samples a layer at a time
