@@ -282,6 +282,7 @@ class Rolling(_ChanceNode):
             return
         state._actions.append(action)
         state._movers.append(mover)
+        state._marks.append(len(before._log))
 
     def _pend(self, partial: State, pending: PendingDraw) -> None:
         self._partial = partial
@@ -295,6 +296,7 @@ class Rolling(_ChanceNode):
         self._setup, self._chance = before._setup, before._chance
         self._actions = [*before._actions, self._action]
         self._movers = [*before._movers, self._mover]
+        self._marks = [*before._marks, len(before._log)]
         self._log, self._draws = partial._log, partial._draws
         self._given = []
 
@@ -322,6 +324,7 @@ class Rolling(_ChanceNode):
             return
         state._actions.append(self._action)
         state._movers.append(self._mover)
+        state._marks.append(len(before._log))
         self._become(state)
 
     def _to_dict(self) -> dict[str, JsonValue]:
@@ -337,6 +340,7 @@ class Rolling(_ChanceNode):
         other._partial = self._partial.clone()
         other._log, other._draws = other._partial._log, other._partial._draws
         other._actions, other._movers = list(self._actions), list(self._movers)
+        other._marks = list(self._marks)
         other._given = []
         return other
 

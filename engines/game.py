@@ -469,14 +469,10 @@ class Game(ABC, Generic[StateT]):
         actions: JsonValue,
         read: JsonReader,
         draws: Sequence[JsonValue] | None = None,
-        watch: Callable[[State, Action], None] | None = None,
-        trusted: bool = False,
     ) -> State:
         """The state `setup` starts, after each of `actions` (notation) applied by the rules;
         with `draws`, play's chance outcomes are those (explicit chance) instead of the RNG's,
-        and a last action whose draws they do not complete leaves a chance node. `watch` sees
-        the state before each action, with the action. `trusted`: the actions are a state's
-        own (each was legal when it was applied), so they are not checked again."""
+        and a last action whose draws they do not complete leaves a chance node."""
         if setup is None:
             raise InvalidState(
                 f"{read.what}: setup cannot be null; only a state played from a start can be "
@@ -495,12 +491,7 @@ class Game(ABC, Generic[StateT]):
         for i, notation in enumerate(read.array(actions, "actions")):
             try:
                 action = self.parse_action(read.text(notation, f"actions[{i}]"))
-                if watch is not None:
-                    watch(state, action)
-                if trusted:
-                    state.apply_trusted(action)
-                else:
-                    state.apply(action)
+                state.apply(action)
             except (InvalidAction, IllegalAction) as error:
                 raise InvalidState(
                     f"{read.what}: actions[{i}] {quote(notation)} cannot be replayed: {error}"
@@ -530,8 +521,9 @@ class Game(ABC, Generic[StateT]):
         state._chance = list(dealer.drawn)
 
     def decisions(self, state: State) -> list[tuple[Seat, InformationSet, Action]]:
-        """Every move made so far in `state` (a game of this one), replayed from its setup:
-        the seat that made it, what that seat knew then, and the move (what a review reads).
+        """Every move made so far in `state` (a game of this one): the seat that made it,
+        what that seat knew then, and the move (what a review reads), read off the state's
+        log as it stood at each move (nothing is replayed).
 
         Raises:
             InvalidState: `state` is a view made from an information set (it has no setup),
@@ -542,17 +534,13 @@ class Game(ABC, Generic[StateT]):
             raise InvalidState(
                 f"{self.name}: that is a state of {state.game!r}, not of this game ({self!r})"
             )
-        read = JsonReader(InvalidState, f"{self.name} state")
-        data = json.loads(state.to_json())
-        found: list[tuple[Seat, InformationSet, Action]] = []
-
-        def watch(before: State, action: Action) -> None:
-            seat = before.to_move
-            assert seat is not None  # an action replayed is a seat's move
-            found.append((seat, before.information_set(seat), action))
-
-        self._replay(data["setup"], data["actions"], read, data.get("draws"), watch, trusted=True)
-        return found
+        if state._setup is None:
+            raise InvalidState(
+                f"{self.name} state: a view made from an information set has no setup, so no "
+                "record of the moves made; only a state played from a start has one"
+            )
+        moves = zip(state._movers, state._marks, state._actions, strict=True)
+        return [(seat, state._information_set_at(seat, mark), a) for seat, mark, a in moves]
 
     def moves_in(self, info: InformationSet) -> list[tuple[InformationSet, Action]]:
         """The seat's own moves read back from its record `info` alone, each with the record

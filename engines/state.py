@@ -130,7 +130,9 @@ def rng_from_json(value: JsonValue, read: JsonReader, path: str = "rng") -> rand
 
 
 _CONTAINERS = frozenset({list, dict, set, deque})
-_CORE_FIELDS = frozenset({"_log", "_actions", "_movers", "_chance", "_draws", "_given"})
+_CORE_FIELDS = frozenset(
+    {"_log", "_actions", "_movers", "_marks", "_chance", "_draws", "_given"}
+)
 """What `State._copy_core_into` copies itself (the log only grows, so its entries are shared)."""
 
 
@@ -185,6 +187,7 @@ class State(ABC):
         self._setup: Setup | None = None  # None only for a view made by `Game.seat_view`
         self._actions: list[Action] = []  # applied since the setup, in order
         self._movers: list[Seat] = []  # who applied each of them
+        self._marks: list[int] = []  # how long the log was when each was chosen
         self._chance: list[tuple[JsonValue, tuple[Seat, ...] | None]] = []  # the deal's draws
         # Chance during play: each draw with the index of the action it belongs to and the
         # seats that see it; `_given` holds the outcomes still to come when chance is
@@ -335,9 +338,11 @@ class State(ABC):
         if self._given is not None and self.game.chance_in_play:
             self.game._apply_rolling(self, action, mover)
             return
+        mark = len(self._log)
         self._apply(action)
         self._actions.append(action)
         self._movers.append(mover)
+        self._marks.append(mark)
 
     def _chance_draw(
         self,
@@ -396,7 +401,11 @@ class State(ABC):
     def information_set(self, seat: Seat) -> InformationSet:
         """What `seat` knows; ConfigError unless it is a seat of this game (True is not 1)."""
         self.game.check_seat(seat)
-        log = [(obs, to) for obs, to in self._log if to is None or seat in to]
+        return self._information_set_at(seat, len(self._log))
+
+    def _information_set_at(self, seat: Seat, entries: int) -> InformationSet:
+        """What `seat` knew when the log held its first `entries` observations."""
+        log = [(obs, to) for obs, to in self._log[:entries] if to is None or seat in to]
         seen = tuple(obs for obs, _ in log)
         addressees = tuple(to for _, to in log)
         return InformationSet(self.game.name, self.game.option_items(), seat, seen, addressees)
@@ -455,6 +464,7 @@ class State(ABC):
         other._setup = self._setup
         other._actions = list(self._actions)
         other._movers = list(self._movers)
+        other._marks = list(self._marks)
         other._chance = self._chance  # the deal is over: never changed again
         other._draws = list(self._draws)
         other._given = None if self._given is None else list(self._given)

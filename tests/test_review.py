@@ -15,7 +15,7 @@ import pytest
 
 import engines
 import solver
-from engines import ConfigError, InformationSet, InvalidState, SleuthError, State
+from engines import Action, ConfigError, InformationSet, InvalidState, SleuthError, State
 from engines.values import Seat
 from sleuth.cli import main
 from solver.review import GRADES, Move, Review, lines, review
@@ -56,6 +56,32 @@ def test_decisions_replay_every_move_with_what_the_mover_knew(name: str) -> None
         assert again.information_set(seat) == info
         again.apply(action)
     assert again.to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("name", engines.names())
+def test_decisions_are_what_each_mover_knew_with_explicit_chance_too(name: str) -> None:
+    """A state dealt and played with explicit chance (OpenSpiel's way: a chance node per draw,
+    mid-action draws included) gives the same decisions as were seen while it was played, and
+    so do its clone and its JSON loaded again."""
+    game = engines.make(name)
+    rng = random.Random(7)
+    state = game.initial_state()
+    seen: list[tuple[object, InformationSet, Action]] = []
+    while not state.is_over and len(seen) < 60:
+        if state.is_chance:
+            outcomes = state.chance_outcomes()
+            state.apply_chance(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        mover = state.to_move
+        assert mover is not None
+        action = rng.choice(state.legal_actions())
+        seen.append((mover, state.information_set(mover), action))
+        state.apply(action)
+    while state.is_chance:  # finish the last action's draws
+        state.apply_chance(state.chance_outcomes()[0][0])
+    assert game.decisions(state) == seen
+    assert game.decisions(state.clone()) == seen
+    assert game.decisions(game.state_from_json(state.to_json())) == seen
 
 
 def test_decisions_refuse_another_games_state_and_a_view() -> None:
