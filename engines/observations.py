@@ -60,7 +60,13 @@ class Observation:
         return self.kind == other.kind and self.fields == other.fields
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.fields))
+        """By kind and fields, computed once (information sets, hashed as keys of caches,
+        hash every observation of theirs each time)."""
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = hash((self.kind, self.fields))
+            object.__setattr__(self, "_hash", found)
+        return found
 
     def __repr__(self) -> str:
         return f"Observation(kind={self.kind!r}, fields={self.fields!r})"

@@ -170,6 +170,11 @@ class RandomBot(SeatedBot):
     def _choose(self, info: InformationSet, legal: list[Action]) -> Action:
         return self.rng.choice(legal)
 
+    def _policy(self, info: InformationSet, legal: list[Action]) -> Policy:
+        """Every legal action alike (what enumerating `rng.choice` gives, without running it
+        once per action: odds under the random model ask this at every move of a game)."""
+        return {action: 1.0 / len(legal) for action in legal}
+
 
 def check_options(bot: str, options: Collection[str], allowed: Collection[str]) -> None:
     """Raise ConfigError on an option `bot` does not have (values are checked by the bot)."""
