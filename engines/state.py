@@ -130,9 +130,7 @@ def rng_from_json(value: JsonValue, read: JsonReader, path: str = "rng") -> rand
 
 
 _CONTAINERS = frozenset({list, dict, set, deque})
-_CORE_FIELDS = frozenset(
-    {"_log", "_actions", "_movers", "_marks", "_chance", "_draws", "_given"}
-)
+_CORE_FIELDS = frozenset({"_log", "_actions", "_movers", "_marks", "_chance", "_draws", "_given"})
 """What `State._copy_core_into` copies itself (the log only grows, so its entries are shared)."""
 
 

@@ -227,7 +227,7 @@ def test_hints_read_a_model_where_the_game_writes_them_for_one() -> None:
     info = game.random_game(seed=3, moves=6).information_set(0)
     modelled_deduction = solver.deduce(info, model="random")
     assert modelled_deduction.opponent_model == "random"
-    with pytest.raises(ConfigError, match="games whose hints read a model: .*noir"):
+    with pytest.raises(ConfigError, match=r"games whose hints read a model: .*noir"):
         solver.hints(info, modelled_deduction)
     with pytest.raises(ConfigError, match="unknown opponent model"):
         solver.hints(info, model="oracle")
@@ -295,7 +295,7 @@ def test_the_notebook_reads_its_odds_under_the_sessions_model(tmp_path) -> None:
     with pytest.raises(SessionError, match="models: counting, random, heuristic, solver"):
         session.model = "psychic"
     alibi = Session.new("alibi", dir=tmp_path, name="a", players=4)
-    with pytest.raises(SessionError, match="games whose odds read a model: .*noir"):
+    with pytest.raises(SessionError, match=r"games whose odds read a model: .*noir"):
         alibi.model = "random"
-    with pytest.raises(SessionError, match="games whose odds read a model: .*noir"):
+    with pytest.raises(SessionError, match=r"games whose odds read a model: .*noir"):
         Session.new("alibi", dir=tmp_path, name="b", model="random", players=4)
