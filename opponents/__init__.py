@@ -8,7 +8,7 @@ res.entry_wins; res.entry_win_rate(k)                  # by lineup entry, wherev
 res.win_rate(seat, entry=k)                            # entry k's games in that seat
 """
 
-from opponents.arena import ArenaResult, GameRecord, arena, wilson
+from opponents.arena import ArenaResult, Entry, GameRecord, arena, label, wilson
 from opponents.base import Bot, RandomBot, SeatedBot, WrongInformationSet
 from opponents.factory import BOT_NAMES, make, notepad
 
@@ -16,11 +16,13 @@ __all__ = [
     "BOT_NAMES",
     "ArenaResult",
     "Bot",
+    "Entry",
     "GameRecord",
     "RandomBot",
     "SeatedBot",
     "WrongInformationSet",
     "arena",
+    "label",
     "make",
     "notepad",
     "wilson",

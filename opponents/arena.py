@@ -193,6 +193,14 @@ class ArenaResult:
             )
 
 
+def label(entry: Entry) -> str:
+    """A lineup entry as its results name it: the bot, with its options except the time
+    ceiling (a safety limit, not a setting of strength), "solver(model=random)"."""
+    name, options = _entry(entry)
+    shown = ", ".join(f"{key}={value}" for key, value in options.items() if key != "time_budget")
+    return f"{name}({shown})" if shown else name
+
+
 def _entry(entry: object) -> tuple[str, dict[str, object]]:
     """(name, options) of a lineup entry; ConfigError if it is neither a name nor a pair."""
     if isinstance(entry, str):
@@ -293,7 +301,7 @@ def arena(
     for k, entry in enumerate(lineup):  # fail fast, in this process, on bad names or options
         name, options = _entry(entry)
         make(name, game, game.seats[k], seed=seed, **options)
-    names = [_entry(entry)[0] for entry in lineup]
+    names = [label(entry) for entry in lineup]
     args = [
         (game.name, dict(game.options), list(lineup), i, seed + i, bool(rotate), keep_states)
         for i in range(games)

@@ -209,7 +209,8 @@ def _arena_arguments(arena: argparse.ArgumentParser, game_help: str) -> None:
         "--bots",
         required=True,
         nargs="+",
-        help="one bot per seat, e.g. solver,heuristic or solver heuristic",
+        help="one bot per seat, e.g. solver,heuristic or solver heuristic; a bot's options "
+        "follow its name, each :key=value (solver:model=random)",
     )
     arena.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     arena.add_argument("--workers", type=int, default=2, help="parallel processes (default 2)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -131,15 +132,16 @@ def run_arena(
     backend: str = "process",
     save: str | None = None,
 ) -> None:
-    lineup = [
-        (name, {"time_budget": time_budget})
-        if name == "solver" and time_budget is not None
-        else name
-        for name in bots
-    ]
+    lineup: list[opponents.Entry] = []
+    for text in bots:
+        name, options = bot_entry(text)
+        if name == "solver" and time_budget is not None:
+            options.setdefault("time_budget", time_budget)
+        lineup.append((name, options) if options else name)
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(f"{game.name}: {' vs '.join(bots)}", total=games)
+        names = " vs ".join(opponents.label(entry) for entry in lineup)
+        task = progress.add_task(f"{game.name}: {names}", total=games)
         result = opponents.arena(
             game,
             lineup,
@@ -161,6 +163,29 @@ def run_arena(
     if result.rotated:
         rows = "a bot's figures per role" if result.roles else "a bot's rows cover every seat"
         console.print(f"seats rotated every game; {rows}", style="dim")
+
+
+def bot_entry(text: str) -> tuple[str, dict[str, object]]:
+    """A bot as typed for `sleuth arena`: its name, then its options, each `:key=value`
+    ("solver:model=random", "solver:max_depth=2:model=heuristic"); a value is read as JSON
+    when it is (numbers, true, null), else as text.
+
+    Raises:
+        ConfigError: an option not written key=value (the bot checks the names and values).
+    """
+    name, *written = text.split(":")
+    options: dict[str, object] = {}
+    for part in written:
+        key, equals, value = part.partition("=")
+        if not equals or not key:
+            raise ConfigError(
+                f"a bot's option is written name:key=value (solver:model=random), got {text!r}"
+            )
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    return name, options
 
 
 def save_games(result: opponents.ArenaResult, directory: Path) -> int:

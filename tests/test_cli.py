@@ -111,6 +111,28 @@ def test_arena_prints_a_results_table(capsys: pytest.CaptureFixture[str]) -> Non
     assert re.search(r"lupin +│ +\d+/4 ", out) and re.search(r"fujiko +│ +\d+/4 ", out)
 
 
+def test_arena_takes_a_bots_options_after_its_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """`solver:max_depth=1` is the solver bot with that option (read as JSON: a number), and
+    the tables name it so; a malformed option or one the bot lacks is refused in one line."""
+    argv = ["arena", "blue-lion", "--bots", "solver:max_depth=1", "random", "--games", "2"]
+    assert main([*argv, "--workers", "1"]) == 0
+    assert "1. solver(max_depth=1)" in capsys.readouterr().out
+    assert main(["arena", "blue-lion", "--bots", "solver:max_depth", "random"]) == 2
+    assert "written name:key=value" in capsys.readouterr().err
+    assert main(["arena", "blue-lion", "--bots", "solver:depth=1", "random"]) == 2
+    assert "the solver bot has no option 'depth'" in capsys.readouterr().err
+
+
+def test_a_bots_options_are_read_as_json_where_they_are() -> None:
+    from sleuth.commands import bot_entry
+
+    assert bot_entry("solver") == ("solver", {})
+    assert bot_entry("solver:model=random:max_depth=2:time_budget=null") == (
+        "solver",
+        {"model": "random", "max_depth": 2, "time_budget": None},
+    )
+
+
 def test_noir_demo_draws_the_heat_map(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "noir", "--seed", "2"]) == 0
     out = capsys.readouterr().out
