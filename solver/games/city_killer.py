@@ -726,8 +726,9 @@ def hints(info: InformationSet, deduction: Deduction) -> list[Hint]:
 
 
 def posterior_of(info: InformationSet, deduction: Deduction) -> Posterior:
-    """The posterior a deduction holds: the counted tensor, or that tensor read under an
-    opponent model (`solver.deduce(info, model=...)`: each cell weighed as its states are)."""
+    """The posterior a deduction holds: the counted tensor, or under an opponent model
+    (`solver.deduce(info, model=...)`) that tensor fitted to the model's odds of every value
+    (`ModelledWorlds.joint`), so that each killer's and motive's odds are the deduction's."""
     worlds = deduction.worlds
     if isinstance(worlds, TensorWorlds):
         return Posterior(worlds.tensor.residents, worlds.tensor.people, worlds.p)
