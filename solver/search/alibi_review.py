@@ -85,7 +85,8 @@ VALUATION_STEPS = 3 * STEPS
 """The steps of the chain of its own that values moves where the posterior is a chain's
 (`HistoryChain.rerun`, about 1.5 s): on 20 games of the solver's seat against three
 heuristics, best or good on 85.3% of its decisions valued on the advice's own chain, 91.5%
-on a chain of its own of STEPS, 93.4% of 3 x STEPS (its records further apart)."""
+on a chain of its own of STEPS, 93.4% of 3 x STEPS (its records further apart); 91.9% of
+3 x STEPS over 40 games."""
 RIGHT = Grading("right cards", 0.05, 0.2, 0.5, "a written solution's right cards (expected)")
 """Written solutions: half a right card expected is a mistake."""
 
