@@ -149,7 +149,7 @@ def _play_arguments(play: argparse.ArgumentParser, game_help: str) -> None:
         "--model",
         default="counting",
         help="read the hints' odds under a model of the other players: counting (default: "
-        "every consistent deal alike), random, or a bot's name (noir so far; slower)",
+        "every consistent deal alike), random, or a bot's name (every game but alibi; slower)",
     )
     _add_game_options(play)
 
@@ -167,7 +167,7 @@ def _assist_arguments(assist: argparse.ArgumentParser, game_help: str) -> None:
         "--model",
         default=None,
         help="read the odds under a model of the other players: counting (default), random or "
-        "a bot's name (noir so far; slower)",
+        "a bot's name (every game but alibi; slower)",
     )
     assist.add_argument("--dir", default=None, help="where sessions are kept (default: user data)")
     assist.add_argument(

@@ -135,7 +135,7 @@ def hints(
     it, the hints are what the seat knows (what `sleuth demo` shows beside another seed's
     move). `model` reads the odds under a model of the other players (`deduce(info,
     model=...)`; a given `deduction` carries its own), for the games whose hints read any
-    deduction's odds (MODEL_HINTS: Noir so far).
+    deduction's odds (MODEL_HINTS: every game but Alibi).
 
     Raises:
         ConfigError: an unknown model; or odds under a model for a game whose hints read

@@ -349,4 +349,7 @@ def _model_words(model: str) -> str:
     """The opponent model as the screen says it."""
     if model == "counting":
         return "counting (every consistent deal alike)"
-    return f"{model} (the others' moves weighed as a {model} player's; the odds are estimates)"
+    return (
+        f"{model} (the others' moves weighed as a {model} player's; estimated where the game "
+        "cannot list every state)"
+    )

@@ -48,6 +48,7 @@ def session_page(session: Session, all_hints: bool = False, why: int | None = No
         "levels": LEVELS,
         "model": session.model,
         "models": session.models,
+        "estimated": reading.deduction is not None and not reading.deduction.exact,
         "status": reading.status,
         "waiting_for": reading.waiting_for,
         "usable_entries": reading.entries,
