@@ -485,7 +485,7 @@ class Compiled:
         self,
         witnesses: Iterable[World],
         variables: Collection[str] | None = None,
-        found: Callable[[World], None] | None = None,
+        found: Callable[[World], Iterable[tuple[str, Value]]] | None = None,
         stop: float | None = None,
     ) -> tuple[set[tuple[str, Value]], set[str]]:
         """The backbone by solution elimination: every (var, value) some consistent world has.
@@ -494,7 +494,8 @@ class Compiled:
         literal holds" either finds a new witness or proves all the rest impossible at once.
         Literals already proven impossible (`impossible`) are not asked about again. With
         `variables`, only their literals are decided (the others may be missing). Each new
-        witness is passed to `found` (a sampler may want to start there).
+        witness is passed to `found` (a sampler may want to start there), and the literals it
+        returns, which other consistent worlds make true, are possible too.
 
         Returns the possible literals and the variables left undecided: none, unless `stop` (a
         `time.monotonic` instant, a caller's budget) passed first, or the solves reached a
@@ -533,7 +534,7 @@ class Compiled:
                 return possible, set()
             possible.update(world.items())
             if found is not None:
-                found(world)
+                possible.update(found(world))
 
 
 @dataclass(frozen=True)

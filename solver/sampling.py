@@ -83,11 +83,12 @@ class CountedWorldSet(WorldSet, WitnessingWorldSet, Protocol):
 
 @runtime_checkable
 class LearningWorldSet(Protocol):
-    """A world set that keeps the consistent worlds CP-SAT finds for it (Alibi keeps them
-    to witness the same facts at the next refresh)."""
+    """A world set that learns from the consistent worlds CP-SAT finds for it (Alibi keeps
+    them to witness the same facts at the next refresh, and walks from them)."""
 
-    def reached(self, world: World) -> None:
-        """A consistent world `deduce` found while deciding what is possible."""
+    def reached(self, world: World) -> Iterable[tuple[str, Value]]:
+        """A consistent world `deduce` found while deciding what is possible; returns more
+        literals that consistent worlds near it make true (each one solve fewer)."""
 
 
 @runtime_checkable

@@ -25,7 +25,7 @@ from solver.deduction import Deduction
 from solver.games import alibi as knowledge
 from solver.games.alibi import history_of
 from solver.games.alibi.chain import HistoryChain, _draws, card_id
-from solver.games.alibi.counting import count_histories
+from solver.games.alibi.counting import _literals, count_histories
 from solver.games.alibi.model import build, paths_of
 from solver.games.alibi.position import parse
 from solver.sampling import Estimate, estimate, estimate_from_runs
@@ -148,6 +148,38 @@ def test_a_card_the_chain_never_boxed_is_labelled_not_reached() -> None:
         found = chain.estimate(fact)
         assert chain.probability(fact) == found.value > 0  # a floor, never 0
         assert not BARE_ZERO.search(str(found)) and "not reached" in str(found)
+
+
+def test_a_walk_from_a_history_the_records_missed_witnesses_only_possible_literals() -> None:
+    """`HistoryChain.walk` (what `deduce` does with each history CP-SAT finds): from a history
+    boxing a card no record boxes, every literal it returns is one the exact counter
+    witnesses, the missed box card among them; the chain's records and state are as they
+    were, and the same start walks the same way."""
+    ((info, state),) = positions(1, seed=325, rounds=4)
+    pos, model = parse(info), build(info)
+    counted = count_histories(pos, model, max_states=10**6, seconds=120)
+    assert counted is not None
+    chain = HistoryChain(pos, model, history_of(state)[1], seed=1)
+    seen = chain.witnessed()
+    missed = [
+        (f.var, value)
+        for f in model.facts
+        if f.kind == "InBox" and counted.count(f) > 0
+        for value in f.values
+        if (f.var, value) not in seen
+    ]
+    assert missed, "the position no longer shows the case (pick another)"
+    start = next(
+        paths
+        for paths in counted.sample_many(500, random.Random(0))
+        if any(missed[0] in _literals(pos, c, [path]) for c, path in enumerate(paths))
+    )
+    records, paths, rng = list(chain.records), list(chain.paths), chain.rng.getstate()
+    found = chain.walk(start, 2_000)
+    assert missed[0] in found and found <= set(counted.witnessed())
+    assert len(found - seen) > 1  # more than the start's own rare literal
+    assert chain.records == records and chain.paths == paths and chain.rng.getstate() == rng
+    assert chain.walk(start, 2_000) == found
 
 
 # --- through deduce and the hints, with the chain forced --------------------------------------

@@ -82,6 +82,7 @@ MIN_RECORDS = 50  # a run cut short by a deadline keeps at least this many
 CHECK_EVERY = 256  # steps between looks at the deadline (a step takes tens of microseconds)
 MAX_RESTARTS = 6
 RESTART_STEPS = 10_000
+WALK_STEPS = 10_000  # moves walked from each history CP-SAT finds for `deduce` (`walk`)
 PRIOR_WEIGHT = 4.0  # draws a location's prior share is worth against the records (`_shrunk`)
 
 
@@ -141,6 +142,7 @@ class HistoryChain:
         self.carried = len(self.records)  # records carried from the position before
         self.starts = 1
         self.accepted = self.proposed = 0
+        self._visited: list[set[Trajectory]] | None = None  # each card's paths on a `walk`
         self._run(steps, burn)
 
     def _find_boxed(self) -> None:
@@ -205,10 +207,41 @@ class HistoryChain:
             witnesses.keep(pos, tuple(paths))
             self.restart(paths, RESTART_STEPS)
 
-    def reached(self, world: World) -> None:
+    def reached(self, world: World) -> set[tuple[str, Value]]:
         """A consistent world CP-SAT found (`deduce` finding what the records never showed):
-        kept to witness the same facts at the next refresh (`witnesses`)."""
-        witnesses.keep(self.pos, tuple(paths_of(self.pos, world)))
+        kept to witness the same facts at the next refresh (`witnesses`); returns the box and
+        current-location literals of the histories a short walk from it visits (`walk`)."""
+        paths = paths_of(self.pos, world)
+        witnesses.keep(self.pos, tuple(paths))
+        return self.walk(paths, WALK_STEPS)
+
+    def walk(self, start: list[Trajectory], steps: int) -> set[tuple[str, Value]]:
+        """The box and current-location literals of every history `steps` moves of the chain
+        (and one block step) visit from the consistent history `start`: each is consistent,
+        so each literal is possible. CP-SAT finds a history where the records never were;
+        its neighbours there are as rare in the records, and a walk witnesses them for a
+        fraction of a solve each. The walk draws from its own generator (seeded by the start)
+        and leaves the chain's records, state and generator as they were."""
+        kept = self.paths, list(self._boxed), self.rng, self._random
+        walker = random.Random(repr(start))  # a str seeds the same on every machine
+        self.rng, self._random = walker, walker.random
+        self.paths = [tuple(path) for path in start]
+        self._find_boxed()
+        self._visited = [{path} for path in self.paths]
+        try:
+            self._block()
+            for i in range(steps):
+                self._step()
+                if i % CHECK_EVERY == 0 and self._late():
+                    break  # a caller's budget: the solves decide the rest
+            visited = self._visited
+        finally:
+            self.paths, self._boxed, self.rng, self._random = kept
+            self._visited = None
+        found: set[tuple[str, Value]] = set()
+        for card, paths in enumerate(visited):
+            found |= _literals(self.pos, card, list(paths))
+        return found
 
     def restart(self, start: list[Trajectory], steps: int) -> None:
         """Run on from another consistent history and pool the records."""
@@ -323,8 +356,11 @@ class HistoryChain:
         self._move(new)
 
     def _move(self, new: dict[int, Trajectory]) -> None:
+        visited = self._visited
         for card, path in new.items():
             self.paths[card] = path
+            if visited is not None:
+                visited[card].add(path)
             if path[0] == self.pos.box:
                 self._boxed[self.pos.kind[card]] = card
                 self._ever_boxed.add(card)
