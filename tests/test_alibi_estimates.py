@@ -23,7 +23,7 @@ from engines.alibi import Accuse
 from sleuth.views import alibi as view
 from solver.deduction import Deduction
 from solver.games import alibi as knowledge
-from solver.games.alibi import history_of
+from solver.games.alibi import history_of, witnesses
 from solver.games.alibi.chain import HistoryChain, _draws, card_id
 from solver.games.alibi.counting import _literals, count_histories
 from solver.games.alibi.model import build, paths_of
@@ -179,6 +179,8 @@ def test_a_walk_from_a_history_the_records_missed_witnesses_only_possible_litera
     assert missed[0] in found and found <= set(counted.witnessed())
     assert len(found - seen) > 1  # more than the start's own rare literal
     assert chain.records == records and chain.paths == paths and chain.rng.getstate() == rng
+    kept = witnesses.kept(pos)  # each checked against the position as it is read
+    assert kept and all(history != tuple(start) for history in kept)
     assert chain.walk(start, 2_000) == found
 
 

@@ -82,7 +82,9 @@ MIN_RECORDS = 50  # a run cut short by a deadline keeps at least this many
 CHECK_EVERY = 256  # steps between looks at the deadline (a step takes tens of microseconds)
 MAX_RESTARTS = 6
 RESTART_STEPS = 10_000
-WALK_STEPS = 10_000  # moves walked from each history CP-SAT finds for `deduce` (`walk`)
+WALK_FIRST = 1_000  # moves walked from the first history CP-SAT finds for `deduce` (`walk`)
+WALK_STEPS = 10_000  # the longest walk: each one after the first is twice as long, up to this
+WALK_KEPT = 16  # histories a walk keeps for the refreshes after it, at most
 PRIOR_WEIGHT = 4.0  # draws a location's prior share is worth against the records (`_shrunk`)
 
 
@@ -142,7 +144,8 @@ class HistoryChain:
         self.carried = len(self.records)  # records carried from the position before
         self.starts = 1
         self.accepted = self.proposed = 0
-        self._visited: list[set[Trajectory]] | None = None  # each card's paths on a `walk`
+        self._visited: list[dict[Trajectory, tuple[Trajectory, ...]]] | None = None  # `walk`
+        self._walks = 0
         self._run(steps, burn)
 
     def _find_boxed(self) -> None:
@@ -210,26 +213,34 @@ class HistoryChain:
     def reached(self, world: World) -> set[tuple[str, Value]]:
         """A consistent world CP-SAT found (`deduce` finding what the records never showed):
         kept to witness the same facts at the next refresh (`witnesses`); returns the box and
-        current-location literals of the histories a short walk from it visits (`walk`)."""
+        current-location literals of the histories a walk from it visits (`walk`). The first
+        walk is short (WALK_FIRST moves) and each next one twice as long (up to WALK_STEPS):
+        a position with few rare literals pays little for them, one with many (six players,
+        late in the game: 18-23 solves of 70-80 ms at a round's first refresh) walks further."""
         paths = paths_of(self.pos, world)
         witnesses.keep(self.pos, tuple(paths))
-        return self.walk(paths, WALK_STEPS)
+        self._walks += 1
+        return self.walk(paths, min(WALK_STEPS, WALK_FIRST << (self._walks - 1)))
 
     def walk(self, start: list[Trajectory], steps: int) -> set[tuple[str, Value]]:
         """The box and current-location literals of every history `steps` moves of the chain
-        (and one block step) visit from the consistent history `start`: each is consistent,
-        so each literal is possible. CP-SAT finds a history where the records never were;
-        its neighbours there are as rare in the records, and a walk witnesses them for a
-        fraction of a solve each. The walk draws from its own generator (seeded by the start)
-        and leaves the chain's records, state and generator as they were."""
+        (and, on a long walk, one block step) visit from the consistent history `start`: each
+        is consistent, so each literal is possible. CP-SAT finds a history where the records
+        never were; its neighbours there are as rare in the records, and a walk witnesses them
+        for a fraction of a solve each. A history that first showed a literal the records do
+        not is kept (`witnesses`, at most WALK_KEPT a walk), so the refreshes after witness it
+        too. The walk draws from its own generator (seeded by the start) and leaves the
+        chain's records, state and generator as they were."""
         kept = self.paths, list(self._boxed), self.rng, self._random
         walker = random.Random(repr(start))  # a str seeds the same on every machine
         self.rng, self._random = walker, walker.random
         self.paths = [tuple(path) for path in start]
         self._find_boxed()
-        self._visited = [{path} for path in self.paths]
+        first = tuple(self.paths)
+        self._visited = [{path: first} for path in self.paths]
         try:
-            self._block()
+            if steps >= WALK_STEPS:
+                self._block()
             for i in range(steps):
                 self._step()
                 if i % CHECK_EVERY == 0 and self._late():
@@ -238,9 +249,16 @@ class HistoryChain:
         finally:
             self.paths, self._boxed, self.rng, self._random = kept
             self._visited = None
-        found: set[tuple[str, Value]] = set()
+        known, found = self.witnessed(), set[tuple[str, Value]]()
+        keeping: list[tuple[Trajectory, ...]] = []
         for card, paths in enumerate(visited):
-            found |= _literals(self.pos, card, list(paths))
+            for path, history in paths.items():
+                literals = _literals(self.pos, card, [path])
+                if literals - known - found and history is not first:
+                    keeping.append(history)
+                found |= literals
+        for history in dict.fromkeys(keeping[:WALK_KEPT]):
+            witnesses.keep(self.pos, history)
         return found
 
     def restart(self, start: list[Trajectory], steps: int) -> None:
@@ -356,15 +374,19 @@ class HistoryChain:
         self._move(new)
 
     def _move(self, new: dict[int, Trajectory]) -> None:
-        visited = self._visited
         for card, path in new.items():
             self.paths[card] = path
-            if visited is not None:
-                visited[card].add(path)
             if path[0] == self.pos.box:
                 self._boxed[self.pos.kind[card]] = card
                 self._ever_boxed.add(card)
         self.accepted += 1
+        visited = self._visited
+        if visited is not None:  # on a walk: the history that first showed each path
+            history = None
+            for card, path in new.items():
+                if path not in visited[card]:
+                    history = history or tuple(self.paths)
+                    visited[card][path] = history
 
     def _block(self) -> None:
         """Redraw a few cards' trajectories from their exact conditional distribution given
