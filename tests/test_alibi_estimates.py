@@ -175,10 +175,12 @@ def test_a_walk_from_a_history_the_records_missed_witnesses_only_possible_litera
         if any(missed[0] in _literals(pos, c, [path]) for c, path in enumerate(paths))
     )
     records, paths, rng = list(chain.records), list(chain.paths), chain.rng.getstate()
+    held = chain.as_carried().boxed  # the box cards runs held, which `explore` restarts by
     found = chain.walk(start, 2_000)
     assert missed[0] in found and found <= set(counted.witnessed())
     assert len(found - seen) > 1  # more than the start's own rare literal
     assert chain.records == records and chain.paths == paths and chain.rng.getstate() == rng
+    assert chain.as_carried().boxed == held  # a walk records nothing: no box counts as held
     kept = witnesses.kept(pos)  # each checked against the position as it is read
     assert kept and all(history != tuple(start) for history in kept)
     assert chain.walk(start, 2_000) == found

@@ -230,8 +230,9 @@ class HistoryChain:
         for a fraction of a solve each. A history that first showed a literal the records do
         not is kept (`witnesses`, at most WALK_KEPT a walk), so the refreshes after witness it
         too. The walk draws from its own generator (seeded by the start) and leaves the
-        chain's records, state and generator as they were."""
-        kept = self.paths, list(self._boxed), self.rng, self._random
+        chain's records, state, box cards held (which `explore` restarts runs for: a walk
+        records nothing) and generator as they were."""
+        kept = self.paths, list(self._boxed), set(self._ever_boxed), self.rng, self._random
         walker = random.Random(repr(start))  # a str seeds the same on every machine
         self.rng, self._random = walker, walker.random
         self.paths = [tuple(path) for path in start]
@@ -247,7 +248,7 @@ class HistoryChain:
                     break  # a caller's budget: the solves decide the rest
             visited = self._visited
         finally:
-            self.paths, self._boxed, self.rng, self._random = kept
+            self.paths, self._boxed, self._ever_boxed, self.rng, self._random = kept
             self._visited = None
         known, found = self.witnessed(), set[tuple[str, Value]]()
         keeping: list[tuple[Trajectory, ...]] = []
@@ -257,7 +258,7 @@ class HistoryChain:
                 if literals - known - found and history is not first:
                     keeping.append(history)
                 found |= literals
-        for history in dict.fromkeys(keeping[:WALK_KEPT]):
+        for history in list(dict.fromkeys(keeping))[:WALK_KEPT]:
             witnesses.keep(self.pos, history)
         return found
 
