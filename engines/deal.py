@@ -280,9 +280,7 @@ class Rolling(_ChanceNode):
             rolling._pend(partial, pending)
             state._become(rolling)
             return
-        state._actions.append(action)
-        state._movers.append(mover)
-        state._marks.append(len(before._log))
+        state._record_move(action, mover, len(before._log))
 
     def _pend(self, partial: State, pending: PendingDraw) -> None:
         self._partial = partial
@@ -322,9 +320,7 @@ class Rolling(_ChanceNode):
         except PendingDraw as pending:
             self._pend(state, pending)
             return
-        state._actions.append(self._action)
-        state._movers.append(self._mover)
-        state._marks.append(len(before._log))
+        state._record_move(self._action, self._mover, len(before._log))
         self._become(state)
 
     def _to_dict(self) -> dict[str, JsonValue]:

@@ -338,6 +338,11 @@ class State(ABC):
             return
         mark = len(self._log)
         self._apply(action)
+        self._record_move(action, mover, mark)
+
+    def _record_move(self, action: Action, mover: Seat, mark: int) -> None:
+        """Note a move made: the action, its mover and how long the log was before it (what
+        `Game.decisions` reads the mover's knowledge off)."""
         self._actions.append(action)
         self._movers.append(mover)
         self._marks.append(mark)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import solver
 from engines import ConfigError, Game, IncompleteInformationSet, InformationSet, Seat
 from engines.observations import MoveRecord
 from sleuth import views
-from sleuth.options import show_allowed, show_value
+from sleuth.options import read_value, show_allowed, show_value
 
 
 def show_games(console: Console) -> None:
@@ -167,8 +166,8 @@ def run_arena(
 
 def bot_entry(text: str) -> tuple[str, dict[str, object]]:
     """A bot as typed for `sleuth arena`: its name, then its options, each `:key=value`
-    ("solver:model=random", "solver:max_depth=2:model=heuristic"); a value is read as JSON
-    when it is (numbers, true, null), else as text.
+    ("solver:model=random", "solver:max_depth=2:model=heuristic"); a value is read as a
+    game option's is (`read_value`: JSON or Python when it is one, else text).
 
     Raises:
         ConfigError: an option not written key=value (the bot checks the names and values).
@@ -181,10 +180,7 @@ def bot_entry(text: str) -> tuple[str, dict[str, object]]:
             raise ConfigError(
                 f"a bot's option is written name:key=value (solver:model=random), got {text!r}"
             )
-        try:
-            options[key] = json.loads(value)
-        except ValueError:
-            options[key] = value
+        options[key] = read_value(value)
     return name, options
 
 
