@@ -375,8 +375,9 @@ def test_a_model_compiled_from_the_one_before_answers_as_a_fresh_one() -> None:
 
 
 def test_records_carried_to_the_next_position_are_exactly_those_that_fit() -> None:
-    """After a new answer or set in the same epoch, the chain before keeps exactly the
-    records consistent with the new position (each is checked here as a whole history)."""
+    """After a new answer or set in the same epoch, the chain before keeps the records
+    consistent with the new position (each is checked here as a whole history): all of them
+    in a run where at most `CARRIED_KEPT` fit, else about that many of them, evenly spaced."""
     from solver.games.alibi import chain as chains
     from solver.games.alibi.witnesses import fits
 
@@ -396,12 +397,51 @@ def test_records_carried_to_the_next_position_are_exactly_those_that_fit() -> No
             for record in set(chain.records):
                 assert (record in kept) <= fits(now, record)
             assert all(fits(now, record) for record in kept)
+            fitting = [r for r in chain.records if fits(now, r)]  # one run: steps < RECORDS
+            if len(fitting) >= chains.CARRIED_RUN:
+                (run,) = carried.runs
+                every = -(-len(fitting) // chains.CARRIED_KEPT)
+                assert run == fitting[::every] and len(run) <= chains.CARRIED_KEPT
             boxed = {
                 c for r in chain.records if fits(now, r) for c, p in enumerate(r) if p[0] == now.box
             }
             assert carried.boxed == boxed
             checked += len(kept) > 0
     assert checked >= 3
+
+
+def test_past_and_future_moves_find_their_partner_in_the_same_hand() -> None:
+    """The chain's index of which free cards are where at each epoch stays true through runs,
+    block steps, walks and restarts; with it a late position's chain accepts about one move
+    in seven (one in thirty when the partner was drawn from all cards), and stays uniform
+    (`test_chain_is_uniform_over_consistent_histories`)."""
+    from collections import defaultdict
+
+    game = engines.make("alibi", players=4)
+    rng, state = random.Random(11), game.new_game(11)
+    while state.round < 12:
+        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, Accuse)]))
+    info = state.information_set(0)
+    pos, model = parse(info), build(info)
+    chain = HistoryChain(pos, model, history_of(state)[1], seed=3, steps=12_000)
+
+    def index_is_true() -> bool:
+        at = defaultdict(set)
+        for card in chain._free:
+            for epoch, here in enumerate(chain.paths[card]):
+                at[(epoch, here)].add(card)
+        kept = {key: set(cards) for key, cards in chain._at.items() if cards}
+        return kept == dict(at) and all(len(c) == len(set(c)) for c in chain._at.values())
+
+    assert index_is_true()
+    assert chain.accepted / chain.proposed > 0.08, chain.accepted / chain.proposed
+    chain.walk(list(chain.records[len(chain.records) // 2]), 2_000)
+    assert index_is_true()
+    chain.restart(list(chain.records[0]), 2_000)
+    assert index_is_true()
+    for _ in range(5):
+        chain._block()
+    assert index_is_true()
 
 
 def test_a_new_round_starts_its_first_solve_from_the_round_before() -> None:

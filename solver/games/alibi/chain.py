@@ -9,8 +9,16 @@ trajectories so that every hand size, pass count and box slot is kept by constru
 - *rotate*: three cards rotate whole trajectories (the same rule for box cards);
 - *rebox*: the box card of a type swaps whole trajectories with another card of that type.
 
+A past or future move draws a card, an epoch of its trajectory, and its partner among the cards
+in the same hand at that epoch (kept up to date in an index), so it always has one. Drawn from
+all cards, the partner shared the hand about one time in five late in a game (round 13, 4
+players), and these moves were accepted one time in twelve; now about one in three. They are
+also drawn twice as often as whole swaps and rotations, which answers almost always refuse late
+in a game.
+
 Each move is its own inverse (a rotation's inverse is the rotation of the reversed triple, drawn
-with the same probability), so the proposal is symmetric; a move is accepted exactly when every
+with the same probability; the partner of a past or future move is drawn from the same
+company before and after it), so the proposal is symmetric; a move is accepted exactly when every
 known card and every answer still holds, so the uniform distribution over consistent histories
 is stationary. Answers are kept as running counts and a move rechecks only the answers that
 mention a card it touched.
@@ -44,7 +52,7 @@ import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
-from itertools import pairwise
+from itertools import pairwise, zip_longest
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -62,8 +70,10 @@ from solver.games.alibi.model import (
     BoxVar,
     PassVar,
     SeenVar,
+    at_var,
     box_var,
     paths_of,
+    place,
     var_key,
     world_from,
 )
@@ -85,6 +95,9 @@ RESTART_STEPS = 10_000
 WALK_FIRST = 1_000  # moves walked from the first history CP-SAT finds for `deduce` (`walk`)
 WALK_STEPS = 10_000  # the longest walk: each one after the first is twice as long, up to this
 WALK_KEPT = 16  # histories a walk keeps for the refreshes after it, at most
+HEAD, TAIL, SWAP, ROTATE, REBOX = range(5)
+MOVES = (HEAD, TAIL, HEAD, TAIL, SWAP, ROTATE, REBOX, REBOX, REBOX)
+"""The chain's moves, each as likely as its share here (`_propose`)."""
 PRIOR_WEIGHT = 4.0  # draws a location's prior share is worth against the records (`_shrunk`)
 
 
@@ -124,7 +137,7 @@ class HistoryChain:
         self._free = [c for c in range(n_cards) if counts[c] > 1]
         self._of_type = [[c for c in self._free if pos.kind[c] == k] for k in range(4)]
         self._boxed = [0] * 4
-        self._find_boxed()
+        self._index_history()
         self.records: list[tuple[Trajectory, ...]] = []
         self._starts: list[int] = []  # the first record of each run
         for run in carried.runs if carried is not None else ():
@@ -148,11 +161,16 @@ class HistoryChain:
         self._walks = 0
         self._run(steps, burn)
 
-    def _find_boxed(self) -> None:
-        """Note the box card of each type in the current history."""
+    def _index_history(self) -> None:
+        """Note the box card of each type in the current history, and which free cards are
+        where at each epoch (`_crossover` draws partners from them)."""
         for c, path in enumerate(self.paths):
             if path[0] == self.pos.box:
                 self._boxed[self.pos.kind[c]] = c
+        self._at: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for c in self._free:
+            for e, here in enumerate(self.paths[c]):
+                self._at[(e, here)].append(c)
 
     def _box_candidates(self) -> list[list[int]]:
         """Per type, the blockable cards of that type that may be in the box."""
@@ -232,11 +250,18 @@ class HistoryChain:
         too. The walk draws from its own generator (seeded by the start) and leaves the
         chain's records, state, box cards held (which `explore` restarts runs for: a walk
         records nothing) and generator as they were."""
-        kept = self.paths, list(self._boxed), set(self._ever_boxed), self.rng, self._random
+        kept = (
+            self.paths,
+            list(self._boxed),
+            set(self._ever_boxed),
+            self.rng,
+            self._random,
+            self._at,
+        )
         walker = random.Random(repr(start))  # a str seeds the same on every machine
         self.rng, self._random = walker, walker.random
         self.paths = [tuple(path) for path in start]
-        self._find_boxed()
+        self._index_history()
         first = tuple(self.paths)
         self._visited = [{path: first} for path in self.paths]
         try:
@@ -248,7 +273,7 @@ class HistoryChain:
                     break  # a caller's budget: the solves decide the rest
             visited = self._visited
         finally:
-            self.paths, self._boxed, self._ever_boxed, self.rng, self._random = kept
+            self.paths, self._boxed, self._ever_boxed, self.rng, self._random, self._at = kept
             self._visited = None
         known, found = self.witnessed(), set[tuple[str, Value]]()
         keeping: list[tuple[Trajectory, ...]] = []
@@ -265,7 +290,7 @@ class HistoryChain:
     def restart(self, start: list[Trajectory], steps: int) -> None:
         """Run on from another consistent history and pool the records."""
         self.paths = [tuple(path) for path in start]
-        self._find_boxed()
+        self._index_history()
         self._ever_boxed.update(self._boxed)
         self._columns.clear()
         self._estimates.clear()
@@ -297,12 +322,12 @@ class HistoryChain:
     # --- the chain -------------------------------------------------------------------------
     def _propose(self) -> dict[int, Trajectory] | None:
         """The changed trajectories of a random move, or None when the move does not apply."""
-        paths, pos, free = self.paths, self.pos, self._free
+        paths, free = self.paths, self._free
         if len(free) < 3:
             return None
         rnd = self._random  # int(rnd() * n) is uniform on range(n), and cheaper than randrange
-        move = int(rnd() * 6)
-        if move >= 4:  # rebox: the partner is uniform among the type's other free cards
+        move = MOVES[int(rnd() * len(MOVES))]
+        if move == REBOX:  # rebox: the partner is uniform among the type's other free cards
             kind = int(rnd() * 4)
             boxed = self._boxed[kind]
             others = self._of_type[kind]
@@ -312,6 +337,8 @@ class HistoryChain:
             if partner == boxed or len(paths[partner]) != len(paths[boxed]):
                 return None
             return {boxed: paths[partner], partner: paths[boxed]}
+        if move <= TAIL:
+            return self._crossover(move)
         size = len(free)  # a uniform ordered triple of distinct free cards
         i, j, k = int(rnd() * size), int(rnd() * (size - 1)), int(rnd() * (size - 2))
         if j >= i:
@@ -323,20 +350,33 @@ class HistoryChain:
                 k += 1
         a, b, c = free[i], free[j], free[k]
         pa, pb, pc = paths[a], paths[b], paths[c]
-        if move == 3:  # rotate three whole trajectories
+        if move == ROTATE:  # rotate three whole trajectories
             if not len(pa) == len(pb) == len(pc):
                 return None
             new = {a: pb, b: pc, c: pa}
             return new if self._box_types_kept(new) else None
-        if move == 2:
-            if len(pa) != len(pb):
-                return None
-            new = {a: pb, b: pa}
-            return new if self._box_types_kept(new) else None
-        e = int(rnd() * min(len(pa), len(pb)))
-        if pa[e] != pb[e] or pa[e] == pos.box:
+        if len(pa) != len(pb):
             return None
-        if move == 0:
+        new = {a: pb, b: pa}
+        return new if self._box_types_kept(new) else None
+
+    def _crossover(self, move: int) -> dict[int, Trajectory] | None:
+        """Two cards in the same place at one epoch trade what came before it (HEAD) or
+        from it on (TAIL): a uniform free card, a uniform epoch of its trajectory, and a
+        uniform card of those in the same place then (itself included, as a null move), so
+        the reverse move, from the same place with the same company, is as likely."""
+        rnd, paths = self._random, self.paths
+        a = self._free[int(rnd() * len(self._free))]
+        pa = paths[a]
+        e = int(rnd() * len(pa))
+        if pa[e] == self.pos.box:
+            return None
+        company = self._at[(e, pa[e])]
+        b = company[int(rnd() * len(company))]
+        if b == a:
+            return None
+        pb = paths[b]
+        if move == HEAD:
             return {a: pb[: e + 1] + pa[e + 1 :], b: pa[: e + 1] + pb[e + 1 :]}
         if len(pa) != len(pb):
             return None
@@ -375,7 +415,15 @@ class HistoryChain:
         self._move(new)
 
     def _move(self, new: dict[int, Trajectory]) -> None:
+        at = self._at
         for card, path in new.items():
+            old = self.paths[card]
+            for e, (was, now) in enumerate(zip_longest(old, path)):
+                if was != now:
+                    if was is not None:
+                        at[(e, was)].remove(card)
+                    if now is not None:
+                        at[(e, now)].append(card)
             self.paths[card] = path
             if path[0] == self.pos.box:
                 self._boxed[self.pos.kind[card]] = card
@@ -572,8 +620,15 @@ class HistoryChain:
         held, and of the histories kept from earlier refreshes that still fit."""
         pos = self.pos
         found: set[tuple[str, Value]] = set()
-        for c in range(len(self.paths)):
-            found |= _literals(pos, c, self._paths_of(c)[1])
+        for c, card in enumerate(pos.ids):
+            if pos.box in self._locations(c, 0):
+                found.add((box_var(TYPES[pos.kind[c]]), card))
+            now = at_var(card, pos.epoch)
+            found.update(
+                (now, place(pos, int(loc)))
+                for loc in np.unique(self._locations(c, pos.epoch))
+                if loc >= 0
+            )
         for c in self._ever_boxed:
             found.add((box_var(TYPES[pos.kind[c]]), pos.ids[c]))
         for history in witnesses.kept(pos):
@@ -588,6 +643,12 @@ chain for `CARRIED_STEPS` only, from the last carried record and with no burn-in
 records already follow the new posterior, and so does the run's start."""
 CARRIED_STEPS = STEPS // 3 - STEPS // 15  # as many records, as far apart, as a third of STEPS
 CARRIED_RUN = 50  # a carried run keeps its records only if this many still fit
+CARRIED_KEPT = 500
+"""A carried run keeps at most about this many records, evenly spaced (`carry`). Runs are
+weighed equally whatever their length, and a run's neighbouring records are a few steps
+apart, so thinning a long run loses little of what it tells; without it, the records of a
+round pile up (a run more each refresh: 10,000-13,000 by a round's end with 4 players) and
+every refresh pays for all of them."""
 
 _LAST: OrderedDict[tuple, HistoryChain] = OrderedDict()
 """The last chain of each of the last few seats' games (a module cache, oldest first, guarded
@@ -641,8 +702,8 @@ class Carried(NamedTuple):
 
 def carry(chain: HistoryChain, pos: Position) -> Carried | None:
     """The records of `chain` (of an earlier position of the same epoch) that are consistent
-    with `pos`, run by run, and the box cards of all that fit; or None when `pos` adds more
-    than answers and sets.
+    with `pos`, run by run (each thinned to about `CARRIED_KEPT`), and the box cards of all
+    that fit; or None when `pos` adds more than answers and sets.
 
     Records were consistent with the earlier position, so only what the new observations add
     needs checking: each new answer's count, and each newly laid card in its layer's hand.
@@ -671,7 +732,7 @@ def carry(chain: HistoryChain, pos: Position) -> Carried | None:
     for a, b in pairwise([*chain._starts, len(chain.records)]):
         run = [chain.records[i] for i in np.flatnonzero(fits[a:b]) + a]
         if len(run) >= CARRIED_RUN:
-            runs.append(run)
+            runs.append(run[:: -(-len(run) // CARRIED_KEPT)])
     boxed = frozenset(
         c
         for c in range(len(pos.ids))
