@@ -7,18 +7,21 @@ trajectories so that every hand size, pass count and box slot is kept by constru
 - *future*: two cards in the same hand at epoch e swap where they go from e on;
 - *whole*: two cards swap whole trajectories (a box card only with a card of its own type);
 - *rotate*: three cards rotate whole trajectories (the same rule for box cards);
-- *rebox*: the box card of a type swaps whole trajectories with another card of that type.
+- *rebox*: the box card of a type swaps whole trajectories with another card of that type
+  that may be in the box.
 
-A past or future move draws a card, an epoch of its trajectory, and its partner among the cards
-in the same hand at that epoch (kept up to date in an index), so it always has one. Drawn from
-all cards, the partner shared the hand about one time in five late in a game (round 13, 4
-players), and these moves were accepted one time in twelve; now about one in three. They are
-also drawn twice as often as whole swaps and rotations, which answers almost always refuse late
-in a game.
+Late in a game I have held most cards, so my knowledge pins most trajectories at some epochs,
+and a partner drawn from all cards rarely fits: with 4 players in round 13, about three moves in
+four proposed a trajectory my knowledge rules out. So partners are drawn where they fit. A past
+or future move's partner is among the cards in the same hand at that epoch (kept up to date in
+an index); half of these moves take only a partner that my knowledge allows the same places
+over the part traded (its *kin* there), and so do whole swaps and rotations over whole
+trajectories; a rebox partner is a card that may be in the box. There, about one move in three
+is accepted instead of one in thirty.
 
 Each move is its own inverse (a rotation's inverse is the rotation of the reversed triple, drawn
-with the same probability; the partner of a past or future move is drawn from the same
-company before and after it), so the proposal is symmetric; a move is accepted exactly when every
+with the same probability; a partner is drawn from the same company, or kin, before and after
+the move), so the proposal is symmetric; a move is accepted exactly when every
 known card and every answer still holds, so the uniform distribution over consistent histories
 is stationary. Answers are kept as running counts and a move rechecks only the answers that
 mention a card it touched.
@@ -52,7 +55,7 @@ import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
-from itertools import pairwise, zip_longest
+from itertools import pairwise
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -95,8 +98,8 @@ RESTART_STEPS = 10_000
 WALK_FIRST = 1_000  # moves walked from the first history CP-SAT finds for `deduce` (`walk`)
 WALK_STEPS = 10_000  # the longest walk: each one after the first is twice as long, up to this
 WALK_KEPT = 16  # histories a walk keeps for the refreshes after it, at most
-HEAD, TAIL, SWAP, ROTATE, REBOX = range(5)
-MOVES = (HEAD, TAIL, HEAD, TAIL, SWAP, ROTATE, REBOX, REBOX, REBOX)
+HEAD, TAIL, KIN_HEAD, KIN_TAIL, SWAP, ROTATE, REBOX = range(7)
+MOVES = (HEAD, TAIL, KIN_HEAD, KIN_TAIL, SWAP, ROTATE, REBOX, REBOX, REBOX)
 """The chain's moves, each as likely as its share here (`_propose`)."""
 PRIOR_WEIGHT = 4.0  # draws a location's prior share is worth against the records (`_shrunk`)
 
@@ -135,7 +138,10 @@ class HistoryChain:
             pos.trajectory_set(c) if k <= LISTED else None for c, k in enumerate(counts)
         ]
         self._free = [c for c in range(n_cards) if counts[c] > 1]
-        self._of_type = [[c for c in self._free if pos.kind[c] == k] for k in range(4)]
+        self._boxable = [
+            [c for c in self._free if pos.kind[c] == k and pos.may_be_boxed(c)] for k in range(4)
+        ]
+        self._kin_before, self._kin_after, self._kin = _kinship(pos, self._free)
         self._boxed = [0] * 4
         self._index_history()
         self.records: list[tuple[Trajectory, ...]] = []
@@ -327,44 +333,41 @@ class HistoryChain:
             return None
         rnd = self._random  # int(rnd() * n) is uniform on range(n), and cheaper than randrange
         move = MOVES[int(rnd() * len(MOVES))]
-        if move == REBOX:  # rebox: the partner is uniform among the type's other free cards
-            kind = int(rnd() * 4)
-            boxed = self._boxed[kind]
-            others = self._of_type[kind]
-            if not others:  # every other card of the type is pinned where it is
+        if move == REBOX:  # rebox: the partner is uniform among the type's cards that may be
+            kind = int(rnd() * 4)  # boxed (the box card itself included, as a null move)
+            boxed, others = self._boxed[kind], self._boxable[kind]
+            if not others:
                 return None
             partner = others[int(rnd() * len(others))]
             if partner == boxed or len(paths[partner]) != len(paths[boxed]):
                 return None
             return {boxed: paths[partner], partner: paths[boxed]}
-        if move <= TAIL:
+        if move <= KIN_TAIL:
             return self._crossover(move)
-        size = len(free)  # a uniform ordered triple of distinct free cards
-        i, j, k = int(rnd() * size), int(rnd() * (size - 1)), int(rnd() * (size - 2))
-        if j >= i:
-            j += 1
-        low, high = (i, j) if i < j else (j, i)
-        if k >= low:
-            k += 1
-            if k >= high:
-                k += 1
-        a, b, c = free[i], free[j], free[k]
-        pa, pb, pc = paths[a], paths[b], paths[c]
+        a = free[int(rnd() * len(free))]  # its kin may take its trajectory, and it theirs
+        kin = self._kin[a]  # a itself included: drawing it is a null move
         if move == ROTATE:  # rotate three whole trajectories
-            if not len(pa) == len(pb) == len(pc):
+            if len(kin) < 3:
                 return None
-            new = {a: pb, b: pc, c: pa}
-            return new if self._box_types_kept(new) else None
-        if len(pa) != len(pb):
-            return None
-        new = {a: pb, b: pa}
+            i, j = int(rnd() * len(kin)), int(rnd() * (len(kin) - 1))
+            b, c = kin[i], kin[j + (j >= i)]
+            if a in (b, c):
+                return None
+            new = {a: paths[b], b: paths[c], c: paths[a]}
+        else:
+            b = kin[int(rnd() * len(kin))]
+            if a == b:
+                return None
+            new = {a: paths[b], b: paths[a]}
         return new if self._box_types_kept(new) else None
 
     def _crossover(self, move: int) -> dict[int, Trajectory] | None:
         """Two cards in the same place at one epoch trade what came before it (HEAD) or
         from it on (TAIL): a uniform free card, a uniform epoch of its trajectory, and a
         uniform card of those in the same place then (itself included, as a null move), so
-        the reverse move, from the same place with the same company, is as likely."""
+        the reverse move, from the same place with the same company, is as likely. The KIN
+        moves draw the partner among the company that my knowledge allows the same places
+        over the part traded, so the traded parts always fit."""
         rnd, paths = self._random, self.paths
         a = self._free[int(rnd() * len(self._free))]
         pa = paths[a]
@@ -372,6 +375,11 @@ class HistoryChain:
         if pa[e] == self.pos.box:
             return None
         company = self._at[(e, pa[e])]
+        if move >= KIN_HEAD:
+            kin = self._kin_before if move == KIN_HEAD else self._kin_after
+            mine = kin[a][e]
+            company = [c for c in company if kin[c][e] == mine]
+            move -= KIN_HEAD - HEAD
         b = company[int(rnd() * len(company))]
         if b == a:
             return None
@@ -415,15 +423,14 @@ class HistoryChain:
         self._move(new)
 
     def _move(self, new: dict[int, Trajectory]) -> None:
+        """Take the new trajectories, keeping the index of places and the box cards (a card's
+        trajectories all end at its last epoch, so a move never changes a length)."""
         at = self._at
         for card, path in new.items():
-            old = self.paths[card]
-            for e, (was, now) in enumerate(zip_longest(old, path)):
+            for e, (was, now) in enumerate(zip(self.paths[card], path, strict=True)):
                 if was != now:
-                    if was is not None:
-                        at[(e, was)].remove(card)
-                    if now is not None:
-                        at[(e, now)].append(card)
+                    at[(e, was)].remove(card)
+                    at[(e, now)].append(card)
             self.paths[card] = path
             if path[0] == self.pos.box:
                 self._boxed[self.pos.kind[card]] = card
@@ -681,6 +688,31 @@ def forget() -> None:
     """Drop every kept chain (benchmarks measure refreshes with nothing kept)."""
     with _LAST_LOCK:
         _LAST.clear()
+
+
+Kinship = list[list[int]]
+
+
+def _kinship(pos: Position, free: list[int]) -> tuple[Kinship, Kinship, dict[int, list[int]]]:
+    """What my knowledge allows each free card, as numbers two cards share when it allows
+    them the same: per card and epoch, over the epochs up to it (`before`) and from it on to
+    the card's last epoch (`after`); and per card, the free cards allowed the same
+    trajectories as it (itself included). Two cards in the same place at an epoch may trade
+    what came before it when they share `before` there, what comes after when they share
+    `after`, and whole trajectories when they are kin: each fits the other's constraints."""
+    numbers: dict[tuple, int] = {}
+    before: Kinship = [[] for _ in pos.ids]
+    after: Kinship = [[] for _ in pos.ids]
+    kin: dict[tuple, list[int]] = defaultdict(list)
+    keys = {}
+    for card in free:
+        allowed = tuple(pos.allowed(card, e) for e in range(pos.last[card] + 1))
+        epochs = range(len(allowed))
+        before[card] = [numbers.setdefault(allowed[: e + 1], len(numbers)) for e in epochs]
+        after[card] = [numbers.setdefault((None, *allowed[e:]), len(numbers)) for e in epochs]
+        keys[card] = (pos.may_be_boxed(card), allowed)
+        kin[keys[card]].append(card)
+    return before, after, {card: kin[key] for card, key in keys.items()}
 
 
 def _answers_by_card(answers: Sequence[Answer]) -> dict[int, list[int]]:
