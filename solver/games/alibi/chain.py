@@ -13,11 +13,12 @@ trajectories so that every hand size, pass count and box slot is kept by constru
 Late in a game I have held most cards, so my knowledge pins most trajectories at some epochs,
 and a partner drawn from all cards rarely fits: with 4 players in round 13, about three moves in
 four proposed a trajectory my knowledge rules out. So partners are drawn where they fit. A past
-or future move's partner is among the cards in the same hand at that epoch (kept up to date in
-an index); half of these moves take only a partner that my knowledge allows the same places
-over the part traded (its *kin* there), and so do whole swaps and rotations over whole
-trajectories; a rebox partner is a card that may be in the box. There, about one move in three
-is accepted instead of one in thirty.
+or future move's partner is among the cards in the same hand at that epoch; half of these moves
+take only a partner that my knowledge allows the same places over the part traded (its *kin*
+there), and so do whole swaps and rotations over whole trajectories; a rebox partner is a card
+that may be in the box. There, about one move in three is accepted instead of one in thirty,
+and only the past and future moves drawn from the whole hand need their trajectories checked
+against my knowledge.
 
 Each move is its own inverse (a rotation's inverse is the rotation of the reversed triple, drawn
 with the same probability; a partner is drawn from the same company, or kin, before and after
@@ -142,8 +143,9 @@ class HistoryChain:
             [c for c in self._free if pos.kind[c] == k and pos.may_be_boxed(c)] for k in range(4)
         ]
         self._kin_before, self._kin_after, self._kin = _kinship(pos, self._free)
+        self._alive = [[c for c in self._free if pos.last[c] >= e] for e in range(pos.epoch + 1)]
         self._boxed = [0] * 4
-        self._index_history()
+        self._find_boxed()
         self.records: list[tuple[Trajectory, ...]] = []
         self._starts: list[int] = []  # the first record of each run
         for run in carried.runs if carried is not None else ():
@@ -163,20 +165,16 @@ class HistoryChain:
         self.carried = len(self.records)  # records carried from the position before
         self.starts = 1
         self.accepted = self.proposed = 0
+        self._fitted = False  # whether the move proposed last makes only allowed trajectories
         self._visited: list[dict[Trajectory, tuple[Trajectory, ...]]] | None = None  # `walk`
         self._walks = 0
         self._run(steps, burn)
 
-    def _index_history(self) -> None:
-        """Note the box card of each type in the current history, and which free cards are
-        where at each epoch (`_crossover` draws partners from them)."""
+    def _find_boxed(self) -> None:
+        """Note the box card of each type in the current history."""
         for c, path in enumerate(self.paths):
             if path[0] == self.pos.box:
                 self._boxed[self.pos.kind[c]] = c
-        self._at: dict[tuple[int, int], list[int]] = defaultdict(list)
-        for c in self._free:
-            for e, here in enumerate(self.paths[c]):
-                self._at[(e, here)].append(c)
 
     def _box_candidates(self) -> list[list[int]]:
         """Per type, the blockable cards of that type that may be in the box."""
@@ -256,18 +254,11 @@ class HistoryChain:
         too. The walk draws from its own generator (seeded by the start) and leaves the
         chain's records, state, box cards held (which `explore` restarts runs for: a walk
         records nothing) and generator as they were."""
-        kept = (
-            self.paths,
-            list(self._boxed),
-            set(self._ever_boxed),
-            self.rng,
-            self._random,
-            self._at,
-        )
+        kept = self.paths, list(self._boxed), set(self._ever_boxed), self.rng, self._random
         walker = random.Random(repr(start))  # a str seeds the same on every machine
         self.rng, self._random = walker, walker.random
         self.paths = [tuple(path) for path in start]
-        self._index_history()
+        self._find_boxed()
         first = tuple(self.paths)
         self._visited = [{path: first} for path in self.paths]
         try:
@@ -279,7 +270,7 @@ class HistoryChain:
                     break  # a caller's budget: the solves decide the rest
             visited = self._visited
         finally:
-            self.paths, self._boxed, self._ever_boxed, self.rng, self._random, self._at = kept
+            self.paths, self._boxed, self._ever_boxed, self.rng, self._random = kept
             self._visited = None
         known, found = self.witnessed(), set[tuple[str, Value]]()
         keeping: list[tuple[Trajectory, ...]] = []
@@ -296,7 +287,7 @@ class HistoryChain:
     def restart(self, start: list[Trajectory], steps: int) -> None:
         """Run on from another consistent history and pool the records."""
         self.paths = [tuple(path) for path in start]
-        self._index_history()
+        self._find_boxed()
         self._ever_boxed.update(self._boxed)
         self._columns.clear()
         self._estimates.clear()
@@ -333,6 +324,7 @@ class HistoryChain:
             return None
         rnd = self._random  # int(rnd() * n) is uniform on range(n), and cheaper than randrange
         move = MOVES[int(rnd() * len(MOVES))]
+        self._fitted = move not in (HEAD, TAIL)  # the other moves make only allowed trajectories
         if move == REBOX:  # rebox: the partner is uniform among the type's cards that may be
             kind = int(rnd() * 4)  # boxed (the box card itself included, as a null move)
             boxed, others = self._boxed[kind], self._boxable[kind]
@@ -374,12 +366,14 @@ class HistoryChain:
         e = int(rnd() * len(pa))
         if pa[e] == self.pos.box:
             return None
-        company = self._at[(e, pa[e])]
+        here = pa[e]
         if move >= KIN_HEAD:
             kin = self._kin_before if move == KIN_HEAD else self._kin_after
             mine = kin[a][e]
-            company = [c for c in company if kin[c][e] == mine]
+            company = [c for c in self._alive[e] if paths[c][e] == here and kin[c][e] == mine]
             move -= KIN_HEAD - HEAD
+        else:
+            company = [c for c in self._alive[e] if paths[c][e] == here]
         b = company[int(rnd() * len(company))]
         if b == a:
             return None
@@ -404,11 +398,12 @@ class HistoryChain:
         self.proposed += 1
         if new is None:
             return
-        paths_ok = self._paths_ok
-        for card, path in new.items():
-            listed = paths_ok[card]
-            if (path not in listed) if listed is not None else not self.pos.valid(card, path):
-                return
+        if not self._fitted:
+            paths_ok = self._paths_ok
+            for card, path in new.items():
+                listed = paths_ok[card]
+                if (path not in listed) if listed is not None else not self.pos.valid(card, path):
+                    return
         touched = {k for card in new for k in self._of_card.get(card, ())}
         counted = self.pos.counted
         for k in touched:
@@ -423,14 +418,7 @@ class HistoryChain:
         self._move(new)
 
     def _move(self, new: dict[int, Trajectory]) -> None:
-        """Take the new trajectories, keeping the index of places and the box cards (a card's
-        trajectories all end at its last epoch, so a move never changes a length)."""
-        at = self._at
         for card, path in new.items():
-            for e, (was, now) in enumerate(zip(self.paths[card], path, strict=True)):
-                if was != now:
-                    at[(e, was)].remove(card)
-                    at[(e, now)].append(card)
             self.paths[card] = path
             if path[0] == self.pos.box:
                 self._boxed[self.pos.kind[card]] = card
