@@ -692,12 +692,12 @@ def _kinship(pos: Position, free: list[int]) -> tuple[Kinship, Kinship, dict[int
     before: Kinship = [[] for _ in pos.ids]
     after: Kinship = [[] for _ in pos.ids]
     kin: dict[tuple, list[int]] = defaultdict(list)
-    keys = {}
+    keys: dict[int, tuple] = {}
     for card in free:
         allowed = tuple(pos.allowed(card, e) for e in range(pos.last[card] + 1))
         epochs = range(len(allowed))
         before[card] = [numbers.setdefault(allowed[: e + 1], len(numbers)) for e in epochs]
-        after[card] = [numbers.setdefault((None, *allowed[e:]), len(numbers)) for e in epochs]
+        after[card] = [numbers.setdefault(allowed[e:], len(numbers)) for e in epochs]
         keys[card] = (pos.may_be_boxed(card), allowed)
         kin[keys[card]].append(card)
     return before, after, {card: kin[key] for card, key in keys.items()}
