@@ -49,12 +49,13 @@ def random_game(players: int, seed: int, rounds: int, seat: int | None = None) -
 
 
 def one_seat(players: int, seed: int, rounds: int, seat: int = 0) -> list:
-    """(round, information set) of one seat, each time it has something new to see."""
+    """(round, information set, state copy) of one seat, each time it has something new to
+    see."""
     found, seen = [], 0
-    for round_number, info, _ in random_game(players, seed, rounds, seat):
+    for round_number, info, state in random_game(players, seed, rounds, seat):
         if len(info.observations) > seen:
             seen = len(info.observations)
-            found.append((round_number, info))
+            found.append((round_number, info, state))
     return found
 
 
@@ -67,7 +68,7 @@ def latency(players: int, games: int, rounds: int, every: int) -> dict[int, tupl
     exact: dict[int, list[bool]] = {}
     for seed in range(games):
         solver.forget()
-        for k, (round_number, info) in enumerate(one_seat(players, seed, rounds)):
+        for k, (round_number, info, _) in enumerate(one_seat(players, seed, rounds)):
             began, used = time.perf_counter(), time.process_time()
             solver.hints(info)
             warm.setdefault(round_number, []).append(time.perf_counter() - began)
@@ -112,17 +113,13 @@ def calibration(games: int, rounds: int, bins: int = 10) -> dict[str, dict[str, 
     exact: dict[int, list[bool]] = {}
     for seed in range(games):
         solver.forget()
-        seat, seen = seed % 4, 0
-        for round_number, info, state in random_game(4, 10_000 + seed, rounds, seat):
-            if len(info.observations) <= seen:
-                continue
-            seen = len(info.observations)
+        for round_number, info, state in one_seat(4, 10_000 + seed, rounds, seed % 4):
             try:
                 d = solver.deduce(info)
             except solver.SolverTimeout:  # a safety ceiling, reachable on a loaded machine
                 timeouts += 1
                 continue
-            if seen % 3:
+            if len(info.observations) % 3:  # every third position is scored
                 continue
             positions += 1
             exact.setdefault(round_number, []).append(d.exact)

@@ -325,8 +325,8 @@ class HistoryChain:
         rnd = self._random  # int(rnd() * n) is uniform on range(n), and cheaper than randrange
         move = MOVES[int(rnd() * len(MOVES))]
         self._fitted = move not in (HEAD, TAIL)  # the other moves make only allowed trajectories
-        if move == REBOX:  # rebox: the partner is uniform among the type's cards that may be
-            kind = int(rnd() * 4)  # boxed (the box card itself included, as a null move)
+        if move == REBOX:  # the partner is uniform among the type's cards that may be boxed
+            kind = int(rnd() * 4)  # (the box card itself among them: drawing it is a null move)
             boxed, others = self._boxed[kind], self._boxable[kind]
             if not others:
                 return None
@@ -364,9 +364,9 @@ class HistoryChain:
         a = self._free[int(rnd() * len(self._free))]
         pa = paths[a]
         e = int(rnd() * len(pa))
-        if pa[e] == self.pos.box:
-            return None
         here = pa[e]
+        if here == self.pos.box:
+            return None
         if move >= KIN_HEAD:
             kin = self._kin_before if move == KIN_HEAD else self._kin_after
             mine = kin[a][e]
@@ -687,20 +687,19 @@ def _kinship(pos: Position, free: list[int]) -> tuple[Kinship, Kinship, dict[int
     the card's last epoch (`after`); and per card, the free cards allowed the same
     trajectories as it (itself included). Two cards in the same place at an epoch may trade
     what came before it when they share `before` there, what comes after when they share
-    `after`, and whole trajectories when they are kin: each fits the other's constraints."""
+    `after`, and whole trajectories when they are kin (one `Position.signature`): each fits
+    the other's constraints."""
     numbers: dict[tuple, int] = {}
     before: Kinship = [[] for _ in pos.ids]
     after: Kinship = [[] for _ in pos.ids]
     kin: dict[tuple, list[int]] = defaultdict(list)
-    keys: dict[int, tuple] = {}
     for card in free:
         allowed = tuple(pos.allowed(card, e) for e in range(pos.last[card] + 1))
         epochs = range(len(allowed))
         before[card] = [numbers.setdefault(allowed[: e + 1], len(numbers)) for e in epochs]
         after[card] = [numbers.setdefault(allowed[e:], len(numbers)) for e in epochs]
-        keys[card] = (pos.may_be_boxed(card), allowed)
-        kin[keys[card]].append(card)
-    return before, after, {card: kin[key] for card, key in keys.items()}
+        kin[pos.signature(card)].append(card)
+    return before, after, {card: kin[pos.signature(card)] for card in free}
 
 
 def _answers_by_card(answers: Sequence[Answer]) -> dict[int, list[int]]:

@@ -129,19 +129,20 @@ class Position:
 
     def trajectory_count(self, card: int) -> int:
         """How many trajectories `trajectories(card)` would list, without listing them."""
-        return _counted(self._signature(card))
+        return _counted(self.signature(card))
 
     def trajectories(self, card: int) -> list[Trajectory]:
         """Every trajectory of `card` allowed by my knowledge and the passing rule."""
-        return list(_listed(self._signature(card)))
+        return list(_listed(self.signature(card)))
 
     def trajectory_set(self, card: int) -> frozenset[Trajectory]:
         """`trajectories(card)` as a set, for membership tests."""
-        return _listed_set(self._signature(card))
+        return _listed_set(self.signature(card))
 
-    def _signature(self, card: int) -> tuple:
+    def signature(self, card: int) -> tuple:
         """All that `trajectories(card)` depends on: positions of one game share most cards'
-        signatures (an answer changes none), so listings are shared between refreshes."""
+        signatures (an answer changes none), so listings are shared between refreshes, and
+        two cards with one signature may take each other's trajectories."""
         shown = self.box_seen is not None and card in self.box_seen[0]
         allowed = tuple(self.allowed(card, e) for e in range(self.last[card] + 1))
         forced = self._forced_until[self.last[card]]
@@ -200,7 +201,7 @@ def _steps(
 
 @lru_cache(maxsize=1_024)
 def _listed(signature: tuple) -> tuple[Trajectory, ...]:
-    """The trajectories of a card with this signature (`Position._signature`), listed once
+    """The trajectories of a card with this signature (`Position.signature`), listed once
     (what `Position.steps` allows, step by step): the box's first, then the walks."""
     players, me, boxable, shown, allowed, forced = signature
     found: tuple[Trajectory, ...] = ((players,) * len(allowed),) if boxable else ()
