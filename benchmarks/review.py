@@ -2,9 +2,11 @@
 `solver` bots (the other seats `heuristic`), each game reviewed for that seat
 (`solver.review`), with the figures issue 40 asks for: accuracy (best or good), average loss
 per graded decision (in the game's unit, and in mistakes across units), the decisions left
-unvalued, and the seconds a whole game's review took.
+unvalued, those made once the seat could no longer win (not graded: every move is then worth
+the same nothing), and the seconds a whole game's review took.
 
-    python benchmarks/review.py [--games 50] [--workers 2] [--only GAME,...] [--seed 0]
+    python benchmarks/review.py [--games 50] [--workers 2] [--only GAME,...] [--kinds KIND,...]
+                                [--seed 0]
 
 A stronger player should lose less and be graded best or good more often; the solver's own
 seat, reviewed with the same work bounds, should be best or good on nearly every decision.
@@ -43,6 +45,8 @@ class Reviewed:
     """Graded decisions in the game's own unit (the average loss is over these)."""
     relative: float
     unvalued: int
+    lost: int
+    """Decisions made once the seat could no longer win (not graded)."""
     seconds: float
     unit: str
 
@@ -73,7 +77,8 @@ def play_and_review(job: tuple[str, str, int, int]) -> Reviewed:
         sum(d.loss or 0.0 for d in own),
         len(own),
         sum(d.relative_loss or 0.0 for d in graded),
-        sum(d.grade is None and not (d.forced or d.routine) for d in found.decisions),
+        sum(d.unvalued for d in found.decisions),
+        sum(d.lost for d in found.decisions),
         seconds,
         found.grading.unit,
     )
@@ -87,10 +92,11 @@ def row(name: str, kind: str, found: list[Reviewed]) -> str:
     loss = sum(r.loss for r in found) / counted if counted else float("nan")
     relative = sum(r.relative for r in found) / graded if graded else float("nan")
     unvalued = sum(r.unvalued for r in found)
+    lost = sum(r.lost for r in found)
     return (
         f"| {name} | {kind} | {len(found)} | {graded} | {accuracy:.1%} | {loss:.3f} "
-        f"{found[0].unit} | {relative:.3f} | {unvalued} | {statistics.median(seconds):.2f} / "
-        f"{max(seconds):.2f} |"
+        f"{found[0].unit} | {relative:.3f} | {unvalued} | {lost} | "
+        f"{statistics.median(seconds):.2f} / {max(seconds):.2f} |"
     )
 
 
@@ -101,16 +107,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", default=",".join(GAMES))
+    parser.add_argument("--kinds", default=",".join(KINDS), help="the bot kinds reviewed")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     print("timings on a shared, loaded machine; review seconds are per game, median / max")
     print(
         "| game | seat played by | games | graded decisions | best or good | average loss "
-        "| loss in mistakes | unvalued | review s |"
+        "| loss in mistakes | unvalued | after the game was lost | review s |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name in args.only.split(","):
-        for kind in KINDS:
+        for kind in args.kinds.split(","):
             if kind == "careful" and name != "serial-killer":
                 continue  # only Serial Killer has a careful bot
             jobs = [(name, kind, i, args.seed + i) for i in range(args.games)]

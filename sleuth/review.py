@@ -94,6 +94,9 @@ def _line(d: Decision) -> Text | None:
     if d.forced or d.routine:
         return None
     head = Text(f"{d.number:>4}  {d.move}")
+    if d.lost:
+        head.append("  the game was lost: not graded", style="dim")
+        return head
     if d.grade is None:
         head.append(f"  not valued; the solver plays {d.best}", style="dim")
         return head

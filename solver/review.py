@@ -12,6 +12,9 @@ bot's seed (`solver.advise`), so the same record gives the same review on any ma
 game's search states how its values are graded (`GRADING`) and values the moves its advice
 did not score (`judge`), itself or in a companion module `<search>_review`
 (solver/search/grading.py); a decision it cannot value is listed unvalued, never guessed at.
+A game may also say when the seat can no longer win whatever it plays (`lost`): the decisions
+from there on are listed as played once the game was lost, not graded, since every move is
+then worth the same nothing and grading them "best" would flatter the player who lost soonest.
 """
 
 from __future__ import annotations
@@ -71,6 +74,19 @@ class Decision:
     """One legal move: nothing to grade."""
     routine: bool = False
     """A step the solver does not weigh (it has one way of taking it): nothing to grade."""
+    lost: bool = False
+    """The seat could no longer win, whatever it played (the game's `lost`): nothing to
+    grade."""
+
+    @property
+    def quiet(self) -> bool:
+        """Forced, routine or played once the game was lost: listed apart, never graded."""
+        return self.forced or self.routine or self.lost
+
+    @property
+    def unvalued(self) -> bool:
+        """A decision the review weighed but could not value."""
+        return self.grade is None and not self.quiet
 
     @property
     def loss(self) -> float | None:
@@ -189,6 +205,7 @@ def review(
     module = search_for(game_name)
     checked = check_knobs(game_name, module.KNOBS, knobs)
     grading, judge = judging(module)
+    lost = losing(module)
     memory: Memory = {}
     decisions: list[Decision] = []
     certain_at: dict[Fact, tuple[int, int]] = {}  # fact -> (move number, entry)
@@ -200,6 +217,9 @@ def review(
         turn = Turn(info, legal, random.Random(seed), memory)
         advice: Advice = module.advise(turn, **checked)
         where = Where(number, len(info.observations), open_facts)
+        if len(legal) > 1 and lost(turn):
+            decisions.append(_lost(where, action, advice, grading))
+            continue
         decisions.append(_decision(where, action, turn, advice, judge, grading))
     first = decisions[0].number
     known = [
@@ -214,16 +234,32 @@ Judge = Callable[[Turn, Advice, Action], Judged | None]
 
 
 def judging(search: object) -> tuple[Grading, Judge]:
-    """A game's grading and judge: from its search's companion module `<search>_review`
-    where it has one (the valuation of every move can be long), else from the search module
-    itself; a search that names neither is graded by its candidates as chances."""
-    name = getattr(search, "__name__", "")
-    source = search
-    if importlib.util.find_spec(f"{name}_review") is not None:
-        source = importlib.import_module(f"{name}_review")
+    """A game's grading and judge (`_reviewing`); a search that names neither is graded by
+    its candidates as chances."""
+    source = _reviewing(search)
     grading = cast(Grading, getattr(source, "GRADING", CHANCE))
     judge = cast(Judge | None, getattr(source, "judge", None))
     return grading, judge or _by_candidates(grading)
+
+
+def losing(search: object) -> Callable[[Turn], bool]:
+    """A game's test of a lost position (`lost(turn)`: the seat cannot win whatever it plays,
+    from `_reviewing`); a game that names none is never lost before its end."""
+    return cast(Callable[[Turn], bool], getattr(_reviewing(search), "lost", _never_lost))
+
+
+def _reviewing(search: object) -> object:
+    """Where a game's review valuation lives: its search's companion module
+    `<search>_review` where it has one (the valuation of every move can be long), else the
+    search module itself."""
+    name = getattr(search, "__name__", "")
+    if importlib.util.find_spec(f"{name}_review") is not None:
+        return importlib.import_module(f"{name}_review")
+    return search
+
+
+def _never_lost(turn: Turn) -> bool:
+    return False
 
 
 def _by_candidates(grading: Grading) -> Judge:
@@ -307,6 +343,15 @@ def _decision(
                     best.text, alternatives, open_facts, judged.grading)  # fmt: skip
 
 
+def _lost(where: Where, action: Action, advice: Advice, grading: Grading) -> Decision:
+    """A decision once the seat could no longer win: listed, not graded."""
+    ranked = sorted(advice.candidates, key=lambda c: -c.value)
+    number, entry, open_facts = where
+    return Decision(number, entry, action, advice.move, None, ranked[0].value, None, "",
+                    ranked[0].text, tuple(ranked[:ALTERNATIVES]), open_facts, grading,
+                    lost=True)  # fmt: skip
+
+
 def _acted(decisions: Iterable[Decision], number: int) -> bool:
     return all(d.grade in (None, "best", "good") for d in decisions if d.number >= number)
 
@@ -316,6 +361,9 @@ def lines(found: Review) -> list[str]:
     out = [f"Review of seat {found.seat} ({found.game}); values in {found.grading.unit}"]
     for d in found.decisions:
         if d.forced or d.routine:
+            continue
+        if d.lost:
+            out.append(f"  {d.number:>4} {d.move}  (the game was lost: not graded)")
             continue
         if d.grade is None:
             out.append(f"  {d.number:>4} {d.move}  (not valued; the solver plays {d.best})")
@@ -345,9 +393,13 @@ def summary(found: Review) -> list[str]:
     for d in found.largest():
         out.append(f"Lost {d.loss or 0.0:.3g} {d.unit} at move {d.number}: {d.move} where the "
                    f"solver plays {d.best} ({d.best_text})")  # fmt: skip
-    unvalued = sum(d.grade is None and not (d.forced or d.routine) for d in found.decisions)
+    unvalued = sum(d.unvalued for d in found.decisions)
     if unvalued:
         out.append(f"{unvalued} decisions could not be valued")
+    lost = [d for d in found.decisions if d.lost]
+    if lost:
+        out.append(f"From move {lost[0].number} on the seat could no longer win, whatever it "
+                   f"played: {len(lost)} decisions there are not graded")  # fmt: skip
     return out
 
 

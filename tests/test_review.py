@@ -16,6 +16,7 @@ import pytest
 import engines
 import solver
 from engines import Action, ConfigError, InformationSet, InvalidState, SleuthError, State
+from engines.serial_killer import replay
 from engines.values import Seat
 from sleuth.cli import main
 from solver.review import GRADES, Move, Review, lines, review
@@ -130,6 +131,24 @@ def test_a_weaker_player_loses_more_than_the_solver() -> None:
     assert (weak.accuracy or 0) < (strong.accuracy or 1)
 
 
+def test_decisions_once_the_seat_could_no_longer_win_are_listed_not_graded() -> None:
+    state = played("serial-killer", {1: "random"}, seed=0)
+    found = review(state, 1)
+    made = {k + 1: info for k, (_, info, _) in enumerate(state.game.decisions(state))}
+    lost = [d for d in found.decisions if d.lost]
+    assert lost, "this random seat's roll fell below ferocity before the end"
+    for d in found.decisions:
+        view = replay(state.game, made[d.number].observations, 1)
+        out_of_reach = view.seq[1] is None and not view.can_reach(1)
+        assert d.lost == (out_of_reach and not d.forced)
+        if d.lost:
+            assert d.grade is None and d.value is None and d.quiet and not d.unvalued
+    assert all(d.number < lost[0].number for d in found.graded), "a lost game stays lost"
+    text = "\n".join(lines(found))
+    assert f"From move {lost[0].number} on the seat could no longer win" in text
+    assert f"{len(lost)} decisions there are not graded" in text
+
+
 def test_the_facts_learned_are_listed_from_the_move_they_became_certain() -> None:
     state = played("noir", {1: "solver"}, seed=2)
     found = review(state, "inspector")
@@ -176,7 +195,7 @@ def test_lines_print_every_weighed_decision_and_the_summary() -> None:
     found: Review = review(played("noir", {0: "random"}, seed=9), "killer")
     text = "\n".join(lines(found))
     assert "Accuracy" in text and "Grades:" in text
-    shown = [d for d in found.decisions if not (d.forced or d.routine)]
+    shown = [d for d in found.decisions if not d.quiet]
     assert all(f" {d.move}  " in text for d in shown)
 
 

@@ -49,7 +49,7 @@ def test_a_random_seat_has_every_decision_valued() -> None:
     state = played({0: "random"}, seed=3)
     solver.forget()
     found = review(state, 0)
-    unvalued = [d for d in found.decisions if d.grade is None and not (d.forced or d.routine)]
+    unvalued = [d for d in found.decisions if d.unvalued]
     assert len(found.decisions) >= 8 and not unvalued
     assert {d.unit for d in found.graded} >= {BITS.unit, CARDS.unit}
     assert all(d.loss is not None and d.loss >= 0 for d in found.graded)

@@ -48,7 +48,7 @@ def test_a_random_seat_is_valued_at_every_decision_the_search_weighs(seat: str, 
     state = played({seat: "random"}, seed)
     solver.forget()
     found = review(state, seat)
-    weighed = [d for d in found.decisions if not (d.forced or d.routine)]
+    weighed = [d for d in found.decisions if not d.quiet]
     assert len(weighed) >= 10
     assert sum(d.grade is not None for d in weighed) >= 0.9 * len(weighed)
     assert found.accuracy is not None and found.accuracy < 0.8  # a random player loses some

@@ -69,17 +69,23 @@ def _has_moves(info: InformationSet) -> bool:
 
 def _shown(found: Review, session: Session) -> dict[str, Any]:
     """What the page shows of a review."""
-    shown = [d for d in found.decisions if not (d.forced or d.routine)]
-    quiet = [d for d in found.decisions if d.forced or d.routine]
+    shown = [d for d in found.decisions if not d.quiet]
+    quiet = [d for d in found.decisions if d.quiet]
     known = _known(found)
     return {
         "summary": _summary(found),
         "chart": chart(found.decisions),
         "decisions": [_decision(d, _entry_number(session, d.entry)) for d in shown],
-        "quiet": [(d.number, str(d.move), "forced" if d.forced else "routine") for d in quiet],
+        "quiet": [(d.number, str(d.move), _why_quiet(d)) for d in quiet],
         "known": known[:SHOWN_KNOWN],
         "more_known": known[SHOWN_KNOWN:],
     }
+
+
+def _why_quiet(d: Decision) -> str:
+    if d.forced:
+        return "forced"
+    return "routine" if d.routine else "the game was lost"
 
 
 def _summary(found: Review) -> dict[str, Any]:
@@ -93,7 +99,7 @@ def _summary(found: Review) -> dict[str, Any]:
         "meaning": found.grading.meaning,
         "average": None if average is None else f"{_loss(average)} {found.grading.unit}",
         "counts": [(grade, count) for grade, count in found.counts().items() if count],
-        "unvalued": sum(d.grade is None and not (d.forced or d.routine) for d in found.decisions),
+        "unvalued": sum(d.unvalued for d in found.decisions),
         "largest": [
             {
                 "number": d.number,

@@ -827,6 +827,17 @@ GRADING = CHANCE
 """Once the seat plans its finish (or declares), moves are scored by J itself."""
 
 
+def lost(turn: Turn) -> bool:
+    """Whether the seat can no longer win, whatever it plays: it has not declared, and its
+    best roll, every point it has kept, cannot reach ferocity (the rule of the collective
+    loss, §6). Points only fall and ferocity only rises, so no later roll can either, and
+    only a declaration wins. A review grades none of its decisions from there on."""
+    view = public_view(turn.info)
+    me = turn.info.seat
+    assert isinstance(me, int)
+    return view.seq[me] is None and not view.can_reach(me)
+
+
 def judge(turn: Turn, advice: Advice, action: Action) -> Judged | None:
     """A decision valued for a review: in J once the seat plans its finish or declares, else
     in nats of J. A declaration of another profile than the advice's is worth the same when
