@@ -27,7 +27,7 @@ from solver.errors import SolverTimeout
 from solver.games.alibi.chain import HistoryChain, card_id
 from solver.games.alibi.counting import CountedHistories
 from solver.games.alibi.model import BOX_GROUP, HOLDS, IN_BOX
-from solver.games.alibi.position import Position, parse
+from solver.games.alibi.position import Position, Trajectory, parse
 from solver.hints import Answer, Hint, percent
 from solver.model import Fact
 from solver.sampling import ESTIMATED, NOT_YET, Estimate, estimate
@@ -75,15 +75,9 @@ class Samples:
         flat = [path for sample in paths for path in sample]
         ids = np.fromiter(map(id, flat), dtype=np.int64, count=len(flat))
         _, first_of, codes = np.unique(ids, return_index=True, return_inverse=True)
-        distinct = [flat[i] for i in first_of]
-        boxed = np.array([path[0] == box for path in distinct], dtype=bool)
-        here = [-1 if path[0] == box or len(path) <= e else path[e] for path in distinct]
-        visits = np.zeros((len(distinct), players), dtype=bool)
-        for k, path in enumerate(distinct):
-            if path[0] != box:
-                visits[k, list(set(path))] = True
+        boxed, here, visits = _read_paths([flat[i] for i in first_of], e, players, box)
         codes = codes.reshape(n, cards)
-        self.now = np.array(here, dtype=np.int8)[codes]
+        self.now = here[codes]
         self.seen = np.ascontiguousarray(visits[codes].transpose(2, 0, 1))
         in_box = boxed[codes]
         self.box = np.zeros((n, 4), dtype=np.int16)
@@ -100,21 +94,63 @@ class Samples:
         return pool.astype(np.int16) @ subjects.T.astype(np.int16)
 
 
+def _read_paths(
+    paths: list[Trajectory], epoch: int, players: int, box: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per trajectory: whether it is the box's, where it is at `epoch` (-1: the box, or out of
+    play by then), and which players' hands it visited. Trajectories of one length are read
+    as one array."""
+    boxed = np.zeros(len(paths), dtype=bool)
+    here = np.full(len(paths), -1, dtype=np.int8)
+    visits = np.zeros((len(paths), players), dtype=bool)
+    by_length: dict[int, list[int]] = {}
+    for k, path in enumerate(paths):
+        by_length.setdefault(len(path), []).append(k)
+    for length, rows in by_length.items():
+        table = np.array([paths[k] for k in rows], dtype=np.int16)
+        in_box = table[:, 0] == box
+        boxed[rows] = in_box
+        if length > epoch:
+            here[rows] = np.where(in_box, -1, table[:, epoch])
+        for seat in range(players):
+            visits[rows, seat] = (table == seat).any(axis=1) & ~in_box
+    return boxed, here, visits
+
+
 def information(answers: np.ndarray, box: np.ndarray) -> float:
     """Mutual information (bits) of two sampled variables, Miller-Madow corrected, at least 0."""
-    n = len(answers)
-    width = int(box.max()) + 1
-    joint = np.bincount(answers.astype(np.int64) * width + box, minlength=width).astype(float)
-    joint = joint[joint > 0]
-    a = np.bincount(answers)
-    b = np.bincount(box)
-    a, b = a[a > 0].astype(float), b[b > 0].astype(float)
+    return float(informations(answers[:, None], box[:, None])[0])
 
-    def entropy(counts: np.ndarray) -> float:
-        p = counts / n
-        return float(-(p * np.log2(p)).sum()) + (len(counts) - 1) / (2 * n * math.log(2))
 
-    return max(0.0, entropy(a) + entropy(b) - entropy(joint))
+def informations(answers: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """`information` of each column of `answers` with the same column of `box` (both samples x
+    questions, small non-negative integers), all columns at once: one count table for all."""
+    n, width = answers.shape
+    heights, kinds = int(answers.max()) + 1, int(box.max()) + 1
+    column = np.arange(width, dtype=np.int64)[None, :]
+    a = answers.astype(np.int64)
+    b = box.astype(np.int64)
+
+    def counts(codes: np.ndarray, size: int) -> np.ndarray:
+        """Per column, how many samples take each code (0..size-1)."""
+        flat = (codes + column * size).ravel()
+        return np.bincount(flat, minlength=width * size).reshape(width, size)
+
+    def entropy(table: np.ndarray) -> np.ndarray:
+        p = table / n
+        terms = p * np.log2(np.where(table > 0, p, 1.0))
+        return -terms.sum(axis=1) + ((table > 0).sum(axis=1) - 1) / (2 * n * math.log(2))
+
+    joint = counts(a * kinds + b, heights * kinds)
+    found = entropy(counts(a, heights)) + entropy(counts(b, kinds)) - entropy(joint)
+    return np.round(np.maximum(found, 0.0), DIGITS)
+
+
+DIGITS = 12
+"""Gains are rounded to this many decimals: summed over a table's empty cells too, two
+questions whose answers tell the same (a group and its one unseen card) can come out a bit
+apart, and an answer that tells nothing a few 1e-16 above 0; rounded, they tie, and the
+first listed is asked."""
 
 
 def best_questions(
@@ -152,9 +188,9 @@ def best_questions(
     for target in (seat for seat in range(pos.players) if seat != pos.me):
         for scope in SCOPES:
             answers = drawn.answers(target, scope, indicator)
+            gains = informations(answers, drawn.box[:, kinds])
             for q, subject in enumerate(subjects):
-                gain = information(answers[:, q], drawn.box[:, kinds[q]])
-                scored.append((gain, target, scope, indicator[q], kinds[q], subject))
+                scored.append((float(gains[q]), target, scope, indicator[q], kinds[q], subject))
         if deadline is not None and time.monotonic() >= deadline:
             break  # a bot out of time: the questions to the players scored so far
     scored.sort(key=lambda item: -item[0])
@@ -193,11 +229,11 @@ def _widen(
         if not trials:
             break
         answers = drawn.answers(target, scope, np.array(trials))
-        gains = [information(answers[:, t], drawn.box[:, kind]) for t in range(len(trials))]
+        gains = informations(answers, np.repeat(drawn.box[:, kind : kind + 1], len(trials), 1))
         pick = int(np.argmax(gains))
         if gains[pick] <= best + 1e-9:
             break
-        best, chosen = gains[pick], trials[pick]
+        best, chosen = float(gains[pick]), trials[pick]
     if best > gain:
         subject = Subject(SubjectKind.CARDS, tuple(pos.ids[c] for c in np.flatnonzero(chosen)))
     return Question(best, Ask(target, scope, subject))
