@@ -5,7 +5,7 @@ calibration of the profile probabilities, the arena, the race lineups and the or
                                        [--calibration 750] [--games 400] [--workers 2]
                                        [--seed 0] [--race-games 200]
                                        [--skip exact,latency,advice,calibration,arena,
-                                               lineups,oracle,tables]
+                                               lineups,oracle,tables,declared]
 
 Targets (issue 13): zero mismatches against the brute force; per-genre profile probabilities
 calibrated within 0.02 (ECE) over at least 5,000 queries from full-size 4-player games;
@@ -21,7 +21,12 @@ truth at declaration, four rush oracles, four rushes on their own deduction), ea
 readings of the collective loss: the seed's literal one (nobody can reach ferocity: everyone
 loses) and `unreachable_scope=undeclared`,
 `unreachable_outcome=reveal` (only undeclared players count, and the declarations made are
-judged)."""
+judged).
+
+The declared part values each bot's first recorded declaration against three heuristics by the
+chance it was right (exact from its own candidates: a low-variance strength where wins are
+rare), beside what the same declaration would win had the seat seen every drawn card (perfect
+looks: a guess among the traits nobody drew) or been told the truth."""
 
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from math import prod
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -496,6 +502,87 @@ def oracle(games: int, workers: int, seed: int, rivals: tuple[str, ...] = ("heur
                 print(race_row(f"{kind} + 3 {rival}", reading, outcomes), flush=True)
 
 
+@dataclass(frozen=True)
+class Declared:
+    """What entry 0's first declaration that was recorded was worth (0 without one, or when
+    the game was not judged: everyone lost, or a rival's right declaration came first): the
+    chance it was right by the seat's own candidates, by the traits nobody had drawn yet (what
+    seeing every drawn card for free would leave), and with the truth told."""
+
+    own: float
+    looks: float
+    truth: float
+    won: bool
+
+
+def play_declared(args: tuple[str, int, int]) -> Declared:
+    """One game of `kind` in entry 0 against three heuristics (seated and seeded as the
+    arena), its declaration valued as `Declared` says."""
+    kind, index, seed = args
+    game = engines.make("serial-killer", players=4)
+    assert isinstance(game, SerialKiller)
+    n = game.players
+    seat_of = [(k + index % n) % n for k in range(n)]
+    me = seat_of[0]
+    bots = {
+        seat: opponents.make(kind if k == 0 else "heuristic", game, seat, seed=seed * 1000 + k)
+        for k, seat in enumerate(seat_of)
+    }
+    state = game.new_game(seed=seed)
+    assert isinstance(state, SerialKillerState)
+    solver.forget()
+    worth: tuple[float, float] | None = None
+    while (mover := state.to_move) is not None:
+        info = state.information_set(mover)
+        action = bots[mover].act(info)
+        made = None
+        if mover == me and isinstance(action, act.Declare) and worth is None:
+            candidates = own_candidates(parse(info)).values()
+            guessed = zip(action.profile, candidates, strict=True)
+            own = prod(1 / len(c) if trait in c else 0.0 for trait, c in guessed)
+            undrawn = prod(1 / state.deck_size(g) for g in game.parts.genre_ids)
+            made = own, undrawn
+        state.apply(action)
+        if made is not None and state.seq[me] is not None:
+            worth = made
+    truth = state.profile()
+    beaten = any(
+        state.declaration(j) == truth and (state.seq[j] or 0) < (state.seq[me] or 0)
+        for j in range(n)
+        if j != me and state.seq[j] is not None
+    )
+    judged = state.end_reason != "nobody can reach the ferocity" and not beaten
+    if worth is None or not judged:
+        return Declared(0.0, 0.0, 0.0, me in state.winners)
+    return Declared(worth[0], worth[1], 1.0, me in state.winners)
+
+
+def declared(games: int, workers: int, seed: int) -> None:
+    """Each bot's expected wins against three heuristics, by the chance its declaration was
+    right (low variance where wins are rare: `random` and `heuristic` win almost never), and
+    what the same declarations would win with perfect looks or with the truth told: the gap
+    between the first two is what looking at hands and the lab could still buy, between the
+    last two what the cards nobody drew cost."""
+    print(
+        "| entry 0 (3 heuristics) | games | expected wins, own candidates | with perfect looks "
+        "| told the truth | wins |\n| --- | --- | --- | --- | --- | --- |"
+    )
+    for kind in ("random", "heuristic", "careful", "solver"):
+        jobs = [(kind, i, seed + i) for i in range(games)]
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            found = list(pool.map(play_declared, jobs))
+        own = [d.own for d in found]
+        mean = statistics.fmean(own)
+        margin = 1.96 * statistics.stdev(own) / len(own) ** 0.5
+        looks = statistics.fmean(d.looks for d in found)
+        truth = statistics.fmean(d.truth for d in found)
+        print(
+            f"| {kind} | {games} | {mean:.3%} (95% {max(mean - margin, 0):.3%}-"
+            f"{mean + margin:.3%}) | {looks:.1%} | {truth:.1%} | {sum(d.won for d in found)} |",
+            flush=True,
+        )
+
+
 COUNTS = {"exact": 300, "positions": 60, "advice": 200, "calibration": 750, "games": 400}
 """The work of each part by default: positions checked against brute force, positions timed,
 advice positions, calibration positions and arena games."""
@@ -523,6 +610,7 @@ def main() -> None:
         "lineups": lambda: lineups(*races),
         "oracle": lambda: oracle(*races, ("heuristic", "careful")),
         "tables": lambda: tables(*races),
+        "declared": lambda: declared(*races),
     }
     print("timings on a shared, loaded machine")
     for name, run in parts.items():
