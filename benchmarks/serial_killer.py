@@ -564,8 +564,8 @@ def declared(games: int, workers: int, seed: int) -> None:
     between the first two is what looking at hands and the lab could still buy, between the
     last two what the cards nobody drew cost."""
     print(
-        "| entry 0 (3 heuristics) | games | expected wins, own candidates | with perfect looks "
-        "| told the truth | wins |\n| --- | --- | --- | --- | --- | --- |"
+        "| entry 0 (3 heuristics) | games | expected wins a game, own candidates "
+        "| with perfect looks | told the truth | wins |\n| --- | --- | --- | --- | --- | --- |"
     )
     for kind in ("random", "heuristic", "careful", "solver"):
         jobs = [(kind, i, seed + i) for i in range(games)]
@@ -577,8 +577,8 @@ def declared(games: int, workers: int, seed: int) -> None:
         looks = statistics.fmean(d.looks for d in found)
         truth = statistics.fmean(d.truth for d in found)
         print(
-            f"| {kind} | {games} | {mean:.3%} (95% {max(mean - margin, 0):.3%}-"
-            f"{mean + margin:.3%}) | {looks:.1%} | {truth:.1%} | {sum(d.won for d in found)} |",
+            f"| {kind} | {games} | {mean:.3g} (95% {max(mean - margin, 0):.3g}-"
+            f"{mean + margin:.3g}) | {looks:.3g} | {truth:.3g} | {sum(d.won for d in found)} |",
             flush=True,
         )
 
