@@ -125,24 +125,24 @@ def information(answers: np.ndarray, box: np.ndarray) -> float:
 def informations(answers: np.ndarray, box: np.ndarray) -> np.ndarray:
     """`information` of each column of `answers` with the same column of `box` (both samples x
     questions, small non-negative integers), all columns at once: one count table for all."""
-    n, width = answers.shape
-    heights, kinds = int(answers.max()) + 1, int(box.max()) + 1
-    column = np.arange(width, dtype=np.int64)[None, :]
+    n, questions = answers.shape
+    answer_values, box_values = int(answers.max()) + 1, int(box.max()) + 1
+    column = np.arange(questions, dtype=np.int64)[None, :]
     a = answers.astype(np.int64)
     b = box.astype(np.int64)
 
     def counts(codes: np.ndarray, size: int) -> np.ndarray:
-        """Per column, how many samples take each code (0..size-1)."""
+        """Per question, how many samples take each code (0..size-1)."""
         flat = (codes + column * size).ravel()
-        return np.bincount(flat, minlength=width * size).reshape(width, size)
+        return np.bincount(flat, minlength=questions * size).reshape(questions, size)
 
     def entropy(table: np.ndarray) -> np.ndarray:
         p = table / n
         terms = p * np.log2(np.where(table > 0, p, 1.0))
         return -terms.sum(axis=1) + ((table > 0).sum(axis=1) - 1) / (2 * n * math.log(2))
 
-    joint = counts(a * kinds + b, heights * kinds)
-    found = entropy(counts(a, heights)) + entropy(counts(b, kinds)) - entropy(joint)
+    joint = counts(a * box_values + b, answer_values * box_values)
+    found = entropy(counts(a, answer_values)) + entropy(counts(b, box_values)) - entropy(joint)
     return np.round(np.maximum(found, 0.0), DIGITS)
 
 
