@@ -21,7 +21,6 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
@@ -179,28 +178,38 @@ def estimate_from_runs(hits: np.ndarray, starts: Sequence[int]) -> Estimate:
     between runs is the error instead, so a run stuck in one region widens the bar rather
     than hiding behind it. The error is never below that of as many independent draws.
     """
-    bounds = [*starts, len(hits)]
-    runs = [hits[a:b].astype(float) for a, b in pairwise(bounds) if b > a]
-    means = np.array([run.mean() for run in runs])
+    bounds = np.array([*starts, len(hits)], dtype=np.int64)
+    first, end = bounds[:-1], bounds[1:]
+    kept = end > first
+    first, end = first[kept], end[kept]
+    lengths = end - first
+    total = np.concatenate(([0.0], np.cumsum(hits, dtype=float)))  # 0/1 sums: exact
+    means = (total[end] - total[first]) / lengths
     value = float(means.mean())
     floor = 0.5 / (len(hits) + 1)
     if value == 0.0 or value == 1.0:
         return Estimate(min(max(value, floor), 1 - floor), floor, exact=False, reached=False)
-    within = sum(_batch_variance(run) for run in runs) / len(runs) ** 2
-    between = float(means.var(ddof=1)) / len(runs) if len(runs) > 1 else 0.0
+    within = float(_batch_variances(total, first, lengths, means).sum()) / len(means) ** 2
+    between = float(means.var(ddof=1)) / len(means) if len(means) > 1 else 0.0
     independent = value * (1 - value) / len(hits)  # correlated records never tell more
     error = math.sqrt(max(within, between, independent))
     effective = value * (1 - value) / error**2
     return Estimate(value, error, exact=False, effective_size=effective)
 
 
-def _batch_variance(run: np.ndarray) -> float:
-    """The batch-means variance of one run's mean (too short to batch: as if independent)."""
-    size = len(run) // BATCHES
-    if size < 2:
-        return float(run.var()) / len(run)
-    means = run[: size * BATCHES].reshape(BATCHES, size).mean(axis=1)
-    return float(means.var(ddof=1)) / BATCHES
+def _batch_variances(
+    total: np.ndarray, first: np.ndarray, lengths: np.ndarray, means: np.ndarray
+) -> np.ndarray:
+    """Each run's batch-means variance of its mean, read off the running count of hits
+    `total` (too short to batch: as if independent, from the run's own variance)."""
+    found = means * (1 - means) / lengths  # a 0/1 run's variance is its mean times 1 - mean
+    size = lengths // BATCHES
+    long = size >= 2
+    if long.any():
+        edges = first[long, None] + size[long, None] * np.arange(BATCHES + 1)
+        batch_means = np.diff(total[edges], axis=1) / size[long, None]
+        found[long] = batch_means.var(axis=1, ddof=1) / BATCHES
+    return found
 
 
 class EnumeratedWorlds:
