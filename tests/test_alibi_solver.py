@@ -377,7 +377,9 @@ def test_a_model_compiled_from_the_one_before_answers_as_a_fresh_one() -> None:
 def test_records_carried_to_the_next_position_are_exactly_those_that_fit() -> None:
     """After a new answer or set in the same epoch, the chain before keeps the records
     consistent with the new position (each is checked here as a whole history): all of them
-    in a run where at most `CARRIED_KEPT` fit, else about that many of them, evenly spaced."""
+    in a run where at most `CARRIED_KEPT` fit, else about that many of them, evenly spaced.
+    The columns it had read go with them, and the next chain's columns, those and its own
+    records' read after them, map every record to its own trajectory and list only those."""
     from solver.games.alibi import chain as chains
     from solver.games.alibi.witnesses import fits
 
@@ -390,6 +392,8 @@ def test_records_carried_to_the_next_position_are_exactly_those_that_fit() -> No
                 continue
             _, start = history_of(state)
             chain = HistoryChain(pos, build(before), start, steps=3_000)
+            for card in range(len(pos.ids)):
+                chain._paths_of(card)  # read, as a refresh reads them: carried with the records
             carried = chains.carry(chain, now)
             if carried is None:
                 continue
@@ -406,6 +410,13 @@ def test_records_carried_to_the_next_position_are_exactly_those_that_fit() -> No
                 c for r in chain.records if fits(now, r) for c, p in enumerate(r) if p[0] == now.box
             }
             assert carried.boxed == boxed
+            if carried.runs:  # the next chain's columns: carried ones, then its own records'
+                nxt = HistoryChain(now, build(after), list(carried.runs[-1][-1]), steps=600,
+                                   carried=carried, burn=0)  # fmt: skip
+                for card in range(len(now.ids)):
+                    codes, paths = nxt._paths_of(card)
+                    assert all(paths[k] is r[card] for k, r in zip(codes, nxt.records, strict=True))
+                    assert set(codes.tolist()) == set(range(len(paths))), "each one held"
             checked += len(kept) > 0
     assert checked >= 3
 

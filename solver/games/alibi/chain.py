@@ -54,10 +54,11 @@ import random
 import threading
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import pairwise
 from operator import itemgetter
+from types import MappingProxyType
 from typing import NamedTuple
 
 import numpy as np
@@ -102,6 +103,8 @@ WALK_KEPT = 16  # histories a walk keeps for the refreshes after it, at most
 HEAD, TAIL, KIN_HEAD, KIN_TAIL, SWAP, ROTATE, REBOX = range(7)
 MOVES = (HEAD, TAIL, KIN_HEAD, KIN_TAIL, SWAP, ROTATE, REBOX, REBOX, REBOX)
 """The chain's moves, each as likely as its share here (`_propose`)."""
+Column = tuple[np.ndarray, list[Trajectory]]
+"""A card's trajectory in each record, as an index into its distinct trajectories (`_paths_of`)."""
 PRIOR_WEIGHT = 4.0  # draws a location's prior share is worth against the records (`_shrunk`)
 
 
@@ -151,7 +154,8 @@ class HistoryChain:
         for run in carried.runs if carried is not None else ():
             self._starts.append(len(self.records))
             self.records += run
-        self._columns: dict[int, tuple[np.ndarray, list[Trajectory]]] = {}
+        self._columns: dict[int, Column] = {}
+        self._carried_columns = carried.columns if carried is not None else {}
         self._estimates: dict[Fact, Estimate] = {}
         self._where: dict[tuple[int, int], np.ndarray] = {}
         self._places_at: dict[tuple[int, int], set[int]] = {}  # by card and epoch (`_places`)
@@ -589,12 +593,20 @@ class HistoryChain:
         """`card`'s trajectory in each record, as an index into its distinct trajectories.
         A record shares the tuple of every card that did not move since the record before, so
         tuples are told apart by identity (the records keep them alive): C-speed, and two
-        equal tuples that are different objects only cost a duplicate entry."""
+        equal tuples that are different objects only cost a duplicate entry. The carried
+        records' part comes read from the chain before (`Carried.columns`)."""
         if card not in self._columns:
-            column = list(map(itemgetter(card), self.records))
+            carried = self._carried_columns.get(card)
+            start = 0 if carried is None else self.carried
+            column = list(map(itemgetter(card), self.records[start:]))
             ids = np.fromiter(map(id, column), dtype=np.int64, count=len(column))
             _, first, codes = np.unique(ids, return_index=True, return_inverse=True)
-            self._columns[card] = codes, [column[i] for i in first]
+            paths = [column[i] for i in first]
+            if carried is not None:  # the carried records' column, read by the chain before
+                carried_codes, carried_paths = carried
+                codes = np.concatenate((carried_codes, codes + len(carried_paths)))
+                paths = carried_paths + paths
+            self._columns[card] = codes, paths
         return self._columns[card]
 
     def sample(self, n: int, rng: random.Random) -> list[World]:
@@ -608,7 +620,20 @@ class HistoryChain:
     def as_carried(self) -> Carried:
         """All the records and every box card a run held, for another refresh of the same
         position (which needs no `carry` check)."""
-        return Carried([self.records], frozenset(self._ever_boxed))
+        every = np.arange(len(self.records))
+        return Carried([self.records], frozenset(self._ever_boxed), self.columns_of(every))
+
+    def columns_of(self, rows: np.ndarray) -> dict[int, Column]:
+        """The columns already read (`_paths_of`), restricted to the records `rows`, in that
+        order: the trajectories none of them holds are dropped (they may not fit the next
+        position, and a column's trajectories are what its records hold)."""
+        found = {}
+        for card, (codes, paths) in self._columns.items():
+            if len(codes) != len(self.records):
+                continue  # read before records were added: read again where needed
+            used, inverse = np.unique(codes[rows], return_inverse=True)
+            found[card] = inverse.reshape(-1), [paths[k] for k in used]
+        return found
 
     def witnessed(self) -> set[tuple[str, Value]]:
         """The box and current-location literals of the records, of every box card a run
@@ -713,10 +738,13 @@ def _answers_by_card(answers: Sequence[Answer]) -> dict[int, list[int]]:
 
 class Carried(NamedTuple):
     """What a chain hands on to the next position (`carry`): runs of its records that fit it,
-    and the cards some fitting record has in the box."""
+    the cards some fitting record has in the box, and the cards' columns over those records
+    (`HistoryChain._paths_of`) where the chain had read them, so that only the next chain's
+    own records are read again."""
 
     runs: list[list[tuple[Trajectory, ...]]]
     boxed: frozenset[int]
+    columns: Mapping[int, Column] = MappingProxyType({})
 
 
 def carry(chain: HistoryChain, pos: Position) -> Carried | None:
@@ -747,18 +775,21 @@ def carry(chain: HistoryChain, pos: Position) -> Carried | None:
             table = np.array([pos.counted(answer, path) for path in paths], dtype=np.int64)
             counted += table[codes]
         fits &= counted == answer.value
-    runs = []
+    runs, kept = [], []
     for a, b in pairwise([*chain._starts, len(chain.records)]):
-        run = [chain.records[i] for i in np.flatnonzero(fits[a:b]) + a]
-        if len(run) >= CARRIED_RUN:
-            runs.append(run[:: -(-len(run) // CARRIED_KEPT)])
+        rows = np.flatnonzero(fits[a:b]) + a
+        if len(rows) >= CARRIED_RUN:
+            rows = rows[:: -(-len(rows) // CARRIED_KEPT)]
+            runs.append([chain.records[i] for i in rows])
+            kept.append(rows)
     boxed = frozenset(
         c
         for c in range(len(pos.ids))
         if pos.may_be_boxed(c)
         and (fits & (chain._locations(c, 0)[chain._paths_of(c)[0]] == pos.box)).any()
     )
-    return Carried(runs, boxed)
+    rows = np.concatenate(kept) if kept else np.zeros(0, dtype=np.int64)
+    return Carried(runs, boxed, chain.columns_of(rows))
 
 
 def _draws(states: np.ndarray, starts: Sequence[int]) -> float:
