@@ -452,10 +452,27 @@ def play_oracle(args: tuple[dict[str, object], str, str, int, int]) -> Outcome:
     options, kind, rival, index, seed = args
     game = engines.make("serial-killer", players=4, **options)
     assert isinstance(game, SerialKiller)
-    n = game.players
-    seat_of = [(k + index % n) % n for k in range(n)]
     state = game.new_game(seed=seed)
     assert isinstance(state, SerialKillerState)
+    first, bots = seated(state, kind, rival, index, seed)
+    solver.forget()
+    while (mover := state.to_move) is not None:
+        assert isinstance(mover, int)
+        state.apply(bots[mover].act(state.information_set(mover)))
+    won = state.winners
+    share = 1 / len(won) if first in won else 0.0
+    return Outcome(share, bool(won), state.end_reason == "nobody can reach the ferocity")
+
+
+def seated(
+    state: SerialKillerState, kind: str, rival: str, index: int, seed: int
+) -> tuple[int, dict[int, opponents.Bot]]:
+    """Entry 0's seat and every seat's bot: `kind` in entry 0 and `rival` in the others (a
+    bot name, or an ORACLES key: told the truth), seated and seeded as the arena seats and
+    seeds game `index`."""
+    game = state.game
+    n = game.players
+    seat_of = [(k + index % n) % n for k in range(n)]
     bots: dict[int, opponents.Bot] = {}
     for k, seat in enumerate(seat_of):
         name = kind if k == 0 else rival
@@ -465,13 +482,7 @@ def play_oracle(args: tuple[dict[str, object], str, str, int, int]) -> Outcome:
             bots[seat] = oracle
         else:
             bots[seat] = opponents.make(name, game, seat, seed=seed * 1000 + k)
-    solver.forget()
-    while (mover := state.to_move) is not None:
-        assert isinstance(mover, int)
-        state.apply(bots[mover].act(state.information_set(mover)))
-    won = state.winners
-    first = 1 / len(won) if seat_of[0] in won else 0.0
-    return Outcome(first, bool(won), state.end_reason == "nobody can reach the ferocity")
+    return seat_of[0], bots
 
 
 def tables(games: int, workers: int, seed: int) -> None:
@@ -505,7 +516,8 @@ def oracle(games: int, workers: int, seed: int, rivals: tuple[str, ...] = ("heur
 @dataclass(frozen=True)
 class Declared:
     """What entry 0's first declaration that was recorded was worth (0 without one, or when
-    the game was not judged: everyone lost, or a rival's right declaration came first): the
+    the game was not judged: everyone lost, the seed's reading of the collective loss and this
+    part's only one, or a rival's right declaration came first): the
     chance it was right by the seat's own candidates, by the traits nobody had drawn yet (what
     seeing every drawn card for free would leave), and with the truth told."""
 
@@ -521,15 +533,9 @@ def play_declared(args: tuple[str, int, int]) -> Declared:
     kind, index, seed = args
     game = engines.make("serial-killer", players=4)
     assert isinstance(game, SerialKiller)
-    n = game.players
-    seat_of = [(k + index % n) % n for k in range(n)]
-    me = seat_of[0]
-    bots = {
-        seat: opponents.make(kind if k == 0 else "heuristic", game, seat, seed=seed * 1000 + k)
-        for k, seat in enumerate(seat_of)
-    }
     state = game.new_game(seed=seed)
     assert isinstance(state, SerialKillerState)
+    me, bots = seated(state, kind, "heuristic", index, seed)
     solver.forget()
     worth: tuple[float, float] | None = None
     while (mover := state.to_move) is not None:
@@ -548,7 +554,7 @@ def play_declared(args: tuple[str, int, int]) -> Declared:
     truth = state.profile()
     beaten = any(
         state.declaration(j) == truth and (state.seq[j] or 0) < (state.seq[me] or 0)
-        for j in range(n)
+        for j in range(game.players)
         if j != me and state.seq[j] is not None
     )
     judged = state.end_reason != "nobody can reach the ferocity" and not beaten
