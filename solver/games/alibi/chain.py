@@ -718,13 +718,15 @@ def _kinship(pos: Position, free: list[int]) -> tuple[Kinship, Kinship, dict[int
     before: Kinship = [[] for _ in pos.ids]
     after: Kinship = [[] for _ in pos.ids]
     kin: dict[tuple, list[int]] = defaultdict(list)
+    kin_of: dict[int, list[int]] = {}
     for card in free:
         allowed = tuple(pos.allowed(card, e) for e in range(pos.last[card] + 1))
         epochs = range(len(allowed))
         before[card] = [numbers.setdefault(allowed[: e + 1], len(numbers)) for e in epochs]
         after[card] = [numbers.setdefault(allowed[e:], len(numbers)) for e in epochs]
-        kin[pos.signature(card)].append(card)
-    return before, after, {card: kin[pos.signature(card)] for card in free}
+        kin_of[card] = kin[pos.signature(card)]  # the list the card's kin are added to
+        kin_of[card].append(card)
+    return before, after, kin_of
 
 
 def _answers_by_card(answers: Sequence[Answer]) -> dict[int, list[int]]:
